@@ -1,0 +1,81 @@
+// One build for everything:
+//   dist/extension.js  the activation bundle: small, no undici/zod (loads dist/api.js on first use)
+//   dist/api.js        the API client with undici and zod/mini, loaded lazily by the extension
+//   dist/engine.js     the local TensorPool engine (npm run engine, tests, demo); not shipped in the VSIX
+//   out/**             src/ and test/ transpiled file by file for mocha (unit tests in Node,
+//                      integration tests in the extension host) and the test harness
+// Flags: --production (minify, no source maps), --watch, --quiet (no size report).
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const quiet = process.argv.includes('--quiet');
+
+/** The extension side imports the API layer as `../api/index.js` (see src/vscode/lazyApi.ts); keep it out of the
+ *  activation bundle and load the sibling dist/api.js at run time instead. */
+const lazyApi = {
+  name: 'lazy-api',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/api\/index\.js$/ }, (args) =>
+      args.kind === 'require-call' ? { path: './api.js', external: true } : undefined);
+  },
+};
+
+const bundle = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  metafile: true,
+  legalComments: 'none',
+};
+
+const builds = [
+  { ...bundle, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [lazyApi] },
+  { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...bundle, entryPoints: { engine: 'src/engine/main.ts' }, outdir: 'dist', external: ['vscode'], minify: false },
+];
+
+function tsFiles(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) found.push(...tsFiles(p));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) found.push(p);
+  }
+  return found;
+}
+if (!production) {
+  builds.push({
+    entryPoints: [...tsFiles('src'), ...tsFiles('test')],
+    outdir: 'out',
+    outbase: '.',
+    bundle: false,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+  rmSync('out/src', { recursive: true, force: true });
+  rmSync('out/test', { recursive: true, force: true });
+}
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+  console.log('esbuild: watching for changes');
+} else {
+  const results = await Promise.all(builds.map((b) => esbuild.build(b)));
+  if (!quiet) {
+    for (const r of results.slice(0, 3)) {
+      for (const [file, info] of Object.entries(r.metafile.outputs)) {
+        if (file.endsWith('.js')) console.log(`esbuild: ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
+      }
+    }
+  }
+}

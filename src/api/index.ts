@@ -1,0 +1,13 @@
+/**
+ * The API layer's public surface. Bundled on its own (dist/api.js) and loaded on first use, so the
+ * activation bundle never pays for undici and zod.
+ */
+export { TensorPoolClient } from './client';
+export type { ClientOptions, CreateClusterInput, ImageField, SshSystem, ClusterInfo, RequestStatusAnswer } from './client';
+export * from './errors';
+export { SecretRegistry, REDACTED } from './redact';
+export { trackRequest } from './tracking';
+export type { TrackOptions, TrackOutcome } from './tracking';
+export type { LogLevel, LogSink, CallOptions } from './http';
+export type { Bucket } from './normalize';
+export type * from './schemas';

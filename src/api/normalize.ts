@@ -1,0 +1,95 @@
+/**
+ * From the server's loosely specified records to the domain model. The listing and info shapes are
+ * undocumented ([guess] in the spec), so every field is looked up under the names seen in the wild
+ * and anything unreadable is left out rather than invented.
+ */
+import type { Cluster, ClusterListing, Instance } from '../model/cluster';
+import type { LooseRecord } from './schemas';
+
+function str(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.trim() === '' ? undefined : v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v);
+  return undefined;
+}
+
+function bool(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'True') return true;
+  if (v === 'false' || v === 'False') return false;
+  return undefined;
+}
+
+function first(r: LooseRecord, ...keys: string[]): unknown {
+  for (const k of keys) if (r[k] !== undefined && r[k] !== null) return r[k];
+  return undefined;
+}
+
+function isRecord(v: unknown): v is LooseRecord {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function toInstance(raw: unknown): Instance | undefined {
+  if (typeof raw === 'string') return raw.trim() ? { id: raw } : undefined;
+  if (!isRecord(raw)) return undefined;
+  const id = str(first(raw, 'id', 'instance_id', 'instanceId'));
+  if (!id) return undefined;
+  return {
+    id,
+    status: str(first(raw, 'status', 'state')),
+    ip: str(first(raw, 'ip', 'public_ip', 'publicIp', 'ip_address', 'external_ip')),
+    privateIp: str(first(raw, 'private_ip', 'privateIp', 'internal_ip')),
+  };
+}
+
+export function toCluster(raw: unknown): Cluster | undefined {
+  if (!isRecord(raw)) return undefined;
+  const id = str(first(raw, 'id', 'cluster_id', 'clusterId'));
+  if (!id) return undefined;
+  const rawInstances = first(raw, 'instances', 'nodes');
+  const ids = first(raw, 'instance_ids');
+  const list = Array.isArray(rawInstances) ? rawInstances : Array.isArray(ids) ? ids : [];
+  const instances = list.map(toInstance).filter((i): i is Instance => i !== undefined);
+  return {
+    id,
+    name: str(first(raw, 'name', 'cluster_name', 'tp_cluster_name')),
+    instanceType: str(first(raw, 'instance_type', 'instanceType')),
+    numNodes: num(first(raw, 'num_nodes', 'numNodes', 'node_count')),
+    status: str(first(raw, 'status', 'state')),
+    deletionProtection: bool(first(raw, 'deletion_protection', 'deletionProtection')),
+    createdAt: str(first(raw, 'created_at', 'createdAt')),
+    owner: str(first(raw, 'owner', 'owner_email', 'user_email', 'uid')),
+    container: str(first(raw, 'container', 'experimental_container', 'image')),
+    instances,
+  };
+}
+
+export function toListing(body: { message?: string | null; clusters?: LooseRecord[] | null }): ClusterListing & { skipped: number } {
+  const message = str(body.message);
+  if (!Array.isArray(body.clusters)) return { clusters: undefined, message, skipped: 0 };
+  const clusters = body.clusters.map(toCluster).filter((c): c is Cluster => c !== undefined);
+  return { clusters, message, skipped: body.clusters.length - clusters.length };
+}
+
+export interface Bucket {
+  readonly name: string;
+  readonly createdAt?: string;
+  readonly objectCount?: number;
+}
+
+export function toBucket(raw: unknown): Bucket | undefined {
+  if (typeof raw === 'string') return raw.trim() ? { name: raw } : undefined;
+  if (!isRecord(raw)) return undefined;
+  const name = str(first(raw, 'name', 'bucket', 'Name', 'bucket_name'));
+  if (!name) return undefined;
+  return {
+    name,
+    createdAt: str(first(raw, 'created_at', 'creation_date', 'CreationDate', 'createdAt')),
+    objectCount: num(first(raw, 'object_count', 'objects', 'objectCount')),
+  };
+}

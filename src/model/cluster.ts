@@ -1,0 +1,78 @@
+/**
+ * The domain model the UI works with: clusters and instances as the extension understands them,
+ * whatever shape the server sent (see src/api/normalize.ts). Status vocabularies are open strings.
+ */
+
+export interface Instance {
+  readonly id: string;
+  readonly status?: string;
+  /** Public address when the server gives one (what ssh connects to). */
+  readonly ip?: string;
+  readonly privateIp?: string;
+}
+
+export interface Cluster {
+  readonly id: string;
+  readonly name?: string;
+  readonly instanceType?: string;
+  readonly numNodes?: number;
+  readonly status?: string;
+  readonly deletionProtection?: boolean;
+  readonly createdAt?: string;
+  readonly owner?: string;
+  readonly container?: string;
+  readonly instances: readonly Instance[];
+}
+
+/** What a cluster list request produced: structured clusters when the server sent them, and its text. */
+export interface ClusterListing {
+  /** `undefined` when the server answered with text only (not the same as an empty list). */
+  readonly clusters: readonly Cluster[] | undefined;
+  readonly message?: string;
+}
+
+export type ClusterPhase = 'running' | 'transitional' | 'failed' | 'stopped' | 'unknown';
+
+const RUNNING = new Set(['RUNNING', 'ACTIVE', 'READY', 'HEALTHY', 'ONLINE']);
+const TRANSITIONAL = new Set([
+  'PENDING', 'PROVISIONING', 'PROCESSING', 'STARTING', 'CREATING', 'BOOTING', 'INITIALIZING',
+  'RETRYING', 'QUEUED', 'CLAIMING', 'UPDATING', 'RESTARTING', 'STOPPING', 'DESTROYING', 'DELETING',
+  'TERMINATING', 'RELEASING',
+]);
+const FAILED = new Set(['FAILED', 'ERROR', 'UNHEALTHY', 'CRASHED']);
+const STOPPED = new Set(['STOPPED', 'TERMINATED', 'DESTROYED', 'DELETED', 'RELEASED', 'OFFLINE']);
+
+/** Classify an open status string (any case, `running`, `RUNNING`, `Provisioning`…). */
+export function clusterPhase(status: string | undefined): ClusterPhase {
+  if (!status) return 'unknown';
+  const s = status.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  if (RUNNING.has(s)) return 'running';
+  if (TRANSITIONAL.has(s)) return 'transitional';
+  if (FAILED.has(s)) return 'failed';
+  if (STOPPED.has(s)) return 'stopped';
+  return 'unknown';
+}
+
+/** True while a cluster is on its way somewhere (the tree refreshes faster then). */
+export function isInTransition(cluster: Cluster): boolean {
+  return clusterPhase(cluster.status) === 'transitional' ||
+    cluster.instances.some((i) => clusterPhase(i.status) === 'transitional');
+}
+
+export function clusterLabel(cluster: Cluster): string {
+  return cluster.name && cluster.name.trim() !== '' ? cluster.name : cluster.id;
+}
+
+export function clusterShape(cluster: Cluster): string | undefined {
+  if (!cluster.instanceType) return undefined;
+  const nodes = cluster.numNodes ?? (cluster.instances.length || undefined);
+  return nodes && nodes > 1 ? `${cluster.instanceType} × ${nodes}` : cluster.instanceType;
+}
+
+/** Request tracking (GET /request/info): only COMPLETED and FAILED are terminal. */
+export type RequestStatus = 'PENDING' | 'PROCESSING' | 'RETRYING' | 'COMPLETED' | 'FAILED' | (string & {});
+
+export function isTerminalRequestStatus(status: string | undefined): boolean {
+  const s = status?.toUpperCase();
+  return s === 'COMPLETED' || s === 'FAILED';
+}

@@ -1,0 +1,158 @@
+/**
+ * Input rules shared by the API client's request schemas and the VS Code wizards.
+ *
+ * Each validator returns `undefined` when the value is acceptable, otherwise one specific sentence
+ * that tells the user what is wrong and how to fix it. They are plain functions (no zod, no vscode)
+ * so the activation bundle can validate as the user types without loading the API layer.
+ */
+
+export type Validator<T = string> = (value: T) => string | undefined;
+
+/** GPU instance types seen in the service's docs; the shape `<count>x<model>` is the contract. */
+export const KNOWN_INSTANCE_TYPES: readonly string[] = [
+  '1xH100', '2xH100', '4xH100', '8xH100',
+  '1xH200', '2xH200', '4xH200', '8xH200',
+  '1xB200', '2xB200', '4xB200', '8xB200',
+  '1xB300', '2xB300', '4xB300', '8xB300',
+  '1xL40S',
+];
+
+/** Largest node count the extension will send; far above any real order, far below a typo like 10^9. */
+export const MAX_NODES = 512;
+export const MAX_CLUSTER_NAME_LENGTH = 64;
+export const MAX_IMAGE_LENGTH = 512;
+
+// ASCII digits only: `[0-9]` never matches other scripts' digits such as `٣`.
+const INSTANCE_TYPE = /^([1-9][0-9]{0,3})x([A-Za-z][A-Za-z0-9]{0,31})$/;
+// Any C0/C1 control character, DEL, or Unicode line/paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL.test(value);
+}
+
+export const validateInstanceType: Validator = (value) => {
+  if (value.trim() === '') return 'Enter an instance type such as 8xH100.';
+  if (value !== value.trim()) return 'Remove the spaces around the instance type.';
+  if (/\s/.test(value)) return `"${shorten(value)}" contains spaces; write it as <count>x<model>, for example 8xH100.`;
+  if (!INSTANCE_TYPE.test(value)) {
+    if (/^x/i.test(value)) return 'The instance type needs a GPU count before the "x", for example 8xH100.';
+    if (/^[0-9]+x$/.test(value)) return 'The instance type needs a GPU model after the "x", for example 8xH100.';
+    if (/[^\x20-\x7e]/.test(value)) return 'Use plain ASCII digits and letters, for example 8xH100.';
+    return `"${shorten(value)}" is not an instance type; the shape is <count>x<model>, for example 8xH100 or 1xL40S.`;
+  }
+  return undefined;
+};
+
+/** Node count as typed in an input box (a string) or as a number from code. */
+export const validateNumNodes: Validator<string | number> = (value) => {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  if (text === '') return 'Enter the number of nodes (a whole number, at least 1).';
+  if (!/^[0-9]+$/.test(text)) {
+    if (/^-/.test(text)) return 'The number of nodes cannot be negative; enter 1 or more.';
+    if (/^[0-9]*[.,][0-9]+$/.test(text)) return 'The number of nodes must be a whole number, such as 1 or 2.';
+    return `"${shorten(text)}" is not a number; enter a whole number of nodes such as 1 or 2.`;
+  }
+  const n = Number(text);
+  if (n < 1) return 'A cluster needs at least 1 node.';
+  if (n > MAX_NODES) return `${text} nodes is more than the ${MAX_NODES} this extension will request; check the number.`;
+  return undefined;
+};
+
+export function parseNumNodes(value: string): number {
+  return Number(value.trim());
+}
+
+/** Cluster names travel in URL paths (`/cluster/edit/{cluster}`), so they stay in a safe alphabet. */
+export const validateClusterName: Validator = (value) => {
+  if (value.trim() === '') return 'The cluster name cannot be empty.';
+  if (hasControlCharacters(value)) return 'The cluster name contains control characters; use letters, digits, "-", "_" or ".".';
+  if (value.length > MAX_CLUSTER_NAME_LENGTH) {
+    return `The cluster name is ${value.length} characters long; use at most ${MAX_CLUSTER_NAME_LENGTH}.`;
+  }
+  if (value !== value.trim()) return 'Remove the spaces at the start or end of the name.';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) {
+    return 'Use letters, digits, "-", "_" or "." in the cluster name, starting with a letter or digit.';
+  }
+  return undefined;
+};
+
+const PUBLIC_KEY = /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) ([A-Za-z0-9+/]+={0,3})( [^\r\n]*)?$/;
+
+export const validatePublicKey: Validator = (value) => {
+  const key = value.trim();
+  if (key === '') return 'Paste an SSH public key (the contents of a .pub file).';
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key) || /PRIVATE KEY/.test(key)) {
+    return 'This is a PRIVATE key: never share it. Paste the public key instead (the .pub file, starting with "ssh-ed25519" or "ssh-rsa").';
+  }
+  if (/[\r\n]/.test(key)) return 'Paste a single public key on one line.';
+  const m = PUBLIC_KEY.exec(key);
+  if (!m) return 'This is not an SSH public key; it should start with "ssh-ed25519", "ssh-rsa" or "ecdsa-sha2-…" followed by the key.';
+  if (m[3].length < 40) return 'The key data is too short to be an SSH public key; paste the whole line from the .pub file.';
+  return undefined;
+};
+
+// A container image reference: [registry[:port]/]path[:tag][@digest], no spaces.
+const IMAGE = /^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-]{1,2}[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
+
+export const validateContainerImage: Validator = (value) => {
+  if (value.trim() === '') return 'Enter a container image, or leave the step empty to use the default image.';
+  if (/\s/.test(value)) return 'A container image reference cannot contain spaces (for example nvcr.io/nvidia/pytorch:24.05-py3).';
+  if (value.length > MAX_IMAGE_LENGTH) return `The image reference is ${value.length} characters long; use at most ${MAX_IMAGE_LENGTH}.`;
+  if (!IMAGE.test(value)) {
+    return `"${shorten(value)}" is not a valid image reference; use lowercase registry/name[:tag], for example nvcr.io/nvidia/pytorch:24.05-py3.`;
+  }
+  return undefined;
+};
+
+export const validateApiToken: Validator = (value) => {
+  if (value.trim() === '') return 'Paste your TensorPool API token.';
+  if (/^bearer\s/i.test(value.trim())) return 'Paste only the token, without the word "Bearer".';
+  if (/\s/.test(value.trim())) return 'The token cannot contain spaces or line breaks; copy it again from the dashboard.';
+  if (hasControlCharacters(value)) return 'The token contains control characters; copy it again from the dashboard.';
+  if (value.trim().length < 8) return 'That is too short to be a TensorPool API token; copy the whole token.';
+  if (value.trim().length > 4096) return 'That is too long to be a TensorPool API token.';
+  return undefined;
+};
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  if (LOOPBACK_HOSTS.has(hostname.toLowerCase())) return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** https anywhere; plain http only for loopback hosts (the local engine). */
+export const validateApiUrl: Validator = (value) => {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return `"${shorten(value)}" is not a URL; use https://engine.tensorpool.dev or the URL of your TensorPool endpoint.`;
+  }
+  if (url.protocol === 'https:') return url.username || url.password ? 'Do not put a user name or password in the API URL.' : undefined;
+  if (url.protocol === 'http:') {
+    if (isLoopbackHost(url.hostname)) return undefined;
+    return `Refusing plain http:// for ${url.hostname}: the API token would travel unencrypted. Use https://, or http:// only for a local engine on 127.0.0.1.`;
+  }
+  return `Unsupported scheme "${url.protocol}" in the API URL; use https://.`;
+};
+
+// S3 bucket naming rules (AWS general purpose buckets).
+export const validateBucketName: Validator = (value) => {
+  if (value === '') return 'Enter a bucket name.';
+  if (value.length < 3 || value.length > 63) return `A bucket name has 3 to 63 characters; this one has ${value.length}.`;
+  if (!/^[a-z0-9.-]+$/.test(value)) return 'Bucket names use only lowercase letters, digits, "." and "-".';
+  if (!/^[a-z0-9]/.test(value) || !/[a-z0-9]$/.test(value)) return 'A bucket name must start and end with a letter or digit.';
+  if (value.includes('..')) return 'A bucket name cannot contain two dots in a row.';
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(value)) return 'A bucket name cannot look like an IP address.';
+  if (/^xn--|^sthree-|^amzn-s3-demo-/.test(value)) return 'A bucket name cannot start with "xn--", "sthree-" or "amzn-s3-demo-".';
+  if (/-s3alias$|--ol-s3$|\.mrap$|--x-s3$|--table-s3$/.test(value)) return 'A bucket name cannot end with a reserved suffix such as "-s3alias".';
+  return undefined;
+};
+
+function shorten(value: string, max = 40): string {
+  const printable = value.replace(CONTROL, '?');
+  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
+}
