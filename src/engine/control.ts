@@ -1,0 +1,180 @@
+// The control surface for tests under /_engine/ (no auth, loopback only, never logged):
+//   GET    /_engine/log[?since=<seq>]   DELETE /_engine/log
+//   GET    /_engine/faults              POST /_engine/faults     DELETE /_engine/faults[/<id>]
+//   POST   /_engine/reset {seed?}       GET|POST /_engine/config
+//   POST   /_engine/seed {clusters, token?, prefix?, instanceType?, numNodes?}
+//   POST   /_engine/objects {bucket, key}
+//   GET    /_engine/state
+// Errors are 400/404 `{"error": "..."}`.
+
+import type { EngineCore } from './core';
+import { parseFault } from './faults';
+import { json, type Reply } from './http';
+import { clusterJson, requestJson, sshKeyJson } from './present';
+import { bulkSeed } from './seed';
+import { iso } from './state';
+import type { EngineConfig, ListMode } from './types';
+import { INSTANCE_TYPE_PATTERN, MAX_NUM_NODES } from './validate';
+
+const bad = (message: string): Reply => json(400, { error: message });
+const notFound = (message: string): Reply => json(404, { error: message });
+
+function parseBody(raw: string): { value: Record<string, unknown> } | { reply: Reply } {
+  if (raw.trim() === '') return { value: {} };
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { value: v as Record<string, unknown> };
+  } catch {
+    // fall through
+  }
+  return { reply: bad('body must be a JSON object') };
+}
+
+const ENDPOINTS = [
+  'GET /_engine/log?since=<seq>',
+  'DELETE /_engine/log',
+  'GET /_engine/faults',
+  'POST /_engine/faults',
+  'DELETE /_engine/faults',
+  'DELETE /_engine/faults/<id>',
+  'POST /_engine/reset',
+  'GET /_engine/config',
+  'POST /_engine/config',
+  'POST /_engine/seed',
+  'POST /_engine/objects',
+  'GET /_engine/state',
+];
+
+export function handleControl(core: EngineCore, method: string, path: string, query: URLSearchParams, rawBody: string): Reply {
+  const sub = path.slice('/_engine'.length) || '/';
+  const route = `${method} ${sub}`;
+  const withBody = (fn: (b: Record<string, unknown>) => Reply): Reply => {
+    const b = parseBody(rawBody);
+    return 'reply' in b ? b.reply : fn(b.value);
+  };
+
+  switch (route) {
+    case 'GET /':
+      return json(200, { endpoints: ENDPOINTS });
+    case 'GET /log': {
+      const since = Number(query.get('since') ?? 0);
+      return json(200, { entries: core.log.list(Number.isFinite(since) ? since : 0) });
+    }
+    case 'DELETE /log':
+      core.log.clear();
+      return json(200, { ok: true });
+    case 'GET /faults':
+      return json(200, { faults: core.faults.list() });
+    case 'POST /faults':
+      return withBody((b) => {
+        const fault = parseFault(b);
+        if (typeof fault === 'string') return bad(fault);
+        core.faults.add(fault);
+        return json(200, { id: fault.id, fault });
+      });
+    case 'DELETE /faults':
+      return json(200, { ok: true, removed: core.faults.clear() });
+    case 'POST /reset':
+      return withBody((b) => {
+        const seed = b.seed ?? 'none';
+        if (seed !== 'demo' && seed !== 'none') return bad("seed must be 'demo' or 'none'");
+        core.reset(seed);
+        return json(200, { ok: true, seed });
+      });
+    case 'GET /config':
+      return json(200, { config: core.state.config });
+    case 'POST /config':
+      return withBody((b) => {
+        const error = applyConfig(core.state.config, b);
+        return error ? bad(error) : json(200, { config: core.state.config });
+      });
+    case 'POST /seed':
+      return withBody((b) => seed(core, b));
+    case 'POST /objects':
+      return withBody((b) => putObject(core, b));
+    case 'GET /state':
+      return json(200, dump(core));
+  }
+  if (method === 'DELETE' && sub.startsWith('/faults/')) {
+    const id = decodeURIComponent(sub.slice('/faults/'.length));
+    return core.faults.remove(id) ? json(200, { ok: true }) : notFound(`no fault ${id}`);
+  }
+  return notFound(`unknown control route ${route}; see GET /_engine/`);
+}
+
+/** Validate and apply a partial config. Unknown keys are refused so a typo does not pass silently. */
+function applyConfig(config: EngineConfig, b: Record<string, unknown>): string | null {
+  const next: EngineConfig = { ...config };
+  for (const [key, value] of Object.entries(b)) {
+    switch (key) {
+      case 'pendingMs':
+      case 'processingMs':
+      case 'retryAfterSeconds':
+      case 'failCreates':
+      case 'failDestroys':
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${key} must be a number >= 0`;
+        if ((key === 'failCreates' || key === 'failDestroys' || key === 'retryAfterSeconds') && !Number.isInteger(value)) return `${key} must be an integer`;
+        next[key] = value;
+        break;
+      case 'stuck':
+      case 'retrying':
+        if (typeof value !== 'boolean') return `${key} must be a boolean`;
+        next[key] = value;
+        break;
+      case 'listMode':
+        if (value !== 'both' && value !== 'text' && value !== 'structured') return "listMode must be 'both', 'text' or 'structured'";
+        next.listMode = value as ListMode;
+        break;
+      default:
+        return `unknown config field ${key}`;
+    }
+  }
+  Object.assign(config, next);
+  return null;
+}
+
+function seed(core: EngineCore, b: Record<string, unknown>): Reply {
+  const count = b.clusters;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 100_000) return bad('clusters must be an integer between 0 and 100000');
+  let owner = core.state.primaryUser;
+  if (b.token !== undefined) {
+    const u = typeof b.token === 'string' ? core.state.userForToken(b.token) : undefined;
+    if (!u) return bad('token is not one of the engine tokens');
+    owner = u;
+  }
+  const prefix = b.prefix ?? 'bulk';
+  if (typeof prefix !== 'string' || prefix.trim() === '') return bad('prefix must be a non-empty string');
+  const instanceType = b.instanceType ?? '1xH100';
+  if (typeof instanceType !== 'string' || !new RegExp(INSTANCE_TYPE_PATTERN).test(instanceType)) return bad('instanceType must look like 1xH100');
+  const numNodes = b.numNodes ?? 1;
+  if (typeof numNodes !== 'number' || !Number.isInteger(numNodes) || numNodes < 1 || numNodes > MAX_NUM_NODES) return bad(`numNodes must be 1..${MAX_NUM_NODES}`);
+  const created = bulkSeed(core.state, { count, owner, prefix, instanceType, numNodes }, Date.now());
+  return json(200, { created, owner: owner.uid, total: core.state.clusterCount() });
+}
+
+function putObject(core: EngineCore, b: Record<string, unknown>): Reply {
+  if (typeof b.bucket !== 'string' || typeof b.key !== 'string' || b.key === '') return bad('bucket and key must be strings');
+  if (!core.state.storageRecord(core.state.primaryUser)) return notFound('object storage is not enabled');
+  const bucket = core.state.getBucket(b.bucket);
+  if (!bucket) return notFound(`no bucket ${b.bucket}`);
+  bucket.objects.add(b.key);
+  return json(200, { bucket: bucket.name, key: b.key, object_count: bucket.objects.size });
+}
+
+/** Everything the engine holds, for assertions and debugging. Tokens are not part of it. */
+function dump(core: EngineCore): Record<string, unknown> {
+  const state = core.state;
+  const now = Date.now();
+  return {
+    config: state.config,
+    org: { org_id: state.org.id, org_name: state.org.name, balance: state.org.balanceUsd },
+    users: [...state.users.values()].map((u) => ({ uid: u.uid, email: u.email, name: u.name, readonly: u.readonly, has_token: u !== state.teammate })),
+    clusters: state.allClusters(now).map((v) => ({ ...clusterJson(v, true), request_ids: v.cluster.requestIds })),
+    requests: [...state.requests.values()].map((r) => ({ ...requestJson(state, r, now), owner: r.ownerUid })),
+    ssh_keys: state.listSshKeys(state.primaryUser, true).map((k) => sshKeyJson(k, state.users.get(k.ownerUid))),
+    object_storage: state.storageRecord(state.primaryUser),
+    buckets: state.listBuckets().map((bk) => ({ name: bk.name, created_at: iso(bk.createdMs), object_count: bk.objects.size, objects: [...bk.objects] })),
+    faults: core.faults.list(),
+    log_entries: core.log.list().length,
+  };
+}

@@ -1,0 +1,44 @@
+// The engine's mutable core: the domain state (replaced wholesale on reset), the request log and the
+// fault store, plus the start-up options a reset returns to.
+
+import { FaultStore } from './faults';
+import { RequestLog } from './log';
+import { applyDemoSeed } from './seed';
+import { EngineState } from './state';
+import type { EngineConfig, SeedName } from './types';
+
+export interface CoreOptions {
+  tokens: string[];
+  readonlyTokens: string[];
+  /** The configuration the engine started with; POST /_engine/reset returns to it. */
+  config: EngineConfig;
+  seed: SeedName;
+}
+
+export class EngineCore {
+  state: EngineState;
+  readonly log = new RequestLog();
+  readonly faults = new FaultStore();
+
+  constructor(readonly options: CoreOptions) {
+    this.state = this.fresh(options.seed);
+  }
+
+  /** New state (optionally seeded), empty log, no faults, start-up config. */
+  reset(seed: SeedName): void {
+    this.state = this.fresh(seed);
+    this.log.clear();
+    this.faults.clear();
+  }
+
+  /** Every token the engine knows; the log redacts all of them. */
+  secrets(): string[] {
+    return [...this.options.tokens, ...this.options.readonlyTokens];
+  }
+
+  private fresh(seed: SeedName): EngineState {
+    const state = new EngineState({ tokens: this.options.tokens, readonlyTokens: this.options.readonlyTokens, config: this.options.config });
+    if (seed === 'demo') applyDemoSeed(state, Date.now());
+    return state;
+  }
+}

@@ -1,0 +1,86 @@
+// Wire shapes (snake_case JSON) of the engine's records. One place, so list, info, the state dump and
+// the tests all agree on field names.
+
+import { iso, type EngineState } from './state';
+import type { Bucket, ClusterView, SshKey, TrackedRequest, User } from './types';
+
+export interface InstanceJson {
+  id: string;
+  status: string;
+  ip: string | null;
+  private_ip: string | null;
+}
+
+export interface ClusterJson {
+  id: string;
+  name: string;
+  instance_type: string;
+  num_nodes: number;
+  status: string;
+  deletion_protection: boolean;
+  created_at: string;
+  owner: string;
+  owner_email: string | null;
+  container: string | null;
+  instances?: InstanceJson[];
+}
+
+export function clusterJson(v: ClusterView, withInstances: boolean): ClusterJson {
+  const c = v.cluster;
+  const out: ClusterJson = {
+    id: c.id,
+    name: c.name,
+    instance_type: c.instanceType,
+    num_nodes: c.numNodes,
+    status: v.status,
+    deletion_protection: c.deletionProtection,
+    created_at: iso(c.createdMs),
+    owner: c.ownerUid,
+    owner_email: v.owner?.email ?? null,
+    container: c.container,
+  };
+  if (withInstances) {
+    out.instances = c.instances.map((i) => ({
+      id: i.id,
+      status: v.instanceStatus,
+      ip: v.addressed ? i.publicIp : null,
+      private_ip: v.addressed ? i.privateIp : null,
+    }));
+  }
+  return out;
+}
+
+export function requestJson(state: EngineState, r: TrackedRequest, now: number): Record<string, unknown> {
+  const status = state.requestStatus(r, now);
+  const out: Record<string, unknown> = {
+    request_id: r.id,
+    request_type: r.type,
+    status,
+    created_at: iso(r.createdMs),
+    object_id: r.objectId,
+  };
+  // The failure reason only once the request has actually failed.
+  if (status === 'FAILED' && r.externalMessage) out.external_message = r.externalMessage;
+  return out;
+}
+
+export function userJson(u: User, orgName: string): Record<string, unknown> {
+  return { uid: u.uid, email: u.email, name: u.name, org_id: u.orgId, org_name: orgName, readonly: u.readonly };
+}
+
+export function sshKeyJson(k: SshKey, owner: User | undefined): Record<string, unknown> {
+  return {
+    key_id: k.id,
+    name: k.name,
+    key_type: k.keyType,
+    fingerprint: k.fingerprint,
+    public_key: k.publicKey,
+    owner: k.ownerUid,
+    owner_email: owner?.email ?? null,
+    created_at: iso(k.createdMs),
+  };
+}
+
+export function bucketJson(b: Bucket): { name: string; created_at: string; object_count: number } {
+  return { name: b.name, created_at: iso(b.createdMs), object_count: b.objects.size };
+}

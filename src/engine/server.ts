@@ -1,0 +1,303 @@
+// The local TensorPool engine's HTTP server (node:http only). Per call:
+//   1. read the body; /_engine/* goes to the control surface (loopback only, not logged)
+//   2. log the call (redacted), look up a fault for method + path
+//   3. optional delay, then the fault's action, or the real handling:
+//      route match (404/405) -> auth (401/403) -> handler (validation, domain state) -> Reply
+//   4. send the Reply (or not, or half of it), and record the status actually sent.
+//
+//   import { startEngine } from '../../src/engine/server';
+//   const engine = await startEngine({ port: 0, pendingMs: 20, processingMs: 40 });
+//   ... fetch(engine.url + '/cluster/list', { headers: { authorization: `Bearer ${engine.tokens[0]}` } })
+//   await engine.close();
+
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleControl } from './control';
+import { EngineCore } from './core';
+import type { Fault } from './faults';
+import { authError, detail, encodeBody, json, type Reply } from './http';
+import { redactAuthorization, redactor, type LogEntry } from './log';
+import { ROUTES, matchRoute, type Route } from './routes';
+import { DEFAULT_CONFIG, DEFAULT_TOKEN } from './state';
+import type { SeedName, User } from './types';
+
+export interface EngineOptions {
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Port; 0 (the default for in-process use) picks a free one. */
+  port?: number;
+  /** Full-access tokens; default [`tp_local_dev_token`]. Token i belongs to user `usr_<i+1>`. */
+  tokens?: string[];
+  /** Tokens of read-only users (same organisation): 403 on every mutating call. */
+  readonlyTokens?: string[];
+  seed?: SeedName;
+  pendingMs?: number;
+  processingMs?: number;
+  retryAfterSeconds?: number;
+  /** Print nothing. In-process use is quiet unless `quiet: false` is passed (the CLI does). */
+  quiet?: boolean;
+  /** Print one line per handled call to stderr (CLI `--verbose`). */
+  verbose?: boolean;
+}
+
+export interface RunningEngine {
+  url: string;
+  port: number;
+  tokens: string[];
+  readonlyTokens: string[];
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1 << 20;
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const READY_PREFIX = 'TensorPool local engine listening on';
+
+export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngine> {
+  const tokens = unique(opts.tokens?.length ? opts.tokens : [DEFAULT_TOKEN]);
+  const readonlyTokens = unique(opts.readonlyTokens ?? []);
+  const both = tokens.filter((t) => readonlyTokens.includes(t));
+  if (both.length) throw new Error('a token cannot be both full-access and read-only');
+  if ([...tokens, ...readonlyTokens].some((t) => t.trim() === '' || /\s/.test(t))) throw new Error('tokens must be non-empty and contain no whitespace');
+
+  const core = new EngineCore({
+    tokens,
+    readonlyTokens,
+    seed: opts.seed ?? 'none',
+    config: {
+      ...DEFAULT_CONFIG,
+      pendingMs: opts.pendingMs ?? DEFAULT_CONFIG.pendingMs,
+      processingMs: opts.processingMs ?? DEFAULT_CONFIG.processingMs,
+      retryAfterSeconds: opts.retryAfterSeconds ?? DEFAULT_CONFIG.retryAfterSeconds,
+    },
+  });
+  const timers = new Set<NodeJS.Timeout>();
+  const server = http.createServer((req, res) => {
+    readBody(req, (raw, tooLarge) => {
+      try {
+        serve(core, timers, req, res, raw, tooLarge, opts.verbose === true);
+      } catch (err) {
+        // Last resort: a bug must not take the engine down.
+        process.stderr.write(`engine: internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
+        if (!res.headersSent) send(res, detail(500, 'Internal Server Error'));
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${displayHost(opts.host ?? '127.0.0.1')}:${port}`;
+  if (opts.quiet === false) process.stdout.write(`${READY_PREFIX} ${url}\n`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    tokens,
+    readonlyTokens,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        // Hung (fault) and keep-alive connections would keep close() waiting forever.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+/** The address clients should use: a wildcard bind is reachable on loopback. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+}
+
+function readBody(req: http.IncomingMessage, done: (raw: string, tooLarge: boolean) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) tooLarge = true;
+    else chunks.push(chunk);
+  });
+  req.on('end', () => done(tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge));
+  req.on('error', () => undefined);
+}
+
+function serve(
+  core: EngineCore,
+  timers: Set<NodeJS.Timeout>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  raw: string,
+  tooLarge: boolean,
+  verbose: boolean,
+): void {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const url = new URL(req.url ?? '/', 'http://engine.invalid');
+  // FastAPI would redirect /cluster/list/ to /cluster/list; answering it directly is friendlier.
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+
+  if (path === '/_engine' || path.startsWith('/_engine/')) {
+    if (!isLoopback(req.socket.remoteAddress)) return send(res, detail(404, 'Not Found'));
+    return send(res, handleControl(core, method, path, url.searchParams, raw));
+  }
+
+  const authHeader = req.headers.authorization;
+  const entry = logCall(core, method, path, url.searchParams, raw, authHeader, req.headers['user-agent']);
+  const fault = core.faults.take(method, path);
+  if (fault) entry.fault = fault.action;
+
+  const finish = (reply: Reply, mode: 'send' | 'truncate' = 'send'): void => {
+    entry.status = reply.status;
+    if (verbose) process.stderr.write(`${method} ${path} -> ${reply.status}${fault ? ` [fault ${fault.action}]` : ''}\n`);
+    send(res, reply, mode);
+  };
+  const handle = (): Reply => {
+    if (tooLarge) return detail(413, 'Request body too large');
+    const { reply, user } = dispatch(core, method, path, url.searchParams, raw, authHeader);
+    entry.user = user?.uid ?? null;
+    return reply;
+  };
+  const act = (): void => {
+    if (res.destroyed || req.socket.destroyed) return; // the client gave up during the delay
+    switch (fault?.action) {
+      case 'respond':
+        return finish(faultReply(fault), 'send');
+      case 'drop':
+        req.socket.destroy();
+        return;
+      case 'drop-after':
+        handle(); // state changes happen, the answer is lost
+        req.socket.destroy();
+        return;
+      case 'truncate':
+        return finish(handle(), 'truncate');
+      case 'hang':
+        return; // keep the socket open; close() or the client ends it
+      default:
+        return finish(handle());
+    }
+  };
+
+  if (fault && fault.delayMs > 0) {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      act();
+    }, fault.delayMs);
+    timers.add(t);
+  } else act();
+}
+
+/** Route match -> auth -> handler. Unknown paths are 404 and wrong methods 405 before auth, as in
+ *  FastAPI (auth is a per-route dependency there). */
+function dispatch(
+  core: EngineCore,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  rawBody: string,
+  authHeader: string | undefined,
+): { reply: Reply; user: User | null } {
+  const match = matchRoute(ROUTES, method, path);
+  if (match === null) return { reply: detail(404, 'Not Found'), user: null };
+  if ('allowed' in match) return { reply: json(405, { detail: 'Method Not Allowed' }, { Allow: match.allowed.join(', ') }), user: null };
+  const route: Route = match.route;
+  const base = { state: core.state, params: match.params, query, rawBody, now: Date.now() };
+  if (!route.auth) return { reply: route.handle(base), user: null };
+
+  const credential = bearer(authHeader);
+  if (credential === null) return { reply: authError(401, 'Not authenticated: send the header Authorization: Bearer <API token>'), user: null };
+  const user = core.state.userForToken(credential);
+  if (!user) return { reply: authError(401, 'Invalid API token'), user: null };
+  if (user.readonly && MUTATING.has(method)) {
+    return { reply: authError(403, 'This API token is read-only and cannot change anything'), user };
+  }
+  return { reply: route.handle({ ...base, user }), user };
+}
+
+function bearer(header: string | undefined): string | null {
+  const m = header ? /^\s*bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return m ? m[1] : null;
+}
+
+function logCall(
+  core: EngineCore,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  raw: string,
+  authHeader: string | undefined,
+  userAgent: string | undefined,
+): LogEntry {
+  // Redact the known tokens and whatever the caller presented (an unknown token is still a secret).
+  const presented = authHeader?.replace(/^\s*bearer\s+/i, '').trim();
+  const redact = redactor(presented ? [...core.secrets(), presented] : core.secrets());
+  const rawBody = raw === '' ? null : redact(raw);
+  let body: unknown = null;
+  if (rawBody !== null) {
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      body = null;
+    }
+  }
+  const q: Record<string, string> = {};
+  for (const [k, v] of query) q[redact(k)] = redact(v);
+  return core.log.add({
+    time: new Date().toISOString(),
+    method,
+    path: redact(path),
+    query: q,
+    body,
+    rawBody,
+    status: null,
+    user: null,
+    authorization: redactAuthorization(authHeader),
+    userAgent: userAgent ?? null,
+    fault: null,
+  });
+}
+
+/** The answer a `respond` fault gives. rawBody is sent verbatim; body is JSON; neither: a detail. */
+function faultReply(f: Fault): Reply & { raw?: string; contentType: string } {
+  const headers = { ...f.headers };
+  if (f.rawBody !== null) return { status: f.status, headers, raw: f.rawBody, contentType: f.contentType };
+  if (f.body !== undefined) return { status: f.status, headers, body: f.body, contentType: f.contentType };
+  if (f.status === 204 || f.status === 304) return { status: f.status, headers, contentType: f.contentType };
+  return { status: f.status, headers, body: { detail: `Injected fault (${f.status})` }, contentType: f.contentType };
+}
+
+function send(res: http.ServerResponse, reply: Reply & { raw?: string; contentType?: string }, mode: 'send' | 'truncate' = 'send'): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = reply.raw ?? encodeBody(reply);
+  const headers: Record<string, string | number> = {};
+  if (reply.raw !== undefined || reply.body !== undefined) headers['Content-Type'] = reply.contentType ?? 'application/json';
+  Object.assign(headers, reply.headers ?? {});
+  if (mode === 'truncate' && text.length > 1) {
+    // No Content-Length: the response is chunked and ends cleanly, so the client receives a complete
+    // HTTP answer whose JSON is cut in half (a parse error, not a network error).
+    res.writeHead(reply.status, headers);
+    res.end(text.slice(0, Math.floor(text.length / 2)));
+    return;
+  }
+  headers['Content-Length'] = Buffer.byteLength(text);
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}
