@@ -1,0 +1,111 @@
+/**
+ * Composition root: wires the services, registers disposables, starts the background token check.
+ * No logic lives here, and nothing here waits on the network.
+ */
+import * as vscode from 'vscode';
+import { SecretRegistry } from './api/redact';
+import type { Prompter } from './wizards/prompter';
+import { AccountController } from './vscode/account';
+import { ApiService } from './vscode/apiService';
+import { TensorPoolAuthProvider } from './vscode/authProvider';
+import { ClusterActions } from './vscode/clusterActions';
+import { ClustersController } from './vscode/clusters';
+import { Commands } from './vscode/commands';
+import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
+import { Log } from './vscode/log';
+import { QuickInputPrompter } from './vscode/quickInputPrompter';
+import { RefreshScheduler } from './vscode/refreshScheduler';
+import { RequestFollower } from './vscode/requestFollower';
+import { affectsApi } from './vscode/settings';
+import { AccountStatusBar } from './vscode/statusBar';
+import { Store } from './vscode/store';
+import { ClustersTreeProvider, type ClusterNode } from './vscode/views/clustersTree';
+
+/** What activate() returns: used by the integration tests, and stable enough for other extensions. */
+export interface TensorPoolExtensionApi {
+  readonly store: Store;
+  readonly views: { readonly clusters: vscode.TreeDataProvider<ClusterNode> };
+  refresh(): Promise<void>;
+  /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
+  setPrompter(prompter: Prompter | undefined): void;
+}
+
+export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi {
+  const secrets = new SecretRegistry();
+  const log = new Log(secrets);
+  const store = new Store();
+  const api: ApiService = new ApiService({
+    extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
+    secrets,
+    log,
+    getToken: () => account.getToken(),
+    onUnauthorized: () => account.handleUnauthorized(),
+  });
+  const account = new AccountController(context.secrets, context.globalState, store, api, secrets, log);
+  const clusters = new ClustersController(store, api, context.globalState, log);
+  const follower = new RequestFollower(store, api, clusters, log);
+  const realPrompter = new QuickInputPrompter();
+  const actions = new ClusterActions(store, api, clusters, follower, log, realPrompter);
+  const tree = new ClustersTreeProvider(store);
+  const treeView = vscode.window.createTreeView('tensorpool.clusters', { treeDataProvider: tree, showCollapseAll: true });
+  const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
+  const listing = new ListingDocumentProvider(store);
+  const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
+  const command = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
+
+  context.subscriptions.push(
+    log, store, account, follower, tree, treeView, scheduler, listing,
+    new AccountStatusBar(store),
+    new TensorPoolAuthProvider(account, store),
+    vscode.workspace.registerTextDocumentContentProvider('tensorpool', listing),
+    command(Commands.signIn, (arg?: { token?: string }) => account.signIn(arg)),
+    command(Commands.signOut, () => account.signOut()),
+    command(Commands.retryAccountCheck, () => account.check()),
+    command(Commands.refresh, () => clusters.refresh()),
+    command(Commands.showLog, () => log.channel.show()),
+    command(Commands.showListingText, async () => {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(LISTING_URI), { preview: true });
+    }),
+    command(Commands.createCluster, () => actions.create()),
+    command(Commands.editCluster, (arg?: unknown) => actions.edit(arg)),
+    command(Commands.destroyCluster, (arg?: unknown) => actions.destroy(arg)),
+    command(Commands.copyClusterId, (arg?: unknown) => actions.copyId(arg)),
+    command(Commands.copyIp, (arg?: unknown) => actions.copyIp(arg)),
+    command(Commands.copySshCommand, (arg?: unknown) => actions.copySshCommand(arg)),
+    command(Commands.showOperations, () => follower.showOperations()),
+    command(Commands.showMine, () => clusters.setIncludeOrg(false).then(() => setContext('tensorpool.includeOrg', false))),
+    command(Commands.showOrganization, () => clusters.setIncludeOrg(true).then(() => setContext('tensorpool.includeOrg', true))),
+    store.onDidChange((topic) => {
+      if (topic !== 'account') return;
+      setContext('tensorpool.account', store.account.kind);
+      if (store.account.kind === 'signedIn') { if (treeView.visible) void clusters.refresh(); }
+      else if (store.account.kind === 'signedOut') clusters.clear();
+    }),
+    treeView.onDidChangeVisibility((e) => {
+      if (e.visible && account.signedIn) void clusters.refresh();
+      else scheduler.reschedule();
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('tensorpool.refreshInterval')) scheduler.reschedule();
+      if (!affectsApi(e)) return;
+      api.reset();
+      void account.check();
+    }),
+  );
+  setContext('tensorpool.account', store.account.kind);
+  setContext('tensorpool.includeOrg', clusters.includeOrg);
+
+  // In the background, after activation returns: read the token and check it against /me.
+  setImmediate(() => void account.initialize());
+
+  return {
+    store,
+    views: { clusters: tree },
+    refresh: () => clusters.refresh(),
+    setPrompter: (p) => { actions.prompter = p ?? realPrompter; },
+  };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,282 @@
+/**
+ * The account: the API token in SecretStorage, its check against GET /me, sign-in and sign-out,
+ * and the state every view shows. The token is held in memory only while signed in and is never
+ * written to settings, state, logs or messages.
+ */
+import * as vscode from 'vscode';
+import { isTensorPoolError } from '../api/errors';
+import type { SecretRegistry } from '../api/redact';
+import { validateApiToken } from '../model/validate';
+import type { ApiService } from './apiService';
+import { Commands } from './commands';
+import type { Log } from './log';
+import type { AccountState, OrgSummary, Store } from './store';
+
+export const TOKEN_KEY = 'tensorpool.apiToken';
+export const DASHBOARD_URL = 'https://tensorpool.dev/dashboard';
+const ENV_OFFER_KEY = 'tensorpool.envTokenOffered';
+
+/** Pick a human label from the /me body, whose shape is unpublished. */
+export function accountLabel(me: Record<string, unknown>): string {
+  for (const k of ['email', 'name', 'username', 'user_name', 'uid', 'user_id', 'id']) {
+    const v = me[k];
+    if (typeof v === 'string' && v.trim()) return v.trim();
+    if (typeof v === 'number') return String(v);
+  }
+  const nested = me.user;
+  if (nested && typeof nested === 'object') return accountLabel(nested as Record<string, unknown>);
+  return 'TensorPool account';
+}
+
+function accountId(me: Record<string, unknown>): string | undefined {
+  for (const k of ['uid', 'user_id', 'id', 'email']) {
+    const v = me[k];
+    if (typeof v === 'string' && v) return v;
+  }
+  return undefined;
+}
+
+/** What a failed token check means for the account state. */
+export function stateForError(e: unknown): AccountState {
+  if (isTensorPoolError(e)) {
+    switch (e.kind) {
+      case 'unauthorized': return { kind: 'rejected', message: e.message };
+      case 'forbidden': return { kind: 'forbidden', message: e.message };
+      default: return { kind: 'unreachable', message: e.message };
+    }
+  }
+  return { kind: 'unreachable', message: e instanceof Error ? e.message : String(e) };
+}
+
+export interface SignInResult {
+  readonly ok: boolean;
+  readonly message?: string;
+}
+
+export class AccountController implements vscode.Disposable {
+  private token: string | undefined;
+  private checkSeq = 0;
+  private rejectionPrompted = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly secretStorage: vscode.SecretStorage,
+    private readonly globalState: vscode.Memento,
+    private readonly store: Store,
+    private readonly api: ApiService,
+    private readonly registry: SecretRegistry,
+    private readonly log: Log,
+  ) {
+    // Another window signed in or out: follow it.
+    this.disposables.push(secretStorage.onDidChange((e) => {
+      if (e.key === TOKEN_KEY) void this.reload();
+    }));
+  }
+
+  readonly getToken = (): string | undefined => this.token;
+
+  get signedIn(): boolean {
+    return this.store.account.kind === 'signedIn';
+  }
+
+  /** Read the stored token and check it in the background. Called once after activation. */
+  async initialize(): Promise<void> {
+    const token = await this.secretStorage.get(TOKEN_KEY);
+    if (token) {
+      this.setToken(token);
+      await this.check();
+    } else {
+      this.store.setAccount({ kind: 'signedOut' });
+      void this.offerEnvironmentToken();
+    }
+  }
+
+  private setToken(token: string | undefined): void {
+    if (this.token && this.token !== token) this.registry.delete(this.token);
+    this.token = token;
+    if (token) this.registry.add(token);
+    this.rejectionPrompted = false;
+  }
+
+  private async reload(): Promise<void> {
+    const token = await this.secretStorage.get(TOKEN_KEY);
+    if (token === this.token) return;
+    this.setToken(token);
+    if (token) await this.check();
+    else this.store.setAccount({ kind: 'signedOut' });
+  }
+
+  /** Check the stored token against GET /me; never throws. */
+  async check(): Promise<void> {
+    if (!this.token) {
+      this.store.setAccount({ kind: 'signedOut' });
+      return;
+    }
+    const seq = ++this.checkSeq;
+    this.store.setAccount({ kind: 'checking' });
+    try {
+      const client = await this.api.client();
+      const me = await client.me();
+      if (seq !== this.checkSeq) return;
+      this.store.setAccount({ kind: 'signedIn', label: accountLabel(me), id: accountId(me) });
+      this.log.info('Token accepted by GET /me.');
+      void this.loadOrganization(seq);
+    } catch (e) {
+      if (seq !== this.checkSeq) return;
+      const state = stateForError(e);
+      this.log.warn(`Account check failed: ${state.kind}: ${'message' in state ? state.message : ''}`);
+      this.store.setAccount(state);
+    }
+  }
+
+  /** Organisation name and balance for the status-bar tooltip; optional, failures are only logged. */
+  private async loadOrganization(seq: number): Promise<void> {
+    try {
+      const org = await (await this.api.client()).organizationInfo();
+      const current = this.store.account;
+      if (seq !== this.checkSeq || current.kind !== 'signedIn') return;
+      const balance = typeof org.balance === 'number' ? org.balance : org.balance != null && !Number.isNaN(Number(org.balance)) ? Number(org.balance) : undefined;
+      const summary: OrgSummary = { name: org.org_name ?? undefined, balance, members: org.members?.length };
+      this.store.setAccount({ ...current, org: summary });
+    } catch (e) {
+      this.log.info(`Organisation info unavailable: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /**
+   * Sign in. With `{ token }` (automation, tests) no UI is shown; otherwise a password input box that
+   * keeps what was typed when the check fails.
+   */
+  async signIn(arg?: { token?: string }): Promise<SignInResult> {
+    if (arg && typeof arg.token === 'string') {
+      const problem = validateApiToken(arg.token);
+      if (problem) return { ok: false, message: problem };
+      const result = await this.tryToken(arg.token.trim());
+      if (result.ok) void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+      return result;
+    }
+    return this.promptForToken();
+  }
+
+  private labelNow(): string {
+    const a = this.store.account;
+    return a.kind === 'signedIn' ? a.label : 'TensorPool account';
+  }
+
+  /** Check a candidate token with GET /me; store it only when the server accepts it. */
+  private async tryToken(token: string): Promise<SignInResult> {
+    let me: Record<string, unknown>;
+    try {
+      const client = await this.api.clientFor(token);
+      this.registry.add(token);
+      me = await client.me();
+    } catch (e) {
+      if (token !== this.token) this.registry.delete(token);
+      const state = stateForError(e);
+      const reason = 'message' in state ? state.message : 'The token could not be checked.';
+      const message = state.kind === 'rejected'
+        ? `TensorPool rejected this token: ${reason}`
+        : state.kind === 'forbidden' ? `This token may not read the account: ${reason}` : `Could not check the token: ${reason}`;
+      return { ok: false, message };
+    }
+    this.checkSeq++;
+    this.setToken(token);
+    await this.secretStorage.store(TOKEN_KEY, token);
+    this.store.setAccount({ kind: 'signedIn', label: accountLabel(me), id: accountId(me) });
+    this.log.info('Signed in; token stored in SecretStorage.');
+    void this.loadOrganization(this.checkSeq);
+    return { ok: true };
+  }
+
+  private promptForToken(): Promise<SignInResult> {
+    return new Promise((resolve) => {
+      const box = vscode.window.createInputBox();
+      const openDashboard: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Get an API token from the TensorPool dashboard' };
+      box.title = 'TensorPool: Sign In';
+      box.prompt = 'Paste your TensorPool API token (from the account dashboard; the link button opens it).';
+      box.placeholder = 'API token';
+      box.password = true;
+      box.ignoreFocusOut = true;
+      box.buttons = [openDashboard];
+      let settled = false;
+      const finish = (r: SignInResult) => {
+        if (settled) return;
+        settled = true;
+        resolve(r);
+        box.dispose();
+      };
+      box.onDidTriggerButton((b) => {
+        if (b === openDashboard) void vscode.env.openExternal(vscode.Uri.parse(DASHBOARD_URL));
+      });
+      box.onDidChangeValue((v) => {
+        box.validationMessage = v === '' ? undefined : validateApiToken(v);
+      });
+      box.onDidAccept(async () => {
+        const value = box.value;
+        const problem = validateApiToken(value);
+        if (problem) {
+          box.validationMessage = problem;
+          return;
+        }
+        box.busy = true;
+        box.enabled = false;
+        const result = await this.tryToken(value.trim());
+        box.busy = false;
+        box.enabled = true;
+        if (result.ok) {
+          void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+          finish(result);
+        } else {
+          // Keep what was typed; say why, right where the user is looking.
+          box.validationMessage = result.message;
+        }
+      });
+      box.onDidHide(() => finish({ ok: false, message: 'Sign-in cancelled.' }));
+      box.show();
+    });
+  }
+
+  async signOut(): Promise<void> {
+    this.checkSeq++;
+    await this.secretStorage.delete(TOKEN_KEY);
+    this.setToken(undefined);
+    this.store.setAccount({ kind: 'signedOut' });
+    this.log.info('Signed out; token removed from SecretStorage.');
+  }
+
+  /**
+   * Any 401 from a call made with the stored token: the token was revoked or expired. Flip the state
+   * and prompt once (not once per failed request).
+   */
+  handleUnauthorized = (): void => {
+    if (!this.token) return;
+    const current = this.store.account;
+    if (current.kind !== 'rejected') {
+      this.checkSeq++;
+      this.store.setAccount({ kind: 'rejected', message: 'The TensorPool API no longer accepts the stored token.' });
+    }
+    if (this.rejectionPrompted) return;
+    this.rejectionPrompted = true;
+    void vscode.window.showWarningMessage('TensorPool rejected your API token (it may have been revoked). Sign in again to continue.', 'Sign In')
+      .then((pick) => { if (pick === 'Sign In') void vscode.commands.executeCommand(Commands.signIn); });
+  };
+
+  /** The official CLI reads TENSORPOOL_KEY; offer it once when nothing is stored. */
+  private async offerEnvironmentToken(): Promise<void> {
+    const env = process.env.TENSORPOOL_KEY;
+    if (!env || validateApiToken(env) || this.globalState.get<boolean>(ENV_OFFER_KEY)) return;
+    await this.globalState.update(ENV_OFFER_KEY, true);
+    const pick = await vscode.window.showInformationMessage(
+      'TENSORPOOL_KEY is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code\'s secret storage.',
+      'Use TENSORPOOL_KEY', 'Not Now');
+    if (pick !== 'Use TENSORPOOL_KEY') return;
+    const result = await this.tryToken(env.trim());
+    if (result.ok) void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+    else void vscode.window.showErrorMessage(result.message ?? 'TENSORPOOL_KEY could not be used.', 'Sign In')
+      .then((p) => { if (p) void vscode.commands.executeCommand(Commands.signIn); });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

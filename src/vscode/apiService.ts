@@ -1,0 +1,62 @@
+/**
+ * Builds the API client from the settings on first use (loading dist/api.js lazily) and rebuilds it
+ * when the settings change. Everything network-bound in the VS Code layer goes through here.
+ */
+import * as vscode from 'vscode';
+import type { TensorPoolClient } from '../api/client';
+import type { SecretRegistry } from '../api/redact';
+import { loadApi } from './lazyApi';
+import type { Log } from './log';
+import { readSettings } from './settings';
+
+export interface ApiServiceOptions {
+  readonly extensionVersion: string;
+  readonly secrets: SecretRegistry;
+  readonly log: Log;
+  readonly getToken: () => string | undefined;
+  readonly onUnauthorized: () => void;
+}
+
+export class ApiService {
+  private cached: { key: string; client: TensorPoolClient } | undefined;
+
+  constructor(private readonly options: ApiServiceOptions) {}
+
+  get userAgent(): string {
+    return `tensorpool-vscode/${this.options.extensionVersion} (VS Code ${vscode.version}; ${process.platform})`;
+  }
+
+  /** The client for the signed-in token. Throws a ValidationError when tensorpool.apiUrl is unusable. */
+  async client(): Promise<TensorPoolClient> {
+    const settings = readSettings();
+    const key = `${settings.apiUrl}\n${settings.imageField}`;
+    if (this.cached?.key !== key) {
+      this.cached = { key, client: await this.build(this.options.getToken, this.options.onUnauthorized) };
+    }
+    return this.cached.client;
+  }
+
+  /** A one-off client for a token that is not stored yet (the sign-in check). No 401 hook. */
+  async clientFor(token: string): Promise<TensorPoolClient> {
+    return this.build(() => token, undefined);
+  }
+
+  /** Forget the cached client (settings changed). */
+  reset(): void {
+    this.cached = undefined;
+  }
+
+  private async build(getToken: () => string | undefined, onUnauthorized: (() => void) | undefined): Promise<TensorPoolClient> {
+    const api = await loadApi();
+    const settings = readSettings();
+    return new api.TensorPoolClient({
+      baseUrl: settings.apiUrl,
+      getToken,
+      userAgent: this.userAgent,
+      imageField: settings.imageField,
+      secrets: this.options.secrets,
+      log: this.options.log.write,
+      onUnauthorized,
+    });
+  }
+}

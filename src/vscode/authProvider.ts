@@ -1,0 +1,69 @@
+/**
+ * TensorPool in VS Code's Accounts menu: an AuthenticationProvider backed by the same SecretStorage
+ * entry as Sign In. Signing out from the Accounts menu signs out here; other extensions can ask for
+ * a session (VS Code asks the user before handing it over).
+ */
+import * as vscode from 'vscode';
+import type { AccountController } from './account';
+import type { Store } from './store';
+
+export const AUTH_PROVIDER_ID = 'tensorpool';
+const SESSION_ID = 'tensorpool-api-token';
+
+export class TensorPoolAuthProvider implements vscode.AuthenticationProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+  readonly onDidChangeSessions = this.emitter.event;
+  private current: vscode.AuthenticationSession | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly account: AccountController, private readonly store: Store) {
+    this.disposables.push(
+      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'TensorPool', this, { supportsMultipleAccounts: false }),
+      store.onDidChange((topic) => { if (topic === 'account') this.sync(); }),
+    );
+  }
+
+  private session(): vscode.AuthenticationSession | undefined {
+    const state = this.store.account;
+    const token = this.account.getToken();
+    if (state.kind !== 'signedIn' || !token) return undefined;
+    return { id: SESSION_ID, accessToken: token, account: { id: state.id ?? state.label, label: state.label }, scopes: [] };
+  }
+
+  /** Tell VS Code when the session appears, changes or goes away. */
+  private sync(): void {
+    const next = this.session();
+    const prev = this.current;
+    this.current = next;
+    if (!prev && next) {
+      this.emitter.fire({ added: [next], removed: [], changed: [] });
+      // Ask for our own session once so the account shows in the Accounts menu.
+      void vscode.authentication.getSession(AUTH_PROVIDER_ID, [], { silent: true }).then(undefined, () => undefined);
+    } else if (prev && !next) {
+      this.emitter.fire({ added: [], removed: [prev], changed: [] });
+    } else if (prev && next && (prev.accessToken !== next.accessToken || prev.account.label !== next.account.label)) {
+      this.emitter.fire({ added: [], removed: [], changed: [next] });
+    }
+  }
+
+  async getSessions(): Promise<vscode.AuthenticationSession[]> {
+    const s = this.session();
+    return s ? [s] : [];
+  }
+
+  async createSession(): Promise<vscode.AuthenticationSession> {
+    const result = await this.account.signIn();
+    const s = this.session();
+    if (!result.ok || !s) throw new Error(result.message ?? 'Sign-in to TensorPool was cancelled.');
+    return s;
+  }
+
+  async removeSession(): Promise<void> {
+    await this.account.signOut();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.emitter.dispose();
+  }
+}

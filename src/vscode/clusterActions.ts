@@ -1,0 +1,311 @@
+/**
+ * Create, edit and destroy, from the palette or the tree. The wizards collect answers through the
+ * Prompter; this module sends them (once: a duplicate GPU cluster costs real money), handles every
+ * outcome without losing the answers, and follows the asynchronous request to its end.
+ */
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TensorPoolClient } from '../api/client';
+import { isTensorPoolError, type TensorPoolError, type ValidationError } from '../api/errors';
+import { clusterLabel, type Cluster } from '../model/cluster';
+import { FIELD_STEP, runCreateWizard, toCreateRequest, type CreateState, type CreateStepId, type LocalKey } from '../wizards/createCluster';
+import { editChanges, runEditWizard, type EditState } from '../wizards/editCluster';
+import type { Prompter } from '../wizards/prompter';
+import type { ApiService } from './apiService';
+import type { ClustersController } from './clusters';
+import type { Log } from './log';
+import type { RequestFollower } from './requestFollower';
+import { readSettings } from './settings';
+import type { Store } from './store';
+import type { ClusterNode } from './views/clustersTree';
+
+export async function readLocalKeys(dir = path.join(os.homedir(), '.ssh')): Promise<LocalKey[]> {
+  let names: string[];
+  try { names = await fs.readdir(dir); } catch { return []; }
+  const keys: LocalKey[] = [];
+  for (const n of names.filter((x) => x.endsWith('.pub')).sort()) {
+    try {
+      const text = (await fs.readFile(path.join(dir, n), 'utf8')).trim();
+      const [, , ...comment] = text.split(/\s+/);
+      keys.push({ path: path.join(dir, n), key: text, comment: comment.join(' ') || undefined });
+    } catch { /* unreadable: skip */ }
+  }
+  return keys;
+}
+
+function errorKind(e: unknown): string {
+  return isTensorPoolError(e) ? e.kind : 'unknown';
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class ClusterActions {
+  constructor(
+    private readonly store: Store,
+    private readonly api: ApiService,
+    private readonly clusters: ClustersController,
+    private readonly follower: RequestFollower,
+    private readonly log: Log,
+    /** Swappable so tests can script the answers (see the extension's test API). */
+    public prompter: Prompter,
+    private readonly localKeys: () => Promise<LocalKey[]> = readLocalKeys,
+  ) {}
+
+  private knownClusters(): readonly Cluster[] {
+    return this.store.clusters.data?.clusters ?? [];
+  }
+
+  /** The cluster a command is about: the tree node it was invoked on, an id, or a pick. */
+  private async resolveCluster(arg: unknown, placeholder: string): Promise<Cluster | undefined> {
+    const node = arg as ClusterNode | undefined;
+    if (node && typeof node === 'object' && (node.kind === 'cluster' || node.kind === 'instance')) return node.cluster;
+    if (typeof arg === 'string') return this.knownClusters().find((c) => c.id === arg || c.name === arg);
+    if (!this.store.clusters.data) await this.clusters.refresh();
+    const all = this.knownClusters();
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage('There are no clusters to choose from.');
+      return undefined;
+    }
+    const picked = await this.prompter.pick<Cluster>({
+      title: placeholder, step: 1, totalSteps: 1, canGoBack: false, placeholder,
+      items: all.map((c) => ({ label: clusterLabel(c), description: [c.instanceType, c.status].filter(Boolean).join(' · '), detail: c.id, value: c })),
+    });
+    return picked.kind === 'value' ? picked.value : undefined;
+  }
+
+  // ---- create ------------------------------------------------------------------------------------
+
+  async create(): Promise<string | undefined> {
+    let client: TensorPoolClient;
+    try { client = await this.api.client(); } catch (e) { void vscode.window.showErrorMessage(message(e)); return undefined; }
+    let state: CreateState | undefined;
+    let startAt: CreateStepId | undefined;
+    let errors: Partial<Record<CreateStepId, string>> | undefined;
+    for (;;) {
+      state = await runCreateWizard({
+        prompter: this.prompter,
+        localKeys: this.localKeys,
+        existingNames: () => this.knownClusters().map((c) => c.name).filter((n): n is string => !!n),
+        imageField: readSettings().imageField,
+      }, { initial: state, startAt, errors });
+      if (!state) return undefined;
+      const body = toCreateRequest(state);
+      try {
+        const res = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Creating cluster ${body.tp_cluster_name ?? body.instance_type}…` },
+          () => client.createCluster(body));
+        this.log.info(`Cluster create accepted: ${res.cluster_id} (request ${res.request_id ?? 'none'})`);
+        this.afterCreate(state, res.cluster_id, res.request_id ?? undefined, res.instance_ids ?? []);
+        return res.cluster_id;
+      } catch (e) {
+        const next = await this.createFailed(e);
+        if (next === 'stop') return undefined;
+        startAt = next.startAt;
+        errors = next.errors;
+      }
+    }
+  }
+
+  /** Decide what to do after a failed create; never resends by itself. */
+  private async createFailed(e: unknown): Promise<'stop' | { startAt?: CreateStepId; errors?: Partial<Record<CreateStepId, string>> }> {
+    const err = e as TensorPoolError;
+    this.log.warn(`Cluster create failed: ${errorKind(e)}: ${message(e)}`);
+    if (errorKind(e) === 'validation') {
+      const v = err as ValidationError;
+      const errors: Partial<Record<CreateStepId, string>> = {};
+      for (const f of v.fieldErrors) {
+        const step = FIELD_STEP[f.field];
+        if (step) errors[step] = errors[step] ? `${errors[step]}; ${f.message}` : f.message;
+      }
+      const first = (['instanceType', 'numNodes', 'name', 'key', 'container', 'deletionProtection'] as CreateStepId[]).find((s) => errors[s]);
+      if (first) return { startAt: first, errors };
+      return { startAt: 'summary', errors: {} };
+    }
+    if (errorKind(e) === 'conflict') {
+      const pick = await vscode.window.showErrorMessage(`TensorPool refused the cluster: ${err.message}`, 'Change Name', 'Cancel');
+      return pick === 'Change Name' ? { startAt: 'name', errors: { name: err.message } } : 'stop';
+    }
+    const mayHaveReached = isTensorPoolError(e) ? e.mayHaveReachedServer : true;
+    if ((errorKind(e) === 'network' || errorKind(e) === 'timeout') && mayHaveReached) {
+      // The request may have been received: sending it again could create a second cluster.
+      const pick = await vscode.window.showWarningMessage(
+        `The connection failed after the create request was sent (${err.message}). The cluster may or may not have been created. ` +
+        'Check the cluster list before trying again: a second request could create a second cluster.',
+        { modal: true }, 'Check Cluster List', 'Edit Answers');
+      if (pick === 'Check Cluster List') { void vscode.commands.executeCommand('workbench.view.extension.tensorpool'); await this.clusters.refresh(); return 'stop'; }
+      return pick === 'Edit Answers' ? { startAt: 'summary' } : 'stop';
+    }
+    const prefix = errorKind(e) === 'forbidden' ? 'This token may not create clusters' : errorKind(e) === 'network' ? 'Nothing was created: could not reach TensorPool' : 'The cluster was not created';
+    const pick = await vscode.window.showErrorMessage(`${prefix}: ${err.message}`, 'Try Again', 'Edit Answers');
+    if (pick === 'Try Again') return { startAt: 'summary' };
+    if (pick === 'Edit Answers') return { startAt: 'instanceType' };
+    return 'stop';
+  }
+
+  private afterCreate(state: CreateState, clusterId: string, requestId: string | undefined, instanceIds: string[]): void {
+    const body = toCreateRequest(state);
+    const placeholder: Cluster = {
+      id: clusterId, name: body.tp_cluster_name, instanceType: body.instance_type, numNodes: body.num_nodes,
+      status: 'PROVISIONING', deletionProtection: body.deletion_protection, instances: instanceIds.map((id) => ({ id, status: 'PROVISIONING' })),
+    };
+    void this.follower.follow({ kind: 'create', requestId, clusterId, label: body.tp_cluster_name ?? clusterId, placeholder });
+  }
+
+  // ---- edit --------------------------------------------------------------------------------------
+
+  async edit(arg?: unknown): Promise<boolean> {
+    const preselected = arg === undefined ? undefined : await this.resolveCluster(arg, 'Edit which cluster?');
+    if (arg !== undefined && !preselected) return false;
+    if (!preselected && !this.store.clusters.data) await this.clusters.refresh();
+    let state: EditState | undefined;
+    let startAt: 'name' | 'deletionProtection' | 'summary' | undefined;
+    let errors: Partial<Record<'name' | 'deletionProtection', string>> | undefined;
+    for (;;) {
+      state = await runEditWizard({ prompter: this.prompter, clusters: () => this.knownClusters() }, { cluster: preselected, initial: state, startAt, errors });
+      if (!state?.cluster) return false;
+      const changes = editChanges(state);
+      if (Object.keys(changes).length === 0) {
+        void vscode.window.showInformationMessage(`Nothing changed on ${clusterLabel(state.cluster)}; nothing was sent.`);
+        return false;
+      }
+      try {
+        const client = await this.api.client();
+        const res = await client.editCluster(state.cluster.id, changes);
+        void vscode.window.showInformationMessage(`${clusterLabel(state.cluster)}: ${res.message ?? 'changes accepted'}.`);
+        await this.clusters.refresh();
+        return true;
+      } catch (e) {
+        this.log.warn(`Cluster edit failed: ${errorKind(e)}: ${message(e)}`);
+        if (errorKind(e) === 'validation' || errorKind(e) === 'conflict') {
+          const v = e as ValidationError;
+          const forProtection = v.fieldErrors?.find((f) => f.field === 'deletion_protection')?.message;
+          const forName = v.fieldErrors?.find((f) => f.field === 'cluster_name')?.message ?? (forProtection ? undefined : v.message);
+          startAt = forName ? 'name' : 'deletionProtection';
+          errors = { name: forName, deletionProtection: forProtection };
+          continue;
+        }
+        const pick = await vscode.window.showErrorMessage(`Could not edit ${clusterLabel(state.cluster)}: ${message(e)}`, 'Try Again', 'Edit Answers');
+        if (!pick) return false;
+        startAt = 'summary';
+        errors = undefined;
+      }
+    }
+  }
+
+  // ---- destroy -----------------------------------------------------------------------------------
+
+  async destroy(arg?: unknown): Promise<boolean> {
+    const cluster = await this.resolveCluster(arg, 'Destroy which cluster?');
+    if (!cluster) return false;
+    const label = clusterLabel(cluster);
+    let client: TensorPoolClient;
+    try { client = await this.api.client(); } catch (e) { void vscode.window.showErrorMessage(message(e)); return false; }
+
+    if (cluster.deletionProtection) {
+      const off = 'Turn Off Protection';
+      const offAndDestroy = 'Turn Off Protection and Destroy';
+      const pick = await this.prompter.confirm({
+        message: `${label} has deletion protection on, so it cannot be destroyed.`,
+        detail: 'Protected clusters must have deletion protection turned off (a cluster edit) before they can be destroyed.',
+        actions: [off, offAndDestroy], modal: true,
+      });
+      if (!pick) return false;
+      try {
+        await client.editCluster(cluster.id, { deletion_protection: false });
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Could not turn off deletion protection on ${label}: ${message(e)}`);
+        return false;
+      }
+      await this.clusters.refresh();
+      if (pick === off) {
+        void vscode.window.showInformationMessage(`Deletion protection is off for ${label}.`);
+        return false;
+      }
+    }
+
+    if (!(await this.confirmDestroy(cluster))) return false;
+    try {
+      const res = await client.destroyCluster(cluster.id);
+      this.log.info(`Cluster destroy accepted: ${cluster.id} (request ${res.request_id ?? 'none'})`);
+      void this.follower.follow({ kind: 'destroy', requestId: res.request_id ?? undefined, clusterId: cluster.id, label });
+      return true;
+    } catch (e) {
+      const kind = errorKind(e);
+      const extra = kind === 'conflict' ? ' If deletion protection is on, turn it off first (Edit Cluster).' :
+        (kind === 'network' || kind === 'timeout') && isTensorPoolError(e) && e.mayHaveReachedServer ? ' The request may have reached TensorPool: refresh the list before trying again.' : '';
+      void vscode.window.showErrorMessage(`Could not destroy ${label}: ${message(e)}${extra}`, 'Refresh').then((p) => { if (p) void this.clusters.refresh(); });
+      return false;
+    }
+  }
+
+  private async confirmDestroy(cluster: Cluster): Promise<boolean> {
+    const label = clusterLabel(cluster);
+    const mode = vscode.workspace.getConfiguration('tensorpool').get<string>('destroyConfirmation', 'typeName');
+    if (mode === 'button') {
+      const pick = await this.prompter.confirm({
+        message: `Destroy ${label}?`, detail: 'The nodes are released and everything on their disks is lost. This cannot be undone.',
+        actions: ['Destroy'], modal: true,
+      });
+      return pick === 'Destroy';
+    }
+    const typed = await this.prompter.input({
+      title: `Destroy ${label}`, step: 1, totalSteps: 1, canGoBack: false,
+      prompt: `Type the cluster name "${label}" to destroy it. Its nodes and their disks are released; this cannot be undone.`,
+      value: '', placeholder: label,
+      validate: (v) => (v === '' || v === label ? undefined : `Type exactly "${label}" to confirm.`),
+    });
+    return typed.kind === 'value' && typed.value === label;
+  }
+
+  /** The service's ssh command for a node (GET /ssh/{instance}), else one built from the node's IP. */
+  async copySshCommand(arg?: unknown): Promise<string | undefined> {
+    const node = arg as ClusterNode | undefined;
+    let cluster: Cluster | undefined;
+    let instance = node && typeof node === 'object' && node.kind === 'instance' ? node.instance : undefined;
+    if (!instance) {
+      cluster = await this.resolveCluster(arg, 'Copy the SSH command of which cluster?');
+      if (!cluster) return undefined;
+      if (typeof arg === 'string' && !this.knownClusters().some((c) => c.id === cluster!.id)) await this.clusters.refresh();
+      instance = cluster.instances.find((i) => i.ip) ?? cluster.instances[0];
+    }
+    if (!instance) { void vscode.window.showInformationMessage('This cluster has no nodes yet.'); return undefined; }
+    let command: string | undefined;
+    try {
+      command = (await (await this.api.client()).sshCommand(instance.id, process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux')).command;
+    } catch (e) {
+      this.log.info(`GET /ssh/${instance.id} failed (${message(e)}); building the command from the IP.`);
+      const user = vscode.workspace.getConfiguration('tensorpool').get<string>('sshUser', 'ubuntu');
+      if (instance.ip) command = `ssh ${user}@${instance.ip}`;
+    }
+    if (!command) { void vscode.window.showWarningMessage(`Node ${instance.id} has no address yet; try again when it is running.`); return undefined; }
+    await vscode.env.clipboard.writeText(command);
+    vscode.window.setStatusBarMessage(`$(check) Copied: ${command}`, 4000);
+    return command;
+  }
+
+  // ---- small actions -----------------------------------------------------------------------------
+
+  async copyId(arg?: unknown): Promise<void> {
+    const c = await this.resolveCluster(arg, 'Copy the id of which cluster?');
+    if (!c) return;
+    await vscode.env.clipboard.writeText(c.id);
+    vscode.window.setStatusBarMessage(`$(check) Copied cluster id ${c.id}`, 3000);
+  }
+
+  async copyIp(arg?: unknown): Promise<void> {
+    let ip: string | undefined;
+    const node = arg as ClusterNode | undefined;
+    if (node && typeof node === 'object' && node.kind === 'instance') ip = node.instance.ip;
+    else {
+      const c = await this.resolveCluster(arg, 'Copy the IP of which cluster?');
+      ip = c?.instances.find((i) => i.ip)?.ip;
+      if (c && !ip) { void vscode.window.showInformationMessage(`${clusterLabel(c)} has no IP address yet.`); return; }
+    }
+    if (!ip) return;
+    await vscode.env.clipboard.writeText(ip);
+    vscode.window.setStatusBarMessage(`$(check) Copied ${ip}`, 3000);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Loads the cluster list into the store. One request per refresh, never two at once; the last good
+ * answer survives a failed refresh; nothing is requested while signed out.
+ */
+import * as vscode from 'vscode';
+import { isTensorPoolError } from '../api/errors';
+import type { ApiService } from './apiService';
+import type { Log } from './log';
+import type { Store } from './store';
+
+const INCLUDE_ORG_KEY = 'tensorpool.includeOrg';
+
+export class ClustersController {
+  private inflight: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly api: ApiService,
+    private readonly memento: vscode.Memento,
+    private readonly log: Log,
+  ) {}
+
+  get includeOrg(): boolean {
+    return this.memento.get<boolean>(INCLUDE_ORG_KEY, false);
+  }
+
+  async setIncludeOrg(value: boolean): Promise<void> {
+    await this.memento.update(INCLUDE_ORG_KEY, value);
+    await this.refresh();
+  }
+
+  /** Refresh now; joins a refresh already under way instead of starting a second one. */
+  refresh(): Promise<void> {
+    this.inflight ??= this.load().finally(() => { this.inflight = undefined; });
+    return this.inflight;
+  }
+
+  /** Drop what is shown (signed out, or another account). */
+  clear(): void {
+    this.store.updateClusters({ data: undefined, loading: false, error: undefined });
+  }
+
+  private async load(): Promise<void> {
+    if (this.store.account.kind !== 'signedIn') return;
+    const includeOrg = this.includeOrg;
+    this.store.updateClusters({ loading: true });
+    try {
+      const client = await this.api.client();
+      const listing = await client.listClusters({ includeOrg, instances: true });
+      if (listing.skipped) this.log.warn(`Cluster list: ${listing.skipped} record(s) without an id were skipped.`);
+      this.store.updateClusters({
+        loading: false, error: undefined,
+        data: { clusters: listing.clusters, message: listing.message, includeOrg, at: Date.now() },
+      });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.warn(`Cluster list failed: ${message}`);
+      this.store.updateClusters({ loading: false, error: { message, kind: isTensorPoolError(e) ? e.kind : 'unknown' } });
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Every command id the extension registers, in one typed list. A test checks it against
+ * package.json `contributes.commands` both ways.
+ */
+export const Commands = {
+  signIn: 'tensorpool.signIn',
+  signOut: 'tensorpool.signOut',
+  retryAccountCheck: 'tensorpool.retryAccountCheck',
+  refresh: 'tensorpool.refresh',
+  showLog: 'tensorpool.showLog',
+  showListingText: 'tensorpool.showListingText',
+  createCluster: 'tensorpool.createCluster',
+  editCluster: 'tensorpool.editCluster',
+  destroyCluster: 'tensorpool.destroyCluster',
+  copyClusterId: 'tensorpool.copyClusterId',
+  copyIp: 'tensorpool.copyIp',
+  copySshCommand: 'tensorpool.copySshCommand',
+  showOperations: 'tensorpool.showOperations',
+  showMine: 'tensorpool.showMine',
+  showOrganization: 'tensorpool.showOrganization',
+} as const;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+export const ALL_COMMANDS: readonly CommandId[] = Object.values(Commands);

@@ -1,0 +1,35 @@
+/**
+ * The TensorPool output channel (a LogOutputChannel, so users pick the level with "Set Log Level").
+ * Every line is redacted: registered secrets and credential-looking patterns never reach it.
+ */
+import * as vscode from 'vscode';
+import { SecretRegistry } from '../api/redact';
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+
+  constructor(readonly secrets: SecretRegistry) {
+    this.channel = vscode.window.createOutputChannel('TensorPool', { log: true });
+  }
+
+  write = (level: LogLevel, message: string): void => {
+    const text = this.secrets.redact(message);
+    switch (level) {
+      case 'trace': this.channel.trace(text); break;
+      case 'debug': this.channel.debug(text); break;
+      case 'info': this.channel.info(text); break;
+      case 'warn': this.channel.warn(text); break;
+      case 'error': this.channel.error(text); break;
+    }
+  };
+
+  info(message: string): void { this.write('info', message); }
+  warn(message: string): void { this.write('warn', message); }
+  error(message: string): void { this.write('error', message); }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}

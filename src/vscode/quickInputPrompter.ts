@@ -1,0 +1,90 @@
+/**
+ * The wizards' Prompter backed by real VS Code quick inputs: titles with "step n/N", a Back button,
+ * validation as the user types (errors block Enter, warnings do not), and ignoreFocusOut so a click
+ * elsewhere does not lose what was typed.
+ */
+import * as vscode from 'vscode';
+import { blocks, type Answer, type ConfirmOptions, type InputOptions, type PickOptions, type Prompter, type Verdict } from '../wizards/prompter';
+
+function toValidation(v: Verdict): string | vscode.InputBoxValidationMessage | undefined {
+  if (v === undefined || typeof v === 'string') return v;
+  return { message: v.message, severity: v.severity === 'warning' ? vscode.InputBoxValidationSeverity.Warning : vscode.InputBoxValidationSeverity.Error };
+}
+
+export class QuickInputPrompter implements Prompter {
+  input(o: InputOptions): Promise<Answer<string>> {
+    return new Promise((resolve) => {
+      const box = vscode.window.createInputBox();
+      box.title = o.title;
+      box.step = o.step;
+      box.totalSteps = o.totalSteps;
+      box.prompt = o.prompt;
+      box.value = o.value;
+      box.placeholder = o.placeholder;
+      box.password = o.password ?? false;
+      box.ignoreFocusOut = true;
+      box.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+      box.validationMessage = o.initialError ?? (o.value ? toValidation(o.validate(o.value)) : undefined);
+      let done = false;
+      const finish = (a: Answer<string>) => { if (!done) { done = true; resolve(a); box.dispose(); } };
+      box.onDidChangeValue((v) => { box.validationMessage = toValidation(o.validate(v)); });
+      box.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' }); });
+      box.onDidAccept(() => {
+        const verdict = o.validate(box.value);
+        if (blocks(verdict)) { box.validationMessage = toValidation(verdict); return; }
+        finish({ kind: 'value', value: box.value });
+      });
+      box.onDidHide(() => finish({ kind: 'cancel' }));
+      box.show();
+    });
+  }
+
+  pick<T>(o: PickOptions<T>): Promise<Answer<T>> {
+    type Item = vscode.QuickPickItem & { value?: T; custom?: boolean };
+    return new Promise((resolve) => {
+      const qp = vscode.window.createQuickPick<Item>();
+      const base: Item[] = o.items.map((i) => ({ label: i.label, description: i.description, detail: i.detail, value: i.value }));
+      qp.title = o.title;
+      qp.step = o.step;
+      qp.totalSteps = o.totalSteps;
+      qp.placeholder = o.placeholder;
+      qp.ignoreFocusOut = true;
+      qp.matchOnDescription = true;
+      qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+      qp.items = base;
+      const active = base.find((i) => i.value === o.active || (o.active !== undefined && JSON.stringify(i.value) === JSON.stringify(o.active)));
+      if (active) qp.activeItems = [active];
+      // QuickPick has no validation message: show problems in the placeholder's place (title line).
+      if (o.initialError) qp.title = `${o.title}: ${o.initialError}`;
+      let done = false;
+      const finish = (a: Answer<T>) => { if (!done) { done = true; resolve(a); qp.dispose(); } };
+      qp.onDidChangeValue((text) => {
+        if (!o.custom) return;
+        const t = text.trim();
+        if (t === '' || base.some((i) => i.label === t)) { qp.items = base; return; }
+        const verdict = o.custom.validate(t);
+        const custom: Item = { label: o.custom.label(t), description: blocks(verdict) ? `$(error) ${typeof verdict === 'string' ? verdict : verdict?.message}` : undefined, alwaysShow: true, custom: true };
+        qp.items = [custom, ...base];
+      });
+      qp.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' }); });
+      qp.onDidAccept(() => {
+        const picked = qp.selectedItems[0] ?? qp.activeItems[0];
+        if (!picked) return;
+        if (picked.custom && o.custom) {
+          const t = qp.value.trim();
+          const verdict = o.custom.validate(t);
+          if (blocks(verdict)) { qp.title = `${o.title}: ${typeof verdict === 'string' ? verdict : verdict?.message}`; return; }
+          finish({ kind: 'value', value: o.custom.toValue(t) });
+          return;
+        }
+        finish({ kind: 'value', value: picked.value as T });
+      });
+      qp.onDidHide(() => finish({ kind: 'cancel' }));
+      qp.show();
+    });
+  }
+
+  async confirm(o: ConfirmOptions): Promise<string | undefined> {
+    return vscode.window.showWarningMessage(o.message, { modal: o.modal ?? true, detail: o.detail }, ...o.actions);
+  }
+}

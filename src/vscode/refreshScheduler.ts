@@ -1,0 +1,51 @@
+/**
+ * Automatic refresh of the cluster list: only while a TensorPool view is visible and the account is
+ * signed in; slow by default (tensorpool.refreshInterval), fast while something is in transition.
+ * Nothing polls while nobody is looking.
+ */
+import * as vscode from 'vscode';
+import { isInTransition } from '../model/cluster';
+import type { ClustersController } from './clusters';
+import { readSettings } from './settings';
+import type { Store } from './store';
+
+export const FAST_REFRESH_MS = 5000;
+
+export class RefreshScheduler implements vscode.Disposable {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clusters: ClustersController,
+    private readonly isVisible: () => boolean,
+  ) {
+    this.subscription = store.onDidChange((topic) => {
+      if (topic === 'account' || topic === 'requests') this.reschedule();
+      if (topic === 'clusters' && !store.clusters.loading) this.reschedule();
+    });
+  }
+
+  /** How long until the next automatic refresh, or undefined when none should happen. */
+  nextDelay(): number | undefined {
+    if (!this.isVisible() || this.store.account.kind !== 'signedIn') return undefined;
+    const busy = this.store.requests.length > 0 || (this.store.clusters.data?.clusters ?? []).some(isInTransition);
+    return busy ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000;
+  }
+
+  reschedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const delay = this.nextDelay();
+    if (delay === undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.clusters.refresh();
+    }, delay);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.subscription.dispose();
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Follows create/destroy requests to COMPLETED or FAILED (Retry-After honoured by the tracker),
+ * shows them on the tree item and in a status-bar progress item, and says one thing at the end.
+ * Waiting lives here, not in the view: closing the view does not stop it. Stopping the wait never
+ * cancels anything on the server.
+ */
+import * as vscode from 'vscode';
+import type { TrackOutcome } from '../api/tracking';
+import type { Cluster } from '../model/cluster';
+import type { ApiService } from './apiService';
+import type { ClustersController } from './clusters';
+import { Commands } from './commands';
+import { loadApi } from './lazyApi';
+import type { Log } from './log';
+import type { Store, TrackedRequest } from './store';
+
+export interface FollowRequest {
+  readonly kind: TrackedRequest['kind'];
+  readonly requestId: string | undefined;
+  readonly clusterId: string;
+  readonly label: string;
+  readonly placeholder?: Cluster;
+}
+
+const VERB: Record<TrackedRequest['kind'], string> = { create: 'Creating', destroy: 'Destroying', edit: 'Updating' };
+
+export class RequestFollower implements vscode.Disposable {
+  private readonly waits = new Map<string, AbortController>();
+  private readonly item: vscode.StatusBarItem;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly store: Store,
+    private readonly api: ApiService,
+    private readonly clusters: ClustersController,
+    private readonly log: Log,
+    private readonly maxWaitMs = 60 * 60_000,
+  ) {
+    this.item = vscode.window.createStatusBarItem('tensorpool.operations', vscode.StatusBarAlignment.Left, -101);
+    this.item.name = 'TensorPool Operations';
+    this.item.command = Commands.showOperations;
+    this.subscription = store.onDidChange((t) => { if (t === 'requests') this.render(); });
+  }
+
+  private render(): void {
+    const reqs = this.store.requests;
+    if (reqs.length === 0) { this.item.hide(); return; }
+    const first = reqs[0];
+    this.item.text = reqs.length === 1
+      ? `$(loading~spin) ${VERB[first.kind]} ${first.label}: ${first.status}`
+      : `$(loading~spin) ${reqs.length} TensorPool operations`;
+    this.item.tooltip = `${reqs.map((r) => `${VERB[r.kind]} ${r.label}: ${r.status}`).join('\n')}\n\nClick to see them or stop waiting (the operations go on).`;
+    this.item.show();
+  }
+
+  /** Start following; resolves when the request ends or the wait stops. */
+  async follow(r: FollowRequest): Promise<TrackOutcome | undefined> {
+    this.stop(r.clusterId);
+    const tracked: TrackedRequest = { ...r, status: r.requestId ? 'PENDING' : 'ACCEPTED', startedAt: Date.now() };
+    this.store.trackRequest(tracked);
+    void this.clusters.refresh();
+    if (!r.requestId) {
+      // No request id: the operation was accepted without a way to follow it. Refresh and move on.
+      void vscode.window.showInformationMessage(`${VERB[r.kind]} ${r.label}: accepted by TensorPool. The list refreshes as it progresses.`);
+      this.store.untrackRequest(r.clusterId);
+      return undefined;
+    }
+    const ac = new AbortController();
+    this.waits.set(r.clusterId, ac);
+    let outcome: TrackOutcome | undefined;
+    try {
+      const [{ trackRequest }, client] = await Promise.all([loadApi(), this.api.client()]);
+      outcome = await trackRequest(client, r.requestId, {
+        signal: ac.signal,
+        maxTotalMs: this.maxWaitMs,
+        onStatus: (info) => {
+          this.log.info(`${VERB[r.kind]} ${r.label}: request ${r.requestId} is ${info.status}`);
+          const current = this.store.requestFor(r.clusterId);
+          if (current) this.store.trackRequest({ ...current, status: info.status });
+          void this.clusters.refresh();
+        },
+      });
+    } catch (e) {
+      this.log.warn(`Stopped following ${r.requestId}: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showWarningMessage(`Lost track of ${VERB[r.kind].toLowerCase()} ${r.label}: ${e instanceof Error ? e.message : String(e)}. The operation goes on; refresh the list to see where it stands.`, 'Refresh')
+        .then((p) => { if (p) void this.clusters.refresh(); });
+    } finally {
+      if (this.waits.get(r.clusterId) === ac) this.waits.delete(r.clusterId);
+      this.store.untrackRequest(r.clusterId);
+      void this.clusters.refresh();
+    }
+    if (outcome) this.announce(r, outcome);
+    return outcome;
+  }
+
+  private announce(r: FollowRequest, outcome: TrackOutcome): void {
+    switch (outcome.kind) {
+      case 'completed':
+        if (r.kind === 'create') {
+          void vscode.window.showInformationMessage(`Cluster ${r.label} is ready.`, 'Copy SSH Command', 'Show in TensorPool').then((p) => {
+            if (p === 'Copy SSH Command') void vscode.commands.executeCommand(Commands.copySshCommand, r.clusterId);
+            if (p === 'Show in TensorPool') void vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+          });
+        } else {
+          void vscode.window.showInformationMessage(r.kind === 'destroy' ? `Cluster ${r.label} was destroyed.` : `Cluster ${r.label} was updated.`);
+        }
+        break;
+      case 'failed':
+        void vscode.window.showErrorMessage(`${VERB[r.kind]} ${r.label} failed: ${outcome.info.external_message ?? 'TensorPool reported FAILED without a reason.'}`, 'Show Log')
+          .then((p) => { if (p) void vscode.commands.executeCommand(Commands.showLog); });
+        break;
+      case 'gave-up':
+        void vscode.window.showWarningMessage(`${VERB[r.kind]} ${r.label} is still ${outcome.info?.status ?? 'in progress'} after ${Math.round(outcome.afterMs / 60_000)} minutes. Stopped waiting; the operation goes on.`);
+        break;
+      case 'stopped':
+        break;
+    }
+  }
+
+  /** Stop waiting for one cluster's operation (nothing is cancelled on the server). */
+  stop(clusterId: string): void {
+    this.waits.get(clusterId)?.abort();
+  }
+
+  async showOperations(): Promise<void> {
+    const reqs = this.store.requests;
+    if (reqs.length === 0) { void vscode.window.showInformationMessage('No TensorPool operations are being followed.'); return; }
+    const pick = await vscode.window.showQuickPick(reqs.map((r) => ({
+      label: `${VERB[r.kind]} ${r.label}`, description: r.status, detail: `Request ${r.requestId ?? '(none)'} · select to stop waiting (the operation goes on)`, r,
+    })), { title: 'TensorPool operations', placeHolder: 'Select an operation to stop waiting for it' });
+    if (pick) this.stop(pick.r.clusterId);
+  }
+
+  dispose(): void {
+    for (const ac of this.waits.values()) ac.abort();
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,26 @@
+/** Typed access to the `tensorpool.*` settings. */
+import * as vscode from 'vscode';
+
+export const DEFAULT_API_URL = 'https://engine.tensorpool.dev';
+
+export interface Settings {
+  readonly apiUrl: string;
+  readonly imageField: 'container' | 'experimental_container';
+  readonly refreshIntervalSeconds: number;
+  readonly lowBalanceWarning: number;
+}
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration('tensorpool');
+  return {
+    apiUrl: c.get<string>('apiUrl', DEFAULT_API_URL) || DEFAULT_API_URL,
+    imageField: c.get<string>('containerField') === 'experimental_container' ? 'experimental_container' : 'container',
+    refreshIntervalSeconds: Math.max(10, c.get<number>('refreshInterval', 60)),
+    lowBalanceWarning: c.get<number>('lowBalanceWarning', 20),
+  };
+}
+
+export function affectsApi(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration('tensorpool.apiUrl') || e.affectsConfiguration('tensorpool.containerField') ||
+    e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL');
+}

@@ -1,0 +1,80 @@
+/**
+ * The account indicator in the status bar (left: it is about the whole window, not a file).
+ * Stable id and name so users can hide it from the status bar's context menu.
+ */
+import * as vscode from 'vscode';
+import { Commands } from './commands';
+import { readSettings } from './settings';
+import type { AccountState, Store } from './store';
+
+export interface StatusView {
+  readonly text: string;
+  readonly tooltip: string | vscode.MarkdownString;
+  readonly command: string;
+  readonly background?: 'warning' | 'error';
+}
+
+function formatUsd(n: number): string {
+  return `$${n.toFixed(2)}`;
+}
+
+/** The status bar as a function of the account state (tested directly). */
+export function statusView(state: AccountState, lowBalance: number): StatusView {
+  switch (state.kind) {
+    case 'signedOut':
+      return { text: '$(account) TensorPool: Sign In', tooltip: 'Not signed in to TensorPool. Click to sign in with an API token.', command: Commands.signIn };
+    case 'checking':
+      return { text: '$(sync~spin) TensorPool', tooltip: 'Checking your TensorPool API token…', command: Commands.showLog };
+    case 'signedIn': {
+      const low = state.org?.balance !== undefined && state.org.balance < lowBalance;
+      const md = new vscode.MarkdownString(undefined, true);
+      md.appendMarkdown('**TensorPool**\n\n');
+      md.appendText(`Account: ${state.label}\n\n`);
+      if (state.org?.name) md.appendText(`Organisation: ${state.org.name}\n\n`);
+      if (state.org?.balance !== undefined) {
+        md.appendMarkdown(low ? `$(warning) ` : '');
+        md.appendText(`Balance: ${formatUsd(state.org.balance)}${low ? ` (below your warning level of ${formatUsd(lowBalance)})` : ''}\n\n`);
+      }
+      md.appendMarkdown(`[Open TensorPool](command:workbench.view.extension.tensorpool) · [Sign Out](command:${Commands.signOut})`);
+      md.isTrusted = { enabledCommands: ['workbench.view.extension.tensorpool', Commands.signOut] };
+      return {
+        text: `${low ? '$(warning)' : '$(server-environment)'} ${state.label}`,
+        tooltip: md,
+        command: 'workbench.view.extension.tensorpool',
+        background: low ? 'warning' : undefined,
+      };
+    }
+    case 'rejected':
+      return { text: '$(warning) TensorPool: Token Rejected', tooltip: `${state.message}\n\nClick to sign in again.`, command: Commands.signIn, background: 'warning' };
+    case 'forbidden':
+      return { text: '$(circle-slash) TensorPool: No Permission', tooltip: `${state.message}\n\nThe token is valid but lacks permission. Click to sign in with another token.`, command: Commands.signIn, background: 'warning' };
+    case 'unreachable':
+      return { text: '$(cloud-offline) TensorPool: Offline', tooltip: `${state.message}\n\nClick to retry.`, command: Commands.retryAccountCheck, background: 'error' };
+  }
+}
+
+export class AccountStatusBar implements vscode.Disposable {
+  readonly item: vscode.StatusBarItem;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: Store) {
+    this.item = vscode.window.createStatusBarItem('tensorpool.account', vscode.StatusBarAlignment.Left, -100);
+    this.item.name = 'TensorPool Account';
+    this.render();
+    this.subscription = store.onDidChange((topic) => { if (topic === 'account') this.render(); });
+    this.item.show();
+  }
+
+  render(): void {
+    const view = statusView(this.store.account, readSettings().lowBalanceWarning);
+    this.item.text = view.text;
+    this.item.tooltip = view.tooltip;
+    this.item.command = view.command;
+    this.item.backgroundColor = view.background ? new vscode.ThemeColor(`statusBarItem.${view.background}Background`) : undefined;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The one store the views read. Controllers write it; the tree, the status bar and context keys
+ * listen to its change events. It holds no secrets (the token lives only in SecretStorage and in
+ * the account controller's memory).
+ */
+import * as vscode from 'vscode';
+import type { Cluster } from '../model/cluster';
+
+export interface OrgSummary {
+  readonly name?: string;
+  readonly balance?: number;
+  readonly members?: number;
+}
+
+export type AccountState =
+  | { readonly kind: 'signedOut' }
+  | { readonly kind: 'checking' }
+  | { readonly kind: 'signedIn'; readonly label: string; readonly id?: string; readonly org?: OrgSummary }
+  | { readonly kind: 'rejected'; readonly message: string }
+  | { readonly kind: 'forbidden'; readonly message: string }
+  | { readonly kind: 'unreachable'; readonly message: string };
+
+export interface ClusterData {
+  /** Undefined when the server answered with text only. */
+  readonly clusters: readonly Cluster[] | undefined;
+  readonly message: string | undefined;
+  readonly includeOrg: boolean;
+  readonly at: number;
+}
+
+export interface ClustersState {
+  /** The last good answer; kept when a later refresh fails, so the tree never goes blank on an error. */
+  readonly data: ClusterData | undefined;
+  readonly loading: boolean;
+  readonly error: { readonly message: string; readonly kind: string } | undefined;
+}
+
+/** A create/destroy/edit this window started and is following to its end. */
+export interface TrackedRequest {
+  readonly requestId: string | undefined;
+  readonly kind: 'create' | 'destroy' | 'edit';
+  readonly clusterId: string;
+  readonly label: string;
+  readonly status: string;
+  /** The cluster as we know it from the create answer: shown until the list has it. */
+  readonly placeholder?: Cluster;
+  readonly startedAt: number;
+}
+
+export type StoreTopic = 'account' | 'clusters' | 'requests';
+
+export class Store implements vscode.Disposable {
+  private accountState: AccountState = { kind: 'signedOut' };
+  private clustersState: ClustersState = { data: undefined, loading: false, error: undefined };
+  private readonly tracked = new Map<string, TrackedRequest>();
+  private readonly emitter = new vscode.EventEmitter<StoreTopic>();
+  readonly onDidChange = this.emitter.event;
+
+  get account(): AccountState {
+    return this.accountState;
+  }
+
+  setAccount(state: AccountState): void {
+    this.accountState = state;
+    this.emitter.fire('account');
+  }
+
+  get clusters(): ClustersState {
+    return this.clustersState;
+  }
+
+  updateClusters(change: Partial<ClustersState>): void {
+    this.clustersState = { ...this.clustersState, ...change };
+    this.emitter.fire('clusters');
+  }
+
+  get requests(): readonly TrackedRequest[] {
+    return [...this.tracked.values()];
+  }
+
+  /** Keyed by cluster id: one operation per cluster is followed at a time. */
+  trackRequest(r: TrackedRequest): void {
+    this.tracked.set(r.clusterId, r);
+    this.emitter.fire('requests');
+  }
+
+  untrackRequest(clusterId: string): void {
+    if (this.tracked.delete(clusterId)) this.emitter.fire('requests');
+  }
+
+  requestFor(clusterId: string): TrackedRequest | undefined {
+    return this.tracked.get(clusterId);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
