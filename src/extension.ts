@@ -28,6 +28,16 @@ export interface TensorPoolExtensionApi {
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
   setPrompter(prompter: Prompter | undefined): void;
+  /** Read-only views for the integration tests; none of them holds a secret. */
+  readonly testing: {
+    readonly statusBar: vscode.StatusBarItem;
+    readonly authProvider: vscode.AuthenticationProvider;
+    readonly logTail: readonly string[];
+    globalState(): Record<string, unknown>;
+    /** Run the startup token check again (what activation does in the background). */
+    initializeAccount(): Promise<void>;
+    nextRefreshDelay(): number | undefined;
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi {
@@ -43,20 +53,24 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   });
   const account = new AccountController(context.secrets, context.globalState, store, api, secrets, log);
   const clusters = new ClustersController(store, api, context.globalState, log);
-  const follower = new RequestFollower(store, api, clusters, log);
+  let treeVisible = () => false;
+  const follower = new RequestFollower(store, api, clusters, log, () => { if (treeVisible()) void clusters.refresh(); });
   const realPrompter = new QuickInputPrompter();
   const actions = new ClusterActions(store, api, clusters, follower, log, realPrompter);
   const tree = new ClustersTreeProvider(store);
   const treeView = vscode.window.createTreeView('tensorpool.clusters', { treeDataProvider: tree, showCollapseAll: true });
-  const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
+  treeVisible = () => treeView.visible;
+  const scheduler = new RefreshScheduler(store, clusters, treeVisible);
+  const statusBar = new AccountStatusBar(store);
+  const authProvider = new TensorPoolAuthProvider(account, store);
   const listing = new ListingDocumentProvider(store);
   const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
   const command = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
   context.subscriptions.push(
     log, store, account, follower, tree, treeView, scheduler, listing,
-    new AccountStatusBar(store),
-    new TensorPoolAuthProvider(account, store),
+    statusBar,
+    authProvider,
     vscode.workspace.registerTextDocumentContentProvider('tensorpool', listing),
     command(Commands.signIn, (arg?: { token?: string }) => account.signIn(arg)),
     command(Commands.signOut, () => account.signOut()),
@@ -103,6 +117,14 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     views: { clusters: tree },
     refresh: () => clusters.refresh(),
     setPrompter: (p) => { actions.prompter = p ?? realPrompter; },
+    testing: {
+      statusBar: statusBar.item,
+      authProvider,
+      logTail: log.tail,
+      globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
+      initializeAccount: () => account.initialize(),
+      nextRefreshDelay: () => scheduler.nextDelay(),
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * TensorPool in VS Code's Accounts menu: an AuthenticationProvider backed by the same SecretStorage
  * entry as Sign In. Signing out from the Accounts menu signs out here; other extensions can ask for
- * a session (VS Code asks the user before handing it over).
+ * a session (VS Code asks the user before handing it over, even to this extension, which is why
+ * the extension itself reads the token from SecretStorage rather than through getSession).
  */
 import * as vscode from 'vscode';
 import type { AccountController } from './account';
@@ -35,10 +36,9 @@ export class TensorPoolAuthProvider implements vscode.AuthenticationProvider, vs
     const next = this.session();
     const prev = this.current;
     this.current = next;
+    // The Accounts menu lists every provider's getSessions() and follows these events.
     if (!prev && next) {
       this.emitter.fire({ added: [next], removed: [], changed: [] });
-      // Ask for our own session once so the account shows in the Accounts menu.
-      void vscode.authentication.getSession(AUTH_PROVIDER_ID, [], { silent: true }).then(undefined, () => undefined);
     } else if (prev && !next) {
       this.emitter.fire({ added: [], removed: [prev], changed: [] });
     } else if (prev && next && (prev.accessToken !== next.accessToken || prev.account.label !== next.account.label)) {

@@ -7,8 +7,12 @@ import { SecretRegistry } from '../api/redact';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
+const TAIL = 500;
+
 export class Log implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
+  /** The last lines written (already redacted), for the support view and the secrets tests. */
+  readonly tail: string[] = [];
 
   constructor(readonly secrets: SecretRegistry) {
     this.channel = vscode.window.createOutputChannel('TensorPool', { log: true });
@@ -16,6 +20,8 @@ export class Log implements vscode.Disposable {
 
   write = (level: LogLevel, message: string): void => {
     const text = this.secrets.redact(message);
+    this.tail.push(`[${level}] ${text}`);
+    if (this.tail.length > TAIL) this.tail.shift();
     switch (level) {
       case 'trace': this.channel.trace(text); break;
       case 'debug': this.channel.debug(text); break;

@@ -34,6 +34,8 @@ export class RequestFollower implements vscode.Disposable {
     private readonly api: ApiService,
     private readonly clusters: ClustersController,
     private readonly log: Log,
+    /** Refresh the list if someone is looking at it (the wait itself goes on regardless). */
+    private readonly refreshIfVisible: () => void,
     private readonly maxWaitMs = 60 * 60_000,
   ) {
     this.item = vscode.window.createStatusBarItem('tensorpool.operations', vscode.StatusBarAlignment.Left, -101);
@@ -58,7 +60,7 @@ export class RequestFollower implements vscode.Disposable {
     this.stop(r.clusterId);
     const tracked: TrackedRequest = { ...r, status: r.requestId ? 'PENDING' : 'ACCEPTED', startedAt: Date.now() };
     this.store.trackRequest(tracked);
-    void this.clusters.refresh();
+    this.refreshIfVisible();
     if (!r.requestId) {
       // No request id: the operation was accepted without a way to follow it. Refresh and move on.
       void vscode.window.showInformationMessage(`${VERB[r.kind]} ${r.label}: accepted by TensorPool. The list refreshes as it progresses.`);
@@ -77,7 +79,7 @@ export class RequestFollower implements vscode.Disposable {
           this.log.info(`${VERB[r.kind]} ${r.label}: request ${r.requestId} is ${info.status}`);
           const current = this.store.requestFor(r.clusterId);
           if (current) this.store.trackRequest({ ...current, status: info.status });
-          void this.clusters.refresh();
+          this.refreshIfVisible();
         },
       });
     } catch (e) {
@@ -87,7 +89,7 @@ export class RequestFollower implements vscode.Disposable {
     } finally {
       if (this.waits.get(r.clusterId) === ac) this.waits.delete(r.clusterId);
       this.store.untrackRequest(r.clusterId);
-      void this.clusters.refresh();
+      this.refreshIfVisible();
     }
     if (outcome) this.announce(r, outcome);
     return outcome;

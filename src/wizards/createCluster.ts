@@ -166,7 +166,8 @@ export async function runCreateWizard(deps: CreateWizardDeps, options: CreateWiz
   ];
 
   return runSteps(steps, options.initial ?? EMPTY_CREATE, {
-    title: TITLE, prompter, startAt: options.startAt, isDirty, discardMessage: 'Discard the cluster you were setting up?',
+    title: TITLE, prompter, startAt: options.startAt, returnTo: options.initial ? 'summary' : undefined,
+    isDirty, discardMessage: 'Discard the cluster you were setting up?',
   });
 }
 

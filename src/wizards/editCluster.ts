@@ -125,7 +125,7 @@ export async function runEditWizard(deps: EditWizardDeps, options: EditWizardOpt
   ];
   const initial = options.initial ?? (options.cluster ? startEdit(options.cluster) : { cluster: undefined, name: '', deletionProtection: undefined });
   return runSteps(steps, initial, {
-    title: EDIT_TITLE, prompter, startAt: options.startAt,
+    title: EDIT_TITLE, prompter, startAt: options.startAt, returnTo: options.initial ? 'summary' : undefined,
     isDirty: (s) => Object.keys(editChanges(s)).length > 0,
     discardMessage: 'Discard your changes to the cluster?',
   });

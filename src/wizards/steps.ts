@@ -20,6 +20,8 @@ export interface RunOptions<S> {
   readonly prompter: Prompter;
   /** Start at this step (e.g. the field a 422 complained about) instead of the first. */
   readonly startAt?: string;
+  /** After the step at startAt is answered, come back to this step (a wizard reopened after an error returns to its summary). */
+  readonly returnTo?: string;
   /** Whether Escape should ask before discarding (something was typed). */
   readonly isDirty: (state: S) => boolean;
   readonly discardMessage: string;
@@ -34,7 +36,7 @@ export async function runSteps<S>(steps: readonly Step<S>[], initial: S, options
   const visible = () => steps.filter((s) => !s.skip?.(state));
   const indexOf = (id: string) => visible().findIndex((s) => s.id === id);
   let index = Math.max(0, options.startAt ? indexOf(options.startAt) : 0);
-  let returnTo: string | undefined;
+  let returnTo: string | undefined = options.startAt ? options.returnTo : undefined;
   for (;;) {
     const list = visible();
     if (index >= list.length) return state;
