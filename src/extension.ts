@@ -12,6 +12,7 @@ import { ClusterActions } from './vscode/clusterActions';
 import { ClustersController } from './vscode/clusters';
 import { Commands } from './vscode/commands';
 import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
+import { ObjectStorageController } from './vscode/objectStorage';
 import { Log } from './vscode/log';
 import { QuickInputPrompter } from './vscode/quickInputPrompter';
 import { RefreshScheduler } from './vscode/refreshScheduler';
@@ -20,11 +21,12 @@ import { affectsApi } from './vscode/settings';
 import { AccountStatusBar } from './vscode/statusBar';
 import { Store } from './vscode/store';
 import { ClustersTreeProvider, type ClusterNode } from './vscode/views/clustersTree';
+import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
 
 /** What activate() returns: used by the integration tests, and stable enough for other extensions. */
 export interface TensorPoolExtensionApi {
   readonly store: Store;
-  readonly views: { readonly clusters: vscode.TreeDataProvider<ClusterNode> };
+  readonly views: { readonly clusters: vscode.TreeDataProvider<ClusterNode>; readonly objectStorage: vscode.TreeDataProvider<StorageNode> };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
   setPrompter(prompter: Prompter | undefined): void;
@@ -36,6 +38,7 @@ export interface TensorPoolExtensionApi {
     globalState(): Record<string, unknown>;
     /** Run the startup token check again (what activation does in the background). */
     initializeAccount(): Promise<void>;
+    refreshObjectStorage(): Promise<void>;
     nextRefreshDelay(): number | undefined;
   };
 }
@@ -56,7 +59,12 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   let treeVisible = () => false;
   const follower = new RequestFollower(store, api, clusters, log, () => { if (treeVisible()) void clusters.refresh(); });
   const realPrompter = new QuickInputPrompter();
-  const actions = new ClusterActions(store, api, clusters, follower, log, realPrompter);
+  let prompter: Prompter = realPrompter;
+  const prompts = () => prompter;
+  const actions = new ClusterActions(store, api, clusters, follower, log, prompts);
+  const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
+  const storageTree = new ObjectStorageTreeProvider(store);
+  const storageView = vscode.window.createTreeView('tensorpool.objectStorage', { treeDataProvider: storageTree });
   const tree = new ClustersTreeProvider(store);
   const treeView = vscode.window.createTreeView('tensorpool.clusters', { treeDataProvider: tree, showCollapseAll: true });
   treeVisible = () => treeView.visible;
@@ -68,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const command = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
   context.subscriptions.push(
-    log, store, account, follower, tree, treeView, scheduler, listing,
+    log, store, account, follower, tree, treeView, scheduler, listing, storage, storageTree, storageView,
     statusBar,
     authProvider,
     vscode.workspace.registerTextDocumentContentProvider('tensorpool', listing),
@@ -89,12 +97,36 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.showOperations, () => follower.showOperations()),
     command(Commands.showMine, () => clusters.setIncludeOrg(false).then(() => setContext('tensorpool.includeOrg', false))),
     command(Commands.showOrganization, () => clusters.setIncludeOrg(true).then(() => setContext('tensorpool.includeOrg', true))),
+    command(Commands.refreshObjectStorage, () => storage.refresh()),
+    command(Commands.enableObjectStorage, () => storage.enable()),
+    command(Commands.disableObjectStorage, () => storage.disable()),
+    command(Commands.rotateObjectStorageKeys, () => storage.rotate()),
+    command(Commands.showObjectStorageCredentials, () => storage.showDetails()),
+    command(Commands.copyStorageEndpoint, () => storage.copy('endpoint')),
+    command(Commands.copyStorageRegion, () => storage.copy('region')),
+    command(Commands.copyStorageAccessKeyId, () => storage.copy('access_key_id')),
+    command(Commands.copyStorageSecretKey, () => storage.copySecret()),
+    command(Commands.copyStorageValue, (node?: StorageNode) => {
+      if (node?.kind !== 'field') return undefined;
+      if (node.field === 'secret') return storage.copySecret();
+      if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id') return storage.copy(node.field);
+      return vscode.env.clipboard.writeText(node.value);
+    }),
+    command(Commands.createBucket, () => storage.createBucket()),
+    command(Commands.deleteBucket, (node?: StorageNode | string) => storage.deleteBucket(typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined)),
     store.onDidChange((topic) => {
+      if (topic === 'objectStorage') setContext('tensorpool.objectStorage', store.objectStorage.kind);
       if (topic !== 'account') return;
       setContext('tensorpool.account', store.account.kind);
-      if (store.account.kind === 'signedIn') { if (treeView.visible) void clusters.refresh(); }
-      else if (store.account.kind === 'signedOut') clusters.clear();
+      if (store.account.kind === 'signedIn') {
+        if (treeView.visible) void clusters.refresh();
+        if (storageView.visible) void storage.refresh();
+      } else if (store.account.kind === 'signedOut') {
+        clusters.clear();
+        storage.clear();
+      }
     }),
+    storageView.onDidChangeVisibility((e) => { if (e.visible && account.signedIn) void storage.refresh(); }),
     treeView.onDidChangeVisibility((e) => {
       if (e.visible && account.signedIn) void clusters.refresh();
       else scheduler.reschedule();
@@ -114,15 +146,16 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
 
   return {
     store,
-    views: { clusters: tree },
+    views: { clusters: tree, objectStorage: storageTree },
     refresh: () => clusters.refresh(),
-    setPrompter: (p) => { actions.prompter = p ?? realPrompter; },
+    setPrompter: (p) => { prompter = p ?? realPrompter; },
     testing: {
       statusBar: statusBar.item,
       authProvider,
       logTail: log.tail,
       globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
       initializeAccount: () => account.initialize(),
+      refreshObjectStorage: () => storage.refresh(),
       nextRefreshDelay: () => scheduler.nextDelay(),
     },
   };

@@ -57,6 +57,8 @@ export class AccountController implements vscode.Disposable {
   private token: string | undefined;
   private checkSeq = 0;
   private rejectionPrompted = false;
+  /** Set while this window signs in or out: SecretStorage events from its own writes are not news. */
+  private ownWrites = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -98,9 +100,11 @@ export class AccountController implements vscode.Disposable {
     this.rejectionPrompted = false;
   }
 
+  /** SecretStorage changed (maybe in another window): follow it, unless this window is writing. */
   private async reload(): Promise<void> {
+    if (this.ownWrites > 0) return;
     const token = await this.secretStorage.get(TOKEN_KEY);
-    if (token === this.token) return;
+    if (this.ownWrites > 0 || token === this.token) return;
     this.setToken(token);
     if (token) await this.check();
     else this.store.setAccount({ kind: 'signedOut' });
@@ -165,6 +169,15 @@ export class AccountController implements vscode.Disposable {
 
   /** Check a candidate token with GET /me; store it only when the server accepts it. */
   private async tryToken(token: string): Promise<SignInResult> {
+    this.ownWrites++;
+    try {
+      return await this.tryTokenInner(token);
+    } finally {
+      this.ownWrites--;
+    }
+  }
+
+  private async tryTokenInner(token: string): Promise<SignInResult> {
     let me: Record<string, unknown>;
     try {
       const client = await this.api.clientFor(token);
@@ -238,7 +251,12 @@ export class AccountController implements vscode.Disposable {
 
   async signOut(): Promise<void> {
     this.checkSeq++;
-    await this.secretStorage.delete(TOKEN_KEY);
+    this.ownWrites++;
+    try {
+      await this.secretStorage.delete(TOKEN_KEY);
+    } finally {
+      this.ownWrites--;
+    }
     this.setToken(undefined);
     this.store.setAccount({ kind: 'signedOut' });
     this.log.info('Signed out; token removed from SecretStorage.');

@@ -50,8 +50,8 @@ export class ClusterActions {
     private readonly clusters: ClustersController,
     private readonly follower: RequestFollower,
     private readonly log: Log,
-    /** Swappable so tests can script the answers (see the extension's test API). */
-    public prompter: Prompter,
+    /** The prompter in force: real quick inputs, or scripted answers in tests. */
+    private readonly prompts: () => Prompter,
     private readonly localKeys: () => Promise<LocalKey[]> = readLocalKeys,
   ) {}
 
@@ -70,7 +70,7 @@ export class ClusterActions {
       void vscode.window.showInformationMessage('There are no clusters to choose from.');
       return undefined;
     }
-    const picked = await this.prompter.pick<Cluster>({
+    const picked = await this.prompts().pick<Cluster>({
       title: placeholder, step: 1, totalSteps: 1, canGoBack: false, placeholder,
       items: all.map((c) => ({ label: clusterLabel(c), description: [c.instanceType, c.status].filter(Boolean).join(' · '), detail: c.id, value: c })),
     });
@@ -87,7 +87,7 @@ export class ClusterActions {
     let errors: Partial<Record<CreateStepId, string>> | undefined;
     for (;;) {
       state = await runCreateWizard({
-        prompter: this.prompter,
+        prompter: this.prompts(),
         localKeys: this.localKeys,
         existingNames: () => this.knownClusters().map((c) => c.name).filter((n): n is string => !!n),
         imageField: readSettings().imageField,
@@ -125,21 +125,22 @@ export class ClusterActions {
       return { startAt: 'summary', errors: {} };
     }
     if (errorKind(e) === 'conflict') {
-      const pick = await vscode.window.showErrorMessage(`TensorPool refused the cluster: ${err.message}`, 'Change Name', 'Cancel');
+      const pick = await this.prompts().confirm({ message: `TensorPool refused the cluster: ${err.message}`, actions: ['Change Name'], modal: false, severity: 'error' });
       return pick === 'Change Name' ? { startAt: 'name', errors: { name: err.message } } : 'stop';
     }
     const mayHaveReached = isTensorPoolError(e) ? e.mayHaveReachedServer : true;
     if ((errorKind(e) === 'network' || errorKind(e) === 'timeout') && mayHaveReached) {
       // The request may have been received: sending it again could create a second cluster.
-      const pick = await vscode.window.showWarningMessage(
-        `The connection failed after the create request was sent (${err.message}). The cluster may or may not have been created. ` +
-        'Check the cluster list before trying again: a second request could create a second cluster.',
-        { modal: true }, 'Check Cluster List', 'Edit Answers');
+      const pick = await this.prompts().confirm({
+        message: 'The cluster may or may not have been created.',
+        detail: `The connection failed after the create request was sent (${err.message}). Check the cluster list before trying again: sending it again could create a second cluster.`,
+        actions: ['Check Cluster List', 'Edit Answers'], modal: true, severity: 'warning',
+      });
       if (pick === 'Check Cluster List') { void vscode.commands.executeCommand('workbench.view.extension.tensorpool'); await this.clusters.refresh(); return 'stop'; }
       return pick === 'Edit Answers' ? { startAt: 'summary' } : 'stop';
     }
     const prefix = errorKind(e) === 'forbidden' ? 'This token may not create clusters' : errorKind(e) === 'network' ? 'Nothing was created: could not reach TensorPool' : 'The cluster was not created';
-    const pick = await vscode.window.showErrorMessage(`${prefix}: ${err.message}`, 'Try Again', 'Edit Answers');
+    const pick = await this.prompts().confirm({ message: `${prefix}: ${err.message}`, actions: ['Try Again', 'Edit Answers'], modal: false, severity: 'error' });
     if (pick === 'Try Again') return { startAt: 'summary' };
     if (pick === 'Edit Answers') return { startAt: 'instanceType' };
     return 'stop';
@@ -164,7 +165,7 @@ export class ClusterActions {
     let startAt: 'name' | 'deletionProtection' | 'summary' | undefined;
     let errors: Partial<Record<'name' | 'deletionProtection', string>> | undefined;
     for (;;) {
-      state = await runEditWizard({ prompter: this.prompter, clusters: () => this.knownClusters() }, { cluster: preselected, initial: state, startAt, errors });
+      state = await runEditWizard({ prompter: this.prompts(), clusters: () => this.knownClusters() }, { cluster: preselected, initial: state, startAt, errors });
       if (!state?.cluster) return false;
       const changes = editChanges(state);
       if (Object.keys(changes).length === 0) {
@@ -187,7 +188,7 @@ export class ClusterActions {
           errors = { name: forName, deletionProtection: forProtection };
           continue;
         }
-        const pick = await vscode.window.showErrorMessage(`Could not edit ${clusterLabel(state.cluster)}: ${message(e)}`, 'Try Again', 'Edit Answers');
+        const pick = await this.prompts().confirm({ message: `Could not edit ${clusterLabel(state.cluster)}: ${message(e)}`, actions: ['Try Again', 'Edit Answers'], modal: false, severity: 'error' });
         if (!pick) return false;
         startAt = 'summary';
         errors = undefined;
@@ -207,7 +208,7 @@ export class ClusterActions {
     if (cluster.deletionProtection) {
       const off = 'Turn Off Protection';
       const offAndDestroy = 'Turn Off Protection and Destroy';
-      const pick = await this.prompter.confirm({
+      const pick = await this.prompts().confirm({
         message: `${label} has deletion protection on, so it cannot be destroyed.`,
         detail: 'Protected clusters must have deletion protection turned off (a cluster edit) before they can be destroyed.',
         actions: [off, offAndDestroy], modal: true,
@@ -245,13 +246,13 @@ export class ClusterActions {
     const label = clusterLabel(cluster);
     const mode = vscode.workspace.getConfiguration('tensorpool').get<string>('destroyConfirmation', 'typeName');
     if (mode === 'button') {
-      const pick = await this.prompter.confirm({
+      const pick = await this.prompts().confirm({
         message: `Destroy ${label}?`, detail: 'The nodes are released and everything on their disks is lost. This cannot be undone.',
         actions: ['Destroy'], modal: true,
       });
       return pick === 'Destroy';
     }
-    const typed = await this.prompter.input({
+    const typed = await this.prompts().input({
       title: `Destroy ${label}`, step: 1, totalSteps: 1, canGoBack: false,
       prompt: `Type the cluster name "${label}" to destroy it. Its nodes and their disks are released; this cannot be undone.`,
       value: '', placeholder: label,

@@ -18,6 +18,18 @@ export const Commands = {
   showOperations: 'tensorpool.showOperations',
   showMine: 'tensorpool.showMine',
   showOrganization: 'tensorpool.showOrganization',
+  refreshObjectStorage: 'tensorpool.refreshObjectStorage',
+  enableObjectStorage: 'tensorpool.enableObjectStorage',
+  disableObjectStorage: 'tensorpool.disableObjectStorage',
+  rotateObjectStorageKeys: 'tensorpool.rotateObjectStorageKeys',
+  showObjectStorageCredentials: 'tensorpool.showObjectStorageCredentials',
+  copyStorageEndpoint: 'tensorpool.copyStorageEndpoint',
+  copyStorageRegion: 'tensorpool.copyStorageRegion',
+  copyStorageAccessKeyId: 'tensorpool.copyStorageAccessKeyId',
+  copyStorageSecretKey: 'tensorpool.copyStorageSecretKey',
+  copyStorageValue: 'tensorpool.copyStorageValue',
+  createBucket: 'tensorpool.createBucket',
+  deleteBucket: 'tensorpool.deleteBucket',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

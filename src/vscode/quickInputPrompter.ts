@@ -85,6 +85,10 @@ export class QuickInputPrompter implements Prompter {
   }
 
   async confirm(o: ConfirmOptions): Promise<string | undefined> {
-    return vscode.window.showWarningMessage(o.message, { modal: o.modal ?? true, detail: o.detail }, ...o.actions);
+    const options: vscode.MessageOptions = { modal: o.modal ?? true, detail: o.detail };
+    const show = o.severity === 'error' ? vscode.window.showErrorMessage : o.severity === 'info' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    // Without a modal there is no detail line: fold it into the message.
+    const text = options.modal || !o.detail ? o.message : `${o.message} ${o.detail}`;
+    return show(text, options, ...o.actions);
   }
 }

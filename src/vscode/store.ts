@@ -47,12 +47,39 @@ export interface TrackedRequest {
   readonly startedAt: number;
 }
 
-export type StoreTopic = 'account' | 'clusters' | 'requests';
+/** The object-storage credentials record without its secret (the secret lives only in SecretStorage). */
+export interface PublicCredentials {
+  readonly org_id: string;
+  readonly access_key_id: string;
+  readonly endpoint: string;
+  readonly region: string;
+  readonly profile_id?: string | null;
+  readonly iam_username?: string | null;
+  readonly status?: string | null;
+  readonly created_at?: string | null;
+  readonly updated_at?: string | null;
+}
+
+export interface BucketInfo {
+  readonly name: string;
+  readonly createdAt?: string;
+  readonly objectCount?: number;
+}
+
+export type ObjectStorageState =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'disabled' }
+  | { readonly kind: 'enabled'; readonly record: PublicCredentials; readonly buckets?: readonly BucketInfo[]; readonly bucketsError?: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+export type StoreTopic = 'account' | 'clusters' | 'requests' | 'objectStorage';
 
 export class Store implements vscode.Disposable {
   private accountState: AccountState = { kind: 'signedOut' };
   private clustersState: ClustersState = { data: undefined, loading: false, error: undefined };
   private readonly tracked = new Map<string, TrackedRequest>();
+  private objectStorageState: ObjectStorageState = { kind: 'unknown' };
   private readonly emitter = new vscode.EventEmitter<StoreTopic>();
   readonly onDidChange = this.emitter.event;
 
@@ -72,6 +99,15 @@ export class Store implements vscode.Disposable {
   updateClusters(change: Partial<ClustersState>): void {
     this.clustersState = { ...this.clustersState, ...change };
     this.emitter.fire('clusters');
+  }
+
+  get objectStorage(): ObjectStorageState {
+    return this.objectStorageState;
+  }
+
+  setObjectStorage(state: ObjectStorageState): void {
+    this.objectStorageState = state;
+    this.emitter.fire('objectStorage');
   }
 
   get requests(): readonly TrackedRequest[] {

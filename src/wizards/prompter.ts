@@ -66,7 +66,9 @@ export interface ConfirmOptions {
   readonly detail?: string;
   /** Button labels; the answer is the label picked, or undefined for Cancel / Escape. */
   readonly actions: readonly string[];
+  /** A modal dialog (default) or a notification. */
   readonly modal?: boolean;
+  readonly severity?: 'info' | 'warning' | 'error';
 }
 
 export interface Prompter {

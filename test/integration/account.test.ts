@@ -157,6 +157,7 @@ suite('Account: sign-in, token check, status bar', () => {
 
   test('the token appears nowhere: log, settings, global state, status bar', async () => {
     assert.equal((await signIn()).ok, true);
+    await ext.refresh(); // let the refresh that signing in started finish first
     await control.fault({ method: 'GET', path: '/cluster/list', status: 500, body: { message: `echo ${engine.token}` }, times: 10 });
     await vscode.commands.executeCommand('tensorpool.refresh');
     await control.clearFaults();

@@ -1,0 +1,124 @@
+/**
+ * The Object Storage view: always says where things stand (not enabled, enabled with its details,
+ * or unknown with the reason), with the buckets under it. A pure function of the store; the secret
+ * key is shown masked and never held here.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../commands';
+import type { BucketInfo, PublicCredentials, Store } from '../store';
+
+export type StorageNode =
+  | { readonly kind: 'disabled' }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'status'; readonly record: PublicCredentials }
+  | { readonly kind: 'field'; readonly field: 'endpoint' | 'region' | 'access_key_id' | 'secret' | 'created' | 'updated' | 'iam'; readonly label: string; readonly value: string }
+  | { readonly kind: 'buckets'; readonly buckets: readonly BucketInfo[] | undefined; readonly error?: string }
+  | { readonly kind: 'bucket'; readonly bucket: BucketInfo };
+
+export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<StorageNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<StorageNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: Store) {
+    this.subscription = store.onDidChange((t) => { if (t === 'objectStorage' || t === 'account') this.emitter.fire(undefined); });
+  }
+
+  getChildren(node?: StorageNode): StorageNode[] {
+    if (!node) {
+      if (this.store.account.kind !== 'signedIn') return [];
+      const s = this.store.objectStorage;
+      switch (s.kind) {
+        case 'unknown':
+        case 'loading': return [{ kind: 'loading' }];
+        case 'disabled': return [{ kind: 'disabled' }];
+        case 'error': return [{ kind: 'error', message: s.message }];
+        case 'enabled': return [{ kind: 'status', record: s.record }, { kind: 'buckets', buckets: s.buckets, error: s.bucketsError }];
+      }
+    }
+    if (node.kind === 'status') {
+      const r = node.record;
+      const rows: StorageNode[] = [
+        { kind: 'field', field: 'endpoint', label: 'Endpoint', value: r.endpoint },
+        { kind: 'field', field: 'region', label: 'Region', value: r.region },
+        { kind: 'field', field: 'access_key_id', label: 'Access key ID', value: r.access_key_id },
+        { kind: 'field', field: 'secret', label: 'Secret access key', value: '•••••••• (in secret storage)' },
+      ];
+      if (r.iam_username) rows.push({ kind: 'field', field: 'iam', label: 'IAM user', value: r.iam_username });
+      if (r.created_at) rows.push({ kind: 'field', field: 'created', label: 'Created', value: r.created_at });
+      if (r.updated_at) rows.push({ kind: 'field', field: 'updated', label: 'Updated', value: r.updated_at });
+      return rows;
+    }
+    if (node.kind === 'buckets') return (node.buckets ?? []).map((bucket) => ({ kind: 'bucket' as const, bucket }));
+    return [];
+  }
+
+  getTreeItem(node: StorageNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'loading': {
+        const item = new vscode.TreeItem('Checking object storage…');
+        item.iconPath = new vscode.ThemeIcon('loading~spin');
+        return item;
+      }
+      case 'disabled': {
+        const item = new vscode.TreeItem('Object storage is not enabled');
+        item.description = 'S3-compatible storage shared by your organisation';
+        item.tooltip = 'TensorPool object storage is S3-compatible and organisation-wide. Enable it to get credentials for the AWS CLI, rclone or any S3 client.';
+        item.iconPath = new vscode.ThemeIcon('circle-slash');
+        item.contextValue = 'objectStorage disabled';
+        return item;
+      }
+      case 'error': {
+        const item = new vscode.TreeItem('Object storage state unknown');
+        item.description = node.message;
+        item.tooltip = `${node.message}\n\nClick to retry.`;
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+        item.command = { command: Commands.refreshObjectStorage, title: 'Retry' };
+        item.contextValue = 'objectStorage error';
+        return item;
+      }
+      case 'status': {
+        const item = new vscode.TreeItem('Object storage', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'objectStorage:status';
+        item.description = node.record.status ?? 'enabled';
+        item.tooltip = `Organisation ${node.record.org_id}\nStatus: ${node.record.status ?? '(not reported)'}\nEndpoint: ${node.record.endpoint}\nRegion: ${node.record.region}`;
+        item.iconPath = new vscode.ThemeIcon('database', new vscode.ThemeColor('testing.iconPassed'));
+        item.contextValue = 'objectStorage enabled';
+        return item;
+      }
+      case 'field': {
+        const item = new vscode.TreeItem(node.label);
+        item.id = `objectStorage:${node.field}`;
+        item.description = node.value;
+        item.tooltip = node.field === 'secret' ? 'The secret access key is kept in VS Code\'s secret storage. Use the copy action to put it on the clipboard.' : `${node.label}: ${node.value}`;
+        item.iconPath = new vscode.ThemeIcon(node.field === 'secret' ? 'key' : node.field === 'endpoint' ? 'globe' : node.field === 'access_key_id' ? 'account' : 'info');
+        item.contextValue = ['endpoint', 'region', 'access_key_id', 'secret'].includes(node.field) ? `storageField copyable ${node.field}` : 'storageField';
+        return item;
+      }
+      case 'buckets': {
+        const count = node.buckets?.length;
+        const item = new vscode.TreeItem('Buckets', count ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        item.id = 'objectStorage:buckets';
+        item.description = node.error ? `could not list: ${node.error}` : count === undefined ? '' : count === 0 ? 'none yet' : String(count);
+        item.iconPath = new vscode.ThemeIcon(node.error ? 'warning' : 'folder-library');
+        item.contextValue = 'buckets';
+        return item;
+      }
+      case 'bucket': {
+        const item = new vscode.TreeItem(node.bucket.name);
+        item.id = `bucket:${node.bucket.name}`;
+        item.description = [node.bucket.objectCount !== undefined ? `${node.bucket.objectCount} object${node.bucket.objectCount === 1 ? '' : 's'}` : undefined, node.bucket.createdAt].filter(Boolean).join(' · ');
+        item.iconPath = new vscode.ThemeIcon('archive');
+        item.tooltip = `s3://${node.bucket.name}`;
+        item.contextValue = 'bucket';
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
