@@ -11,6 +11,7 @@ import { TensorPoolAuthProvider } from './vscode/authProvider';
 import { ClusterActions } from './vscode/clusterActions';
 import { ClustersController } from './vscode/clusters';
 import { Commands } from './vscode/commands';
+import { ConnectController, generateEd25519Key, readLocalKeys } from './vscode/connect';
 import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
 import { ObjectStorageController } from './vscode/objectStorage';
 import { Log } from './vscode/log';
@@ -39,6 +40,7 @@ export interface TensorPoolExtensionApi {
     /** Run the startup token check again (what activation does in the background). */
     initializeAccount(): Promise<void>;
     refreshObjectStorage(): Promise<void>;
+    readonly connect: ConnectController;
     nextRefreshDelay(): number | undefined;
   };
 }
@@ -57,11 +59,16 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const account = new AccountController(context.secrets, context.globalState, store, api, secrets, log);
   const clusters = new ClustersController(store, api, context.globalState, log);
   let treeVisible = () => false;
-  const follower = new RequestFollower(store, api, clusters, log, () => { if (treeVisible()) void clusters.refresh(); });
   const realPrompter = new QuickInputPrompter();
   let prompter: Prompter = realPrompter;
   const prompts = () => prompter;
-  const actions = new ClusterActions(store, api, clusters, follower, log, prompts);
+  const connect = new ConnectController(store, api, context.globalState, log, prompts);
+  const follower = new RequestFollower(store, api, clusters, log, () => { if (treeVisible()) void clusters.refresh(); }, (r, outcome) => {
+    if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
+  });
+  const actions = new ClusterActions(store, api, clusters, follower, log, prompts, { list: readLocalKeys, generate: generateEd25519Key }, (clusterId, state) => {
+    if (state.key.kind === 'file') void connect.rememberIdentity(clusterId, state.key.path);
+  });
   const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
   const storageTree = new ObjectStorageTreeProvider(store);
   const storageView = vscode.window.createTreeView('tensorpool.objectStorage', { treeDataProvider: storageTree });
@@ -93,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.destroyCluster, (arg?: unknown) => actions.destroy(arg)),
     command(Commands.copyClusterId, (arg?: unknown) => actions.copyId(arg)),
     command(Commands.copyIp, (arg?: unknown) => actions.copyIp(arg)),
-    command(Commands.copySshCommand, (arg?: unknown) => actions.copySshCommand(arg)),
+    command(Commands.copySshCommand, (arg?: unknown) => connect.copySshCommand(arg)),
     command(Commands.showOperations, () => follower.showOperations()),
     command(Commands.showMine, () => clusters.setIncludeOrg(false).then(() => setContext('tensorpool.includeOrg', false))),
     command(Commands.showOrganization, () => clusters.setIncludeOrg(true).then(() => setContext('tensorpool.includeOrg', true))),
@@ -112,6 +119,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id') return storage.copy(node.field);
       return vscode.env.clipboard.writeText(node.value);
     }),
+    command(Commands.openInRemoteSsh, (arg?: unknown) => connect.openRemote(arg)),
+    command(Commands.openSshTerminal, (arg?: unknown) => connect.openTerminal(arg)),
     command(Commands.createBucket, () => storage.createBucket()),
     command(Commands.deleteBucket, (node?: StorageNode | string) => storage.deleteBucket(typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined)),
     store.onDidChange((topic) => {
@@ -156,6 +165,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
       initializeAccount: () => account.initialize(),
       refreshObjectStorage: () => storage.refresh(),
+      connect,
       nextRefreshDelay: () => scheduler.nextDelay(),
     },
   };

@@ -3,9 +3,6 @@
  * Prompter; this module sends them (once: a duplicate GPU cluster costs real money), handles every
  * outcome without losing the answers, and follows the asynchronous request to its end.
  */
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolClient } from '../api/client';
 import { isTensorPoolError, type TensorPoolError, type ValidationError } from '../api/errors';
@@ -20,20 +17,6 @@ import type { RequestFollower } from './requestFollower';
 import { readSettings } from './settings';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
-
-export async function readLocalKeys(dir = path.join(os.homedir(), '.ssh')): Promise<LocalKey[]> {
-  let names: string[];
-  try { names = await fs.readdir(dir); } catch { return []; }
-  const keys: LocalKey[] = [];
-  for (const n of names.filter((x) => x.endsWith('.pub')).sort()) {
-    try {
-      const text = (await fs.readFile(path.join(dir, n), 'utf8')).trim();
-      const [, , ...comment] = text.split(/\s+/);
-      keys.push({ path: path.join(dir, n), key: text, comment: comment.join(' ') || undefined });
-    } catch { /* unreadable: skip */ }
-  }
-  return keys;
-}
 
 function errorKind(e: unknown): string {
   return isTensorPoolError(e) ? e.kind : 'unknown';
@@ -52,7 +35,9 @@ export class ClusterActions {
     private readonly log: Log,
     /** The prompter in force: real quick inputs, or scripted answers in tests. */
     private readonly prompts: () => Prompter,
-    private readonly localKeys: () => Promise<LocalKey[]> = readLocalKeys,
+    private readonly keys: { list: () => Promise<LocalKey[]>; generate: () => Promise<LocalKey> },
+    /** Called once a create was accepted (e.g. to remember the key file for ssh). */
+    private readonly onCreated: (clusterId: string, state: CreateState) => void = () => undefined,
   ) {}
 
   private knownClusters(): readonly Cluster[] {
@@ -88,7 +73,8 @@ export class ClusterActions {
     for (;;) {
       state = await runCreateWizard({
         prompter: this.prompts(),
-        localKeys: this.localKeys,
+        localKeys: this.keys.list,
+        generateKey: this.keys.generate,
         existingNames: () => this.knownClusters().map((c) => c.name).filter((n): n is string => !!n),
         imageField: readSettings().imageField,
       }, { initial: state, startAt, errors });
@@ -147,6 +133,7 @@ export class ClusterActions {
   }
 
   private afterCreate(state: CreateState, clusterId: string, requestId: string | undefined, instanceIds: string[]): void {
+    this.onCreated(clusterId, state);
     const body = toCreateRequest(state);
     const placeholder: Cluster = {
       id: clusterId, name: body.tp_cluster_name, instanceType: body.instance_type, numNodes: body.num_nodes,
@@ -259,32 +246,6 @@ export class ClusterActions {
       validate: (v) => (v === '' || v === label ? undefined : `Type exactly "${label}" to confirm.`),
     });
     return typed.kind === 'value' && typed.value === label;
-  }
-
-  /** The service's ssh command for a node (GET /ssh/{instance}), else one built from the node's IP. */
-  async copySshCommand(arg?: unknown): Promise<string | undefined> {
-    const node = arg as ClusterNode | undefined;
-    let cluster: Cluster | undefined;
-    let instance = node && typeof node === 'object' && node.kind === 'instance' ? node.instance : undefined;
-    if (!instance) {
-      cluster = await this.resolveCluster(arg, 'Copy the SSH command of which cluster?');
-      if (!cluster) return undefined;
-      if (typeof arg === 'string' && !this.knownClusters().some((c) => c.id === cluster!.id)) await this.clusters.refresh();
-      instance = cluster.instances.find((i) => i.ip) ?? cluster.instances[0];
-    }
-    if (!instance) { void vscode.window.showInformationMessage('This cluster has no nodes yet.'); return undefined; }
-    let command: string | undefined;
-    try {
-      command = (await (await this.api.client()).sshCommand(instance.id, process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux')).command;
-    } catch (e) {
-      this.log.info(`GET /ssh/${instance.id} failed (${message(e)}); building the command from the IP.`);
-      const user = vscode.workspace.getConfiguration('tensorpool').get<string>('sshUser', 'ubuntu');
-      if (instance.ip) command = `ssh ${user}@${instance.ip}`;
-    }
-    if (!command) { void vscode.window.showWarningMessage(`Node ${instance.id} has no address yet; try again when it is running.`); return undefined; }
-    await vscode.env.clipboard.writeText(command);
-    vscode.window.setStatusBarMessage(`$(check) Copied: ${command}`, 4000);
-    return command;
   }
 
   // ---- small actions -----------------------------------------------------------------------------

@@ -30,6 +30,8 @@ export const Commands = {
   copyStorageValue: 'tensorpool.copyStorageValue',
   createBucket: 'tensorpool.createBucket',
   deleteBucket: 'tensorpool.deleteBucket',
+  openInRemoteSsh: 'tensorpool.openInRemoteSsh',
+  openSshTerminal: 'tensorpool.openSshTerminal',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

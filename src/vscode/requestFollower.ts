@@ -36,6 +36,8 @@ export class RequestFollower implements vscode.Disposable {
     private readonly log: Log,
     /** Refresh the list if someone is looking at it (the wait itself goes on regardless). */
     private readonly refreshIfVisible: () => void,
+    /** Called when a followed request ends (e.g. remove a destroyed cluster's ssh hosts). */
+    private readonly onFinished: (r: FollowRequest, outcome: TrackOutcome) => void = () => undefined,
     private readonly maxWaitMs = 60 * 60_000,
   ) {
     this.item = vscode.window.createStatusBarItem('tensorpool.operations', vscode.StatusBarAlignment.Left, -101);
@@ -91,7 +93,10 @@ export class RequestFollower implements vscode.Disposable {
       this.store.untrackRequest(r.clusterId);
       this.refreshIfVisible();
     }
-    if (outcome) this.announce(r, outcome);
+    if (outcome) {
+      this.onFinished(r, outcome);
+      this.announce(r, outcome);
+    }
     return outcome;
   }
 

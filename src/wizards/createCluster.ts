@@ -39,6 +39,8 @@ export interface CreateWizardDeps {
   readonly prompter: Prompter;
   /** ~/.ssh/*.pub (read by the caller; the wizard does no I/O). */
   readonly localKeys: () => Promise<readonly LocalKey[]>;
+  /** Make a new key pair (ssh-keygen) when the user asks for one. */
+  readonly generateKey?: () => Promise<LocalKey>;
   /** Cluster names already used in the scope (for a warning, not a refusal: the server decides). */
   readonly existingNames: () => readonly string[];
   /** The wire name of the image field, shown in the summary. */
@@ -173,9 +175,10 @@ export async function runCreateWizard(deps: CreateWizardDeps, options: CreateWiz
 
 async function keyStep(deps: CreateWizardDeps, s: CreateState, meta: StepMeta, initialError: string | undefined): Promise<Answer<CreateState>> {
   const keys = await deps.localKeys();
-  type KeyPick = { kind: 'none' } | { kind: 'paste' } | { kind: 'file'; key: LocalKey };
+  type KeyPick = { kind: 'none' } | { kind: 'paste' } | { kind: 'generate' } | { kind: 'file'; key: LocalKey };
   const items: PickItem<KeyPick>[] = [
     ...keys.map((k) => ({ label: `$(key) ${basename(k.path)}`, description: k.comment, detail: `${k.key.slice(0, 40)}…`, value: { kind: 'file' as const, key: k } })),
+    ...(deps.generateKey ? [{ label: '$(add) Generate a new ed25519 key…', description: 'with ssh-keygen, in ~/.ssh', value: { kind: 'generate' } } as PickItem<KeyPick>] : []),
     { label: '$(clippy) Paste a public key…', value: { kind: 'paste' } },
     { label: '$(circle-slash) No new key', description: 'use only the keys saved on your account and organisation', value: { kind: 'none' } },
   ];
@@ -187,12 +190,20 @@ async function keyStep(deps: CreateWizardDeps, s: CreateState, meta: StepMeta, i
       ...meta,
       placeholder: keys.length
         ? 'SSH public key for the nodes (combined with the keys saved for you and your organisation)'
-        : 'No ~/.ssh/*.pub found. Paste a public key, or continue with the keys saved on your account',
+        : 'No ~/.ssh/*.pub found. Generate or paste a public key, or continue with the keys saved on your account',
       items, active, initialError,
     });
     if (picked.kind !== 'value') return picked;
-    const v = picked.value;
+    let v = picked.value;
     if (v.kind === 'none') return { kind: 'value', value: { ...s, key: { kind: 'none' } } };
+    if (v.kind === 'generate' && deps.generateKey) {
+      try {
+        v = { kind: 'file', key: await deps.generateKey() };
+      } catch (e) {
+        initialError = `Could not generate a key: ${e instanceof Error ? e.message : String(e)}`;
+        continue;
+      }
+    }
     if (v.kind === 'file') {
       const problem = validatePublicKey(v.key.key);
       if (problem) { initialError = `${basename(v.key.path)}: ${problem}`; continue; }
