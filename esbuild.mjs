@@ -6,7 +6,7 @@
 //                      integration tests in the extension host) and the test harness
 // Flags: --production (minify, no source maps), --watch, --quiet (no size report).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -62,8 +62,17 @@ if (!production) {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
-  rmSync('out/src', { recursive: true, force: true });
-  rmSync('out/test', { recursive: true, force: true });
+}
+
+/** Remove transpiled files whose source is gone. Done after building, never before: a test run that is
+ *  reading out/ at the same time must not find it empty. */
+function pruneStale(dir) {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) pruneStale(p);
+    else if (name.endsWith('.js') && !existsSync(join(p.slice('out/'.length).replace(/\.js$/, '.ts')))) rmSync(p);
+  }
 }
 
 if (watch) {
@@ -71,6 +80,7 @@ if (watch) {
   console.log('esbuild: watching for changes');
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));
+  if (!production) { pruneStale('out/src'); pruneStale('out/test'); }
   if (!quiet) {
     for (const r of results.slice(0, 3)) {
       for (const [file, info] of Object.entries(r.metafile.outputs)) {

@@ -17,6 +17,7 @@ import { ObjectStorageController } from './vscode/objectStorage';
 import { Log } from './vscode/log';
 import { QuickInputPrompter } from './vscode/quickInputPrompter';
 import { RefreshScheduler } from './vscode/refreshScheduler';
+import { StorageConfigController } from './vscode/storageConfig';
 import { RequestFollower } from './vscode/requestFollower';
 import { affectsApi } from './vscode/settings';
 import { AccountStatusBar } from './vscode/statusBar';
@@ -41,6 +42,7 @@ export interface TensorPoolExtensionApi {
     initializeAccount(): Promise<void>;
     refreshObjectStorage(): Promise<void>;
     readonly connect: ConnectController;
+    readonly storageConfig: StorageConfigController;
     nextRefreshDelay(): number | undefined;
   };
 }
@@ -70,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     if (state.key.kind === 'file') void connect.rememberIdentity(clusterId, state.key.path);
   });
   const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
+  const storageConfig = new StorageConfigController(storage, api, context.globalState, log, prompts);
   const storageTree = new ObjectStorageTreeProvider(store);
   const storageView = vscode.window.createTreeView('tensorpool.objectStorage', { treeDataProvider: storageTree });
   const tree = new ClustersTreeProvider(store);
@@ -107,7 +110,10 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.refreshObjectStorage, () => storage.refresh()),
     command(Commands.enableObjectStorage, () => storage.enable()),
     command(Commands.disableObjectStorage, () => storage.disable()),
-    command(Commands.rotateObjectStorageKeys, () => storage.rotate()),
+    command(Commands.rotateObjectStorageKeys, () => storage.rotate(() => storageConfig.afterRotation())),
+    command(Commands.configureAws, () => storageConfig.configureAws()),
+    command(Commands.configureRclone, () => storageConfig.configureRclone()),
+    command(Commands.copyStorageEnvironment, () => storageConfig.copyEnvironment()),
     command(Commands.showObjectStorageCredentials, () => storage.showDetails()),
     command(Commands.copyStorageEndpoint, () => storage.copy('endpoint')),
     command(Commands.copyStorageRegion, () => storage.copy('region')),
@@ -166,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       initializeAccount: () => account.initialize(),
       refreshObjectStorage: () => storage.refresh(),
       connect,
+      storageConfig,
       nextRefreshDelay: () => scheduler.nextDelay(),
     },
   };

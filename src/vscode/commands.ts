@@ -30,6 +30,9 @@ export const Commands = {
   copyStorageValue: 'tensorpool.copyStorageValue',
   createBucket: 'tensorpool.createBucket',
   deleteBucket: 'tensorpool.deleteBucket',
+  configureAws: 'tensorpool.configureAws',
+  configureRclone: 'tensorpool.configureRclone',
+  copyStorageEnvironment: 'tensorpool.copyStorageEnvironment',
   openInRemoteSsh: 'tensorpool.openInRemoteSsh',
   openSshTerminal: 'tensorpool.openSshTerminal',
 } as const;

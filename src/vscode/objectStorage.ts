@@ -198,7 +198,7 @@ export class ObjectStorageController implements vscode.Disposable {
     void vscode.window.showInformationMessage('The secret access key is on the clipboard. Paste it where it is needed and keep it private.');
   }
 
-  async rotate(onRotated?: (c: ObjectStorageCredentials) => Promise<void>): Promise<boolean> {
+  async rotate(onRotated?: () => Promise<void>): Promise<boolean> {
     const pick = await this.prompter().confirm({
       message: 'Rotate the object-storage keys?', modal: true, actions: ['Rotate Keys'],
       detail: 'This is organisation-wide: the current access key and secret stop working at once for everyone in your organisation, including scripts and machines that use them. Profiles this extension configured can be updated right after.',
@@ -209,7 +209,7 @@ export class ObjectStorageController implements vscode.Disposable {
       await this.keepSecret(creds);
       await this.loadBuckets(publicPart(creds));
       this.log.info(`Object-storage keys rotated (new access key id ${creds.access_key_id}).`);
-      if (onRotated) await onRotated(creds);
+      if (onRotated) await onRotated();
       else void vscode.window.showInformationMessage('Object-storage keys rotated. The new secret is in VS Code\'s secret storage.');
       return true;
     } catch (e) {
