@@ -2,7 +2,7 @@
  * The HTTP transport under the client: one place for the base URL rule, auth header, user agent,
  * timeouts, cancellation, retries (idempotent GETs only), error mapping and redacted logging.
  */
-import { request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { validateApiUrl } from '../model/validate';
 import {
@@ -30,11 +30,44 @@ export interface TransportOptions {
   /** A Retry-After longer than this is not waited for: the caller gets RateLimitedError (default 15 s). */
   readonly maxRetryDelayMs?: number;
   readonly dispatcher?: Dispatcher;
+  /** VS Code's http.proxy / http.proxyStrictSSL / http.noProxy; HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply too. */
+  readonly proxy?: ProxySettings;
   readonly secrets?: SecretRegistry;
   readonly log?: LogSink;
   /** Called on every 401, before the error is thrown (the account store flips to "token rejected"). */
   readonly onUnauthorized?: (error: UnauthorizedError) => void;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface ProxySettings {
+  /** A proxy URL for every request (VS Code's http.proxy); unset: HTTPS_PROXY / HTTP_PROXY from the environment. */
+  readonly url?: string;
+  /** false accepts certificates that cannot be verified (VS Code's http.proxyStrictSSL). Default true. */
+  readonly strictSSL?: boolean;
+  /** Hosts reached directly (VS Code's http.noProxy); NO_PROXY from the environment is added. */
+  readonly noProxy?: readonly string[];
+}
+
+/**
+ * The dispatcher for the proxy settings, or undefined for undici's default (no proxy anywhere and
+ * strict TLS). undici does not read proxy variables by itself, and VS Code's proxy support patches
+ * Node's http module, not undici, so this is done here.
+ */
+export function proxyDispatcher(proxy: ProxySettings | undefined, env: NodeJS.ProcessEnv = process.env): Dispatcher | undefined {
+  const url = proxy?.url?.trim() || undefined;
+  const strict = proxy?.strictSSL !== false;
+  const envProxy = env.https_proxy ?? env.HTTPS_PROXY ?? env.http_proxy ?? env.HTTP_PROXY;
+  if (!url && !envProxy && strict) return undefined;
+  const noProxy = [...(proxy?.noProxy ?? []), ...(env.no_proxy ?? env.NO_PROXY ?? '').split(',')].map((h) => h.trim()).filter(Boolean).join(',');
+  const tls = { rejectUnauthorized: strict };
+  return new EnvHttpProxyAgent({
+    httpProxy: url ?? env.http_proxy ?? env.HTTP_PROXY,
+    httpsProxy: url ?? env.https_proxy ?? env.HTTPS_PROXY,
+    noProxy,
+    connect: tls,
+    requestTls: tls,
+    proxyTls: tls,
+  });
 }
 
 export interface CallOptions {
@@ -81,6 +114,7 @@ export class Transport {
   private readonly retryBaseMs: number;
   private readonly maxRetryDelayMs: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly dispatcher: Dispatcher | undefined;
 
   constructor(private readonly options: TransportOptions) {
     const problem = validateApiUrl(options.baseUrl);
@@ -94,6 +128,7 @@ export class Transport {
     this.retryBaseMs = options.retryBaseMs ?? 500;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 15_000;
     this.sleep = options.sleep ?? abortableSleep;
+    this.dispatcher = options.dispatcher ?? proxyDispatcher(options.proxy);
   }
 
   async call<T>(call: Call<T>, opts: CallOptions = {}): Promise<Answer<T>> {
@@ -179,7 +214,7 @@ export class Transport {
         headers,
         body: payload,
         signal: controller.signal,
-        dispatcher: this.options.dispatcher,
+        dispatcher: this.dispatcher,
         // The overall timer above is the one that counts; these only stop undici from giving up first.
         headersTimeout: timeoutMs + 1000,
         bodyTimeout: timeoutMs + 1000,
@@ -268,7 +303,14 @@ export class Transport {
     const host = this.host();
     const sent = responded || code === undefined || !NOT_SENT_CODES.has(code);
     let message: string;
-    if (code === 'ECONNREFUSED') message = `Connection refused by ${host}: is the service (or the local engine) running?`;
+    const raw = e instanceof Error ? e.message : '';
+    const refused = errorEndpoint(e);
+    const target = new URL(this.baseUrl);
+    const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    const viaProxy = this.dispatcher !== undefined && refused !== undefined && refused.port !== targetPort;
+    if (viaProxy && code === 'ECONNREFUSED') message = `Connection refused by the proxy at ${refused.address}:${refused.port}: check http.proxy or HTTPS_PROXY.`;
+    else if (/proxy/i.test(raw) && this.dispatcher) message = `The proxy refused or failed the connection to ${host} (${snippet(raw, 80)}). Check http.proxy or HTTPS_PROXY.`;
+    else if (code === 'ECONNREFUSED') message = `Connection refused by ${host}: is the service (or the local engine) running?`;
     else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Cannot resolve ${host}: check the API URL and your network or DNS.`;
     else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Could not connect to ${host} in time: check your network or proxy.`;
     else if (code && TLS_CODES.test(code)) message = `TLS error talking to ${host} (${code}): the certificate could not be verified. Check http.proxyStrictSSL or your corporate proxy's CA.`;
@@ -291,6 +333,16 @@ function errorCode(e: unknown): string | undefined {
     const c = (cur as { code?: unknown }).code;
     if (typeof c === 'string') return c;
     cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The address and port a connect error names (Node puts them on the error or its cause). */
+function errorEndpoint(e: unknown): { address: string; port: number } | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const c = cur as { address?: unknown; port?: unknown; cause?: unknown };
+    if (typeof c.port === 'number') return { address: String(c.address ?? ''), port: c.port };
+    cur = c.cause;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import type { TensorPoolClient } from '../api/client';
 import type { SecretRegistry } from '../api/redact';
 import { loadApi } from './lazyApi';
 import type { Log } from './log';
-import { readSettings } from './settings';
+import { readProxySettings, readSettings } from './settings';
 
 export interface ApiServiceOptions {
   readonly extensionVersion: string;
@@ -29,7 +29,7 @@ export class ApiService {
   /** The client for the signed-in token. Throws a ValidationError when tensorpool.apiUrl is unusable. */
   async client(): Promise<TensorPoolClient> {
     const settings = readSettings();
-    const key = `${settings.apiUrl}\n${settings.imageField}`;
+    const key = `${settings.apiUrl}\n${settings.imageField}\n${JSON.stringify(readProxySettings())}`;
     if (this.cached?.key !== key) {
       this.cached = { key, client: await this.build(this.options.getToken, this.options.onUnauthorized) };
     }
@@ -57,6 +57,7 @@ export class ApiService {
       secrets: this.options.secrets,
       log: this.options.log.write,
       onUnauthorized,
+      proxy: readProxySettings(),
     });
   }
 }

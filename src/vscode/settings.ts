@@ -20,7 +20,19 @@ export function readSettings(): Settings {
   };
 }
 
+/** VS Code's own proxy settings, which the API client applies to its requests. */
+export function readProxySettings(): { url?: string; strictSSL: boolean; noProxy: string[] } {
+  const http = vscode.workspace.getConfiguration('http');
+  if (http.get<string>('proxySupport') === 'off') return { strictSSL: true, noProxy: [] };
+  return {
+    url: http.get<string>('proxy') || undefined,
+    strictSSL: http.get<boolean>('proxyStrictSSL', true),
+    noProxy: http.get<string[]>('noProxy', []),
+  };
+}
+
 export function affectsApi(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration('tensorpool.apiUrl') || e.affectsConfiguration('tensorpool.containerField') ||
-    e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL');
+    e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL') ||
+    e.affectsConfiguration('http.noProxy') || e.affectsConfiguration('http.proxySupport');
 }
