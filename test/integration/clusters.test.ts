@@ -43,6 +43,8 @@ suite('Clusters: tree, wizards, tracking', () => {
   });
 
   test('an empty account shows "No clusters yet"', async () => {
+    // A refresh started before the engine was reset may still be in flight: let it finish, then ask again.
+    await ext.refresh();
     await ext.refresh();
     assert.deepEqual((await rows(ext)).map((r) => label(r.item)), ['No clusters yet']);
   });

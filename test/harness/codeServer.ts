@@ -1,0 +1,120 @@
+// Start code-server (VS Code's server with its web workbench) on a free loopback port with throwaway
+// state: user data, extensions, XDG folders and TMPDIR all live in one scratch folder of this run.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { installedPaths } from './install';
+import { killGroup, registerScratch, spawnGroup } from './processes';
+import type { Target } from './targets';
+import { freePort, tail, waitFor } from './util';
+
+export interface CodeServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  /** The (empty) folder the workbench opens. */
+  workspace: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Settings that keep a fresh VS Code quiet: no welcome page, telemetry, update checks or prompts.
+ * Only values every tested version takes as they are: when VS Code migrates a value (1.139 rewrites
+ * `"extensions.autoUpdate": false` to `"off"`), it rewrites settings.json while the window starts, and
+ * the extension host can then lose all user settings (tensorpool.apiUrl falls back to its default).
+ */
+const QUIET_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'chat.disableAIFeatures': true,
+};
+
+/** A fresh scratch folder for one run, deleted at the end. Kept short and under the system TMPDIR:
+ *  VS Code puts Unix sockets in it, and socket paths are limited to 108 bytes. */
+export function newRunDir(label: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tp-${label}-`));
+  registerScratch(dir);
+  return dir;
+}
+
+export interface CodeServerOptions {
+  runDir: string;
+  /** Extra environment; the extension host inherits code-server's environment. */
+  env?: Record<string, string>;
+  /** User settings on top of the quiet defaults. */
+  settings?: Record<string, unknown>;
+  /** .vsix files to install before starting. */
+  vsix?: string[];
+  /** Bind to this port instead of a free one. */
+  port?: number;
+}
+
+export async function startCodeServer(target: Target, opts: CodeServerOptions): Promise<CodeServer> {
+  const { codeServer, nodeBin } = installedPaths(target);
+  const state = path.join(opts.runDir, 'code-server');
+  const workspace = path.join(opts.runDir, 'workspace');
+  for (const dir of ['ud/User', 'exts', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp']) fs.mkdirSync(path.join(state, dir), { recursive: true });
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(path.join(state, 'ud/User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    // code-server writes its config.yaml under XDG_CONFIG_HOME, sockets and caches under TMPDIR.
+    XDG_CONFIG_HOME: path.join(state, 'xdg-config'),
+    XDG_DATA_HOME: path.join(state, 'xdg-data'),
+    XDG_CACHE_HOME: path.join(state, 'xdg-cache'),
+    TMPDIR: path.join(state, 'tmp'),
+    ...opts.env,
+  };
+  // The launcher is `#!/usr/bin/env node`: the first node on PATH runs code-server and its extension host.
+  if (nodeBin) env.PATH = `${nodeBin}${path.delimiter}${process.env.PATH}`;
+  const common = ['--user-data-dir', path.join(state, 'ud'), '--extensions-dir', path.join(state, 'exts')];
+
+  for (const vsix of opts.vsix ?? []) {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(codeServer, [...common, '--install-extension', vsix], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d));
+      child.stderr.on('data', (d: Buffer) => (out += d));
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`--install-extension ${vsix} failed (${code}):\n${out}`))));
+    });
+  }
+
+  const port = opts.port ?? (await freePort());
+  const logFile = path.join(state, 'code-server.log');
+  const out = fs.openSync(logFile, 'w');
+  const args = [
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    ...common,
+    workspace,
+  ];
+  const child = spawnGroup(`code-server ${target.codeServer}`, codeServer, args, { env, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  const stop = () => killGroup(child.pid!);
+  try {
+    await waitFor('code-server to listen', 60_000, () => {
+      if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}):\n${tail(logFile)}`);
+      return tail(logFile, 100_000).includes('HTTP server listening') ? true : undefined;
+    });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `http://127.0.0.1:${port}`, port, workspace, logFile, stop };
+}

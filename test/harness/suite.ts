@@ -1,0 +1,59 @@
+// The frame every harness entry point runs in: guard the process (signals, uncaught errors, watchdog),
+// run the body, clean up every process it started, verify with `ps` that nothing is left, print the
+// `N passed, N failed` line and exit non-zero on any failure.
+import { cleanupAll, guardProcess, leftovers, type Guard, type Tally } from './processes';
+import { log, summaryLine } from './util';
+
+export interface SuiteContext {
+  tally: Tally;
+  /** Strings unique to this run (scratch folders, tokens) that appear in the command lines of the
+   *  processes it starts; used to find leftovers after cleanup. */
+  markers: string[];
+  /** Bound the next phase: the whole run is stopped (and fails) if it takes longer. */
+  watchdog: Guard;
+}
+
+/** Register how to stop something a part started; it is stopped when the part ends, however it ends. */
+export type Own = (stop: () => Promise<void>) => void;
+
+/**
+ * Run one part of a suite (e.g. one VS Code version). What it started (registered with `own`) is
+ * stopped when it ends; an error counts as a failure and the suite goes on with the next part.
+ */
+export async function part(ctx: SuiteContext, label: string, fn: (own: Own) => Promise<void>): Promise<void> {
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    await fn((stop) => stops.push(stop));
+  } catch (err) {
+    ctx.tally.failed++;
+    console.log(`${label}: error: ${(err as Error)?.stack ?? err}`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  }
+}
+
+export function runSuite(name: string, body: (ctx: SuiteContext) => Promise<void>): void {
+  const tally = { passed: 0, failed: 0 };
+  const ctx: SuiteContext = { tally, markers: [], watchdog: guardProcess(name, { tally }) };
+  const started = Date.now();
+  void (async () => {
+    try {
+      await body(ctx);
+    } catch (err) {
+      ctx.tally.failed++;
+      console.error(`[${name}] error: ${(err as Error)?.stack ?? err}`);
+    }
+    ctx.watchdog.disarm();
+    await cleanupAll();
+    const left = leftovers(ctx.markers);
+    if (left.length > 0) {
+      ctx.tally.failed++;
+      console.error(`[${name}] processes left behind after cleanup (now killed):\n  ${left.join('\n  ')}`);
+    } else {
+      log('cleanup verified: no process of this run is left');
+    }
+    log(`${name} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    process.stdout.write(`${summaryLine(ctx.tally.passed, ctx.tally.failed)}\n`);
+    process.exit(ctx.tally.failed > 0 || ctx.tally.passed === 0 ? 1 : 0);
+  })();
+}

@@ -1,0 +1,100 @@
+// Shared helpers for the integration tests: where the local engine is, the extension and its test API.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+export const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
+
+/** Set by the harness on code-server's environment, which the extension host inherits. */
+function env(name: string): string {
+  const value = process.env[name];
+  assert.ok(value, `${name} is not set: run these tests through the harness (npm run test:integration)`);
+  return value;
+}
+export const engine = {
+  get url(): string {
+    return env('TENSORPOOL_TEST_ENGINE_URL');
+  },
+  get token(): string {
+    return env('TENSORPOOL_TEST_TOKEN');
+  },
+  get readonlyToken(): string {
+    return env('TENSORPOOL_TEST_READONLY_TOKEN');
+  },
+  /** Reset the engine's state (control surface, no auth): its demo data, or nothing. */
+  async reset(seed: 'demo' | 'none'): Promise<void> {
+    const response = await fetch(`${this.url}/_engine/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seed }),
+    });
+    assert.ok(response.ok, `engine reset: ${response.status}`);
+  },
+  /** GET a path of the engine's API with the full-access token. */
+  async get<T = unknown>(apiPath: string): Promise<T> {
+    const response = await fetch(this.url + apiPath, { headers: { authorization: `Bearer ${this.token}` } });
+    assert.ok(response.ok, `engine GET ${apiPath}: ${response.status}`);
+    return (await response.json()) as T;
+  },
+};
+
+/** What activate() returns (notes/CONTRACTS.md, "Extension test API"). */
+export interface ExtensionApi {
+  views: { clusters: vscode.TreeDataProvider<unknown> };
+  store: { onDidChange: vscode.Event<void> };
+  refresh(): Promise<void>;
+}
+
+export function extension(): vscode.Extension<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not installed in this VS Code`);
+  return ext;
+}
+
+export async function activate(): Promise<ExtensionApi> {
+  return extension().activate();
+}
+
+export interface PackageJson {
+  contributes: {
+    commands?: Array<{ command: string; title: string }>;
+    viewsContainers?: { activitybar?: Array<{ id: string; title: string }> };
+    views?: Record<string, Array<{ id: string; name: string }>>;
+  };
+}
+
+export function packageJson(): PackageJson {
+  return extension().packageJSON as PackageJson;
+}
+
+/** Labels of the tree's top-level rows, as VS Code would render them. */
+export async function topLevelLabels(api: ExtensionApi): Promise<string[]> {
+  const provider = api.views.clusters;
+  const nodes = (await provider.getChildren(undefined)) ?? [];
+  const labels: string[] = [];
+  for (const node of nodes) {
+    const item = await provider.getTreeItem(node);
+    const label = typeof item.label === 'string' ? item.label : item.label?.label;
+    labels.push(label ?? '');
+  }
+  return labels;
+}
+
+/** Retry `check` (an assertion) until it passes or `timeoutMs` runs out; then rethrow its last error. */
+export async function eventually(timeoutMs: number, check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** Names of the clusters the engine holds for the test token (structured part of GET /cluster/list). */
+export async function engineClusterNames(): Promise<string[]> {
+  const body = await engine.get<{ clusters?: Array<Record<string, unknown>> }>('/cluster/list');
+  assert.ok(Array.isArray(body.clusters), `GET /cluster/list has no clusters array: ${JSON.stringify(body).slice(0, 300)}`);
+  return body.clusters.map((c) => String(c.name ?? c.tp_cluster_name ?? c.cluster_name ?? c.id));
+}

@@ -1,0 +1,53 @@
+// Test module run by VS Code's extension host (the harness passes it as extensionTestsPath). VS Code
+// calls run(); resolving means pass, rejecting means fail. The host's stdout is not shown anywhere, so
+// the results also go to the JSON file named by TENSORPOOL_TEST_RESULTS, which the harness prints.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+import * as vscode from 'vscode';
+
+interface TestResult {
+  title: string;
+  state: 'passed' | 'failed';
+  error?: string;
+}
+
+/**
+ * User settings (written by the harness: tensorpool.apiUrl = the local engine) reach the remote extension
+ * host over the workbench connection. Make sure they have arrived before any test runs (bounded: if they
+ * never do, the settings test says so).
+ */
+async function settingsLoaded(): Promise<void> {
+  const expected = process.env.TENSORPOOL_TEST_ENGINE_URL;
+  if (!expected) return;
+  const started = Date.now();
+  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== expected && Date.now() - started < 15_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  console.log(`[tensorpool tests] user settings waited for: ${Date.now() - started} ms`);
+}
+
+export async function run(): Promise<void> {
+  await settingsLoaded();
+  // Every test file of this folder, in name order. Other issues add their own *.test.ts here.
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
+  for (const file of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) {
+    mocha.addFile(path.join(__dirname, file));
+  }
+  const tests: TestResult[] = [];
+  return new Promise<void>((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      const resultsFile = process.env.TENSORPOOL_TEST_RESULTS;
+      if (resultsFile) {
+        const passed = tests.filter((t) => t.state === 'passed').length;
+        const results = { vscode: vscode.version, node: process.version, passed, failed: failures, tests };
+        fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2));
+      }
+      if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+      else resolve();
+    });
+    runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
+    // 'fail' also fires for failing hooks, which mocha counts as failures too.
+    runner.on('fail', (test, err: Error) => tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }));
+  });
+}

@@ -1,0 +1,18 @@
+// What a UI test gets, and what a UI test file exports. The harness (test/harness/runUi.ts) runs every
+// out/test/ui/*.ui.js in name order, each test in order, in one workbench window: later tests may build
+// on what earlier ones did (the view opened, signed in).
+import type { LocalEngine } from '../harness/engine';
+import type { Workbench } from './workbench';
+
+export interface UiContext {
+  workbench: Workbench;
+  engine: LocalEngine;
+  /** Short VS Code version name, e.g. "1.100". */
+  vscode: string;
+  log(message: string): void;
+}
+
+export interface UiTest {
+  name: string;
+  run(ctx: UiContext): Promise<void>;
+}
