@@ -58,13 +58,23 @@ export class QuickInputPrompter implements Prompter {
       if (o.initialError) qp.title = `${o.title}: ${o.initialError}`;
       let done = false;
       const finish = (a: Answer<T>) => { if (!done) { done = true; resolve(a); qp.dispose(); } };
+      let showingCustom = false;
       qp.onDidChangeValue((text) => {
         if (!o.custom) return;
         const t = text.trim();
-        if (t === '' || base.some((i) => i.label === t)) { qp.items = base; return; }
+        const exact = base.find((i) => i.label.toLowerCase() === t.toLowerCase());
+        if (t === '' || exact) {
+          // Only touch the list when it changes: replacing items resets which row is active.
+          if (showingCustom) { qp.items = base; showingCustom = false; }
+          if (exact) qp.activeItems = [exact];
+          return;
+        }
         const verdict = o.custom.validate(t);
         const custom: Item = { label: o.custom.label(t), description: blocks(verdict) ? `$(error) ${typeof verdict === 'string' ? verdict : verdict?.message}` : undefined, alwaysShow: true, custom: true };
-        qp.items = [custom, ...base];
+        qp.items = [...base, custom];
+        showingCustom = true;
+        // A valid custom value is what Enter should take; otherwise the best match in the list stays active.
+        if (!blocks(verdict)) qp.activeItems = [custom];
       });
       qp.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' }); });
       qp.onDidAccept(() => {

@@ -22,6 +22,9 @@ export interface Locator {
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   count(): Promise<number>;
   isVisible(): Promise<boolean>;
+  press(key: string, options?: { timeout?: number }): Promise<void>;
+  hover(options?: { timeout?: number }): Promise<void>;
+  inputValue(options?: { timeout?: number }): Promise<string>;
 }
 
 export interface Keyboard {

@@ -30,13 +30,31 @@ export interface IntegrationResults {
   tests: Array<{ title: string; state: 'passed' | 'failed'; error?: string }>;
 }
 
-const TESTS_MODULE = path.join(REPO, 'out', 'test', 'integration', 'index.js');
+const DEFAULT_TESTS_MODULE = path.join(REPO, 'out', 'test', 'integration', 'index.js');
 /** One VS Code version's whole mocha run; a hung workbench or extension host fails after this. */
-const PER_TARGET_TIMEOUT_MS = 240_000;
+const DEFAULT_TIMEOUT_MS = 240_000;
 
-async function runOn(target: Target, ctx: SuiteContext, own: Own): Promise<void> {
-  log(`--- integration tests on VS Code ${target.name} (code-server ${target.codeServer}) ---`);
-  const runDir = newRunDir(`int-${target.name}`);
+export interface HostRunOptions {
+  /** The test module (exports run()) the extension host loads; default: the integration suite. */
+  readonly testsModule?: string;
+  /** A word for logs and scratch-folder names. */
+  readonly label?: string;
+  /** More environment for the extension host (it inherits code-server's). */
+  readonly env?: Record<string, string>;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Run a mocha module inside the real extension host of one VS Code version against a fresh local
+ * engine, print its tests, add them to the tally and return what the module wrote to its results
+ * file (other suites, e.g. the benchmarks and the reliability suite, add fields of their own).
+ */
+export async function runInHost(target: Target, ctx: SuiteContext, own: Own, options: HostRunOptions = {}): Promise<(IntegrationResults & Record<string, unknown>) | undefined> {
+  const label = options.label ?? 'integration tests';
+  const TESTS_MODULE = options.testsModule ?? DEFAULT_TESTS_MODULE;
+  const PER_TARGET_TIMEOUT_MS = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  log(`--- ${label} on VS Code ${target.name} (code-server ${target.codeServer}) ---`);
+  const runDir = newRunDir(`${label.split(' ')[0]}-${target.name}`);
   ctx.markers.push(runDir);
   const resultsFile = path.join(runDir, 'results.json');
   const engine = await startLocalEngine();
@@ -52,6 +70,7 @@ async function runOn(target: Target, ctx: SuiteContext, own: Own): Promise<void>
         TENSORPOOL_TEST_TOKEN: engine.token,
         TENSORPOOL_TEST_READONLY_TOKEN: engine.readonlyToken,
         TENSORPOOL_TEST_RESULTS: resultsFile,
+        ...options.env,
       },
       settings: { 'tensorpool.apiUrl': engine.url },
     }),
@@ -75,8 +94,9 @@ async function runOn(target: Target, ctx: SuiteContext, own: Own): Promise<void>
 
   let passed = 0;
   let failed = 0;
+  let results: (IntegrationResults & Record<string, unknown>) | undefined;
   if (fs.existsSync(resultsFile)) {
-    const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults;
+    results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults & Record<string, unknown>;
     log(`extension host: VS Code ${results.vscode}, Node ${results.node}`);
     for (const t of results.tests) {
       console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}`);
@@ -97,6 +117,7 @@ async function runOn(target: Target, ctx: SuiteContext, own: Own): Promise<void>
   console.log(`VS Code ${target.name}: ${summaryLine(passed, failed)}`);
   ctx.tally.passed += passed;
   ctx.tally.failed += failed;
+  return results;
 }
 
 if (require.main === module) {
@@ -105,6 +126,6 @@ if (require.main === module) {
     ctx.watchdog.arm(15 * 60_000, 'installing');
     await ensureInstalled(targets);
     ctx.watchdog.arm(10 * 60_000, 'the integration suite');
-    for (const target of targets) await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, ctx, own));
+    for (const target of targets) await part(ctx, `VS Code ${target.name}`, async (own) => { await runInHost(target, ctx, own); });
   });
 }

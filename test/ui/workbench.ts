@@ -78,6 +78,79 @@ export class Workbench {
     return (await this.sidebarRows().allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
   }
 
+  /** The open quick input (palette, quick pick or input box). */
+  quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** Wait for a quick input whose title, prompt or placeholder shows `text` (a placeholder is an attribute, not text). */
+  async waitForQuickInput(text: string | RegExp, timeout = 15_000): Promise<void> {
+    const matches = (value: string) => (typeof text === 'string' ? value.includes(text) : text.test(value));
+    const widget = this.page.locator('.quick-input-widget').first();
+    const input = this.page.locator('.quick-input-widget input').first();
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      if (await widget.isVisible().catch(() => false)) {
+        const shown = await widget.innerText().catch(() => '');
+        const placeholder = (await input.getAttribute('placeholder', { timeout: 1000 }).catch(() => '')) ?? '';
+        if (matches(shown) || matches(placeholder)) return;
+      }
+      if (Date.now() > deadline) throw new Error(`no quick input showing ${text} within ${timeout / 1000} s`);
+      await this.page.waitForTimeout(100);
+    }
+  }
+
+  /** Replace what the quick input holds with `text` (typed key by key, as a user would). */
+  async replaceQuickInputText(text: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.press('ControlOrMeta+a');
+    await input.press('Backspace');
+    if (text) await this.page.keyboard.type(text);
+  }
+
+  /** In a quick pick, type `filter` and accept the first row that contains `label`. */
+  async pickQuickItem(label: string, filter = label): Promise<void> {
+    await this.replaceQuickInputText(filter);
+    // Enter accepts the focused row: wait until it is the one we mean, as a user would look first.
+    const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
+    await this.page.locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: exact }).first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The quick input's validation message, if one shows. */
+  async quickInputMessage(): Promise<string> {
+    const msg = this.page.locator('.quick-input-widget .quick-input-message');
+    return (await msg.count()) ? (await msg.first().innerText()).trim() : '';
+  }
+
+  /** A modal dialog showing `text`. */
+  async dialog(text: string | RegExp, timeout = 15_000): Promise<Locator> {
+    const box = this.page.locator('.monaco-dialog-box', { hasText: text }).first();
+    await box.waitFor({ timeout });
+    return box;
+  }
+
+  async clickDialogButton(box: Locator, label: string): Promise<void> {
+    await box.locator('.monaco-button', { hasText: label }).first().click();
+    await box.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** A status-bar entry showing `text`. */
+  async statusBarItem(text: string | RegExp, timeout = 15_000): Promise<string> {
+    const item = this.page.locator('[id="workbench.parts.statusbar"] .statusbar-item', { hasText: text }).first();
+    await item.waitFor({ timeout });
+    return (await item.innerText()).trim();
+  }
+
+  /** Hover the side-bar row showing `rowText` and click its inline action `actionLabel`. */
+  async clickRowAction(rowText: string | RegExp, actionLabel: string): Promise<void> {
+    const row = this.sidebarRows().filter({ hasText: rowText }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.hover();
+    await row.locator(`.action-label[aria-label^="${actionLabel}"]`).first().click();
+  }
+
   /** Save a PNG of the whole window as <shotsDir>/<name>.png and return its path. */
   async screenshot(name: string): Promise<string> {
     fs.mkdirSync(this.shotsDir, { recursive: true });

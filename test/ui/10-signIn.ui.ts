@@ -24,13 +24,24 @@ export const tests: UiTest[] = [
     name: 'signs in from the command palette by typing the token',
     async run({ workbench, engine, log }) {
       await workbench.runCommand('TensorPool: Sign In');
-      await workbench.typeIntoInputBox(/API token/i, engine.token);
+      // A wrong token first: the server's refusal shows in the box, and what was typed stays.
+      await workbench.typeIntoInputBox(/API token/i, 'tp_wrong_token_12345');
+      await workbench.page.keyboard.press('Enter');
+      await workbench.page.locator('.quick-input-widget .quick-input-message', { hasText: /rejected/i }).first().waitFor({ timeout: 15_000 });
+      const kept = await workbench.page.locator('.quick-input-widget input').first().inputValue();
+      assert.equal(kept, 'tp_wrong_token_12345', 'the typed token is kept after a refusal');
+      log(`refused: "${await workbench.quickInputMessage()}"`);
+      log(`screenshot ${await workbench.screenshot('02a-sign-in-wrong-token')}`);
+      await workbench.replaceQuickInputText(engine.token);
       log(`screenshot ${await workbench.screenshot('02-sign-in-input-box')}`);
       await workbench.acceptInput();
       const message = await workbench.notification(/Signed in to TensorPool/);
       log(`notification: "${message}"`);
       await workbench.page.waitForTimeout(300); // let the toast finish fading in for the screenshot
       log(`screenshot ${await workbench.screenshot('03-signed-in-notification')}`);
+      const status = await workbench.statusBarItem(/tensorpool\.local/);
+      log(`status bar: "${status}"`);
+      assert.match(status, /dev1@tensorpool\.local/);
     },
   },
   {
