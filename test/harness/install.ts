@@ -86,12 +86,14 @@ async function npmInstallOnce(dir: string, specs: string[], env: NodeJS.ProcessE
 }
 
 /** Debian packages: chromium (the browser), libkrb5-dev (code-server's kerberos module builds from
- *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg). */
+ *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg),
+ *  tinyproxy (a real proxy for the proxy tests). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
   if (!fs.existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
   if (!fs.existsSync('/usr/bin/rg')) missing.push('ripgrep');
+  if (!fs.existsSync('/usr/bin/tinyproxy')) missing.push('tinyproxy');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(
@@ -105,6 +107,8 @@ export async function ensureSystemPackages(): Promise<void> {
     await run('apt-get', ['update', '-qq'], { env, logFile });
     await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
   });
+  // The tinyproxy package starts a system-wide proxy; the tests start their own on a free port.
+  if (missing.includes('tinyproxy')) await run('sh', ['-c', 'service tinyproxy stop || pkill -x tinyproxy || true'], { env, logFile }).catch(() => undefined);
 }
 
 /** playwright-core only: `npx playwright install` would try to download browsers; we use Debian's. */
@@ -185,7 +189,8 @@ export async function ensureInstalled(targets: Target[], opts: { browser: boolea
 }
 
 if (require.main === module) {
-  ensureInstalled(selectTargets()).then(
+  // --system: only the Debian packages (npm test runs this before the unit tests, which use tinyproxy).
+  (process.argv.includes('--system') ? ensureSystemPackages() : ensureInstalled(selectTargets())).then(
     () => log('everything installed'),
     (err: Error) => {
       console.error(err.message);
