@@ -5,8 +5,8 @@
 import * as z from 'zod/mini';
 import type { Cluster, ClusterListing } from '../model/cluster';
 import { validateBucketName as validateBucket } from '../model/validate';
-import { ValidationError, type FieldError } from './errors';
-import { Transport, type CallOptions, type Method, type Query, type TransportOptions } from './http';
+import { BadResponseError, ValidationError, type FieldError } from './errors';
+import { Transport, snippet, type CallOptions, type Method, type Query, type TransportOptions } from './http';
 import { toBucket, toCluster, toListing, type Bucket } from './normalize';
 import * as S from './schemas';
 
@@ -105,10 +105,15 @@ export class TensorPoolClient {
 
   /** GET /cluster/list. `clusters` is undefined when the server sent only its text table. */
   async listClusters(options: { includeOrg?: boolean; instances?: boolean } = {}, opts?: CallOptions): Promise<ClusterListing & { skipped: number }> {
-    const body = await this.get('/cluster/list', S.ClusterListResponse, opts, {
-      include_org: options.includeOrg ? 'true' : undefined,
-      instances: options.instances === false ? undefined : 'true',
-    });
+    const answer = await this.transport.call({
+      method: 'GET', path: '/cluster/list', schema: S.ClusterListResponse,
+      query: { include_org: options.includeOrg ? 'true' : undefined, instances: options.instances === false ? undefined : 'true' },
+    }, opts);
+    const body = answer.data;
+    // Neither a list nor its text: not "text only", not "no clusters", but an answer we cannot use.
+    if (!Array.isArray(body.clusters) && !body.message?.trim()) {
+      throw new BadResponseError("The server's answer to GET /cluster/list has neither clusters nor a message.", { method: 'GET', path: '/cluster/list', status: answer.status }, snippet(JSON.stringify(body)));
+    }
     return toListing(body);
   }
 

@@ -271,10 +271,12 @@ export class Transport {
   private httpError(status: number, text: string, contentType: string | undefined, retryAfterMs: number | undefined, ctx: ErrorContext): TensorPoolError {
     const body = parseJson(text);
     const detail = body && typeof body === 'object' ? (body as Record<string, unknown>).detail : undefined;
-    const fieldErrors = Array.isArray(detail) ? detailToFieldErrors(detail) : [];
+    // Field messages reach the UI on their own (the wizard shows them at their step): mask them too.
+    const fieldErrors = Array.isArray(detail) ? detailToFieldErrors(detail).map((f) => ({ ...f, message: this.secrets.redact(f.message) })) : [];
     let message = serverMessage(body);
     if (message === undefined && fieldErrors.length) message = fieldErrors.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ');
-    if (message === undefined && text.trim() !== '' && body === undefined) message = textSnippet(text, contentType);
+    // Mask before shortening: a secret cut in half by the snippet would no longer be recognised.
+    if (message === undefined && text.trim() !== '' && body === undefined) message = textSnippet(this.secrets.redact(text), contentType);
     const said = message !== undefined ? this.secrets.redact(message) : undefined;
     const snip = snippet(this.secrets.redact(text));
     switch (status) {

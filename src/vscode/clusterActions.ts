@@ -26,6 +26,14 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A message as a sentence (server messages often end without a full stop). */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+/** Failures after which a create, edit or destroy may or may not have happened on the server. */
+const UNKNOWN_OUTCOME = new Set(['network', 'timeout', 'server', 'bad-response']);
+
 export class ClusterActions {
   constructor(
     private readonly store: Store,
@@ -115,11 +123,16 @@ export class ClusterActions {
       return pick === 'Change Name' ? { startAt: 'name', errors: { name: err.message } } : 'stop';
     }
     const mayHaveReached = isTensorPoolError(e) ? e.mayHaveReachedServer : true;
-    if ((errorKind(e) === 'network' || errorKind(e) === 'timeout') && mayHaveReached) {
+    // A lost connection or answer, a 5xx (a gateway's 502/504 says nothing about the service behind
+    // it) or an answer we could not read (a cut-off 202): the request may have been acted on.
+    if (UNKNOWN_OUTCOME.has(errorKind(e)) && mayHaveReached) {
       // The request may have been received: sending it again could create a second cluster.
+      const how = errorKind(e) === 'network' || errorKind(e) === 'timeout'
+        ? 'The connection failed after the create request was sent'
+        : errorKind(e) === 'server' ? 'TensorPool answered with a server error after receiving the create request' : 'TensorPool\'s answer to the create request could not be read';
       const pick = await this.prompts().confirm({
         message: 'The cluster may or may not have been created.',
-        detail: `The connection failed after the create request was sent (${err.message}). Check the cluster list before trying again: sending it again could create a second cluster.`,
+        detail: `${how} (${err.message}). Check the cluster list before trying again: sending it again could create a second cluster.`,
         actions: ['Check Cluster List', 'Edit Answers'], modal: true, severity: 'warning',
       });
       if (pick === 'Check Cluster List') { void vscode.commands.executeCommand('workbench.view.extension.tensorpool'); await this.clusters.refresh(); return 'stop'; }
@@ -175,6 +188,12 @@ export class ClusterActions {
           errors = { name: forName, deletionProtection: forProtection };
           continue;
         }
+        if (errorKind(e) === 'not-found') {
+          // Gone (destroyed elsewhere): trying again cannot help. Say so and show the list as it is now.
+          void vscode.window.showErrorMessage(`Could not edit ${clusterLabel(state.cluster)}: ${sentence(message(e))} It no longer exists on TensorPool; the list was refreshed.`);
+          await this.clusters.refresh();
+          return false;
+        }
         const pick = await this.prompts().confirm({ message: `Could not edit ${clusterLabel(state.cluster)}: ${message(e)}`, actions: ['Try Again', 'Edit Answers'], modal: false, severity: 'error' });
         if (!pick) return false;
         startAt = 'summary';
@@ -222,8 +241,14 @@ export class ClusterActions {
       return true;
     } catch (e) {
       const kind = errorKind(e);
+      if (kind === 'not-found') {
+        // Already gone (destroyed elsewhere): say so and show the list as it is now.
+        void vscode.window.showErrorMessage(`Could not destroy ${label}: ${sentence(message(e))} It no longer exists on TensorPool; the list was refreshed.`);
+        await this.clusters.refresh();
+        return false;
+      }
       const extra = kind === 'conflict' ? ' If deletion protection is on, turn it off first (Edit Cluster).' :
-        (kind === 'network' || kind === 'timeout') && isTensorPoolError(e) && e.mayHaveReachedServer ? ' The request may have reached TensorPool: refresh the list before trying again.' : '';
+        UNKNOWN_OUTCOME.has(kind) && isTensorPoolError(e) && e.mayHaveReachedServer ? ' The request may have reached TensorPool: refresh the list before trying again.' : '';
       void vscode.window.showErrorMessage(`Could not destroy ${label}: ${message(e)}${extra}`, 'Refresh').then((p) => { if (p) void this.clusters.refresh(); });
       return false;
     }

@@ -36,7 +36,8 @@ export async function runSteps<S>(steps: readonly Step<S>[], initial: S, options
   const visible = () => steps.filter((s) => !s.skip?.(state));
   const indexOf = (id: string) => visible().findIndex((s) => s.id === id);
   let index = Math.max(0, options.startAt ? indexOf(options.startAt) : 0);
-  let returnTo: string | undefined = options.startAt ? options.returnTo : undefined;
+  // Reopened at the step it would return to (the summary, after a failed create): answering it is the answer.
+  let returnTo: string | undefined = options.startAt && options.startAt !== options.returnTo ? options.returnTo : undefined;
   for (;;) {
     const list = visible();
     if (index >= list.length) return state;

@@ -87,13 +87,14 @@ async function npmInstallOnce(dir: string, specs: string[], env: NodeJS.ProcessE
 
 /** Debian packages: chromium (the browser), libkrb5-dev (code-server's kerberos module builds from
  *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg),
- *  tinyproxy (a real proxy for the proxy tests). */
+ *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability suite's TLS checks). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
   if (!fs.existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
   if (!fs.existsSync('/usr/bin/rg')) missing.push('ripgrep');
   if (!fs.existsSync('/usr/bin/tinyproxy')) missing.push('tinyproxy');
+  if (!fs.existsSync('/usr/bin/openssl')) missing.push('openssl');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(

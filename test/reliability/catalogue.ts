@@ -1,0 +1,209 @@
+/**
+ * What the reliability suite must cover: the fault kinds (issue 9's list, plus a hang and a DNS
+ * failure), the corpus of bad input values for every wizard field, the sign-in box and the API URL
+ * setting, and a leak detector for secrets. The table's totals are the sizes of these lists, so a
+ * kind or value no test covers counts as not handled.
+ */
+import { ED25519_KEY, RSA_PRIVATE_KEY_HEAD } from '../fixtures/payloads';
+
+// ---- fault kinds ---------------------------------------------------------------------------------
+
+export const FAULT_KINDS = {
+  '500': '500 Internal Server Error',
+  '502-html': '502 Bad Gateway with an HTML page',
+  '503': '503 Service Unavailable',
+  '504': '504 Gateway Timeout',
+  '429-retry-after': '429 with Retry-After',
+  '429-no-retry-after': '429 without Retry-After',
+  slow: 'an answer slower than the timeout',
+  hang: 'no answer at all (the socket stays open)',
+  'drop-before': 'connection dropped before the server acted on the request',
+  'drop-after': 'connection dropped after the server acted on the request',
+  refused: 'connection refused (nothing was sent)',
+  dns: 'DNS failure',
+  truncated: 'truncated JSON',
+  'shape-missing': 'JSON missing required fields',
+  'shape-types': 'JSON with fields of the wrong type',
+  'shape-extra': 'JSON with extra fields',
+  'empty-200': 'an empty body with 200',
+  '401-mid-session': '401 in the middle of a session',
+  '403': '403 Forbidden',
+  '404-vanished': '404 for a cluster that vanished',
+  stuck: 'a request that never leaves PROCESSING',
+  'unknown-status': 'an unknown request status',
+  'text-only': 'a list answer with only text',
+  'huge-list': 'a huge list (10,000 clusters)',
+} as const;
+
+export type FaultKind = keyof typeof FAULT_KINDS;
+export const FAULT_KIND_IDS = Object.keys(FAULT_KINDS) as FaultKind[];
+export const faultSubject = (k: FaultKind): string => `fault:${k}`;
+
+export const HTML_502 = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{font:14px sans-serif}</style></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+
+// ---- bad input ----------------------------------------------------------------------------------
+
+export type InputField = 'instanceType' | 'numNodes' | 'name' | 'key' | 'container' | 'editName' | 'bucket' | 'token' | 'apiUrl';
+
+export interface BadInput {
+  /** `bad:<field>:<n>`: stable within a run, used to merge the Node and host parts. */
+  readonly id: string;
+  readonly field: InputField;
+  readonly value: string;
+  /** What the rejection message must say (the specific reason, not a generic "invalid"). */
+  readonly expect: RegExp;
+}
+
+const INSTANCE: Array<[string, RegExp]> = [
+  ['', /Enter an instance type/],
+  ['   ', /Enter an instance type/],
+  ['xH100', /GPU count before the "x"/],
+  ['8x', /GPU model after the "x"/],
+  ['8 x H100', /contains spaces/],
+  ['\u0663xH100', /plain ASCII digits/],
+  ['\uff18xH100', /plain ASCII digits/],
+  ['0xH100', /not an instance type.*<count>x<model>/],
+  ['-1xH100', /not an instance type/],
+  ['8*H100', /not an instance type/],
+  ['H100', /not an instance type/],
+  ['99999xH100', /not an instance type/],
+];
+const NODES: Array<[string, RegExp]> = [
+  ['', /Enter the number of nodes/],
+  ['   ', /Enter the number of nodes/],
+  ['0', /at least 1 node/],
+  ['00', /at least 1 node/],
+  ['-1', /cannot be negative/],
+  ['-5', /cannot be negative/],
+  ['1.5', /whole number/],
+  ['0.5', /whole number/],
+  ['1,5', /whole number/],
+  ['1e3', /not a number/],
+  ['1000000000', /more than the 512/],
+  ['513', /more than the 512/],
+  ['two', /not a number/],
+  ['\u0663', /not a number/],
+  ['0x10', /not a number/],
+  ['+2', /not a number/],
+  ['2 nodes', /not a number/],
+];
+const NAMES: Array<[string, RegExp]> = [
+  ['   ', /cannot be empty/],
+  ['a\u0007b', /control characters/],
+  ['a\nb', /control characters/],
+  ['tab\tname', /control characters/],
+  ['null\u0000byte', /control characters/],
+  ['a'.repeat(10_000), /10000 characters long; use at most 64/],
+  ['a'.repeat(65), /65 characters long/],
+  [' lead', /spaces at the start or end/],
+  ['trail ', /spaces at the start or end/],
+  ['has space', /Use letters, digits/],
+  ['-dash', /starting with a letter or digit/],
+  ['semi;colon', /Use letters, digits/],
+  ['slash/name', /Use letters, digits/],
+  ['na\u00efve', /Use letters, digits/],
+  ['x\u202ey', /Use letters, digits/],
+];
+const KEYS: Array<[string, RegExp]> = [
+  ['', /Paste an SSH public key/],
+  ['   ', /Paste an SSH public key/],
+  [RSA_PRIVATE_KEY_HEAD, /PRIVATE key: never share it/],
+  ['-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----', /PRIVATE key/],
+  ['hello world', /not an SSH public key/],
+  ['ssh-ed25519', /not an SSH public key/],
+  ['ssh-ed25519 AAAA', /too short/],
+  [`${ED25519_KEY}\n${ED25519_KEY}`, /single public key on one line/],
+  ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI!!!notbase64!!!hF0t1Kq0n3xj5m2r0Jc4kUuA9y8', /not an SSH public key/],
+  ['PuTTY-User-Key-File-3: ssh-ed25519', /not an SSH public key/],
+];
+const IMAGES: Array<[string, RegExp]> = [
+  ['my image', /cannot contain spaces/],
+  ['nvcr.io/nvidia/pytorch:24.05 py3', /cannot contain spaces/],
+  [' ubuntu', /cannot contain spaces/],
+  ['UPPER/case:tag', /not a valid image reference/],
+  ['a'.repeat(600), /600 characters long/],
+  ['ubuntu:', /not a valid image reference/],
+  ['http://registry.example/x', /not a valid image reference/],
+  ['ubuntu@sha256:short', /not a valid image reference/],
+];
+const EDIT_NAMES: Array<[string, RegExp]> = [
+  ['', /cannot be empty/],
+  ['bad\u0007name', /control characters/],
+  ['b'.repeat(10_000), /10000 characters long/],
+  ['has space', /Use letters, digits/],
+];
+const BUCKETS: Array<[string, RegExp]> = [
+  ['', /Enter a bucket name/],
+  ['ab', /3 to 63 characters/],
+  ['UPPER', /only lowercase letters/],
+  ['192.168.1.1', /look like an IP address/],
+  ['bad..dots', /two dots in a row/],
+  ['-start', /start and end with a letter or digit/],
+  ['xn--abc', /cannot start with "xn--"/],
+];
+const TOKENS: Array<[string, RegExp]> = [
+  ['', /Paste your TensorPool API token/],
+  ['   ', /Paste your TensorPool API token/],
+  ['Bearer tp_abc123456789', /without the word "Bearer"/],
+  ['short', /too short/],
+  ['tok en with spaces', /cannot contain spaces/],
+  ['line1\nline2line2', /line breaks/],
+  ['abc\u0000defghij', /control characters/],
+  ['x'.repeat(5000), /too long/],
+];
+const URLS: Array<[string, RegExp]> = [
+  ['http://engine.tensorpool.dev', /Refusing plain http:\/\/ for engine\.tensorpool\.dev/],
+  ['http://10.0.0.5:8750', /Refusing plain http:\/\/ for 10\.0\.0\.5/],
+  ['http://192.168.1.20', /unencrypted/],
+  ['ftp://127.0.0.1', /Unsupported scheme "ftp:"/],
+  ['javascript:alert(1)', /Unsupported scheme "javascript:"/],
+  ['not a url', /is not a URL/],
+  ['https://user:pw@engine.tensorpool.dev', /user name or password/],
+];
+
+const FIELDS: Array<[InputField, Array<[string, RegExp]>]> = [
+  ['instanceType', INSTANCE], ['numNodes', NODES], ['name', NAMES], ['key', KEYS], ['container', IMAGES],
+  ['editName', EDIT_NAMES], ['bucket', BUCKETS], ['token', TOKENS], ['apiUrl', URLS],
+];
+
+export const BAD_INPUTS: readonly BadInput[] = FIELDS.flatMap(([field, list]) =>
+  list.map(([value, expect], i) => ({ id: `bad:${field}:${i}`, field, value, expect })));
+
+export const badInputsFor = (field: InputField): BadInput[] => BAD_INPUTS.filter((b) => b.field === field);
+
+/** A value as it may be printed in a test title: control characters escaped, long values shortened. */
+export function show(value: string): string {
+  const json = JSON.stringify(value.length > 24 ? `${value.slice(0, 24)}` : value).slice(1, -1);
+  return value.length > 24 ? `"${json}…" (${value.length} chars)` : `"${json}"`;
+}
+
+// ---- secrets ------------------------------------------------------------------------------------
+
+export interface Secret {
+  /** What it is (printed in findings); never the value. */
+  readonly name: string;
+  readonly value: string;
+}
+
+/** Window length for partial matches: a 12-character piece of a secret is a leak too (a cut-off key). */
+export const LEAK_WINDOW = 12;
+
+/**
+ * Where in `text` any secret (or any 12-character piece of one) occurs. Findings name the secret and
+ * the offset, never the matched text.
+ */
+export function findSecrets(text: string, secrets: readonly Secret[]): string[] {
+  const found: string[] = [];
+  for (const s of secrets) {
+    if (s.value.length < 8) continue;
+    const w = Math.min(LEAK_WINDOW, s.value.length);
+    for (let i = 0; i + w <= s.value.length; i++) {
+      const at = text.indexOf(s.value.slice(i, i + w));
+      if (at >= 0) {
+        found.push(`${s.name} (${w} characters from offset ${i} of it) at position ${at}`);
+        break;
+      }
+    }
+  }
+  return found;
+}

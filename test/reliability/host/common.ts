@@ -1,0 +1,49 @@
+// Shared setup for the host suites: one signed-in account with a few running clusters, the views
+// hidden (so automatic refreshes do not add calls while a test counts them), and the create
+// wizard's standard answers.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { accountIs, api, control, engine, hideViews, seedClusters, setApiUrl, signIn } from './util';
+
+/** The create wizard's answers up to and including "Create cluster" (2 nodes, so a kept value is visible). */
+export function createAnswers(name: string, nodes = '2'): string[] {
+  return ['1xH100', nodes, name, 'No new key', '', 'Off', 'Create cluster'];
+}
+
+/** A fresh engine state with `keep-1..3` running, signed in, views hidden, the list loaded. */
+export async function freshAccount(): Promise<TensorPoolExtensionApi> {
+  const ext = await api();
+  await control.reset('none');
+  await control.config({ pendingMs: 200, processingMs: 600, retryAfterSeconds: 1 });
+  await seedClusters(3, 'keep');
+  await ensureSignedIn(ext);
+  await hideViews();
+  await ext.refresh();
+  await ext.refresh(); // a refresh started before the reset may still have been in flight
+  return ext;
+}
+
+/** Back to the engine URL and a signed-in account (after tests that changed either). */
+export async function ensureSignedIn(ext: TensorPoolExtensionApi): Promise<void> {
+  if (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== engine.url) {
+    await setApiUrl(engine.url);
+  }
+  if (ext.store.account.kind !== 'signedIn') {
+    const result = await signIn();
+    assert.equal(result.ok, true, result.message);
+  }
+  await accountIs(ext, 'signedIn', 20_000);
+}
+
+/** The status bar shows the signed-in account (a list error is not an account problem). */
+export function statusShowsAccount(ext: TensorPoolExtensionApi): void {
+  const account = ext.store.account;
+  assert.equal(account.kind, 'signedIn');
+  assert.ok(ext.testing.statusBar.text.includes(account.label), ext.testing.statusBar.text);
+}
+
+/** Requests in the engine's log other than GETs (and the engine control calls, which are never logged). */
+export async function mutations(): Promise<string[]> {
+  return (await control.log()).filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path} -> ${e.status}`);
+}

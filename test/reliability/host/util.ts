@@ -1,0 +1,86 @@
+// Helpers for the host tests: the two trees as VS Code renders them, waiting, the engine's control
+// surface (reused from the integration suite) and a few engine calls of our own.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../../src/extension';
+import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import type { StorageNode } from '../../../src/vscode/views/objectStorageTree';
+import { engine } from '../../integration/helpers';
+
+export { accountIs, api, control, setApiUrl, signIn, sleep } from '../../integration/control';
+export { engine } from '../../integration/helpers';
+
+export interface Row<N> {
+  node: N;
+  item: vscode.TreeItem;
+  label: string;
+  description: string;
+}
+
+function labelOf(item: vscode.TreeItem): string {
+  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+}
+
+export async function clusterRows(ext: TensorPoolExtensionApi, parent?: ClusterNode): Promise<Array<Row<ClusterNode>>> {
+  const provider = ext.views.clusters as vscode.TreeDataProvider<ClusterNode>;
+  const nodes = (await provider.getChildren(parent)) ?? [];
+  return Promise.all(nodes.map(async (node) => {
+    const item = await provider.getTreeItem(node);
+    return { node, item, label: labelOf(item), description: String(item.description ?? '') };
+  }));
+}
+
+export async function storageRows(ext: TensorPoolExtensionApi, parent?: StorageNode): Promise<Array<Row<StorageNode>>> {
+  const provider = ext.views.objectStorage as vscode.TreeDataProvider<StorageNode>;
+  const nodes = (await provider.getChildren(parent)) ?? [];
+  return Promise.all(nodes.map(async (node) => {
+    const item = await provider.getTreeItem(node);
+    return { node, item, label: labelOf(item), description: String(item.description ?? '') };
+  }));
+}
+
+export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    assert.ok(Date.now() < deadline, `timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function engineControl(method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${engine.url}/_engine/${path}`, {
+    method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `engine ${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Running clusters for the test token, made directly in the engine (not logged). */
+export function seedClusters(n: number, prefix = 'bulk'): Promise<unknown> {
+  return engineControl('POST', 'seed', { clusters: n, prefix });
+}
+
+/** The User-Agent of the suite's own calls to the engine's API (so they can be told from the extension's). */
+export const SUITE_AGENT = 'tensorpool-reliability-suite';
+
+/** Call the engine's API directly with the test token (logged like the extension's calls, under SUITE_AGENT). */
+export async function engineApi<T = unknown>(method: string, apiPath: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(engine.url + apiPath, { method, headers: { authorization: `Bearer ${engine.token}`, 'user-agent': SUITE_AGENT } });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** The cluster tree shows what the engine holds: the names of the cluster rows. */
+export async function treeClusterNames(ext: TensorPoolExtensionApi): Promise<string[]> {
+  return (await clusterRows(ext)).filter((r) => r.node.kind === 'cluster').map((r) => r.label).sort();
+}
+
+/** Hide the TensorPool views, so no automatic refresh adds calls while a test counts them. */
+export async function hideViews(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.view.explorer');
+}
+
+export async function showViews(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+}

@@ -1,0 +1,203 @@
+// The reliability and security suite (`npm run test:reliability`).
+//
+//   Node part: mocha in this process against the in-process engine, tinyproxy and an HTTPS server
+//     node/faults.test.ts     every fault kind at the API client (retries, error kinds, one create)
+//     node/badInput.test.ts   the bad-input corpus through the validators, the wizards and the client
+//     node/secrets.test.ts    secrets in cut-off answers, 422 field messages, HTML error pages
+//     node/network.test.ts    proxyStrictSSL, HTTPS_PROXY/NO_PROXY, TLS/DNS/refused messages
+//                             (+ test/unit/proxy.test.ts, reused: http.proxy, noProxy, HTTP_PROXY)
+//     node/configs.test.ts    120 generated ssh/AWS/rclone configs round-tripped on disk
+//   Host part: host/*.test.ts in the real extension host of VS Code 1.100 (code-server), against a
+//     fresh local engine: fault kinds around the real extension, duplicate creates through the
+//     wizard, the sign-in box, proxy settings, and a secrets session at log level trace.
+//
+// usage: node out/test/reliability/run.js [--vscode 1.100] [--node-only | --host-only] [--files faults,unhandled] [--grep <host test title>]
+// Prints the table of figures, writes test-results/reliability.json, ends with `N passed, N failed`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+import { ensureInstalled, ensureSystemPackages } from '../harness/install';
+import { runInHost } from '../harness/runIntegration';
+import { part, runSuite, type SuiteContext } from '../harness/suite';
+import { TARGETS, selectTargets, type Target } from '../harness/targets';
+import { REPO, RESULTS, log } from '../harness/util';
+import { OTHER_TOKEN, READONLY_TOKEN, TEST_TOKEN } from '../fixtures/engine';
+import { credentialsRecord } from '../fixtures/payloads';
+import { BAD_INPUTS, FAULT_KIND_IDS, faultSubject, findSecrets } from './catalogue';
+import { handled, ledger, mergeFigures, type PartFigures } from './ledger';
+
+interface TestResult { title: string; state: 'passed' | 'failed'; error?: string }
+
+const argv = process.argv.slice(2);
+const has = (flag: string) => argv.includes(flag);
+const NODE_FILES = ['faults', 'badInput', 'secrets', 'network', 'configs'].map((f) => path.join(__dirname, 'node', `${f}.test.js`));
+/** Reused as it is: the unit suite's proxy tests against tinyproxy count among the network checks. */
+const REUSED_PROXY_TESTS = path.join(REPO, 'out', 'test', 'unit', 'proxy.test.js');
+
+/** Everything this process prints, so the Node part's own secrets can be looked for in the output. */
+const printed: string[] = [];
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  printed.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+  return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+}) as typeof process.stdout.write;
+
+/** The secrets the Node part handles (its engine's tokens, the fixture storage secret, a network-test token). */
+const NODE_SECRETS = [
+  { name: 'the Node engine token', value: TEST_TOKEN },
+  { name: 'the second Node engine token', value: OTHER_TOKEN },
+  { name: 'the read-only Node engine token', value: READONLY_TOKEN },
+  { name: 'the fixture secret access key', value: String(credentialsRecord().secret_access_key) },
+  { name: 'the network-test token', value: 'tp_network_token_123456' },
+];
+
+function walkTests(suite: Mocha.Suite, visit: (t: Mocha.Test) => void): void {
+  for (const t of suite.tests) visit(t);
+  for (const s of suite.suites) walkTests(s, visit);
+}
+
+async function runNodePart(ctx: SuiteContext): Promise<{ figures: PartFigures; tests: TestResult[]; ms: number }> {
+  const started = Date.now();
+  log('--- Node part: API client, validators and wizards, network, config files ---');
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'dot', color: false, timeout: 20_000 });
+  for (const f of [...NODE_FILES, REUSED_PROXY_TESTS]) mocha.addFile(f);
+  await mocha.loadFilesAsync();
+  walkTests(mocha.suite, (t) => { if (t.file === REUSED_PROXY_TESTS) ledger.cover(t, `network:${t.title}`); });
+  const tests: TestResult[] = [];
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    runner.on('pass', (t) => tests.push({ title: t.fullTitle(), state: 'passed' }));
+    runner.on('fail', (t, err: Error) => tests.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }));
+  });
+  const passed = tests.filter((t) => t.state === 'passed').length;
+  const failed = tests.length - passed;
+  ctx.tally.passed += passed;
+  ctx.tally.failed += failed;
+  log(`Node part: ${passed} passed, ${failed} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { figures: ledger.figures(), tests, ms: Date.now() - started };
+}
+
+function hostTargets(): Target[] {
+  // One version keeps CI time down; the integration suite covers both.
+  return argv.includes('--vscode') || process.env.VSCODE_TARGETS ? selectTargets(argv) : TARGETS.filter((t) => t.name === '1.100');
+}
+
+interface Row { check: string; result: string; ok: boolean; detail?: string }
+
+/** At most a few names, then how many more. */
+function few(ids: readonly string[], n = 8): string {
+  return ids.length <= n ? ids.join(', ') : `${ids.slice(0, n).join(', ')} and ${ids.length - n} more`;
+}
+
+function table(figures: PartFigures, node: PartFigures, host: PartFigures | undefined): Row[] {
+  const kinds = FAULT_KIND_IDS.map(faultSubject);
+  const f = handled(figures, kinds);
+  const fNode = handled(node, kinds);
+  const fHost = host ? handled(host, kinds) : undefined;
+  const bad = handled(figures, BAD_INPUTS.map((b) => b.id));
+  const configIds = Object.keys(figures.subjects).filter((s) => s.startsWith('config:'));
+  const cfg = handled(figures, configIds);
+  const netIds = Object.keys(figures.subjects).filter((s) => s.startsWith('network:'));
+  const net = handled(figures, netIds);
+  const formats = figures.configs ? Object.entries(figures.configs.byFormat).map(([k, v]) => `${k} ${v}`).join(', ') : '';
+  return [
+    { check: 'Fault kinds handled', result: `${f.handled} of ${f.total}`, ok: f.handled === f.total && f.total >= 20,
+      detail: `API client ${fNode.handled}/${fNode.total}; extension host ${fHost ? `${fHost.handled}/${fHost.total}` : 'not run'}${f.missing.length ? `; not handled: ${few(f.missing)}` : ''}` },
+    { check: 'Bad inputs rejected', result: `${bad.handled} of ${bad.total}`, ok: bad.handled === bad.total && bad.total >= 40,
+      detail: bad.missing.length ? `not rejected as expected: ${few(bad.missing)}` : 'before any request, with a specific message' },
+    { check: 'Secrets found', result: String(figures.secretsFound), ok: figures.secretsFound === 0 && figures.placesSearched > 0,
+      detail: `${figures.placesSearched} places searched${figures.secretFindings.length ? `: ${figures.secretFindings.slice(0, 5).join('; ')}` : ''}` },
+    { check: 'Duplicate creates', result: String(figures.duplicateCreates), ok: figures.duplicateCreates === 0 && figures.createConfirmations > 0,
+      detail: `${figures.createConfirmations} confirmations under faults around POST /cluster/create` },
+    { check: 'Configs round-tripped', result: `${cfg.handled} of ${cfg.total}`, ok: cfg.handled === cfg.total && cfg.total >= 100,
+      detail: cfg.missing.length ? `failed: ${few(cfg.missing)}` : formats },
+    { check: 'Proxy/network checks', result: `${net.handled} of ${net.total}`, ok: net.handled === net.total && net.total > 0,
+      detail: net.missing.length ? `failed: ${few(net.missing, 3)}` : 'tinyproxy, self-signed TLS, DNS, refused' },
+  ];
+}
+
+function printTable(rows: Row[]): string {
+  const w1 = Math.max(...rows.map((r) => r.check.length), 'Check'.length);
+  const w2 = Math.max(...rows.map((r) => r.result.length), 'Result'.length);
+  const lines = [
+    `| ${'Check'.padEnd(w1)} | ${'Result'.padEnd(w2)} | Notes |`,
+    `|${'-'.repeat(w1 + 2)}|${'-'.repeat(w2 + 2)}|-------|`,
+    ...rows.map((r) => `| ${r.check.padEnd(w1)} | ${r.result.padEnd(w2)} | ${r.ok ? '' : 'FAILED: '}${r.detail ?? ''} |`),
+  ];
+  return lines.join('\n');
+}
+
+runSuite('reliability', async (ctx) => {
+  const started = Date.now();
+  ctx.watchdog.arm(6 * 60_000, 'the reliability suite (Node part)');
+  // tinyproxy and openssl (Debian) for the Node part; apt-get when run as root, else a clear message.
+  await ensureSystemPackages();
+  let node: { figures: PartFigures; tests: TestResult[]; ms: number } = { figures: ledger.figures(), tests: [], ms: 0 };
+  if (!has('--host-only')) node = await runNodePart(ctx);
+
+  let host: PartFigures | undefined;
+  let hostTests: TestResult[] = [];
+  let hostMs = 0;
+  let vscodeVersion: string | undefined;
+  if (!has('--node-only')) {
+    const targets = hostTargets();
+    ctx.watchdog.arm(15 * 60_000, 'installing');
+    await ensureInstalled(targets);
+    ctx.watchdog.arm(6 * 60_000, 'the reliability suite (extension host)');
+    const filesFlag = argv.indexOf('--files');
+    const grepFlag = argv.indexOf('--grep');
+    const env: Record<string, string> = {
+      ...(filesFlag >= 0 ? { TENSORPOOL_RELIABILITY_FILES: argv[filesFlag + 1] } : {}),
+      ...(grepFlag >= 0 ? { TENSORPOOL_RELIABILITY_GREP: argv[grepFlag + 1] } : {}),
+    };
+    for (const target of targets) {
+      const t0 = Date.now();
+      await part(ctx, `reliability on VS Code ${target.name}`, async (own) => {
+        const results = await runInHost(target, ctx, own, { testsModule: path.join(__dirname, 'host', 'index.js'), label: 'reliability', env, timeoutMs: 300_000 });
+        if (!results) throw new Error('the extension host wrote no results');
+        host = mergeFigures([host, results.figures as PartFigures]);
+        hostTests = hostTests.concat(results.tests);
+        vscodeVersion = results.vscode;
+      });
+      hostMs += Date.now() - t0;
+    }
+  }
+
+  const figures = mergeFigures([node.figures, host]);
+  // The Node part's output (test titles, errors, this table) must not contain its secrets either.
+  const outputFindings = findSecrets(printed.join(''), NODE_SECRETS);
+  figures.placesSearched++;
+  figures.secretsFound += outputFindings.length;
+  figures.secretFindings.push(...outputFindings.map((f) => `suite output: ${f}`));
+
+  const rows = table(figures, node.figures, host);
+  const text = printTable(rows);
+  console.log(`\nReliability and security${vscodeVersion ? ` (Node ${process.version}; extension host of VS Code ${vscodeVersion})` : ''}:\n${text}`);
+  console.log(`Node part ${(node.ms / 1000).toFixed(1)} s, extension host ${(hostMs / 1000).toFixed(1)} s, total ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const partial = has('--node-only') || has('--host-only') || has('--files') || has('--grep');
+  if (partial) log('a partial run: the figures are not checked');
+  else if (rows.every((r) => r.ok)) ctx.tally.passed++;
+  else {
+    ctx.tally.failed++;
+    console.log(`figures: FAILED (${rows.filter((r) => !r.ok).map((r) => r.check).join(', ')})`);
+  }
+
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    vscode: vscodeVersion ?? null,
+    timings: { totalMs: Date.now() - started, nodePartMs: node.ms, hostPartMs: hostMs },
+    table: rows,
+    figures,
+    tests: [...node.tests.map((t) => ({ part: 'node', ...t })), ...hostTests.map((t) => ({ part: 'host', ...t }))],
+  };
+  const json = JSON.stringify(report, null, 2);
+  if (findSecrets(json, NODE_SECRETS).length === 0) {
+    fs.mkdirSync(RESULTS, { recursive: true });
+    fs.writeFileSync(path.join(RESULTS, 'reliability.json'), json);
+    log(`figures and every test written to ${path.relative(REPO, path.join(RESULTS, 'reliability.json'))}`);
+  } else {
+    ctx.tally.failed++;
+    log('test-results/reliability.json NOT written: it would contain a secret of the Node part');
+  }
+});
