@@ -19,11 +19,26 @@ import { QuickInputPrompter } from './vscode/quickInputPrompter';
 import { RefreshScheduler } from './vscode/refreshScheduler';
 import { StorageConfigController } from './vscode/storageConfig';
 import { RequestFollower } from './vscode/requestFollower';
+import { apiLoadTiming, type ApiLoadTiming } from './vscode/lazyApi';
 import { affectsApi } from './vscode/settings';
 import { AccountStatusBar } from './vscode/statusBar';
 import { Store } from './vscode/store';
 import { ClustersTreeProvider, type ClusterNode } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
+
+/** Set by the first statement of dist/extension.js (esbuild.mjs banner; `end` by its last statement):
+ *  when the bundle started and finished evaluating. Absent when this file is not run from the bundle. */
+declare const __TP_LOAD__: { readonly start: number; readonly end?: number } | undefined;
+
+/** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
+export interface ActivationTimings {
+  readonly moduleStart: number | undefined;
+  readonly moduleEnd: number | undefined;
+  readonly activateStart: number;
+  activateEnd: number;
+  /** Wall-clock time when activate() returned, to compare with the engine's request log. */
+  activatedAt: number;
+}
 
 /** What activate() returns: used by the integration tests, and stable enough for other extensions. */
 export interface TensorPoolExtensionApi {
@@ -44,10 +59,15 @@ export interface TensorPoolExtensionApi {
     readonly connect: ConnectController;
     readonly storageConfig: StorageConfigController;
     nextRefreshDelay(): number | undefined;
+    /** When the bundle was evaluated and activate() ran. */
+    readonly activation: ActivationTimings;
+    /** How long loading the API layer took; undefined until the first request needed it. */
+    apiLoad(): ApiLoadTiming | undefined;
   };
 }
 
 export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi {
+  const activateStart = performance.now();
   const secrets = new SecretRegistry();
   const log = new Log(secrets);
   const store = new Store();
@@ -159,7 +179,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // In the background, after activation returns: read the token and check it against /me.
   setImmediate(() => void account.initialize());
 
-  return {
+  const load = typeof __TP_LOAD__ === 'undefined' ? undefined : __TP_LOAD__;
+  const activation: ActivationTimings = { moduleStart: load?.start, moduleEnd: load?.end, activateStart, activateEnd: 0, activatedAt: 0 };
+  const result: TensorPoolExtensionApi = {
     store,
     views: { clusters: tree, objectStorage: storageTree },
     refresh: () => clusters.refresh(),
@@ -174,8 +196,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       connect,
       storageConfig,
       nextRefreshDelay: () => scheduler.nextDelay(),
+      activation,
+      apiLoad: apiLoadTiming,
     },
   };
+  activation.activateEnd = performance.now();
+  activation.activatedAt = Date.now();
+  return result;
 }
 
 export function deactivate(): void {

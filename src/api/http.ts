@@ -21,7 +21,7 @@ export interface TransportOptions {
   /** Read on every call, so a new sign-in takes effect without rebuilding the client. */
   readonly getToken: () => string | undefined;
   readonly userAgent: string;
-  /** Per attempt, default 30 s. */
+  /** Per attempt: how long to wait for the answer's headers, and at most between two body chunks. Default 30 s. */
   readonly timeoutMs?: number;
   /** How many times an idempotent GET is retried after a transient failure (default 3). */
   readonly maxRetries?: number;
@@ -34,6 +34,8 @@ export interface TransportOptions {
   readonly proxy?: ProxySettings;
   readonly secrets?: SecretRegistry;
   readonly log?: LogSink;
+  /** The least severe level the sink shows (default trace); lines below it are not even built. */
+  readonly logLevel?: () => LogLevel | 'off';
   /** Called on every 401, before the error is thrown (the account store flips to "token rejected"). */
   readonly onUnauthorized?: (error: UnauthorizedError) => void;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -95,6 +97,11 @@ export interface Answer<T> {
   readonly retryAfterMs: number | undefined;
 }
 
+const LEVEL_ORDER: Record<LogLevel | 'off', number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4, off: 5 };
+/** Trace lines show at most this much of a body; the cut is made with room to spare before redaction,
+ *  so a secret is never split at the edge of what is redacted. */
+const TRACE_BODY = 2000;
+const SECRET_MARGIN = 1024;
 const IDEMPOTENT: ReadonlySet<Method> = new Set(['GET']);
 /** Failures that happen before a request byte is written: retrying these can never duplicate anything. */
 const NOT_SENT_CODES = new Set([
@@ -140,7 +147,7 @@ export class Transport {
         const err = e as TensorPoolError;
         const delay = idempotent && attempt < this.maxRetries ? this.retryDelay(err, attempt) : undefined;
         if (delay === undefined) throw err;
-        this.log('debug', `${call.method} ${call.path}: ${err.message}; retry ${attempt + 1}/${this.maxRetries} in ${delay} ms`);
+        this.log('debug', () => `${call.method} ${call.path}: ${err.message}; retry ${attempt + 1}/${this.maxRetries} in ${delay} ms`);
         try {
           await this.sleep(delay, opts.signal);
         } catch {
@@ -183,12 +190,6 @@ export class Transport {
     const ctx: ErrorContext = { method: call.method, path: call.path };
     if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
-    const onAbort = () => controller.abort();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent };
     const token = this.options.getToken();
     if (token) {
@@ -201,43 +202,43 @@ export class Transport {
       headers['content-type'] = 'application/json';
     }
     const started = Date.now();
-    this.log('debug', `${call.method} ${call.path}${call.query ? ` ${JSON.stringify(call.query)}` : ''}`);
-    if (payload) this.log('trace', `${call.method} ${call.path} body ${payload}`);
+    this.log('debug', () => `${call.method} ${call.path}${call.query ? ` ${JSON.stringify(call.query)}` : ''}`);
+    if (payload) this.log('trace', () => `${call.method} ${call.path} body ${payload}`);
 
     let status: number;
     let responseHeaders: Dispatcher.ResponseData['headers'];
     let text: string;
     let responded = false;
     try {
+      // The timeout is undici's own (no answer's headers within timeoutMs, or a stall between body
+      // chunks that long): an AbortSignal of ours would cost ~30 µs on every request, so a signal is
+      // passed only when the caller gave one.
       const res = await request(this.url(call.path, call.query), {
         method: call.method,
         headers,
         body: payload,
-        signal: controller.signal,
+        ...(opts.signal ? { signal: opts.signal } : {}),
         dispatcher: this.dispatcher,
-        // The overall timer above is the one that counts; these only stop undici from giving up first.
-        headersTimeout: timeoutMs + 1000,
-        bodyTimeout: timeoutMs + 1000,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       responded = true;
       status = res.statusCode;
       responseHeaders = res.headers;
       text = await res.body.text();
     } catch (e) {
-      if (timedOut) {
-        const msg = `No answer from ${this.host()} within ${Math.round(timeoutMs / 1000)} s.`;
+      if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
+      const code = errorCode(e);
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+        const msg = `No answer from ${this.host()} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}.`;
         throw new TimeoutError(msg, { ...ctx, status: undefined }, timeoutMs, true);
       }
-      if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
       throw this.networkError(e, ctx, responded);
-    } finally {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
     }
 
     const retryAfterMs = parseRetryAfter(header(responseHeaders, 'retry-after'));
-    this.log('debug', `${call.method} ${call.path} -> ${status} in ${Date.now() - started} ms`);
-    this.log('trace', `${call.method} ${call.path} <- ${snippet(this.secrets.redact(text), 2000)}`);
+    this.log('debug', () => `${call.method} ${call.path} -> ${status} in ${Date.now() - started} ms`);
+    this.log('trace', () => `${call.method} ${call.path} <- ${snippet(this.secrets.redact(text.slice(0, TRACE_BODY + SECRET_MARGIN)), TRACE_BODY)}`);
     const sctx: ErrorContext = { ...ctx, status };
 
     if (status >= 200 && status < 300) {
@@ -325,8 +326,11 @@ export class Transport {
     try { return new URL(this.baseUrl).host; } catch { return this.baseUrl; }
   }
 
-  log(level: LogLevel, message: string): void {
-    this.options.log?.(level, this.secrets.redact(message));
+  /** Log a line; a function is only called (and its text only redacted) when the level is shown. */
+  log(level: LogLevel, message: string | (() => string)): void {
+    const sink = this.options.log;
+    if (!sink || LEVEL_ORDER[level] < LEVEL_ORDER[this.options.logLevel?.() ?? 'trace']) return;
+    sink(level, this.secrets.redact(typeof message === 'string' ? message : message()));
   }
 }
 

@@ -56,6 +56,7 @@ export class ApiService {
       imageField: settings.imageField,
       secrets: this.options.secrets,
       log: this.options.log.write,
+      logLevel: this.options.log.level,
       onUnauthorized,
       proxy: readProxySettings(),
     });

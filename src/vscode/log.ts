@@ -31,6 +31,18 @@ export class Log implements vscode.Disposable {
     }
   };
 
+  /** The least severe level the channel shows now (the user's "Set Log Level"). */
+  level = (): LogLevel | 'off' => {
+    switch (this.channel.logLevel) {
+      case vscode.LogLevel.Off: return 'off';
+      case vscode.LogLevel.Trace: return 'trace';
+      case vscode.LogLevel.Debug: return 'debug';
+      case vscode.LogLevel.Info: return 'info';
+      case vscode.LogLevel.Warning: return 'warn';
+      default: return 'error';
+    }
+  };
+
   info(message: string): void { this.write('info', message); }
   warn(message: string): void { this.write('warn', message); }
   error(message: string): void { this.write('error', message); }

@@ -1,0 +1,318 @@
+// The benchmarks that run inside VS Code's real extension host (code-server), loaded by the harness as the
+// extension test module (see test/bench/run.ts). The host's stdout goes nowhere: everything goes to the
+// JSON file named by TENSORPOOL_TEST_RESULTS.
+//
+// One run of the harness is several launches of the extension host: the module measures the activation
+// that just happened (the extension activates on its own at onStartupFinished), then reloads the window,
+// which starts a new extension host that loads this module again. State between launches lives in a file
+// next to the results file.
+//   launch 0        fresh profile, no token: activation; then the engine gets 1,000 clusters and we sign in
+//                   (the token goes to SecretStorage, which survives a reload)
+//   launches 1..n-1 a stored token: activation, then the startup /me check must come after activate()
+//                   returned; the API layer's first load is timed by the extension
+//   last launch     also: the tree with 1,000 clusters, then (TENSORPOOL_BENCH_IDLE=1) 60 s with the views
+//                   hidden, then the views visible with the shortest refresh interval
+import * as fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { summarize } from '../stats';
+
+const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the benchmarks through npm run bench`);
+  return value;
+}
+const numberEnv = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+
+const ENGINE = env('TENSORPOOL_TEST_ENGINE_URL');
+const RESULTS = env('TENSORPOOL_TEST_RESULTS');
+const STATE = `${RESULTS}.launches.json`;
+const LAUNCHES = Math.max(2, numberEnv('TENSORPOOL_BENCH_LAUNCHES', 6));
+const CLUSTERS = numberEnv('TENSORPOOL_BENCH_CLUSTERS', 1000);
+const IDLE = process.env.TENSORPOOL_BENCH_IDLE === '1';
+const IDLE_MS = numberEnv('TENSORPOOL_BENCH_IDLE_MS', 60_000);
+const VISIBLE_MS = numberEnv('TENSORPOOL_BENCH_VISIBLE_MS', 30_000);
+const SIGNAL = process.env.TENSORPOOL_BENCH_SIGNAL;
+const REFRESHES = 3;
+const TREE_ROUNDS = 15;
+const MIN_INTERVAL_S = 10;
+
+interface LogEntry { seq: number; time: string; method: string; path: string; status: number | null }
+
+async function control(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${ENGINE}/_engine/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`engine control ${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+const engineLog = async (): Promise<LogEntry[]> => (await control('GET', 'log')).entries as LogEntry[];
+const clearLog = () => control('DELETE', 'log');
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function until(what: string, timeoutMs: number, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** VS Code's own performance marks in this extension host (vs/base/common/performance, Date.now() ms). */
+function hostMarks(): Record<string, number> {
+  const perf = (globalThis as { MonacoPerformanceMarks?: { getMarks(): Array<{ name: string; startTime: number }> } }).MonacoPerformanceMarks;
+  const marks: Record<string, number> = {};
+  for (const m of perf?.getMarks() ?? []) {
+    if (m.name.endsWith(`/${EXTENSION_ID}`)) marks[m.name.split('/')[2]] = m.startTime;
+  }
+  return marks;
+}
+
+export interface LaunchSample {
+  launch: number;
+  storedToken: boolean;
+  /** How activation was triggered: by VS Code at startup (as for users), or by this module after 30 s. */
+  activatedBy: 'startup' | 'bench';
+  /** VS Code's marks: require() of dist/extension.js, and the activate() call (ms, 1 ms resolution). */
+  hostLoadMs: number;
+  hostActivateMs: number;
+  /** The bundle's own marks (performance.now()): evaluation of its code, and activate() itself. */
+  moduleEvalMs: number | undefined;
+  activateMs: number;
+  /** Engine requests between the start of loading and the moment activate() returned. */
+  requestsBeforeActivated: number;
+  /** With a stored token: when the startup GET /me reached the engine, relative to activate() returning. */
+  meAfterActivatedMs: number | undefined;
+  /** dist/api.js was not loaded when activate() returned. */
+  apiLazy: boolean;
+  /** require() of dist/api.js when the first request needed it (ms). */
+  apiLoadMs: number | undefined;
+  accountAfter: string;
+}
+
+interface State {
+  samples: LaunchSample[];
+  steps: Array<{ title: string; state: 'passed' | 'failed'; error?: string }>;
+}
+
+function readState(): State {
+  return fs.existsSync(STATE) ? (JSON.parse(fs.readFileSync(STATE, 'utf8')) as State) : { samples: [], steps: [] };
+}
+
+/** User settings (tensorpool.apiUrl = the engine) reach the remote extension host over the workbench
+ *  connection, sometimes after the extension activated; wait for them (bounded). */
+async function settingsLoaded(): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== ENGINE && Date.now() < deadline) await sleep(50);
+}
+
+async function activated(): Promise<{ api: TensorPoolExtensionApi; by: 'startup' | 'bench' }> {
+  const ext = vscode.extensions.getExtension<TensorPoolExtensionApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  const deadline = Date.now() + 30_000;
+  while (!ext.isActive && Date.now() < deadline) await sleep(20);
+  if (ext.isActive) return { api: ext.exports, by: 'startup' };
+  return { api: await ext.activate(), by: 'bench' };
+}
+
+async function sampleActivation(launch: number, api: TensorPoolExtensionApi, by: 'startup' | 'bench'): Promise<LaunchSample> {
+  const a = api.testing.activation;
+  const marks = hostMarks();
+  const need = ['willLoadExtensionCode', 'didLoadExtensionCode', 'willActivateExtension', 'didActivateExtension'];
+  const missing = need.filter((n) => marks[n] === undefined);
+  if (missing.length) throw new Error(`VS Code's performance marks are missing: ${missing.join(', ')}`);
+  const apiAtActivation = api.testing.apiLoad();
+  const apiLazy = apiAtActivation === undefined || apiAtActivation.at > a.activatedAt;
+  // Let the startup account check finish: with a stored token, GET /me and then signed in; without one
+  // the account stays signed out and nothing is requested.
+  if (launch > 0) {
+    const apiUrl = vscode.workspace.getConfiguration('tensorpool').get('apiUrl');
+    if (apiUrl !== ENGINE) throw new Error(`the settings did not reach this extension host: tensorpool.apiUrl is ${apiUrl}`);
+    await until('the startup account check (signed in)', 20_000, () => api.store.account.kind === 'signedIn').catch((err: Error) => {
+      throw new Error(`${err.message}; the account is ${JSON.stringify(api.store.account)}; log: ${api.testing.logTail.slice(-5).join(' | ')}`);
+    });
+  }
+  await sleep(300);
+  const entries = await engineLog();
+  const times = entries.map((e) => ({ ...e, ms: Date.parse(e.time) }));
+  const loadStarted = marks.willLoadExtensionCode;
+  const before = times.filter((e) => e.ms >= loadStarted && e.ms <= a.activatedAt);
+  const me = times.find((e) => e.ms >= loadStarted && e.method === 'GET' && e.path === '/me');
+  return {
+    launch,
+    storedToken: launch > 0,
+    activatedBy: by,
+    hostLoadMs: marks.didLoadExtensionCode - marks.willLoadExtensionCode,
+    hostActivateMs: marks.didActivateExtension - marks.willActivateExtension,
+    moduleEvalMs: a.moduleStart !== undefined && a.moduleEnd !== undefined ? a.moduleEnd - a.moduleStart : undefined,
+    activateMs: a.activateEnd - a.activateStart,
+    requestsBeforeActivated: before.length,
+    meAfterActivatedMs: me ? me.ms - a.activatedAt : undefined,
+    apiLazy,
+    apiLoadMs: api.testing.apiLoad()?.ms,
+    accountAfter: api.store.account.kind,
+  };
+}
+
+async function signIn(api: TensorPoolExtensionApi): Promise<void> {
+  await control('POST', 'reset', { seed: 'none' });
+  const seeded = await control('POST', 'seed', { clusters: CLUSTERS });
+  if (seeded.created !== CLUSTERS) throw new Error(`the engine seeded ${seeded.created} clusters, not ${CLUSTERS}`);
+  const result = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('tensorpool.signIn', { token: env('TENSORPOOL_TEST_TOKEN') });
+  if (!result?.ok) throw new Error(`sign-in failed: ${result?.message}`);
+  await until('signed in', 10_000, () => api.store.account.kind === 'signedIn');
+  // The engine's URL also goes into the workspace folder's settings: after a window reload, code-server
+  // 1.139 sometimes never delivers the user settings to the new extension host (it would then check the
+  // stored token against the default https://engine.tensorpool.dev).
+  await vscode.workspace.getConfiguration('tensorpool').update('apiUrl', ENGINE, vscode.ConfigurationTarget.Workspace);
+  // The organisation lookup after sign-in; let it land before the window reloads.
+  await sleep(500);
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown> | undefined)?.then === 'function';
+
+async function treeBench(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
+  await vscode.commands.executeCommand('workbench.view.explorer');
+  await sleep(300);
+  await clearLog();
+  const refreshMs: number[] = [];
+  for (let i = 0; i < REFRESHES; i++) {
+    const t = performance.now();
+    await api.refresh();
+    refreshMs.push(performance.now() - t);
+  }
+  await sleep(200);
+  const entries = await engineLog();
+  const listRequests = entries.filter((e) => e.method === 'GET' && e.path === '/cluster/list').length;
+  const otherRequests = entries.filter((e) => !(e.method === 'GET' && e.path === '/cluster/list')).map((e) => `${e.method} ${e.path}`);
+  if (api.store.clusters.error) throw new Error(`the cluster list failed: ${api.store.clusters.error.message}`);
+
+  const provider = api.views.clusters;
+  const children = (node?: Parameters<typeof provider.getChildren>[0]) => provider.getChildren(node);
+  const rounds: number[] = [];
+  let rows = 0;
+  let nodes = 0;
+  for (let round = 0; round < TREE_ROUNDS; round++) {
+    const started = performance.now();
+    let top = children(undefined);
+    if (isThenable(top)) top = await top;
+    let count = 0;
+    let instances = 0;
+    for (const row of top ?? []) {
+      const item = provider.getTreeItem(row);
+      if (isThenable(item)) await item;
+      let kids = children(row);
+      if (isThenable(kids)) kids = await kids;
+      for (const kid of kids ?? []) {
+        const kidItem = provider.getTreeItem(kid);
+        if (isThenable(kidItem)) await kidItem;
+        instances++;
+      }
+      count++;
+    }
+    rounds.push(performance.now() - started);
+    rows = count;
+    nodes = instances;
+  }
+  if (rows < CLUSTERS) throw new Error(`the tree shows ${rows} rows, expected ${CLUSTERS} clusters`);
+  return { rows, instances: nodes, rounds, itemsMs: summarize(rounds), refreshes: REFRESHES, refreshMs: summarize(refreshMs), listRequests, otherRequests };
+}
+
+async function idleHidden(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
+  await vscode.commands.executeCommand('workbench.view.explorer');
+  await sleep(500);
+  if (api.testing.nextRefreshDelay() !== undefined) throw new Error('the TensorPool view still counts as visible after opening the Explorer');
+  const inTransition = api.store.requests.length;
+  await clearLog();
+  if (SIGNAL) fs.writeFileSync(SIGNAL, String(Date.now()));
+  const started = Date.now();
+  await sleep(IDLE_MS);
+  const entries = await engineLog();
+  return { windowMs: Date.now() - started, requests: entries.length, paths: entries.map((e) => `${e.method} ${e.path}`), followedRequests: inTransition };
+}
+
+async function visible(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
+  // The workspace folder's settings: writing user settings from this (reloaded) window can make the host
+  // lose the other user settings (tensorpool.apiUrl) in code-server.
+  const config = vscode.workspace.getConfiguration('tensorpool');
+  await config.update('refreshInterval', MIN_INTERVAL_S, vscode.ConfigurationTarget.Workspace);
+  await until('the refresh interval setting', 5000, () => vscode.workspace.getConfiguration('tensorpool').get('refreshInterval') === MIN_INTERVAL_S);
+  await sleep(500);
+  const apiUrl = vscode.workspace.getConfiguration('tensorpool').get('apiUrl');
+  if (apiUrl !== ENGINE) throw new Error(`tensorpool.apiUrl changed to ${apiUrl} after writing tensorpool.refreshInterval`);
+  if (api.store.account.kind !== 'signedIn') throw new Error(`the account is ${api.store.account.kind}`);
+  await clearLog();
+  const started = Date.now();
+  await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+  await vscode.commands.executeCommand('tensorpool.clusters.focus');
+  await until('the view to become visible', 5000, () => api.testing.nextRefreshDelay() !== undefined);
+  const delay = api.testing.nextRefreshDelay();
+  await sleep(Math.max(0, VISIBLE_MS - (Date.now() - started)));
+  const entries = await engineLog();
+  const windowMs = Date.now() - started;
+  const listRequests = entries.filter((e) => e.method === 'GET' && e.path === '/cluster/list').length;
+  return {
+    windowMs, intervalS: MIN_INTERVAL_S, nextDelayMs: delay, listRequests, requests: entries.length,
+    allowed: Math.floor(windowMs / (MIN_INTERVAL_S * 1000)) + 1,
+  };
+}
+
+export async function run(): Promise<void> {
+  const state = readState();
+  const launch = state.samples.length;
+  const save = () => fs.writeFileSync(STATE, JSON.stringify(state, null, 2));
+  /** Run one step; its value, or undefined when it failed (recorded as a failed test). */
+  const step = async <T>(title: string, fn: () => Promise<T>): Promise<{ value: T } | undefined> => {
+    try {
+      const value = await fn();
+      state.steps.push({ title, state: 'passed' });
+      return { value };
+    } catch (err) {
+      state.steps.push({ title, state: 'failed', error: String((err as Error)?.stack ?? err) });
+      return undefined;
+    } finally {
+      save();
+    }
+  };
+  const finish = (bench: Record<string, unknown>) => {
+    const failed = state.steps.filter((s) => s.state === 'failed').length;
+    const results = {
+      vscode: vscode.version, node: process.version,
+      passed: state.steps.length - failed, failed, tests: state.steps,
+      bench: { launches: state.samples, ...bench },
+    };
+    fs.writeFileSync(RESULTS, JSON.stringify(results, null, 2));
+    if (failed > 0) throw new Error(`${failed} benchmark step(s) failed`);
+  };
+
+  await settingsLoaded();
+  const started = await step(`launch ${launch}: activation`, async () => {
+    const { api, by } = await activated();
+    state.samples.push(await sampleActivation(launch, api, by));
+    return api;
+  });
+  if (!started) return finish({});
+  const api = started.value;
+  if (launch === 0 && !(await step(`seed ${CLUSTERS} clusters and sign in`, () => signIn(api)))) return finish({});
+  if (launch + 1 < LAUNCHES) {
+    save();
+    // A new extension host loads this module again and this one ends. If it is still here after 30 s the
+    // reload did not happen: fail instead of hanging.
+    void vscode.commands.executeCommand('workbench.action.reloadWindow');
+    await sleep(30_000);
+    state.steps.push({ title: `launch ${launch}: window reload`, state: 'failed', error: 'the window did not reload within 30 s' });
+    return finish({});
+  }
+  const bench: Record<string, unknown> = {};
+  bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
+  if (IDLE) bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
+  bench.visible = (await step(`${VISIBLE_MS / 1000} s with the view visible, refresh interval ${MIN_INTERVAL_S} s`, () => visible(api)))?.value;
+  return finish(bench);
+}
