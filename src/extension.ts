@@ -176,6 +176,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   setContext('tensorpool.account', store.account.kind);
   setContext('tensorpool.includeOrg', clusters.includeOrg);
 
+  // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
+  connect.recordRemoteFolder();
+
   // In the background, after activation returns: read the token and check it against /me.
   setImmediate(() => void account.initialize());
 

@@ -185,6 +185,20 @@ export class ConnectController {
     }
   }
 
+  /**
+   * In a Remote-SSH window on one of our hosts, remember its folder so the next "Open in New Window"
+   * for that node opens it again. The extension runs on the UI side (extensionKind), so this is the
+   * user's own machine and global state.
+   */
+  recordRemoteFolder(): void {
+    if (vscode.env.remoteName !== 'ssh-remote') return;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const host = folder?.authority.startsWith('ssh-remote+tp-') ? folder.authority.slice('ssh-remote+'.length) : undefined;
+    if (!folder || !host) return;
+    const all = this.memento.get<Record<string, string>>(FOLDER_KEY, {});
+    if (all[host] !== folder.path) void this.memento.update(FOLDER_KEY, { ...all, [host]: folder.path });
+  }
+
   rememberIdentity(clusterId: string, publicKeyPath: string): Thenable<void> {
     const all = { ...this.memento.get<Record<string, string>>(IDENTITY_KEY, {}) };
     all[clusterId] = publicKeyPath.replace(/\.pub$/, '');
@@ -220,7 +234,7 @@ export class ConnectController {
     }
     const s = settings();
     const host = alias ?? `${s.user}@${t.instance.ip}${s.port !== 22 ? `:${s.port}` : ''}`;
-    const folder = this.memento.get<Record<string, string>>(FOLDER_KEY, {})[t.cluster.id] ?? homeFolder(s.user);
+    const folder = this.memento.get<Record<string, string>>(FOLDER_KEY, {})[host] ?? homeFolder(s.user);
     const uri = vscode.Uri.from({ scheme: 'vscode-remote', authority: `ssh-remote+${host}`, path: folder });
     this.log.info(`Opening ${uri.toString()} in a new window.`);
     await this.opener(uri);
