@@ -205,36 +205,48 @@ export class Transport {
     this.log('debug', () => `${call.method} ${call.path}${call.query ? ` ${JSON.stringify(call.query)}` : ''}`);
     if (payload) this.log('trace', () => `${call.method} ${call.path} body ${payload}`);
 
-    let status: number;
-    let responseHeaders: Dispatcher.ResponseData['headers'];
-    let text: string;
+    // The whole attempt (headers and body) races one plain timer. Not an AbortSignal: passing one to
+    // undici costs ~30 µs on every request, so a signal goes only when the caller gave one. Not undici's
+    // headersTimeout either: it runs on coarse timers (1 s resolution). On a timeout the late answer is
+    // still read and dropped in the background, which frees the connection; undici's own timeouts
+    // (a little longer) end it if it never comes.
     let responded = false;
-    try {
-      // The timeout is undici's own (no answer's headers within timeoutMs, or a stall between body
-      // chunks that long): an AbortSignal of ours would cost ~30 µs on every request, so a signal is
-      // passed only when the caller gave one.
+    const attempt = (async () => {
       const res = await request(this.url(call.path, call.query), {
         method: call.method,
         headers,
         body: payload,
         ...(opts.signal ? { signal: opts.signal } : {}),
         dispatcher: this.dispatcher,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        headersTimeout: timeoutMs + 1000,
+        bodyTimeout: timeoutMs + 1000,
       });
       responded = true;
-      status = res.statusCode;
-      responseHeaders = res.headers;
-      text = await res.body.text();
-    } catch (e) {
-      if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
-      const code = errorCode(e);
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(resolve, timeoutMs, 'timeout'); });
+    let answer: { status: number; headers: Dispatcher.ResponseData['headers']; text: string };
+    try {
+      const first = await Promise.race([attempt, timedOut]);
+      if (first === 'timeout') {
+        attempt.catch(() => undefined);
         const msg = `No answer from ${this.host()} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}.`;
         throw new TimeoutError(msg, { ...ctx, status: undefined }, timeoutMs, true);
       }
+      answer = first;
+    } catch (e) {
+      if (e instanceof TimeoutError) throw e;
+      if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
+      const code = errorCode(e);
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+        throw new TimeoutError(`No answer from ${this.host()} in time.`, { ...ctx, status: undefined }, timeoutMs, true);
+      }
       throw this.networkError(e, ctx, responded);
+    } finally {
+      clearTimeout(timer);
     }
+    const { status, headers: responseHeaders, text } = answer;
 
     const retryAfterMs = parseRetryAfter(header(responseHeaders, 'retry-after'));
     this.log('debug', () => `${call.method} ${call.path} -> ${status} in ${Date.now() - started} ms`);
