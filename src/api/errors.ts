@@ -137,3 +137,8 @@ const KINDS: ReadonlySet<string> = new Set<ApiErrorKind>([
 export function isTensorPoolError(e: unknown): e is TensorPoolError {
   return e instanceof Error && KINDS.has((e as { kind?: unknown }).kind as string);
 }
+
+/** The text of anything thrown, for a message or a log line. */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

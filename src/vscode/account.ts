@@ -4,7 +4,7 @@
  * written to settings, state, logs or messages.
  */
 import * as vscode from 'vscode';
-import { isTensorPoolError } from '../api/errors';
+import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { SecretRegistry } from '../api/redact';
 import { validateApiToken } from '../model/validate';
 import type { ApiService } from './apiService';
@@ -45,7 +45,7 @@ export function stateForError(e: unknown): AccountState {
       default: return { kind: 'unreachable', message: e.message };
     }
   }
-  return { kind: 'unreachable', message: e instanceof Error ? e.message : String(e) };
+  return { kind: 'unreachable', message: errorMessage(e) };
 }
 
 export interface SignInResult {
@@ -143,7 +143,7 @@ export class AccountController implements vscode.Disposable {
       const summary: OrgSummary = { name: org.org_name ?? undefined, balance, members: org.members?.length };
       this.store.setAccount({ ...current, org: summary });
     } catch (e) {
-      this.log.info(`Organisation info unavailable: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.info(`Organisation info unavailable: ${errorMessage(e)}`);
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { TensorPoolClient } from '../api/client';
-import { isTensorPoolError, type TensorPoolError, type ValidationError } from '../api/errors';
+import { isTensorPoolError, type TensorPoolError, type ValidationError, errorMessage } from '../api/errors';
 import { clusterLabel, type Cluster } from '../model/cluster';
 import { FIELD_STEP, runCreateWizard, toCreateRequest, type CreateState, type CreateStepId, type LocalKey } from '../wizards/createCluster';
 import { editChanges, runEditWizard, type EditState } from '../wizards/editCluster';
@@ -22,9 +22,6 @@ function errorKind(e: unknown): string {
   return isTensorPoolError(e) ? e.kind : 'unknown';
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /** A message as a sentence (server messages often end without a full stop). */
 function sentence(text: string): string {
@@ -74,7 +71,7 @@ export class ClusterActions {
 
   async create(): Promise<string | undefined> {
     let client: TensorPoolClient;
-    try { client = await this.api.client(); } catch (e) { void vscode.window.showErrorMessage(message(e)); return undefined; }
+    try { client = await this.api.client(); } catch (e) { void vscode.window.showErrorMessage(errorMessage(e)); return undefined; }
     let state: CreateState | undefined;
     let startAt: CreateStepId | undefined;
     let errors: Partial<Record<CreateStepId, string>> | undefined;
@@ -106,7 +103,7 @@ export class ClusterActions {
   /** Decide what to do after a failed create; never resends by itself. */
   private async createFailed(e: unknown): Promise<'stop' | { startAt?: CreateStepId; errors?: Partial<Record<CreateStepId, string>> }> {
     const err = e as TensorPoolError;
-    this.log.warn(`Cluster create failed: ${errorKind(e)}: ${message(e)}`);
+    this.log.warn(`Cluster create failed: ${errorKind(e)}: ${errorMessage(e)}`);
     if (errorKind(e) === 'validation') {
       const v = err as ValidationError;
       const errors: Partial<Record<CreateStepId, string>> = {};
@@ -179,7 +176,7 @@ export class ClusterActions {
         await this.clusters.refresh();
         return true;
       } catch (e) {
-        this.log.warn(`Cluster edit failed: ${errorKind(e)}: ${message(e)}`);
+        this.log.warn(`Cluster edit failed: ${errorKind(e)}: ${errorMessage(e)}`);
         if (errorKind(e) === 'validation' || errorKind(e) === 'conflict') {
           const v = e as ValidationError;
           const forProtection = v.fieldErrors?.find((f) => f.field === 'deletion_protection')?.message;
@@ -190,11 +187,11 @@ export class ClusterActions {
         }
         if (errorKind(e) === 'not-found') {
           // Gone (destroyed elsewhere): trying again cannot help. Say so and show the list as it is now.
-          void vscode.window.showErrorMessage(`Could not edit ${clusterLabel(state.cluster)}: ${sentence(message(e))} It no longer exists on TensorPool; the list was refreshed.`);
+          void vscode.window.showErrorMessage(`Could not edit ${clusterLabel(state.cluster)}: ${sentence(errorMessage(e))} It no longer exists on TensorPool; the list was refreshed.`);
           await this.clusters.refresh();
           return false;
         }
-        const pick = await this.prompts().confirm({ message: `Could not edit ${clusterLabel(state.cluster)}: ${message(e)}`, actions: ['Try Again', 'Edit Answers'], modal: false, severity: 'error' });
+        const pick = await this.prompts().confirm({ message: `Could not edit ${clusterLabel(state.cluster)}: ${errorMessage(e)}`, actions: ['Try Again', 'Edit Answers'], modal: false, severity: 'error' });
         if (!pick) return false;
         startAt = 'summary';
         errors = undefined;
@@ -209,7 +206,7 @@ export class ClusterActions {
     if (!cluster) return false;
     const label = clusterLabel(cluster);
     let client: TensorPoolClient;
-    try { client = await this.api.client(); } catch (e) { void vscode.window.showErrorMessage(message(e)); return false; }
+    try { client = await this.api.client(); } catch (e) { void vscode.window.showErrorMessage(errorMessage(e)); return false; }
 
     if (cluster.deletionProtection) {
       const off = 'Turn Off Protection';
@@ -223,7 +220,7 @@ export class ClusterActions {
       try {
         await client.editCluster(cluster.id, { deletion_protection: false });
       } catch (e) {
-        void vscode.window.showErrorMessage(`Could not turn off deletion protection on ${label}: ${message(e)}`);
+        void vscode.window.showErrorMessage(`Could not turn off deletion protection on ${label}: ${errorMessage(e)}`);
         return false;
       }
       await this.clusters.refresh();
@@ -243,13 +240,13 @@ export class ClusterActions {
       const kind = errorKind(e);
       if (kind === 'not-found') {
         // Already gone (destroyed elsewhere): say so and show the list as it is now.
-        void vscode.window.showErrorMessage(`Could not destroy ${label}: ${sentence(message(e))} It no longer exists on TensorPool; the list was refreshed.`);
+        void vscode.window.showErrorMessage(`Could not destroy ${label}: ${sentence(errorMessage(e))} It no longer exists on TensorPool; the list was refreshed.`);
         await this.clusters.refresh();
         return false;
       }
       const extra = kind === 'conflict' ? ' If deletion protection is on, turn it off first (Edit Cluster).' :
         UNKNOWN_OUTCOME.has(kind) && isTensorPoolError(e) && e.mayHaveReachedServer ? ' The request may have reached TensorPool: refresh the list before trying again.' : '';
-      void vscode.window.showErrorMessage(`Could not destroy ${label}: ${message(e)}${extra}`, 'Refresh').then((p) => { if (p) void this.clusters.refresh(); });
+      void vscode.window.showErrorMessage(`Could not destroy ${label}: ${errorMessage(e)}${extra}`, 'Refresh').then((p) => { if (p) void this.clusters.refresh(); });
       return false;
     }
   }

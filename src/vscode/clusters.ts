@@ -3,7 +3,7 @@
  * answer survives a failed refresh; nothing is requested while signed out.
  */
 import * as vscode from 'vscode';
-import { isTensorPoolError } from '../api/errors';
+import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
 import type { Log } from './log';
 import type { Store } from './store';
@@ -53,7 +53,7 @@ export class ClustersController {
         data: { clusters: listing.clusters, message: listing.message, includeOrg, at: Date.now() },
       });
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       this.log.warn(`Cluster list failed: ${message}`);
       this.store.updateClusters({ loading: false, error: { message, kind: isTensorPoolError(e) ? e.kind : 'unknown' } });
     }

@@ -4,12 +4,12 @@
  * ~/.ssh/config after asking once) or to a marked block in ~/.ssh/config (setting); nothing else in
  * the user's ssh config is touched, and the hosts of destroyed clusters are removed.
  */
+import { errorMessage } from '../api/errors';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConfigError } from '../config/errors';
 import { addIncludeLine, editBlockFile, editOwnHostsFile, readIncludeState, sshPaths, INCLUDE_LINE, type SshPaths } from '../config/sshConfig';
 import { hostAlias, type HostsEdit, type SshHost } from '../config/sshHosts';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../model/cluster';
@@ -180,7 +180,7 @@ export class ConnectController {
       try {
         await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });
       } catch (e) {
-        this.log.warn(`Could not remove the SSH hosts of ${clusterId}: ${e instanceof Error ? e.message : String(e)}`);
+        this.log.warn(`Could not remove the SSH hosts of ${clusterId}: ${errorMessage(e)}`);
       }
     }
   }
@@ -228,7 +228,7 @@ export class ConnectController {
     try {
       alias = await this.ensureHosts(t);
     } catch (e) {
-      const why = e instanceof ConfigError ? e.message : e instanceof Error ? e.message : String(e);
+      const why = errorMessage(e);
       void vscode.window.showErrorMessage(`Did not change your SSH config: ${why}`);
       return undefined;
     }
@@ -247,7 +247,7 @@ export class ConnectController {
       const system = process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux';
       return (await (await this.api.client()).sshCommand(t.instance.id, system)).command;
     } catch (e) {
-      this.log.info(`GET /ssh/${t.instance.id} unavailable (${e instanceof Error ? e.message : String(e)}); building the command.`);
+      this.log.info(`GET /ssh/${t.instance.id} unavailable (${errorMessage(e)}); building the command.`);
       if (!t.instance.ip) return undefined;
       const s = settings();
       const identity = this.memento.get<Record<string, string>>(IDENTITY_KEY, {})[t.cluster.id];

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
-import { isTensorPoolError } from '../api/errors';
+import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { SecretRegistry } from '../api/redact';
 import { validateBucketName } from '../model/validate';
 import type { Prompter } from '../wizards/prompter';
@@ -29,9 +29,6 @@ export function maskKey(secret: string): string {
   return secret.length > 8 ? `••••••••${secret.slice(-4)}` : '••••••••';
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class ObjectStorageController implements vscode.Disposable {
   private inflight: Promise<void> | undefined;
@@ -72,8 +69,8 @@ export class ObjectStorageController implements vscode.Disposable {
         this.store.setObjectStorage({ kind: 'disabled' });
         return;
       }
-      this.log.warn(`Object storage state unavailable: ${message(e)}`);
-      this.store.setObjectStorage({ kind: 'error', message: message(e) });
+      this.log.warn(`Object storage state unavailable: ${errorMessage(e)}`);
+      this.store.setObjectStorage({ kind: 'error', message: errorMessage(e) });
       return;
     }
     await this.keepSecret(creds);
@@ -86,7 +83,7 @@ export class ObjectStorageController implements vscode.Disposable {
     try {
       buckets = await (await this.api.client()).listBuckets();
     } catch (e) {
-      bucketsError = message(e);
+      bucketsError = errorMessage(e);
       this.log.warn(`Bucket list failed: ${bucketsError}`);
     }
     this.store.setObjectStorage({ kind: 'enabled', record, buckets, bucketsError });
@@ -132,7 +129,7 @@ export class ObjectStorageController implements vscode.Disposable {
     } catch (e) {
       void vscode.window.showErrorMessage(isTensorPoolError(e) && e.kind === 'not-found'
         ? 'Object storage is not enabled for your organisation.'
-        : `Could not read the object-storage credentials: ${message(e)}`);
+        : `Could not read the object-storage credentials: ${errorMessage(e)}`);
       return undefined;
     }
   }
@@ -158,7 +155,7 @@ export class ObjectStorageController implements vscode.Disposable {
         });
       return true;
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not enable object storage: ${message(e)}`, 'Retry')
+      void vscode.window.showErrorMessage(`Could not enable object storage: ${errorMessage(e)}`, 'Retry')
         .then((p) => { if (p) void this.enable(); });
       await this.refresh();
       return false;
@@ -213,7 +210,7 @@ export class ObjectStorageController implements vscode.Disposable {
       else void vscode.window.showInformationMessage('Object-storage keys rotated. The new secret is in VS Code\'s secret storage.');
       return true;
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not rotate the keys: ${message(e)}. The old keys may still be in force; refresh to check.`);
+      void vscode.window.showErrorMessage(`Could not rotate the keys: ${errorMessage(e)}. The old keys may still be in force; refresh to check.`);
       await this.refresh();
       return false;
     }
@@ -228,7 +225,7 @@ export class ObjectStorageController implements vscode.Disposable {
     try {
       await (await this.api.client()).disableObjectStorage();
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not disable object storage: ${message(e)}`);
+      void vscode.window.showErrorMessage(`Could not disable object storage: ${errorMessage(e)}`);
       await this.refresh();
       return false;
     }
@@ -253,7 +250,7 @@ export class ObjectStorageController implements vscode.Disposable {
     try {
       await (await this.api.client()).createBucket(name);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not create bucket ${name}: ${message(e)}`);
+      void vscode.window.showErrorMessage(`Could not create bucket ${name}: ${errorMessage(e)}`);
       return undefined;
     }
     await this.refresh();
@@ -274,8 +271,8 @@ export class ObjectStorageController implements vscode.Disposable {
     } catch (e) {
       const notEmpty = isTensorPoolError(e) && e.kind === 'conflict';
       void vscode.window.showErrorMessage(notEmpty
-        ? `Bucket ${name} is not empty: ${message(e)} Delete its objects first, then try again.`
-        : `Could not delete bucket ${name}: ${message(e)}`);
+        ? `Bucket ${name} is not empty: ${errorMessage(e)} Delete its objects first, then try again.`
+        : `Could not delete bucket ${name}: ${errorMessage(e)}`);
       return false;
     }
     await this.refresh();

@@ -4,6 +4,7 @@
  * Waiting lives here, not in the view: closing the view does not stop it. Stopping the wait never
  * cancels anything on the server.
  */
+import { errorMessage } from '../api/errors';
 import * as vscode from 'vscode';
 import type { TrackOutcome } from '../api/tracking';
 import type { Cluster } from '../model/cluster';
@@ -85,8 +86,8 @@ export class RequestFollower implements vscode.Disposable {
         },
       });
     } catch (e) {
-      this.log.warn(`Stopped following ${r.requestId}: ${e instanceof Error ? e.message : String(e)}`);
-      void vscode.window.showWarningMessage(`Lost track of ${VERB[r.kind].toLowerCase()} ${r.label}: ${e instanceof Error ? e.message : String(e)}. The operation goes on; refresh the list to see where it stands.`, 'Refresh')
+      this.log.warn(`Stopped following ${r.requestId}: ${errorMessage(e)}`);
+      void vscode.window.showWarningMessage(`Lost track of ${VERB[r.kind].toLowerCase()} ${r.label}: ${errorMessage(e)}. The operation goes on; refresh the list to see where it stands.`, 'Refresh')
         .then((p) => { if (p) void this.clusters.refresh(); });
     } finally {
       if (this.waits.get(r.clusterId) === ac) this.waits.delete(r.clusterId);

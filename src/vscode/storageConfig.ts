@@ -4,11 +4,12 @@
  * (secret masked) before anything is written; only our own section changes. "Copy as environment
  * variables" is the alternative that writes nothing.
  */
+import { errorMessage } from '../api/errors';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
 import {
-  awsEntries, awsEntriesFromConfigure, awsEnvironment, awsPaths, ConfigError, previewAwsProfile, previewRcloneRemote,
+  awsEntries, awsEntriesFromConfigure, awsEnvironment, awsPaths, previewAwsProfile, previewRcloneRemote,
   rcloneConfigPath, rcloneEntries, rcloneEntriesFromConfigure, readTextFile, renderEnvironment, validateSectionName,
   writeAwsProfile, writeRcloneRemote, type AwsEntries, type Env, type IniEntry, type StorageCredentials,
 } from '../config';
@@ -34,9 +35,6 @@ function forWriters(c: ObjectStorageCredentials): StorageCredentials {
   return { accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key, endpoint: c.endpoint, region: c.region };
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class StorageConfigController {
   /** Whose files are written; replaceable so tests work in a scratch folder. */
@@ -70,7 +68,7 @@ export class StorageConfigController {
           if (key === creds.access_key_id) return fromService;
         }
       } catch (e) {
-        this.log.info(`GET /object-storage/configure/aws not used (${message(e)}); building the profile from the credentials.`);
+        this.log.info(`GET /object-storage/configure/aws not used (${errorMessage(e)}); building the profile from the credentials.`);
       }
     }
     return awsEntries(forWriters(creds));
@@ -85,7 +83,7 @@ export class StorageConfigController {
           if (fromService.find((e) => e.key === 'access_key_id')?.value === creds.access_key_id) return fromService;
         }
       } catch (e) {
-        this.log.info(`GET /object-storage/configure/rclone not used (${message(e)}); building the remote from the credentials.`);
+        this.log.info(`GET /object-storage/configure/rclone not used (${errorMessage(e)}); building the remote from the credentials.`);
       }
     }
     return rcloneEntries(forWriters(creds));
@@ -116,7 +114,7 @@ export class StorageConfigController {
       }
       await writeAwsProfile(paths, profile, entries);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Did not write the AWS CLI profile: ${e instanceof ConfigError ? e.message : message(e)}`);
+      void vscode.window.showErrorMessage(`Did not write the AWS CLI profile: ${errorMessage(e)}`);
       return false;
     }
     await this.remember('aws', profile);
@@ -149,7 +147,7 @@ export class StorageConfigController {
       }
       await writeRcloneRemote(file, remote, entries);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Did not write the rclone remote: ${e instanceof ConfigError ? e.message : message(e)}`);
+      void vscode.window.showErrorMessage(`Did not write the rclone remote: ${errorMessage(e)}`);
       return false;
     }
     await this.remember('rclone', remote);
