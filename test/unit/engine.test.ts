@@ -1064,7 +1064,7 @@ describe('local engine', function () {
     const main = path.resolve(__dirname, '../../../dist/engine.js');
 
     it('prints the ready line and the token, answers, and exits cleanly on SIGTERM', async function () {
-      if (!existsSync(main)) this.skip();
+      assert.ok(existsSync(main), `${main} is missing: run npm run build first (npm test does)`);
       const child = spawn(process.execPath, [main, '--port', '0', '--seed', 'demo', '--pending-ms', '10'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -1086,7 +1086,7 @@ describe('local engine', function () {
     });
 
     it('rejects bad arguments with exit code 2', async function () {
-      if (!existsSync(main)) this.skip();
+      assert.ok(existsSync(main), `${main} is missing: run npm run build first (npm test does)`);
       const child = spawn(process.execPath, [main, '--seed', 'lots'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (c: Buffer) => (err += c.toString()));
