@@ -78,7 +78,12 @@ export class QuickInputPrompter implements Prompter {
       });
       qp.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' }); });
       qp.onDidAccept(() => {
-        const picked = qp.selectedItems[0] ?? qp.activeItems[0];
+        // What was typed decides first: the list may have been replaced while the user typed (the custom
+        // row comes and goes), so the row the workbench accepted can belong to a list that is gone.
+        const typed = qp.value.trim();
+        const exact = typed ? base.find((i) => i.label.toLowerCase() === typed.toLowerCase()) : undefined;
+        const chosen = exact ?? qp.selectedItems[0] ?? qp.activeItems[0];
+        const picked = chosen ?? (o.custom && typed ? ({ label: typed, custom: true } as Item) : undefined);
         if (!picked) return;
         if (picked.custom && o.custom) {
           const t = qp.value.trim();
