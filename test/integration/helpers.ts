@@ -98,3 +98,18 @@ export async function engineClusterNames(): Promise<string[]> {
   assert.ok(Array.isArray(body.clusters), `GET /cluster/list has no clusters array: ${JSON.stringify(body).slice(0, 300)}`);
   return body.clusters.map((c) => String(c.name ?? c.tp_cluster_name ?? c.cluster_name ?? c.id));
 }
+
+/**
+ * User settings (written by the harness: tensorpool.apiUrl = the local engine) reach the remote extension
+ * host over the workbench connection. Wait until they have arrived before any test runs (bounded: if they
+ * never do, the tests that need them say so). Returns how long it waited.
+ */
+export async function settingsLoaded(): Promise<number> {
+  const expected = process.env.TENSORPOOL_TEST_ENGINE_URL;
+  const started = Date.now();
+  if (!expected) return 0;
+  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== expected && Date.now() - started < 15_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Date.now() - started;
+}

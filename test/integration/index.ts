@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { settingsLoaded } from './helpers';
 
 interface TestResult {
   title: string;
@@ -12,23 +13,8 @@ interface TestResult {
   error?: string;
 }
 
-/**
- * User settings (written by the harness: tensorpool.apiUrl = the local engine) reach the remote extension
- * host over the workbench connection. Make sure they have arrived before any test runs (bounded: if they
- * never do, the settings test says so).
- */
-async function settingsLoaded(): Promise<void> {
-  const expected = process.env.TENSORPOOL_TEST_ENGINE_URL;
-  if (!expected) return;
-  const started = Date.now();
-  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== expected && Date.now() - started < 15_000) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  console.log(`[tensorpool tests] user settings waited for: ${Date.now() - started} ms`);
-}
-
 export async function run(): Promise<void> {
-  await settingsLoaded();
+  console.log(`[tensorpool tests] user settings waited for: ${await settingsLoaded()} ms`);
   // Every test file of this folder, in name order. Other issues add their own *.test.ts here.
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
   for (const file of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) {

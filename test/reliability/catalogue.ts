@@ -5,6 +5,7 @@
  * kind or value no test covers counts as not handled.
  */
 import { ED25519_KEY, RSA_PRIVATE_KEY_HEAD } from '../fixtures/payloads';
+import { ACCEPT, ESCAPE } from '../fixtures/scriptedPrompter';
 
 // ---- fault kinds ---------------------------------------------------------------------------------
 
@@ -170,6 +171,16 @@ export const BAD_INPUTS: readonly BadInput[] = FIELDS.flatMap(([field, list]) =>
   list.map(([value, expect], i) => ({ id: `bad:${field}:${i}`, field, value, expect })));
 
 export const badInputsFor = (field: InputField): BadInput[] => BAD_INPUTS.filter((b) => b.field === field);
+
+/** Scripted answers that reach the wizard step of `field`, type the value, then leave (Escape, Discard when asked). */
+export const WIZARD_SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = {
+  instanceType: (v) => [v, ESCAPE],
+  numNodes: (v) => ['1xH100', v, ESCAPE, 'Discard'],
+  name: (v) => ['1xH100', ACCEPT, v, ESCAPE, 'Discard'],
+  key: (v) => ['1xH100', ACCEPT, '', 'Paste a public key…', v, ESCAPE, 'Discard'],
+  container: (v) => ['1xH100', ACCEPT, '', 'No new key', v, ESCAPE, 'Discard'],
+  editName: (v) => [v, ESCAPE],
+};
 
 /** A value as it may be printed in a test title: control characters escaped, long values shortened. */
 export function show(value: string): string {

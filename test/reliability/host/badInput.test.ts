@@ -7,22 +7,15 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
-import { ACCEPT, ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
-import { badInputsFor, show, type BadInput, type InputField } from '../catalogue';
+import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { WIZARD_SCRIPTS, badInputsFor, show, type BadInput, type InputField } from '../catalogue';
 import { ledger } from '../ledger';
 import { ensureSignedIn, freshAccount } from './common';
 import * as spy from './spy';
 import { accountIs, clusterRows, control, setApiUrl, until } from './util';
 
-const SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = {
-  instanceType: (v) => [v, ESCAPE],
-  numNodes: (v) => ['1xH100', v, ESCAPE, 'Discard'],
-  name: (v) => ['1xH100', ACCEPT, v, ESCAPE, 'Discard'],
-  key: (v) => ['1xH100', ACCEPT, '', 'Paste a public key…', v, ESCAPE, 'Discard'],
-  container: (v) => ['1xH100', ACCEPT, '', 'No new key', v, ESCAPE, 'Discard'],
-  editName: (v) => [v, ESCAPE],
-  bucket: (v) => [v, ESCAPE],
-};
+/** The wizard fields, plus the Create Bucket box. */
+const SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = { ...WIZARD_SCRIPTS, bucket: (v) => [v, ESCAPE] };
 
 const COMMANDS: Partial<Record<InputField, string>> = {
   instanceType: 'tensorpool.createCluster', numNodes: 'tensorpool.createCluster', name: 'tensorpool.createCluster',

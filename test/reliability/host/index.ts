@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { settingsLoaded } from '../../integration/helpers';
 import { ledger } from '../ledger';
 import { hostSecrets, scanForSecrets } from './secretScan';
 import * as spy from './spy';
@@ -20,15 +21,6 @@ interface TestResult {
 const FILES = ['badInput', 'faults', 'duplicates', 'network', 'secrets', 'unhandled'];
 /** For working on one file: TENSORPOOL_RELIABILITY_FILES=faults,unhandled (run.ts --files faults,unhandled). */
 const ONLY = process.env.TENSORPOOL_RELIABILITY_FILES?.split(',').map((f) => f.trim()).filter(Boolean);
-
-async function settingsLoaded(): Promise<void> {
-  const expected = process.env.TENSORPOOL_TEST_ENGINE_URL;
-  if (!expected) return;
-  const started = Date.now();
-  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== expected && Date.now() - started < 15_000) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 export async function run(): Promise<void> {
   spy.install();

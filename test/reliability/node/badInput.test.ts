@@ -11,8 +11,8 @@ import { MAX_NODES, validateApiToken, validateApiUrl, validateBucketName, valida
 import { runCreateWizard } from '../../../src/wizards/createCluster';
 import { runEditWizard } from '../../../src/wizards/editCluster';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
-import { ESCAPE, ACCEPT, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
-import { BAD_INPUTS, show, type BadInput, type InputField } from '../catalogue';
+import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { BAD_INPUTS, WIZARD_SCRIPTS, show, type BadInput, type InputField } from '../catalogue';
 import { ledger } from '../ledger';
 
 type Err = TensorPoolError & { local?: boolean; fieldErrors?: Array<{ field: string; message: string }> };
@@ -29,15 +29,6 @@ const VALIDATORS: Record<InputField, Validator> = {
   apiUrl: validateApiUrl,
 };
 
-/** Script answers that lead to the step of `field`, type the value, then leave (Escape, Discard when asked). */
-const WIZARD_SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = {
-  instanceType: (v) => [v, ESCAPE],
-  numNodes: (v) => ['1xH100', v, ESCAPE, 'Discard'],
-  name: (v) => ['1xH100', ACCEPT, v, ESCAPE, 'Discard'],
-  key: (v) => ['1xH100', ACCEPT, '', 'Paste a public key…', v, ESCAPE, 'Discard'],
-  container: (v) => ['1xH100', ACCEPT, '', 'No new key', v, ESCAPE, 'Discard'],
-  editName: (v) => [v, ESCAPE],
-};
 
 const EXISTING = { id: 'c-existing', name: 'existing', instances: [] };
 
