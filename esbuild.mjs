@@ -59,7 +59,7 @@ const loadMarks = {
 const builds = [
   { ...bundle, ...loadMarks, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [lazyApi, vscodeOnce] },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
-  { ...bundle, entryPoints: { engine: 'src/engine/main.ts' }, outdir: 'dist', external: ['vscode'], minify: false },
+  { ...bundle, entryPoints: { engine: 'engine/main.ts' }, outdir: 'dist', external: ['vscode'], minify: false },
 ];
 
 function tsFiles(dir) {
@@ -73,7 +73,7 @@ function tsFiles(dir) {
 }
 if (!production) {
   builds.push({
-    entryPoints: [...tsFiles('src'), ...tsFiles('test')],
+    entryPoints: [...tsFiles('src'), ...tsFiles('engine'), ...tsFiles('test')],
     outdir: 'out',
     outbase: '.',
     bundle: false,
@@ -101,7 +101,7 @@ if (watch) {
   console.log('esbuild: watching for changes');
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));
-  if (!production) { pruneStale('out/src'); pruneStale('out/test'); }
+  if (!production) { pruneStale('out/src'); pruneStale('out/engine'); pruneStale('out/test'); }
   if (!quiet) {
     for (const r of results.slice(0, 3)) {
       for (const [file, info] of Object.entries(r.metafile.outputs)) {

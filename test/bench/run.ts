@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { startEngine } from '../../src/engine/server';
+import { startEngine } from '../../engine/server';
 import { newRunDir } from '../harness/codeServer';
 import { ensureInstalled, installedPaths } from '../harness/install';
 import { runInHost } from '../harness/runIntegration';

@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { startEngine, type RunningEngine } from '../../src/engine/server';
+import { startEngine, type RunningEngine } from '../../engine/server';
 
 const TOKEN = 'tp_unit_engine_token_aaaaaaaaaaaa';
 const TOKEN2 = 'tp_unit_engine_token_bbbbbbbbbbbb';

@@ -5,7 +5,7 @@
 //      route match (404/405) -> auth (401/403) -> handler (validation, domain state) -> Reply
 //   4. send the Reply (or not, or half of it), and record the status actually sent.
 //
-//   import { startEngine } from '../../src/engine/server';
+//   import { startEngine } from '../../engine/server';
 //   const engine = await startEngine({ port: 0, pendingMs: 20, processingMs: 40 });
 //   ... fetch(engine.url + '/cluster/list', { headers: { authorization: `Bearer ${engine.tokens[0]}` } })
 //   await engine.close();
