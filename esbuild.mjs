@@ -19,7 +19,8 @@ const lazyApi = {
   name: 'lazy-api',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/api\/index\.js$/ }, (args) =>
-      args.kind === 'require-call' ? { path: './api.js', external: true } : undefined);
+      args.kind === 'require-call' ? { path: './api.js', external: true } : undefined,
+    );
   },
 };
 
@@ -43,8 +44,14 @@ const vscodeOnce = {
   name: 'vscode-once',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' });
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+      args.namespace === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({
+      contents: "export * from 'vscode';",
+      loader: 'js',
+    }));
   },
 };
 
@@ -57,9 +64,22 @@ const loadMarks = {
 };
 
 const builds = [
-  { ...bundle, ...loadMarks, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [lazyApi, vscodeOnce] },
+  {
+    ...bundle,
+    ...loadMarks,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [lazyApi, vscodeOnce],
+  },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
-  { ...bundle, entryPoints: { engine: 'engine/main.ts' }, outdir: 'dist', external: ['vscode'], minify: false },
+  {
+    ...bundle,
+    entryPoints: { engine: 'engine/main.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    minify: false,
+  },
 ];
 
 function tsFiles(dir) {
@@ -92,7 +112,8 @@ function pruneStale(dir) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) pruneStale(p);
-    else if (name.endsWith('.js') && !existsSync(join(p.slice('out/'.length).replace(/\.js$/, '.ts')))) rmSync(p);
+    else if (name.endsWith('.js') && !existsSync(join(p.slice('out/'.length).replace(/\.js$/, '.ts'))))
+      rmSync(p);
   }
 }
 
@@ -101,7 +122,11 @@ if (watch) {
   console.log('esbuild: watching for changes');
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));
-  if (!production) { pruneStale('out/src'); pruneStale('out/engine'); pruneStale('out/test'); }
+  if (!production) {
+    pruneStale('out/src');
+    pruneStale('out/engine');
+    pruneStale('out/test');
+  }
   if (!quiet) {
     for (const r of results.slice(0, 3)) {
       for (const [file, info] of Object.entries(r.metafile.outputs)) {

@@ -23,7 +23,8 @@ function parseBody(raw: string): { value: Record<string, unknown> } | { reply: R
   if (raw.trim() === '') return { value: {} };
   try {
     const v: unknown = JSON.parse(raw);
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { value: v as Record<string, unknown> };
+    if (typeof v === 'object' && v !== null && !Array.isArray(v))
+      return { value: v as Record<string, unknown> };
   } catch {
     // fall through
   }
@@ -45,7 +46,13 @@ const ENDPOINTS = [
   'GET /_engine/state',
 ];
 
-export function handleControl(core: EngineCore, method: string, path: string, query: URLSearchParams, rawBody: string): Reply {
+export function handleControl(
+  core: EngineCore,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  rawBody: string,
+): Reply {
   const sub = path.slice('/_engine'.length) || '/';
   const route = `${method} ${sub}`;
   const withBody = (fn: (b: Record<string, unknown>) => Reply): Reply => {
@@ -112,8 +119,13 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
       case 'retryAfterSeconds':
       case 'failCreates':
       case 'failDestroys':
-        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${key} must be a number >= 0`;
-        if ((key === 'failCreates' || key === 'failDestroys' || key === 'retryAfterSeconds') && !Number.isInteger(value)) return `${key} must be an integer`;
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+          return `${key} must be a number >= 0`;
+        if (
+          (key === 'failCreates' || key === 'failDestroys' || key === 'retryAfterSeconds') &&
+          !Number.isInteger(value)
+        )
+          return `${key} must be an integer`;
         next[key] = value;
         break;
       case 'stuck':
@@ -122,7 +134,8 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
         next[key] = value;
         break;
       case 'listMode':
-        if (value !== 'both' && value !== 'text' && value !== 'structured') return "listMode must be 'both', 'text' or 'structured'";
+        if (value !== 'both' && value !== 'text' && value !== 'structured')
+          return "listMode must be 'both', 'text' or 'structured'";
         next.listMode = value as ListMode;
         break;
       default:
@@ -135,7 +148,8 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
 
 function seed(core: EngineCore, b: Record<string, unknown>): Reply {
   const count = b.clusters;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 100_000) return bad('clusters must be an integer between 0 and 100000');
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 100_000)
+    return bad('clusters must be an integer between 0 and 100000');
   let owner = core.state.primaryUser;
   if (b.token !== undefined) {
     const u = typeof b.token === 'string' ? core.state.userForToken(b.token) : undefined;
@@ -145,15 +159,18 @@ function seed(core: EngineCore, b: Record<string, unknown>): Reply {
   const prefix = b.prefix ?? 'bulk';
   if (typeof prefix !== 'string' || prefix.trim() === '') return bad('prefix must be a non-empty string');
   const instanceType = b.instanceType ?? '1xH100';
-  if (typeof instanceType !== 'string' || !new RegExp(INSTANCE_TYPE_PATTERN).test(instanceType)) return bad('instanceType must look like 1xH100');
+  if (typeof instanceType !== 'string' || !new RegExp(INSTANCE_TYPE_PATTERN).test(instanceType))
+    return bad('instanceType must look like 1xH100');
   const numNodes = b.numNodes ?? 1;
-  if (typeof numNodes !== 'number' || !Number.isInteger(numNodes) || numNodes < 1 || numNodes > MAX_NUM_NODES) return bad(`numNodes must be 1..${MAX_NUM_NODES}`);
+  if (typeof numNodes !== 'number' || !Number.isInteger(numNodes) || numNodes < 1 || numNodes > MAX_NUM_NODES)
+    return bad(`numNodes must be 1..${MAX_NUM_NODES}`);
   const created = bulkSeed(core.state, { count, owner, prefix, instanceType, numNodes }, Date.now());
   return json(200, { created, owner: owner.uid, total: core.state.clusterCount() });
 }
 
 function putObject(core: EngineCore, b: Record<string, unknown>): Reply {
-  if (typeof b.bucket !== 'string' || typeof b.key !== 'string' || b.key === '') return bad('bucket and key must be strings');
+  if (typeof b.bucket !== 'string' || typeof b.key !== 'string' || b.key === '')
+    return bad('bucket and key must be strings');
   if (!core.state.storageRecord(core.state.primaryUser)) return notFound('object storage is not enabled');
   const bucket = core.state.getBucket(b.bucket);
   if (!bucket) return notFound(`no bucket ${b.bucket}`);
@@ -168,12 +185,29 @@ function dump(core: EngineCore): Record<string, unknown> {
   return {
     config: state.config,
     org: { org_id: state.org.id, org_name: state.org.name, balance: state.org.balanceUsd },
-    users: [...state.users.values()].map((u) => ({ uid: u.uid, email: u.email, name: u.name, readonly: u.readonly, has_token: u !== state.teammate })),
-    clusters: state.allClusters(now).map((v) => ({ ...clusterJson(v, true), request_ids: v.cluster.requestIds })),
+    users: [...state.users.values()].map((u) => ({
+      uid: u.uid,
+      email: u.email,
+      name: u.name,
+      readonly: u.readonly,
+      has_token: u !== state.teammate,
+    })),
+    clusters: state
+      .allClusters(now)
+      .map((v) => ({ ...clusterJson(v, true), request_ids: v.cluster.requestIds })),
     requests: [...state.requests.values()].map((r) => ({ ...requestJson(state, r, now), owner: r.ownerUid })),
-    ssh_keys: state.listSshKeys(state.primaryUser, true).map((k) => sshKeyJson(k, state.users.get(k.ownerUid))),
+    ssh_keys: state
+      .listSshKeys(state.primaryUser, true)
+      .map((k) => sshKeyJson(k, state.users.get(k.ownerUid))),
     object_storage: state.storageRecord(state.primaryUser),
-    buckets: state.listBuckets().map((bk) => ({ name: bk.name, created_at: iso(bk.createdMs), object_count: bk.objects.size, objects: [...bk.objects] })),
+    buckets: state
+      .listBuckets()
+      .map((bk) => ({
+        name: bk.name,
+        created_at: iso(bk.createdMs),
+        object_count: bk.objects.size,
+        objects: [...bk.objects],
+      })),
     faults: core.faults.list(),
     log_entries: core.log.list().length,
   };

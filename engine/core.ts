@@ -37,7 +37,11 @@ export class EngineCore {
   }
 
   private fresh(seed: SeedName): EngineState {
-    const state = new EngineState({ tokens: this.options.tokens, readonlyTokens: this.options.readonlyTokens, config: this.options.config });
+    const state = new EngineState({
+      tokens: this.options.tokens,
+      readonlyTokens: this.options.readonlyTokens,
+      config: this.options.config,
+    });
     if (seed === 'demo') applyDemoSeed(state, Date.now());
     return state;
   }

@@ -36,32 +36,50 @@ type Obj = Record<string, unknown>;
 
 /** Validate a POST /_engine/faults body. Returns the fault or an error message (answered 400). */
 export function parseFault(input: unknown): Fault | string {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'body must be a JSON object';
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return 'body must be a JSON object';
   const o = input as Obj;
-  const known = new Set(['method', 'path', 'times', 'action', 'status', 'body', 'rawBody', 'contentType', 'headers', 'delayMs']);
+  const known = new Set([
+    'method',
+    'path',
+    'times',
+    'action',
+    'status',
+    'body',
+    'rawBody',
+    'contentType',
+    'headers',
+    'delayMs',
+  ]);
   const unknown = Object.keys(o).filter((k) => !known.has(k));
   if (unknown.length) return `unknown field(s): ${unknown.join(', ')}`;
   if (typeof o.path !== 'string' || !o.path.startsWith('/')) return 'path must be a string starting with /';
   if (o.method !== undefined && typeof o.method !== 'string') return 'method must be a string';
   const times = o.times ?? 1;
-  if (typeof times !== 'number' || !Number.isInteger(times) || (times < 1 && times !== -1)) return 'times must be an integer >= 1, or -1 for unlimited';
-  if (o.action !== undefined && !(FAULT_ACTIONS as readonly unknown[]).includes(o.action)) return `action must be one of ${FAULT_ACTIONS.join(', ')}`;
+  if (typeof times !== 'number' || !Number.isInteger(times) || (times < 1 && times !== -1))
+    return 'times must be an integer >= 1, or -1 for unlimited';
+  if (o.action !== undefined && !(FAULT_ACTIONS as readonly unknown[]).includes(o.action))
+    return `action must be one of ${FAULT_ACTIONS.join(', ')}`;
   const status = o.status ?? 500;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return 'status must be an integer HTTP status';
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+    return 'status must be an integer HTTP status';
   if (o.rawBody !== undefined && typeof o.rawBody !== 'string') return 'rawBody must be a string';
   if (o.contentType !== undefined && typeof o.contentType !== 'string') return 'contentType must be a string';
   const delayMs = o.delayMs ?? 0;
-  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) return 'delayMs must be a number >= 0';
+  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0)
+    return 'delayMs must be a number >= 0';
   const headers: Record<string, string> = {};
   if (o.headers !== undefined) {
-    if (typeof o.headers !== 'object' || o.headers === null || Array.isArray(o.headers)) return 'headers must be an object';
+    if (typeof o.headers !== 'object' || o.headers === null || Array.isArray(o.headers))
+      return 'headers must be an object';
     for (const [k, v] of Object.entries(o.headers as Obj)) {
       if (typeof v !== 'string' && typeof v !== 'number') return `header ${k} must be a string`;
       headers[k] = String(v);
     }
   }
   const answers = o.status !== undefined || o.body !== undefined || o.rawBody !== undefined;
-  const action: FaultAction = (o.action as FaultAction | undefined) ?? (answers ? 'respond' : delayMs > 0 ? 'delay' : 'respond');
+  const action: FaultAction =
+    (o.action as FaultAction | undefined) ?? (answers ? 'respond' : delayMs > 0 ? 'delay' : 'respond');
   return {
     id: `flt_${hex(4)}`,
     method: typeof o.method === 'string' ? o.method.toUpperCase() : null,
@@ -103,7 +121,9 @@ export class FaultStore {
 
   /** The first fault (in order of creation) matching this call; consumes one of its uses. */
   take(method: string, path: string): Fault | undefined {
-    const f = this.faults.find((x) => (x.method === null || x.method === method) && pathMatches(x.path, path));
+    const f = this.faults.find(
+      (x) => (x.method === null || x.method === method) && pathMatches(x.path, path),
+    );
     if (!f) return undefined;
     f.hits++;
     if (f.remaining > 0 && --f.remaining === 0) this.remove(f.id);

@@ -21,7 +21,12 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
-  const opts: EngineOptions & { help?: boolean } = { port: 8750, host: '127.0.0.1', seed: 'none', quiet: false };
+  const opts: EngineOptions & { help?: boolean } = {
+    port: 8750,
+    host: '127.0.0.1',
+    seed: 'none',
+    quiet: false,
+  };
   const tokens: string[] = [];
   const readonlyTokens: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -38,7 +43,8 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
     const number = (min: number): number => {
       const v = value();
       const n = Number(v);
-      if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new UsageError(`${name} needs an integer >= ${min}, got '${v}'`);
+      if (v.trim() === '' || !Number.isInteger(n) || n < min)
+        throw new UsageError(`${name} needs an integer >= ${min}, got '${v}'`);
       return n;
     };
     switch (name) {
@@ -106,14 +112,22 @@ async function main(): Promise<void> {
     engine = await startEngine(opts);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? `port ${opts.port} is already in use (try --port 0)` : err instanceof Error ? err.message : String(err);
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${opts.port} is already in use (try --port 0)`
+        : err instanceof Error
+          ? err.message
+          : String(err);
     process.stderr.write(`tensorpool engine: cannot start: ${why}\n`);
     process.exit(1);
   }
   // The ready line was printed by startEngine (quiet: false). Then the token(s) to use; tokens given
   // on the command line are the caller's own secrets and are not echoed.
   if (opts.tokens === undefined) process.stdout.write(`Development token: ${DEFAULT_TOKEN}\n`);
-  else process.stdout.write(`Using ${engine.tokens.length} token(s) from --token${engine.readonlyTokens.length ? ` and ${engine.readonlyTokens.length} read-only` : ''}\n`);
+  else
+    process.stdout.write(
+      `Using ${engine.tokens.length} token(s) from --token${engine.readonlyTokens.length ? ` and ${engine.readonlyTokens.length} read-only` : ''}\n`,
+    );
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -65,7 +65,14 @@ export function requestJson(state: EngineState, r: TrackedRequest, now: number):
 }
 
 export function userJson(u: User, orgName: string): Record<string, unknown> {
-  return { uid: u.uid, email: u.email, name: u.name, org_id: u.orgId, org_name: orgName, readonly: u.readonly };
+  return {
+    uid: u.uid,
+    email: u.email,
+    name: u.name,
+    org_id: u.orgId,
+    org_name: orgName,
+    readonly: u.readonly,
+  };
 }
 
 export function sshKeyJson(k: SshKey, owner: User | undefined): Record<string, unknown> {

@@ -34,17 +34,51 @@ export type Route =
   | { method: string; pattern: string; auth: false; handle: (ctx: PublicCtx) => Reply }
   | { method: string; pattern: string; auth: true; handle: (ctx: UserCtx) => Reply };
 
-const get = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({ method: 'GET', pattern, auth: true, handle });
-const post = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({ method: 'POST', pattern, auth: true, handle });
-const put = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({ method: 'PUT', pattern, auth: true, handle });
-const patch = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({ method: 'PATCH', pattern, auth: true, handle });
-const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({ method: 'DELETE', pattern, auth: true, handle });
+const get = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+  method: 'GET',
+  pattern,
+  auth: true,
+  handle,
+});
+const post = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+  method: 'POST',
+  pattern,
+  auth: true,
+  handle,
+});
+const put = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+  method: 'PUT',
+  pattern,
+  auth: true,
+  handle,
+});
+const patch = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+  method: 'PATCH',
+  pattern,
+  auth: true,
+  handle,
+});
+const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+  method: 'DELETE',
+  pattern,
+  auth: true,
+  handle,
+});
 
 /** Read a boolean query flag; null means "answer 422". */
 function flag(ctx: PublicCtx, name: string): { value: boolean } | { reply: Reply } {
   const v = queryBool(ctx.query, name);
   if (v === null) {
-    return { reply: validationReply([issue('bool_parsing', ['query', name], 'Input should be a valid boolean, unable to interpret input', ctx.query.get(name))]) };
+    return {
+      reply: validationReply([
+        issue(
+          'bool_parsing',
+          ['query', name],
+          'Input should be a valid boolean, unable to interpret input',
+          ctx.query.get(name),
+        ),
+      ]),
+    };
   }
   return { value: v ?? false };
 }
@@ -62,27 +96,50 @@ const health: Route[] = [
   { method: 'GET', pattern: '/healthz', auth: false, handle: () => json(200, { status: 'ok' }) },
   // The official CLI POSTs {package_version, uname, ...} here before every command and prints
   // `message` when the status is not 200; any body is accepted.
-  { method: 'POST', pattern: '/health', auth: false, handle: () => json(200, { status: 'ok', message: 'TensorPool local engine is healthy' }) },
+  {
+    method: 'POST',
+    pattern: '/health',
+    auth: false,
+    handle: () => json(200, { status: 'ok', message: 'TensorPool local engine is healthy' }),
+  },
 ];
 
 const account: Route[] = [
-  get('/me', ({ state, user }) => json(200, { ...userJson(user, state.org.name), balance: state.org.balanceUsd })),
+  get('/me', ({ state, user }) =>
+    json(200, { ...userJson(user, state.org.name), balance: state.org.balanceUsd }),
+  ),
   get('/user/info', ({ state, user }) =>
-    json(200, { message: userInfoText(user, state.org), ...userJson(user, state.org.name), balance: state.org.balanceUsd }),
+    json(200, {
+      message: userInfoText(user, state.org),
+      ...userJson(user, state.org.name),
+      balance: state.org.balanceUsd,
+    }),
   ),
   get('/user/organization/info', ({ state, user }) => {
     const members = state.members(user.orgId).map((m) => ({ uid: m.uid, email: m.email, name: m.name }));
     const message =
       `${state.org.name} (${state.org.id}), balance $${state.org.balanceUsd.toFixed(2)}\n` +
-      table(['UID', 'EMAIL', 'NAME'], members.map((m) => [m.uid, m.email, m.name]));
-    return json(200, { message, org_id: state.org.id, org_name: state.org.name, members, balance: state.org.balanceUsd });
+      table(
+        ['UID', 'EMAIL', 'NAME'],
+        members.map((m) => [m.uid, m.email, m.name]),
+      );
+    return json(200, {
+      message,
+      org_id: state.org.id,
+      org_name: state.org.name,
+      members,
+      balance: state.org.balanceUsd,
+    });
   }),
   post('/user/ssh-key/add', (ctx) => {
     const b = body(ctx, validateSshKeyAdd);
     if ('reply' in b) return b.reply;
     const added = ctx.state.addSshKey(ctx.user, b.value, ctx.now);
     if (!added.ok) return detail(added.code, added.message);
-    return json(200, { key_id: added.value.id, message: `SSH key '${added.value.name}' added (${added.value.fingerprint})` });
+    return json(200, {
+      key_id: added.value.id,
+      message: `SSH key '${added.value.name}' added (${added.value.fingerprint})`,
+    });
   }),
   get('/user/ssh-key/list', (ctx) => {
     const f = flag(ctx, 'include_org');
@@ -95,7 +152,9 @@ const account: Route[] = [
   }),
   del('/user/ssh-key/remove/:key_id', ({ state, user, params }) => {
     const removed = state.removeSshKey(user, params.key_id);
-    return removed.ok ? json(200, { message: `SSH key '${removed.value.name}' (${removed.value.id}) removed` }) : detail(removed.code, removed.message);
+    return removed.ok
+      ? json(200, { message: `SSH key '${removed.value.name}' (${removed.value.id}) removed` })
+      : detail(removed.code, removed.message);
   }),
 ];
 
@@ -132,7 +191,11 @@ const clusters: Route[] = [
     const edited = ctx.state.editCluster(ctx.user, ctx.params.cluster, b.value, ctx.now);
     if (!edited.ok) return detail(edited.code, edited.message);
     const { cluster, changes } = edited.value;
-    return json(202, { message: changes.length ? `Cluster ${cluster.id}: ${changes.join(', ')}` : `Cluster ${cluster.id}: nothing to change` });
+    return json(202, {
+      message: changes.length
+        ? `Cluster ${cluster.id}: ${changes.join(', ')}`
+        : `Cluster ${cluster.id}: nothing to change`,
+    });
   }),
 
   get('/cluster/list', (ctx) => {
@@ -143,7 +206,8 @@ const clusters: Route[] = [
     const views = ctx.state.listClusters(ctx.user, org.value, ctx.now);
     const mode = ctx.state.config.listMode;
     const out: Record<string, unknown> = {};
-    if (mode !== 'structured') out.message = clusterListText(views, { includeOrg: org.value, instances: inst.value });
+    if (mode !== 'structured')
+      out.message = clusterListText(views, { includeOrg: org.value, instances: inst.value });
     if (mode !== 'text') out.clusters = views.map((v) => clusterJson(v, inst.value));
     return json(200, out);
   }),
@@ -169,7 +233,15 @@ const clusters: Route[] = [
       .map((r) => requestJson(ctx.state, r, ctx.now))
       .filter((r) => (!type || r.request_type === type) && (!status || r.status === status));
     const message = ops.length
-      ? table(['REQUEST ID', 'TYPE', 'STATUS', 'CREATED'], ops.map((r) => [String(r.request_id), String(r.request_type), String(r.status), String(r.created_at)]))
+      ? table(
+          ['REQUEST ID', 'TYPE', 'STATUS', 'CREATED'],
+          ops.map((r) => [
+            String(r.request_id),
+            String(r.request_type),
+            String(r.status),
+            String(r.created_at),
+          ]),
+        )
       : `No operations for cluster ${cluster.id}`;
     return json(200, { message, cluster_id: cluster.id, operations: ops });
   }),
@@ -189,22 +261,37 @@ const clusters: Route[] = [
     if (!r) return detail(404, `Request '${ctx.params.request_id}' not found`);
     const info = requestJson(ctx.state, r, ctx.now);
     const terminal = info.status === 'COMPLETED' || info.status === 'FAILED';
-    return json(200, info, terminal ? undefined : { 'Retry-After': String(ctx.state.config.retryAfterSeconds) });
+    return json(
+      200,
+      info,
+      terminal ? undefined : { 'Retry-After': String(ctx.state.config.retryAfterSeconds) },
+    );
   }),
 
   get('/ssh/:instance_id', (ctx) => {
     // The official CLI sends platform.system() verbatim ("Linux", "Darwin", "Windows").
     const system = (ctx.query.get('system') ?? 'linux').toLowerCase();
     if (system !== 'linux' && system !== 'darwin' && system !== 'windows') {
-      return validationReply([issue('enum', ['query', 'system'], "Input should be 'linux', 'darwin' or 'windows'", ctx.query.get('system'), {
-        expected: "'linux', 'darwin' or 'windows'",
-      })]);
+      return validationReply([
+        issue(
+          'enum',
+          ['query', 'system'],
+          "Input should be 'linux', 'darwin' or 'windows'",
+          ctx.query.get('system'),
+          {
+            expected: "'linux', 'darwin' or 'windows'",
+          },
+        ),
+      ]);
     }
     const found = ctx.state.findInstance(ctx.user, ctx.params.instance_id, ctx.now);
     if (!found) return detail(404, `Instance '${ctx.params.instance_id}' not found`);
     const v = ctx.state.view(found.cluster, ctx.now);
     if (!v.addressed || v.status === 'FAILED') {
-      return detail(409, `Instance ${found.instance.id} is not reachable yet (cluster ${found.cluster.id} is ${v.status})`);
+      return detail(
+        409,
+        `Instance ${found.instance.id} is not reachable yet (cluster ${found.cluster.id} is ${v.status})`,
+      );
     }
     const knownHosts = system === 'windows' ? 'NUL' : '/dev/null';
     return json(200, {
@@ -216,7 +303,8 @@ const clusters: Route[] = [
 
 // --- object storage ------------------------------------------------------------------------------------
 
-const NOT_ENABLED = 'Object storage is not enabled for your organization. Enable it first (POST /object-storage/enable).';
+const NOT_ENABLED =
+  'Object storage is not enabled for your organization. Enable it first (POST /object-storage/enable).';
 
 /** Run `fn` with the organisation's storage record, or answer 404 before enable. */
 function withStorage(fn: (ctx: UserCtx, record: ObjectStorageRecord) => Reply): (ctx: UserCtx) => Reply {
@@ -228,40 +316,68 @@ function withStorage(fn: (ctx: UserCtx, record: ObjectStorageRecord) => Reply): 
 
 const objectStorage: Route[] = [
   post('/object-storage/enable', ({ state, user, now }) => json(200, state.enableStorage(user, now).record)),
-  get('/object-storage/credentials', withStorage((_ctx, record) => json(200, record))),
-  post('/object-storage/rotate-keys', withStorage(({ state, user, now }) => json(200, state.rotateStorageKeys(user, now)))),
-  del('/object-storage/disable', withStorage(({ state, user }) => {
-    state.disableStorage(user);
-    return json(200, { message: 'Object storage disabled. Its access keys no longer work and its buckets were removed.' });
-  })),
-  get('/object-storage/configure/aws', withStorage((_ctx, r) =>
-    json(200, {
-      profile_name: 'tp',
-      credentials_file: `[tp]\naws_access_key_id = ${r.access_key_id}\naws_secret_access_key = ${r.secret_access_key}\n`,
-      config_file: `[profile tp]\nregion = ${r.region}\nendpoint_url = ${r.endpoint}\ns3 =\n    addressing_style = path\n`,
-      endpoint: r.endpoint,
+  get(
+    '/object-storage/credentials',
+    withStorage((_ctx, record) => json(200, record)),
+  ),
+  post(
+    '/object-storage/rotate-keys',
+    withStorage(({ state, user, now }) => json(200, state.rotateStorageKeys(user, now))),
+  ),
+  del(
+    '/object-storage/disable',
+    withStorage(({ state, user }) => {
+      state.disableStorage(user);
+      return json(200, {
+        message: 'Object storage disabled. Its access keys no longer work and its buckets were removed.',
+      });
     }),
-  )),
-  get('/object-storage/configure/rclone', withStorage((_ctx, r) =>
-    json(200, {
-      rclone_config:
-        `[tp]\ntype = s3\nprovider = Other\naccess_key_id = ${r.access_key_id}\nsecret_access_key = ${r.secret_access_key}\n` +
-        `endpoint = ${r.endpoint}\nregion = ${r.region}\n`,
-      remote_name: 'tp',
+  ),
+  get(
+    '/object-storage/configure/aws',
+    withStorage((_ctx, r) =>
+      json(200, {
+        profile_name: 'tp',
+        credentials_file: `[tp]\naws_access_key_id = ${r.access_key_id}\naws_secret_access_key = ${r.secret_access_key}\n`,
+        config_file: `[profile tp]\nregion = ${r.region}\nendpoint_url = ${r.endpoint}\ns3 =\n    addressing_style = path\n`,
+        endpoint: r.endpoint,
+      }),
+    ),
+  ),
+  get(
+    '/object-storage/configure/rclone',
+    withStorage((_ctx, r) =>
+      json(200, {
+        rclone_config:
+          `[tp]\ntype = s3\nprovider = Other\naccess_key_id = ${r.access_key_id}\nsecret_access_key = ${r.secret_access_key}\n` +
+          `endpoint = ${r.endpoint}\nregion = ${r.region}\n`,
+        remote_name: 'tp',
+      }),
+    ),
+  ),
+  get(
+    '/object-storage/bucket/list',
+    withStorage(({ state }) =>
+      json(200, { buckets: state.listBuckets().map(bucketJson), message: bucketsText(state.listBuckets()) }),
+    ),
+  ),
+  put(
+    '/object-storage/bucket/create/:bucket',
+    withStorage(({ state, params, now }) => {
+      const issues = validateBucketName(params.bucket);
+      if (issues.length) return validationReply(issues);
+      const created = state.createBucket(params.bucket, now);
+      if (!created.ok) return detail(created.code, created.message);
+      return json(201, { message: `Bucket '${created.value.name}' created`, ...bucketJson(created.value) });
     }),
-  )),
-  get('/object-storage/bucket/list', withStorage(({ state }) => json(200, { buckets: state.listBuckets().map(bucketJson), message: bucketsText(state.listBuckets()) }))),
-  put('/object-storage/bucket/create/:bucket', withStorage(({ state, params, now }) => {
-    const issues = validateBucketName(params.bucket);
-    if (issues.length) return validationReply(issues);
-    const created = state.createBucket(params.bucket, now);
-    if (!created.ok) return detail(created.code, created.message);
-    return json(201, { message: `Bucket '${created.value.name}' created`, ...bucketJson(created.value) });
-  })),
-  del('/object-storage/bucket/delete/:bucket', withStorage(({ state, params }) => {
-    const deleted = state.deleteBucket(params.bucket);
-    return deleted.ok ? noContent() : detail(deleted.code, deleted.message);
-  })),
+  ),
+  del(
+    '/object-storage/bucket/delete/:bucket',
+    withStorage(({ state, params }) => {
+      const deleted = state.deleteBucket(params.bucket);
+      return deleted.ok ? noContent() : detail(deleted.code, deleted.message);
+    }),
+  ),
 ];
 
 export const ROUTES: Route[] = [...health, ...account, ...clusters, ...objectStorage];

@@ -6,7 +6,11 @@ import type { User } from './types';
 const HOUR = 3_600_000;
 
 /** A past claim that has long finished with the given outcome. */
-function pastClaim(startedMs: number, outcome: 'COMPLETED' | 'FAILED', externalMessage: string | null = null) {
+function pastClaim(
+  startedMs: number,
+  outcome: 'COMPLETED' | 'FAILED',
+  externalMessage: string | null = null,
+) {
   return { startedMs, pendingMs: 1500, processingMs: 6000, outcome, externalMessage };
 }
 
@@ -36,14 +40,21 @@ export function applyDemoSeed(state: EngineState, now: number): void {
     createdMs: now - 3 * HOUR,
     claim: pastClaim(now - 3 * HOUR, 'COMPLETED'),
   });
-  state.seedProvisioning({ owner: me, name: 'eval-1xh200', instanceType: '1xH200', numNodes: 1, createdMs: now }, now);
+  state.seedProvisioning(
+    { owner: me, name: 'eval-1xh200', instanceType: '1xH200', numNodes: 1, createdMs: now },
+    now,
+  );
   state.seedCluster({
     owner: me,
     name: 'big-run-8xb200',
     instanceType: '8xB200',
     numNodes: 4,
     createdMs: now - 1 * HOUR,
-    claim: pastClaim(now - 1 * HOUR, 'FAILED', 'Could not provision 4 x 8xB200: insufficient capacity. Try fewer nodes or another instance type.'),
+    claim: pastClaim(
+      now - 1 * HOUR,
+      'FAILED',
+      'Could not provision 4 x 8xB200: insufficient capacity. Try fewer nodes or another instance type.',
+    ),
   });
   state.seedCluster({
     owner: state.teammate,

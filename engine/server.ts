@@ -58,7 +58,8 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   const readonlyTokens = unique(opts.readonlyTokens ?? []);
   const both = tokens.filter((t) => readonlyTokens.includes(t));
   if (both.length) throw new Error('a token cannot be both full-access and read-only');
-  if ([...tokens, ...readonlyTokens].some((t) => t.trim() === '' || /\s/.test(t))) throw new Error('tokens must be non-empty and contain no whitespace');
+  if ([...tokens, ...readonlyTokens].some((t) => t.trim() === '' || /\s/.test(t)))
+    throw new Error('tokens must be non-empty and contain no whitespace');
 
   const core = new EngineCore({
     tokens,
@@ -124,7 +125,10 @@ function displayHost(host: string): string {
 }
 
 function isLoopback(address: string | undefined): boolean {
-  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+  return (
+    address !== undefined &&
+    (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))
+  );
 }
 
 function readBody(req: http.IncomingMessage, done: (raw: string, tooLarge: boolean) => void): void {
@@ -166,7 +170,10 @@ function serve(
 
   const finish = (reply: Reply, mode: 'send' | 'truncate' = 'send'): void => {
     entry.status = reply.status;
-    if (verbose) process.stderr.write(`${method} ${path} -> ${reply.status}${fault ? ` [fault ${fault.action}]` : ''}\n`);
+    if (verbose)
+      process.stderr.write(
+        `${method} ${path} -> ${reply.status}${fault ? ` [fault ${fault.action}]` : ''}\n`,
+      );
     send(res, reply, mode);
   };
   const handle = (): Reply => {
@@ -217,13 +224,21 @@ function dispatch(
 ): { reply: Reply; user: User | null } {
   const match = matchRoute(ROUTES, method, path);
   if (match === null) return { reply: detail(404, 'Not Found'), user: null };
-  if ('allowed' in match) return { reply: json(405, { detail: 'Method Not Allowed' }, { Allow: match.allowed.join(', ') }), user: null };
+  if ('allowed' in match)
+    return {
+      reply: json(405, { detail: 'Method Not Allowed' }, { Allow: match.allowed.join(', ') }),
+      user: null,
+    };
   const route: Route = match.route;
   const base = { state: core.state, params: match.params, query, rawBody, now: Date.now() };
   if (!route.auth) return { reply: route.handle(base), user: null };
 
   const credential = bearer(authHeader);
-  if (credential === null) return { reply: authError(401, 'Not authenticated: send the header Authorization: Bearer <API token>'), user: null };
+  if (credential === null)
+    return {
+      reply: authError(401, 'Not authenticated: send the header Authorization: Bearer <API token>'),
+      user: null,
+    };
   const user = core.state.userForToken(credential);
   if (!user) return { reply: authError(401, 'Invalid API token'), user: null };
   if (user.readonly && MUTATING.has(method)) {
@@ -281,14 +296,24 @@ function faultReply(f: Fault): Reply & { raw?: string; contentType: string } {
   if (f.rawBody !== null) return { status: f.status, headers, raw: f.rawBody, contentType: f.contentType };
   if (f.body !== undefined) return { status: f.status, headers, body: f.body, contentType: f.contentType };
   if (f.status === 204 || f.status === 304) return { status: f.status, headers, contentType: f.contentType };
-  return { status: f.status, headers, body: { detail: `Injected fault (${f.status})` }, contentType: f.contentType };
+  return {
+    status: f.status,
+    headers,
+    body: { detail: `Injected fault (${f.status})` },
+    contentType: f.contentType,
+  };
 }
 
-function send(res: http.ServerResponse, reply: Reply & { raw?: string; contentType?: string }, mode: 'send' | 'truncate' = 'send'): void {
+function send(
+  res: http.ServerResponse,
+  reply: Reply & { raw?: string; contentType?: string },
+  mode: 'send' | 'truncate' = 'send',
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = reply.raw ?? encodeBody(reply);
   const headers: Record<string, string | number> = {};
-  if (reply.raw !== undefined || reply.body !== undefined) headers['Content-Type'] = reply.contentType ?? 'application/json';
+  if (reply.raw !== undefined || reply.body !== undefined)
+    headers['Content-Type'] = reply.contentType ?? 'application/json';
   Object.assign(headers, reply.headers ?? {});
   if (mode === 'truncate' && text.length > 1) {
     // No Content-Length: the response is chunked and ends cleanly, so the client receives a complete

@@ -45,7 +45,11 @@ export const DEFAULT_CONFIG: EngineConfig = {
 /** Outcome of an operation that can be refused: ok with a value, or an HTTP-ish refusal. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; code: 404 | 409; message: string };
 
-const refuse = (code: 404 | 409, message: string): { ok: false; code: 404 | 409; message: string } => ({ ok: false, code, message });
+const refuse = (code: 404 | 409, message: string): { ok: false; code: 404 | 409; message: string } => ({
+  ok: false,
+  code,
+  message,
+});
 
 export function hex(bytes: number): string {
   return randomBytes(bytes).toString('hex');
@@ -62,8 +66,42 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-const ADJECTIVES = ['amber', 'brisk', 'calm', 'deft', 'eager', 'fleet', 'grand', 'hardy', 'keen', 'lucid', 'nimble', 'quiet', 'rapid', 'steady', 'swift', 'vivid'];
-const NOUNS = ['falcon', 'otter', 'comet', 'cedar', 'harbor', 'lynx', 'meteor', 'orca', 'pine', 'quasar', 'raven', 'summit', 'tundra', 'vertex', 'willow', 'zephyr'];
+const ADJECTIVES = [
+  'amber',
+  'brisk',
+  'calm',
+  'deft',
+  'eager',
+  'fleet',
+  'grand',
+  'hardy',
+  'keen',
+  'lucid',
+  'nimble',
+  'quiet',
+  'rapid',
+  'steady',
+  'swift',
+  'vivid',
+];
+const NOUNS = [
+  'falcon',
+  'otter',
+  'comet',
+  'cedar',
+  'harbor',
+  'lynx',
+  'meteor',
+  'orca',
+  'pine',
+  'quasar',
+  'raven',
+  'summit',
+  'tundra',
+  'vertex',
+  'willow',
+  'zephyr',
+];
 
 export interface StateOptions {
   tokens: string[];
@@ -125,8 +163,12 @@ export class EngineState {
       if (token !== null) this.tokens.set(token, u.uid);
       return u;
     };
-    opts.tokens.forEach((t, i) => add(t, { email: `dev${i + 1}@tensorpool.local`, name: `Developer ${i + 1}`, readonly: false }));
-    opts.readonlyTokens.forEach((t, i) => add(t, { email: `readonly${i + 1}@tensorpool.local`, name: `Read-only ${i + 1}`, readonly: true }));
+    opts.tokens.forEach((t, i) =>
+      add(t, { email: `dev${i + 1}@tensorpool.local`, name: `Developer ${i + 1}`, readonly: false }),
+    );
+    opts.readonlyTokens.forEach((t, i) =>
+      add(t, { email: `readonly${i + 1}@tensorpool.local`, name: `Read-only ${i + 1}`, readonly: true }),
+    );
     this.teammate = add(null, { email: 'teammate@tensorpool.local', name: 'Teammate', readonly: false });
   }
 
@@ -163,7 +205,12 @@ export class EngineState {
     return r.outcome;
   }
 
-  private addRequest(type: RequestType, cluster: Cluster, owner: User, spec: StoredRequestSpec): TrackedRequest {
+  private addRequest(
+    type: RequestType,
+    cluster: Cluster,
+    owner: User,
+    spec: StoredRequestSpec,
+  ): TrackedRequest {
     const r: TrackedRequest = {
       id: `req_${hex(10)}`,
       type,
@@ -184,7 +231,12 @@ export class EngineState {
   }
 
   /** A request that follows the current config (and consumes one pending failure if asked). */
-  private startConfiguredRequest(type: 'CLUSTER_CLAIM' | 'CLUSTER_RELEASE', cluster: Cluster, owner: User, now: number): TrackedRequest {
+  private startConfiguredRequest(
+    type: 'CLUSTER_CLAIM' | 'CLUSTER_RELEASE',
+    cluster: Cluster,
+    owner: User,
+    now: number,
+  ): TrackedRequest {
     const c = this.config;
     let outcome: 'COMPLETED' | 'FAILED' = 'COMPLETED';
     let externalMessage: string | null = null;
@@ -246,7 +298,10 @@ export class EngineState {
     }
   }
 
-  private insert(owner: User, fields: Omit<Cluster, 'id' | 'ownerUid' | 'orgId' | 'instances' | 'claimId' | 'releaseId' | 'requestIds'>): Cluster {
+  private insert(
+    owner: User,
+    fields: Omit<Cluster, 'id' | 'ownerUid' | 'orgId' | 'instances' | 'claimId' | 'releaseId' | 'requestIds'>,
+  ): Cluster {
     let id = `c-${hex(6)}`;
     while (this.clusters.has(id)) id = `c-${hex(6)}`; // 48 random bits; a clash is unlikely, not impossible
     const cluster: Cluster = {
@@ -292,14 +347,26 @@ export class EngineState {
     const claim = cluster.claimId ? this.requests.get(cluster.claimId) : undefined;
     const claimStatus = claim ? this.requestStatus(claim, now) : 'COMPLETED';
     let status: ClusterStatus =
-      claimStatus === 'COMPLETED' ? 'RUNNING' : claimStatus === 'FAILED' ? 'FAILED' : claimStatus === 'PENDING' ? 'PENDING' : 'PROVISIONING';
+      claimStatus === 'COMPLETED'
+        ? 'RUNNING'
+        : claimStatus === 'FAILED'
+          ? 'FAILED'
+          : claimStatus === 'PENDING'
+            ? 'PENDING'
+            : 'PROVISIONING';
     const release = cluster.releaseId ? this.requests.get(cluster.releaseId) : undefined;
     if (release) {
       const rs = this.requestStatus(release, now);
       // A failed release leaves the cluster as it was (still running, or still failed).
       if (rs !== 'FAILED') status = 'DESTROYING';
     }
-    return { cluster, status, instanceStatus: status, addressed: claimStatus === 'COMPLETED', owner: this.users.get(cluster.ownerUid) };
+    return {
+      cluster,
+      status,
+      instanceStatus: status,
+      addressed: claimStatus === 'COMPLETED',
+      owner: this.users.get(cluster.ownerUid),
+    };
   }
 
   /** Clusters of the caller (or of the caller's whole organisation), oldest first. */
@@ -327,7 +394,11 @@ export class EngineState {
     return undefined;
   }
 
-  findInstance(user: User, instanceId: string, now: number): { cluster: Cluster; instance: Instance } | undefined {
+  findInstance(
+    user: User,
+    instanceId: string,
+    now: number,
+  ): { cluster: Cluster; instance: Instance } | undefined {
     this.sweep(now);
     const cid = this.instanceIndex.get(instanceId);
     const cluster = cid ? this.clusters.get(cid) : undefined;
@@ -336,10 +407,17 @@ export class EngineState {
     return instance ? { cluster, instance } : undefined;
   }
 
-  createCluster(user: User, input: CreateInput, now: number): Outcome<{ cluster: Cluster; request: TrackedRequest }> {
+  createCluster(
+    user: User,
+    input: CreateInput,
+    now: number,
+  ): Outcome<{ cluster: Cluster; request: TrackedRequest }> {
     this.sweep(now);
     if (input.name !== null && this.nameTaken(user.uid, input.name)) {
-      return refuse(409, `A cluster named '${input.name}' already exists. Cluster names must be unique; choose another name.`);
+      return refuse(
+        409,
+        `A cluster named '${input.name}' already exists. Cluster names must be unique; choose another name.`,
+      );
     }
     const cluster = this.insert(user, {
       name: input.name ?? this.generateName(user.uid),
@@ -358,14 +436,23 @@ export class EngineState {
 
   /** Edits apply at once (the service answers 202; a CLUSTER_EDIT request that is already
    *  COMPLETED is recorded for /cluster/operations). */
-  editCluster(user: User, ref: string, input: EditInput, now: number): Outcome<{ cluster: Cluster; changes: string[] }> {
+  editCluster(
+    user: User,
+    ref: string,
+    input: EditInput,
+    now: number,
+  ): Outcome<{ cluster: Cluster; changes: string[] }> {
     const cluster = this.findCluster(user, ref, now);
     if (!cluster) return refuse(404, `Cluster '${ref}' not found`);
-    if (this.view(cluster, now).status === 'DESTROYING') return refuse(409, `Cluster ${cluster.id} is being destroyed and can no longer be edited`);
+    if (this.view(cluster, now).status === 'DESTROYING')
+      return refuse(409, `Cluster ${cluster.id} is being destroyed and can no longer be edited`);
     const changes: string[] = [];
     if (input.name !== null && input.name !== cluster.name) {
       if (this.nameTaken(cluster.ownerUid, input.name)) {
-        return refuse(409, `A cluster named '${input.name}' already exists. Cluster names must be unique; choose another name.`);
+        return refuse(
+          409,
+          `A cluster named '${input.name}' already exists. Cluster names must be unique; choose another name.`,
+        );
       }
       this.names.get(cluster.ownerUid)?.delete(cluster.name);
       changes.push(`renamed from '${cluster.name}' to '${input.name}'`);
@@ -376,11 +463,20 @@ export class EngineState {
       cluster.deletionProtection = input.deletionProtection;
       changes.push(`deletion protection turned ${input.deletionProtection ? 'on' : 'off'}`);
     }
-    this.addRequest('CLUSTER_EDIT', cluster, user, { startedMs: now, pendingMs: 0, processingMs: 0, outcome: 'COMPLETED' });
+    this.addRequest('CLUSTER_EDIT', cluster, user, {
+      startedMs: now,
+      pendingMs: 0,
+      processingMs: 0,
+      outcome: 'COMPLETED',
+    });
     return { ok: true, value: { cluster, changes } };
   }
 
-  destroyCluster(user: User, ref: string, now: number): Outcome<{ cluster: Cluster; request: TrackedRequest; already: boolean }> {
+  destroyCluster(
+    user: User,
+    ref: string,
+    now: number,
+  ): Outcome<{ cluster: Cluster; request: TrackedRequest; already: boolean }> {
     const cluster = this.findCluster(user, ref, now);
     if (!cluster) return refuse(404, `Cluster '${ref}' not found`);
     if (cluster.deletionProtection) {
@@ -402,7 +498,9 @@ export class EngineState {
   }
 
   operations(cluster: Cluster): TrackedRequest[] {
-    return cluster.requestIds.map((id) => this.requests.get(id)).filter((r): r is TrackedRequest => r !== undefined);
+    return cluster.requestIds
+      .map((id) => this.requests.get(id))
+      .filter((r): r is TrackedRequest => r !== undefined);
   }
 
   /** Insert a cluster directly (seeds). */
@@ -464,7 +562,9 @@ export class EngineState {
   }
 
   listSshKeys(user: User, includeOrg: boolean): SshKey[] {
-    return [...this.sshKeys.values()].filter((k) => (includeOrg ? k.orgId === user.orgId : k.ownerUid === user.uid));
+    return [...this.sshKeys.values()].filter((k) =>
+      includeOrg ? k.orgId === user.orgId : k.ownerUid === user.uid,
+    );
   }
 
   /** Only the owner may remove a key; anybody else's key id is "not found" for them. */
@@ -534,7 +634,10 @@ export class EngineState {
     const bucket = this.buckets.get(name);
     if (!bucket) return refuse(404, `Bucket '${name}' not found`);
     if (bucket.objects.size > 0) {
-      return refuse(409, `Bucket '${name}' is not empty (${bucket.objects.size} object${bucket.objects.size === 1 ? '' : 's'}); delete its objects first`);
+      return refuse(
+        409,
+        `Bucket '${name}' is not empty (${bucket.objects.size} object${bucket.objects.size === 1 ? '' : 's'}); delete its objects first`,
+      );
     }
     this.buckets.delete(name);
     return { ok: true, value: bucket };

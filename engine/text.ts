@@ -23,27 +23,47 @@ export function table(header: string[], rows: string[][]): string {
   return out.join('\n');
 }
 
-export function clusterListText(views: ClusterView[], opts: { includeOrg: boolean; instances: boolean }): string {
+export function clusterListText(
+  views: ClusterView[],
+  opts: { includeOrg: boolean; instances: boolean },
+): string {
   const scope = opts.includeOrg ? 'organization' : 'account';
-  if (views.length === 0) return `No clusters found in your ${scope}. Create one with: tp cluster create -t 1xH100`;
+  if (views.length === 0)
+    return `No clusters found in your ${scope}. Create one with: tp cluster create -t 1xH100`;
   const header = ['CLUSTER ID', 'NAME', 'INSTANCE TYPE', 'NODES', 'STATUS', 'PROTECTED', 'CREATED'];
   if (opts.includeOrg) header.push('OWNER');
   const rows: string[][] = [];
   for (const v of views) {
     const c = v.cluster;
-    const row = [c.id, c.name, c.instanceType, String(c.numNodes), v.status, c.deletionProtection ? 'yes' : 'no', iso(c.createdMs).slice(0, 19) + 'Z'];
+    const row = [
+      c.id,
+      c.name,
+      c.instanceType,
+      String(c.numNodes),
+      v.status,
+      c.deletionProtection ? 'yes' : 'no',
+      iso(c.createdMs).slice(0, 19) + 'Z',
+    ];
     if (opts.includeOrg) row.push(v.owner?.email ?? c.ownerUid);
     rows.push(row);
   }
-  let text = `${views.length} cluster${views.length === 1 ? '' : 's'} in your ${scope}:\n` + table(header, rows);
+  let text =
+    `${views.length} cluster${views.length === 1 ? '' : 's'} in your ${scope}:\n` + table(header, rows);
   if (opts.instances) {
     const irows: string[][] = [];
     for (const v of views) {
       for (const i of v.cluster.instances) {
-        irows.push([i.id, v.cluster.id, v.instanceStatus, v.addressed ? i.publicIp : '-', v.addressed ? i.privateIp : '-']);
+        irows.push([
+          i.id,
+          v.cluster.id,
+          v.instanceStatus,
+          v.addressed ? i.publicIp : '-',
+          v.addressed ? i.privateIp : '-',
+        ]);
       }
     }
-    text += '\n\nInstances:\n' + table(['INSTANCE ID', 'CLUSTER ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'], irows);
+    text +=
+      '\n\nInstances:\n' + table(['INSTANCE ID', 'CLUSTER ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'], irows);
   }
   return text;
 }
@@ -63,10 +83,16 @@ export function clusterInfoText(v: ClusterView): string {
     'Instances:',
     table(
       ['INSTANCE ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'],
-      c.instances.map((i) => [i.id, v.instanceStatus, v.addressed ? i.publicIp : '-', v.addressed ? i.privateIp : '-']),
+      c.instances.map((i) => [
+        i.id,
+        v.instanceStatus,
+        v.addressed ? i.publicIp : '-',
+        v.addressed ? i.privateIp : '-',
+      ]),
     ),
   ];
-  if (v.status === 'RUNNING' && c.instances.length > 0) lines.push('', `Connect with: tp ssh ${c.instances[0].id}`);
+  if (v.status === 'RUNNING' && c.instances.length > 0)
+    lines.push('', `Connect with: tp ssh ${c.instances[0].id}`);
   return lines.join('\n');
 }
 
@@ -81,7 +107,10 @@ export function userInfoText(u: User, org: Org): string {
 }
 
 export function sshKeysText(keys: SshKey[], users: Map<string, User>, includeOrg: boolean): string {
-  if (keys.length === 0) return includeOrg ? 'No SSH keys in your organization.' : 'No SSH keys saved. Add one with: tp ssh key add ~/.ssh/id_ed25519.pub';
+  if (keys.length === 0)
+    return includeOrg
+      ? 'No SSH keys in your organization.'
+      : 'No SSH keys saved. Add one with: tp ssh key add ~/.ssh/id_ed25519.pub';
   const header = ['KEY ID', 'NAME', 'TYPE', 'FINGERPRINT', 'ADDED'];
   if (includeOrg) header.push('OWNER');
   const rows = keys.map((k) => {
@@ -94,5 +123,8 @@ export function sshKeysText(keys: SshKey[], users: Map<string, User>, includeOrg
 
 export function bucketsText(buckets: Bucket[]): string {
   if (buckets.length === 0) return 'No buckets.';
-  return table(['BUCKET', 'OBJECTS', 'CREATED'], buckets.map((b) => [b.name, String(b.objects.size), iso(b.createdMs)]));
+  return table(
+    ['BUCKET', 'OBJECTS', 'CREATED'],
+    buckets.map((b) => [b.name, String(b.objects.size), iso(b.createdMs)]),
+  );
 }

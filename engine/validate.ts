@@ -30,7 +30,13 @@ export function validationReply(issues: ValidationIssue[]): Reply {
   return { status: 422, body: { detail: issues } };
 }
 
-export function issue(type: string, loc: Loc, msg: string, input: unknown, ctx?: Record<string, unknown>): ValidationIssue {
+export function issue(
+  type: string,
+  loc: Loc,
+  msg: string,
+  input: unknown,
+  ctx?: Record<string, unknown>,
+): ValidationIssue {
   return ctx ? { type, loc, msg, input, ctx } : { type, loc, msg, input };
 }
 
@@ -44,7 +50,15 @@ export function parseJsonBody(raw: string): Parsed<unknown> {
     const position = /position (\d+)/.exec(message);
     return {
       ok: false,
-      issues: [issue('json_invalid', ['body', position ? Number(position[1]) : 0], 'JSON decode error', {}, { error: message })],
+      issues: [
+        issue(
+          'json_invalid',
+          ['body', position ? Number(position[1]) : 0],
+          'JSON decode error',
+          {},
+          { error: message },
+        ),
+      ],
     };
   }
 }
@@ -57,11 +71,19 @@ function isObject(v: unknown): v is Obj {
 
 /** The body must be a JSON object (pydantic: model_attributes_type; null counts as missing). */
 function requireObject(body: unknown): Parsed<Obj> {
-  if (body === null || body === undefined) return { ok: false, issues: [issue('missing', ['body'], 'Field required', null)] };
+  if (body === null || body === undefined)
+    return { ok: false, issues: [issue('missing', ['body'], 'Field required', null)] };
   if (!isObject(body)) {
     return {
       ok: false,
-      issues: [issue('model_attributes_type', ['body'], 'Input should be a valid dictionary or object to extract fields from', body)],
+      issues: [
+        issue(
+          'model_attributes_type',
+          ['body'],
+          'Input should be a valid dictionary or object to extract fields from',
+          body,
+        ),
+      ],
     };
   }
   return { ok: true, value: body };
@@ -69,7 +91,12 @@ function requireObject(body: unknown): Parsed<Obj> {
 
 // --- field checkers: each returns the value or pushes an issue and returns undefined ---------------
 
-function optString(o: Obj, key: string, issues: ValidationIssue[], opts: { nonEmpty?: boolean } = {}): string | null | undefined {
+function optString(
+  o: Obj,
+  key: string,
+  issues: ValidationIssue[],
+  opts: { nonEmpty?: boolean } = {},
+): string | null | undefined {
   const v = o[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') {
@@ -78,13 +105,22 @@ function optString(o: Obj, key: string, issues: ValidationIssue[], opts: { nonEm
   }
   if (opts.nonEmpty && v.trim().length === 0) {
     // The service strips whitespace before its min_length=1 check, so "   " is as empty as "".
-    issues.push(issue('string_too_short', ['body', key], 'String should have at least 1 character', v, { min_length: 1 }));
+    issues.push(
+      issue('string_too_short', ['body', key], 'String should have at least 1 character', v, {
+        min_length: 1,
+      }),
+    );
     return undefined;
   }
   return opts.nonEmpty ? v.trim() : v;
 }
 
-function optBool(o: Obj, key: string, issues: ValidationIssue[], nullable: boolean): boolean | null | undefined {
+function optBool(
+  o: Obj,
+  key: string,
+  issues: ValidationIssue[],
+  nullable: boolean,
+): boolean | null | undefined {
   const v = o[key];
   if (v === undefined) return null;
   if (v === null && nullable) return null;
@@ -117,20 +153,33 @@ export function validateCreate(body: unknown): Parsed<CreateInput> {
   let instanceType: string | undefined;
   const it = o.instance_type;
   if (it === undefined) issues.push(issue('missing', ['body', 'instance_type'], 'Field required', o));
-  else if (typeof it !== 'string') issues.push(issue('string_type', ['body', 'instance_type'], 'Input should be a valid string', it));
+  else if (typeof it !== 'string')
+    issues.push(issue('string_type', ['body', 'instance_type'], 'Input should be a valid string', it));
   else if (!INSTANCE_TYPE_RE.test(it)) {
-    issues.push(issue('string_pattern_mismatch', ['body', 'instance_type'], `String should match pattern '${INSTANCE_TYPE_PATTERN}'`, it, {
-      pattern: INSTANCE_TYPE_PATTERN,
-    }));
+    issues.push(
+      issue(
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+        `String should match pattern '${INSTANCE_TYPE_PATTERN}'`,
+        it,
+        {
+          pattern: INSTANCE_TYPE_PATTERN,
+        },
+      ),
+    );
   } else instanceType = it;
 
   let publicKeys: string[] = [];
   const pk = o.public_keys;
   if (pk !== undefined && pk !== null) {
-    if (!Array.isArray(pk)) issues.push(issue('list_type', ['body', 'public_keys'], 'Input should be a valid list', pk));
+    if (!Array.isArray(pk))
+      issues.push(issue('list_type', ['body', 'public_keys'], 'Input should be a valid list', pk));
     else {
       pk.forEach((item: unknown, i) => {
-        if (typeof item !== 'string') issues.push(issue('string_type', ['body', 'public_keys', i], 'Input should be a valid string', item));
+        if (typeof item !== 'string')
+          issues.push(
+            issue('string_type', ['body', 'public_keys', i], 'Input should be a valid string', item),
+          );
       });
       publicKeys = pk.filter((item: unknown): item is string => typeof item === 'string');
     }
@@ -142,11 +191,30 @@ export function validateCreate(body: unknown): Parsed<CreateInput> {
     if (typeof nn !== 'number' || !Number.isFinite(nn)) {
       issues.push(issue('int_type', ['body', 'num_nodes'], 'Input should be a valid integer', nn));
     } else if (!Number.isInteger(nn)) {
-      issues.push(issue('int_from_float', ['body', 'num_nodes'], 'Input should be a valid integer, got a number with a fractional part', nn));
+      issues.push(
+        issue(
+          'int_from_float',
+          ['body', 'num_nodes'],
+          'Input should be a valid integer, got a number with a fractional part',
+          nn,
+        ),
+      );
     } else if (nn < 1) {
-      issues.push(issue('greater_than_equal', ['body', 'num_nodes'], 'Input should be greater than or equal to 1', nn, { ge: 1 }));
+      issues.push(
+        issue('greater_than_equal', ['body', 'num_nodes'], 'Input should be greater than or equal to 1', nn, {
+          ge: 1,
+        }),
+      );
     } else if (nn > MAX_NUM_NODES) {
-      issues.push(issue('less_than_equal', ['body', 'num_nodes'], `Input should be less than or equal to ${MAX_NUM_NODES}`, nn, { le: MAX_NUM_NODES }));
+      issues.push(
+        issue(
+          'less_than_equal',
+          ['body', 'num_nodes'],
+          `Input should be less than or equal to ${MAX_NUM_NODES}`,
+          nn,
+          { le: MAX_NUM_NODES },
+        ),
+      );
     } else numNodes = nn;
   }
 
@@ -157,10 +225,23 @@ export function validateCreate(body: unknown): Parsed<CreateInput> {
   const saveKeys = optBool(o, 'save_keys', issues, false);
 
   // Model-level rule (pydantic model_validator -> loc is the body itself).
-  if (o.container !== undefined && o.container !== null && o.experimental_container !== undefined && o.experimental_container !== null) {
-    issues.push(issue('value_error', ['body'], 'Value error, Provide at most one of container or experimental_container', o, {
-      error: 'Provide at most one of container or experimental_container',
-    }));
+  if (
+    o.container !== undefined &&
+    o.container !== null &&
+    o.experimental_container !== undefined &&
+    o.experimental_container !== null
+  ) {
+    issues.push(
+      issue(
+        'value_error',
+        ['body'],
+        'Value error, Provide at most one of container or experimental_container',
+        o,
+        {
+          error: 'Provide at most one of container or experimental_container',
+        },
+      ),
+    );
   }
 
   if (issues.length > 0 || instanceType === undefined) return { ok: false, issues };
@@ -173,7 +254,8 @@ export function validateCreate(body: unknown): Parsed<CreateInput> {
       numNodes,
       name: name ?? null,
       container: image,
-      containerField: container != null ? 'container' : experimental != null ? 'experimental_container' : null,
+      containerField:
+        container != null ? 'container' : experimental != null ? 'experimental_container' : null,
       deletionProtection: deletionProtection ?? false,
       saveKeys: saveKeys ?? true,
     },
@@ -194,13 +276,16 @@ export function validateEdit(body: unknown): Parsed<EditInput> {
   const issues: ValidationIssue[] = [];
   const name = optString(o, 'cluster_name', issues, { nonEmpty: true });
   const deletionProtection = optBool(o, 'deletion_protection', issues, true);
-  if (issues.length > 0 || name === undefined || deletionProtection === undefined) return { ok: false, issues };
+  if (issues.length > 0 || name === undefined || deletionProtection === undefined)
+    return { ok: false, issues };
   if (name === null && deletionProtection === null) {
     return {
       ok: false,
-      issues: [issue('value_error', ['body'], 'Value error, Provide cluster_name and/or deletion_protection', o, {
-        error: 'Provide cluster_name and/or deletion_protection',
-      })],
+      issues: [
+        issue('value_error', ['body'], 'Value error, Provide cluster_name and/or deletion_protection', o, {
+          error: 'Provide cluster_name and/or deletion_protection',
+        }),
+      ],
     };
   }
   return { ok: true, value: { name, deletionProtection } };
@@ -232,7 +317,9 @@ const SSH_KEY_TYPES = new Set([
  * and must itself start with the declared type (length-prefixed), which is how ssh-keygen tells a
  * key from random text. Returns null when it is not a key.
  */
-export function parseSshPublicKey(text: string): { keyType: string; fingerprint: string; comment: string | null } | null {
+export function parseSshPublicKey(
+  text: string,
+): { keyType: string; fingerprint: string; comment: string | null } | null {
   const parts = text.trim().split(/\s+/);
   if (parts.length < 2) return null;
   const [keyType, blob] = parts;
@@ -254,18 +341,37 @@ export function validateSshKeyAdd(body: unknown): Parsed<SshKeyInput> {
   let parsed: ReturnType<typeof parseSshPublicKey> = null;
   const pk = o.public_key;
   if (pk === undefined) issues.push(issue('missing', ['body', 'public_key'], 'Field required', o));
-  else if (typeof pk !== 'string') issues.push(issue('string_type', ['body', 'public_key'], 'Input should be a valid string', pk));
+  else if (typeof pk !== 'string')
+    issues.push(issue('string_type', ['body', 'public_key'], 'Input should be a valid string', pk));
   else {
     parsed = parseSshPublicKey(pk);
     if (!parsed) {
-      issues.push(issue('value_error', ['body', 'public_key'], 'Value error, public_key is not a valid SSH public key', pk, {
-        error: 'public_key is not a valid SSH public key',
-      }));
+      issues.push(
+        issue(
+          'value_error',
+          ['body', 'public_key'],
+          'Value error, public_key is not a valid SSH public key',
+          pk,
+          {
+            error: 'public_key is not a valid SSH public key',
+          },
+        ),
+      );
     }
   }
   const name = optString(o, 'name', issues, { nonEmpty: true });
-  if (issues.length > 0 || !parsed || typeof pk !== 'string' || name === undefined) return { ok: false, issues };
-  return { ok: true, value: { publicKey: pk.trim(), keyType: parsed.keyType, fingerprint: parsed.fingerprint, comment: parsed.comment, name } };
+  if (issues.length > 0 || !parsed || typeof pk !== 'string' || name === undefined)
+    return { ok: false, issues };
+  return {
+    ok: true,
+    value: {
+      publicKey: pk.trim(),
+      keyType: parsed.keyType,
+      fingerprint: parsed.fingerprint,
+      comment: parsed.comment,
+      name,
+    },
+  };
 }
 
 // --- bucket names (S3 general-purpose bucket rules) ------------------------------------------------
@@ -273,8 +379,10 @@ export function validateSshKeyAdd(body: unknown): Parsed<SshKeyInput> {
 /** Why a bucket name breaks the S3 naming rules, or null when it is fine. */
 export function bucketNameProblem(name: string): string | null {
   if (name.length < 3 || name.length > 63) return 'Bucket names must be between 3 and 63 characters long';
-  if (!/^[a-z0-9.-]+$/.test(name)) return 'Bucket names can consist only of lowercase letters, numbers, dots and hyphens';
-  if (!/^[a-z0-9]/.test(name) || !/[a-z0-9]$/.test(name)) return 'Bucket names must begin and end with a letter or number';
+  if (!/^[a-z0-9.-]+$/.test(name))
+    return 'Bucket names can consist only of lowercase letters, numbers, dots and hyphens';
+  if (!/^[a-z0-9]/.test(name) || !/[a-z0-9]$/.test(name))
+    return 'Bucket names must begin and end with a letter or number';
   if (name.includes('..')) return 'Bucket names must not contain two adjacent periods';
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return 'Bucket names must not be formatted as an IP address';
   for (const prefix of ['xn--', 'sthree-', 'amzn-s3-demo-']) {
@@ -288,5 +396,7 @@ export function bucketNameProblem(name: string): string | null {
 
 export function validateBucketName(name: string): ValidationIssue[] {
   const problem = bucketNameProblem(name);
-  return problem ? [issue('value_error', ['path', 'bucket'], `Value error, ${problem}`, name, { error: problem })] : [];
+  return problem
+    ? [issue('value_error', ['path', 'bucket'], `Value error, ${problem}`, name, { error: problem })]
+    : [];
 }

@@ -43,7 +43,10 @@ export interface ActivationTimings {
 /** What activate() returns: used by the integration tests, and stable enough for other extensions. */
 export interface TensorPoolExtensionApi {
   readonly store: Store;
-  readonly views: { readonly clusters: vscode.TreeDataProvider<ClusterNode>; readonly objectStorage: vscode.TreeDataProvider<StorageNode> };
+  readonly views: {
+    readonly clusters: vscode.TreeDataProvider<ClusterNode>;
+    readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
+  };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
   setPrompter(prompter: Prompter | undefined): void;
@@ -85,28 +88,62 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   let prompter: Prompter = realPrompter;
   const prompts = () => prompter;
   const connect = new ConnectController(store, api, context.globalState, log, prompts);
-  const follower = new RequestFollower(store, api, clusters, log, () => { if (treeVisible()) void clusters.refresh(); }, (r, outcome) => {
-    if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
-  });
-  const actions = new ClusterActions(store, api, clusters, follower, log, prompts, { list: readLocalKeys, generate: generateEd25519Key }, (clusterId, state) => {
-    if (state.key.kind === 'file') void connect.rememberIdentity(clusterId, state.key.path);
-  });
+  const follower = new RequestFollower(
+    store,
+    api,
+    clusters,
+    log,
+    () => {
+      if (treeVisible()) void clusters.refresh();
+    },
+    (r, outcome) => {
+      if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
+    },
+  );
+  const actions = new ClusterActions(
+    store,
+    api,
+    clusters,
+    follower,
+    log,
+    prompts,
+    { list: readLocalKeys, generate: generateEd25519Key },
+    (clusterId, state) => {
+      if (state.key.kind === 'file') void connect.rememberIdentity(clusterId, state.key.path);
+    },
+  );
   const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
   const storageConfig = new StorageConfigController(storage, api, context.globalState, log, prompts);
   const storageTree = new ObjectStorageTreeProvider(store);
-  const storageView = vscode.window.createTreeView('tensorpool.objectStorage', { treeDataProvider: storageTree });
+  const storageView = vscode.window.createTreeView('tensorpool.objectStorage', {
+    treeDataProvider: storageTree,
+  });
   const tree = new ClustersTreeProvider(store);
-  const treeView = vscode.window.createTreeView('tensorpool.clusters', { treeDataProvider: tree, showCollapseAll: true });
+  const treeView = vscode.window.createTreeView('tensorpool.clusters', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+  });
   treeVisible = () => treeView.visible;
   const scheduler = new RefreshScheduler(store, clusters, treeVisible);
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);
   const listing = new ListingDocumentProvider(store);
-  const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
+  const setContext = (key: string, value: unknown) =>
+    void vscode.commands.executeCommand('setContext', key, value);
   const command = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
   context.subscriptions.push(
-    log, store, account, follower, tree, treeView, scheduler, listing, storage, storageTree, storageView,
+    log,
+    store,
+    account,
+    follower,
+    tree,
+    treeView,
+    scheduler,
+    listing,
+    storage,
+    storageTree,
+    storageView,
     statusBar,
     authProvider,
     vscode.workspace.registerTextDocumentContentProvider('tensorpool', listing),
@@ -116,7 +153,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.refresh, () => clusters.refresh()),
     command(Commands.showLog, () => log.channel.show()),
     command(Commands.showListingText, async () => {
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(LISTING_URI), { preview: true });
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(LISTING_URI), {
+        preview: true,
+      });
     }),
     command(Commands.createCluster, () => actions.create()),
     command(Commands.editCluster, (arg?: unknown) => actions.edit(arg)),
@@ -125,8 +164,12 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.copyIp, (arg?: unknown) => actions.copyIp(arg)),
     command(Commands.copySshCommand, (arg?: unknown) => connect.copySshCommand(arg)),
     command(Commands.showOperations, () => follower.showOperations()),
-    command(Commands.showMine, () => clusters.setIncludeOrg(false).then(() => setContext('tensorpool.includeOrg', false))),
-    command(Commands.showOrganization, () => clusters.setIncludeOrg(true).then(() => setContext('tensorpool.includeOrg', true))),
+    command(Commands.showMine, () =>
+      clusters.setIncludeOrg(false).then(() => setContext('tensorpool.includeOrg', false)),
+    ),
+    command(Commands.showOrganization, () =>
+      clusters.setIncludeOrg(true).then(() => setContext('tensorpool.includeOrg', true)),
+    ),
     command(Commands.refreshObjectStorage, () => storage.refresh()),
     command(Commands.enableObjectStorage, () => storage.enable()),
     command(Commands.disableObjectStorage, () => storage.disable()),
@@ -142,13 +185,18 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.copyStorageValue, (node?: StorageNode) => {
       if (node?.kind !== 'field') return undefined;
       if (node.field === 'secret') return storage.copySecret();
-      if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id') return storage.copy(node.field);
+      if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id')
+        return storage.copy(node.field);
       return vscode.env.clipboard.writeText(node.value);
     }),
     command(Commands.openInRemoteSsh, (arg?: unknown) => connect.openRemote(arg)),
     command(Commands.openSshTerminal, (arg?: unknown) => connect.openTerminal(arg)),
     command(Commands.createBucket, () => storage.createBucket()),
-    command(Commands.deleteBucket, (node?: StorageNode | string) => storage.deleteBucket(typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined)),
+    command(Commands.deleteBucket, (node?: StorageNode | string) =>
+      storage.deleteBucket(
+        typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
+      ),
+    ),
     store.onDidChange((topic) => {
       if (topic === 'objectStorage') setContext('tensorpool.objectStorage', store.objectStorage.kind);
       if (topic !== 'account') return;
@@ -161,7 +209,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         storage.clear();
       }
     }),
-    storageView.onDidChangeVisibility((e) => { if (e.visible && account.signedIn) void storage.refresh(); }),
+    storageView.onDidChangeVisibility((e) => {
+      if (e.visible && account.signedIn) void storage.refresh();
+    }),
     treeView.onDidChangeVisibility((e) => {
       if (e.visible && account.signedIn) void clusters.refresh();
       else scheduler.reschedule();
@@ -183,17 +233,26 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   setImmediate(() => void account.initialize());
 
   const load = typeof __TP_LOAD__ === 'undefined' ? undefined : __TP_LOAD__;
-  const activation: ActivationTimings = { moduleStart: load?.start, moduleEnd: load?.end, activateStart, activateEnd: 0, activatedAt: 0 };
+  const activation: ActivationTimings = {
+    moduleStart: load?.start,
+    moduleEnd: load?.end,
+    activateStart,
+    activateEnd: 0,
+    activatedAt: 0,
+  };
   const result: TensorPoolExtensionApi = {
     store,
     views: { clusters: tree, objectStorage: storageTree },
     refresh: () => clusters.refresh(),
-    setPrompter: (p) => { prompter = p ?? realPrompter; },
+    setPrompter: (p) => {
+      prompter = p ?? realPrompter;
+    },
     testing: {
       statusBar: statusBar.item,
       authProvider,
       logTail: log.tail,
-      globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
+      globalState: () =>
+        Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
       initializeAccount: () => account.initialize(),
       refreshObjectStorage: () => storage.refresh(),
       connect,

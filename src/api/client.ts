@@ -47,11 +47,22 @@ export class TensorPoolClient {
     return this.transport.baseUrl;
   }
 
-  private async get<T>(path: string, schema: z.ZodMiniType<T>, opts?: CallOptions, query?: Query): Promise<T> {
+  private async get<T>(
+    path: string,
+    schema: z.ZodMiniType<T>,
+    opts?: CallOptions,
+    query?: Query,
+  ): Promise<T> {
     return (await this.transport.call({ method: 'GET', path, query, schema }, opts)).data;
   }
 
-  private async send<T>(method: Method, path: string, schema: z.ZodMiniType<T> | null, body?: unknown, opts?: CallOptions): Promise<T> {
+  private async send<T>(
+    method: Method,
+    path: string,
+    schema: z.ZodMiniType<T> | null,
+    body?: unknown,
+    opts?: CallOptions,
+  ): Promise<T> {
     return (await this.transport.call({ method, path, body, schema }, opts)).data;
   }
 
@@ -76,7 +87,9 @@ export class TensorPoolClient {
   }
 
   listSshKeys(options: { includeOrg?: boolean } = {}, opts?: CallOptions): Promise<S.SshKeyListResponse> {
-    return this.get('/user/ssh-key/list', S.SshKeyListResponse, opts, { include_org: options.includeOrg ? 'true' : undefined });
+    return this.get('/user/ssh-key/list', S.SshKeyListResponse, opts, {
+      include_org: options.includeOrg ? 'true' : undefined,
+    });
   }
 
   async removeSshKey(keyId: string, opts?: CallOptions): Promise<S.MessageResponse> {
@@ -97,22 +110,41 @@ export class TensorPoolClient {
   }
 
   /** PATCH /cluster/edit/{cluster}: 202 when accepted. An edit that changes nothing is refused locally. */
-  async editCluster(cluster: string, input: S.ClusterEditRequest, opts?: CallOptions): Promise<S.EditResponse> {
+  async editCluster(
+    cluster: string,
+    input: S.ClusterEditRequest,
+    opts?: CallOptions,
+  ): Promise<S.EditResponse> {
     requireId(cluster, 'cluster', 'PATCH', '/cluster/edit');
     const body = checkRequest(S.ClusterEditRequest, input, 'PATCH', `/cluster/edit/${cluster}`);
     return this.send('PATCH', `/cluster/edit/${seg(cluster)}`, S.EditResponse, body, opts);
   }
 
   /** GET /cluster/list. `clusters` is undefined when the server sent only its text table. */
-  async listClusters(options: { includeOrg?: boolean; instances?: boolean } = {}, opts?: CallOptions): Promise<ClusterListing & { skipped: number }> {
-    const answer = await this.transport.call({
-      method: 'GET', path: '/cluster/list', schema: S.ClusterListResponse,
-      query: { include_org: options.includeOrg ? 'true' : undefined, instances: options.instances === false ? undefined : 'true' },
-    }, opts);
+  async listClusters(
+    options: { includeOrg?: boolean; instances?: boolean } = {},
+    opts?: CallOptions,
+  ): Promise<ClusterListing & { skipped: number }> {
+    const answer = await this.transport.call(
+      {
+        method: 'GET',
+        path: '/cluster/list',
+        schema: S.ClusterListResponse,
+        query: {
+          include_org: options.includeOrg ? 'true' : undefined,
+          instances: options.instances === false ? undefined : 'true',
+        },
+      },
+      opts,
+    );
     const body = answer.data;
     // Neither a list nor its text: not "text only", not "no clusters", but an answer we cannot use.
     if (!Array.isArray(body.clusters) && !body.message?.trim()) {
-      throw new BadResponseError("The server's answer to GET /cluster/list has neither clusters nor a message.", { method: 'GET', path: '/cluster/list', status: answer.status }, snippet(JSON.stringify(body)));
+      throw new BadResponseError(
+        "The server's answer to GET /cluster/list has neither clusters nor a message.",
+        { method: 'GET', path: '/cluster/list', status: answer.status },
+        snippet(JSON.stringify(body)),
+      );
     }
     return toListing(body);
   }
@@ -138,12 +170,19 @@ export class TensorPoolClient {
   /** GET /request/info/{id}, with the Retry-After the tracker honours. */
   async requestInfo(requestId: string, opts?: CallOptions): Promise<RequestStatusAnswer> {
     requireId(requestId, 'request_id', 'GET', '/request/info');
-    const answer = await this.transport.call({ method: 'GET', path: `/request/info/${seg(requestId)}`, schema: S.RequestInfo }, opts);
+    const answer = await this.transport.call(
+      { method: 'GET', path: `/request/info/${seg(requestId)}`, schema: S.RequestInfo },
+      opts,
+    );
     return { info: answer.data, retryAfterMs: answer.retryAfterMs };
   }
 
   /** GET /ssh/{instance_id}: the ssh command line the service suggests for an instance. */
-  async sshCommand(instanceId: string, system: SshSystem = 'linux', opts?: CallOptions): Promise<S.SshCommandResponse> {
+  async sshCommand(
+    instanceId: string,
+    system: SshSystem = 'linux',
+    opts?: CallOptions,
+  ): Promise<S.SshCommandResponse> {
     requireId(instanceId, 'instance_id', 'GET', '/ssh');
     return this.get(`/ssh/${seg(instanceId)}`, S.SshCommandResponse, opts, { system });
   }
@@ -151,15 +190,21 @@ export class TensorPoolClient {
   // ---- object storage ------------------------------------------------------------------------
 
   enableObjectStorage(opts?: CallOptions): Promise<S.ObjectStorageCredentials> {
-    return this.send('POST', '/object-storage/enable', S.ObjectStorageCredentials, undefined, opts).then((c) => this.remember(c));
+    return this.send('POST', '/object-storage/enable', S.ObjectStorageCredentials, undefined, opts).then(
+      (c) => this.remember(c),
+    );
   }
 
   objectStorageCredentials(opts?: CallOptions): Promise<S.ObjectStorageCredentials> {
-    return this.get('/object-storage/credentials', S.ObjectStorageCredentials, opts).then((c) => this.remember(c));
+    return this.get('/object-storage/credentials', S.ObjectStorageCredentials, opts).then((c) =>
+      this.remember(c),
+    );
   }
 
   rotateObjectStorageKeys(opts?: CallOptions): Promise<S.ObjectStorageCredentials> {
-    return this.send('POST', '/object-storage/rotate-keys', S.ObjectStorageCredentials, undefined, opts).then((c) => this.remember(c));
+    return this.send('POST', '/object-storage/rotate-keys', S.ObjectStorageCredentials, undefined, opts).then(
+      (c) => this.remember(c),
+    );
   }
 
   disableObjectStorage(opts?: CallOptions): Promise<S.MessageResponse> {
@@ -181,7 +226,8 @@ export class TensorPoolClient {
 
   async createBucket(name: string, opts?: CallOptions): Promise<void> {
     const problem = validateBucket(name);
-    if (problem) throw localError('PUT', '/object-storage/bucket/create', [{ field: 'bucket', message: problem }]);
+    if (problem)
+      throw localError('PUT', '/object-storage/bucket/create', [{ field: 'bucket', message: problem }]);
     await this.send('PUT', `/object-storage/bucket/create/${seg(name)}`, null, undefined, opts);
   }
 
@@ -214,9 +260,12 @@ function checkRequest<T>(schema: z.ZodMiniType<T>, input: unknown, method: strin
   if (parsed.success) return parsed.data;
   const fieldErrors: FieldError[] = parsed.error.issues.map((issue) => ({
     field: issue.path.length ? String(issue.path[0]) : '',
-    message: issue.code === 'unrecognized_keys'
-      ? `Unknown field(s): ${(issue as { keys?: string[] }).keys?.join(', ')}.`
-      : issue.message === 'Invalid input' ? `${issue.path.join('.') || 'body'} is invalid.` : issue.message,
+    message:
+      issue.code === 'unrecognized_keys'
+        ? `Unknown field(s): ${(issue as { keys?: string[] }).keys?.join(', ')}.`
+        : issue.message === 'Invalid input'
+          ? `${issue.path.join('.') || 'body'} is invalid.`
+          : issue.message,
   }));
   throw localError(method, path, fieldErrors);
 }

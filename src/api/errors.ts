@@ -4,8 +4,17 @@
  */
 
 export type ApiErrorKind =
-  | 'unauthorized' | 'forbidden' | 'validation' | 'not-found' | 'conflict' | 'rate-limited'
-  | 'server' | 'network' | 'timeout' | 'bad-response' | 'cancelled';
+  | 'unauthorized'
+  | 'forbidden'
+  | 'validation'
+  | 'not-found'
+  | 'conflict'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'bad-response'
+  | 'cancelled';
 
 export interface FieldError {
   /** The field name as the wire knows it (`num_nodes`), or '' when the problem is the whole body. */
@@ -56,7 +65,12 @@ export class ForbiddenError extends TensorPoolError {
 /** 422 from the server, or the same rules checked locally before anything was sent (`local`). */
 export class ValidationError extends TensorPoolError {
   readonly kind = 'validation' as const;
-  constructor(message: string, ctx: ErrorContext, readonly fieldErrors: readonly FieldError[], readonly local: boolean) {
+  constructor(
+    message: string,
+    ctx: ErrorContext,
+    readonly fieldErrors: readonly FieldError[],
+    readonly local: boolean,
+  ) {
     super(message, ctx);
   }
   override get mayHaveReachedServer(): boolean {
@@ -79,7 +93,11 @@ export class ConflictError extends TensorPoolError {
 
 export class RateLimitedError extends TensorPoolError {
   readonly kind = 'rate-limited' as const;
-  constructor(message: string, ctx: ErrorContext, readonly retryAfterMs: number | undefined) {
+  constructor(
+    message: string,
+    ctx: ErrorContext,
+    readonly retryAfterMs: number | undefined,
+  ) {
     super(message, ctx);
   }
 }
@@ -94,7 +112,12 @@ export class ServerError extends TensorPoolError {
  */
 export class NetworkError extends TensorPoolError {
   readonly kind = 'network' as const;
-  constructor(message: string, ctx: ErrorContext, readonly code: string | undefined, readonly sent: boolean) {
+  constructor(
+    message: string,
+    ctx: ErrorContext,
+    readonly code: string | undefined,
+    readonly sent: boolean,
+  ) {
     super(message, ctx);
   }
   override get mayHaveReachedServer(): boolean {
@@ -104,7 +127,12 @@ export class NetworkError extends TensorPoolError {
 
 export class TimeoutError extends TensorPoolError {
   readonly kind = 'timeout' as const;
-  constructor(message: string, ctx: ErrorContext, readonly timeoutMs: number, readonly sent: boolean) {
+  constructor(
+    message: string,
+    ctx: ErrorContext,
+    readonly timeoutMs: number,
+    readonly sent: boolean,
+  ) {
     super(message, ctx);
   }
   override get mayHaveReachedServer(): boolean {
@@ -115,7 +143,11 @@ export class TimeoutError extends TensorPoolError {
 /** The server answered something we cannot use: an unexpected status, non-JSON, or the wrong shape. */
 export class BadResponseError extends TensorPoolError {
   readonly kind = 'bad-response' as const;
-  constructor(message: string, ctx: ErrorContext, readonly snippet: string) {
+  constructor(
+    message: string,
+    ctx: ErrorContext,
+    readonly snippet: string,
+  ) {
     super(message, ctx);
   }
 }
@@ -126,8 +158,17 @@ export class CancelledError extends TensorPoolError {
 }
 
 const KINDS: ReadonlySet<string> = new Set<ApiErrorKind>([
-  'unauthorized', 'forbidden', 'validation', 'not-found', 'conflict', 'rate-limited',
-  'server', 'network', 'timeout', 'bad-response', 'cancelled',
+  'unauthorized',
+  'forbidden',
+  'validation',
+  'not-found',
+  'conflict',
+  'rate-limited',
+  'server',
+  'network',
+  'timeout',
+  'bad-response',
+  'cancelled',
 ]);
 
 /**

@@ -6,9 +6,20 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { validateApiUrl } from '../model/validate';
 import {
-  BadResponseError, CancelledError, ConflictError, ForbiddenError, NetworkError, NotFoundError,
-  RateLimitedError, ServerError, TimeoutError, UnauthorizedError, ValidationError,
-  type ErrorContext, type FieldError, type TensorPoolError,
+  BadResponseError,
+  CancelledError,
+  ConflictError,
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  ValidationError,
+  type ErrorContext,
+  type FieldError,
+  type TensorPoolError,
 } from './errors';
 import { SecretRegistry } from './redact';
 
@@ -55,12 +66,18 @@ export interface ProxySettings {
  * strict TLS). undici does not read proxy variables by itself, and VS Code's proxy support patches
  * Node's http module, not undici, so this is done here.
  */
-export function proxyDispatcher(proxy: ProxySettings | undefined, env: NodeJS.ProcessEnv = process.env): Dispatcher | undefined {
+export function proxyDispatcher(
+  proxy: ProxySettings | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Dispatcher | undefined {
   const url = proxy?.url?.trim() || undefined;
   const strict = proxy?.strictSSL !== false;
   const envProxy = env.https_proxy ?? env.HTTPS_PROXY ?? env.http_proxy ?? env.HTTP_PROXY;
   if (!url && !envProxy && strict) return undefined;
-  const noProxy = [...(proxy?.noProxy ?? []), ...(env.no_proxy ?? env.NO_PROXY ?? '').split(',')].map((h) => h.trim()).filter(Boolean).join(',');
+  const noProxy = [...(proxy?.noProxy ?? []), ...(env.no_proxy ?? env.NO_PROXY ?? '').split(',')]
+    .map((h) => h.trim())
+    .filter(Boolean)
+    .join(',');
   const tls = { rejectUnauthorized: strict };
   return new EnvHttpProxyAgent({
     httpProxy: url ?? env.http_proxy ?? env.HTTP_PROXY,
@@ -97,7 +114,14 @@ export interface Answer<T> {
   readonly retryAfterMs: number | undefined;
 }
 
-const LEVEL_ORDER: Record<LogLevel | 'off', number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4, off: 5 };
+const LEVEL_ORDER: Record<LogLevel | 'off', number> = {
+  trace: 0,
+  debug: 1,
+  info: 2,
+  warn: 3,
+  error: 4,
+  off: 5,
+};
 /** Trace lines show at most this much of a body; the cut is made with room to spare before redaction,
  *  so a secret is never split at the edge of what is redacted. */
 const TRACE_BODY = 2000;
@@ -105,10 +129,23 @@ const SECRET_MARGIN = 1024;
 const IDEMPOTENT: ReadonlySet<Method> = new Set(['GET']);
 /** Failures that happen before a request byte is written: retrying these can never duplicate anything. */
 const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'ERR_SSL_WRONG_VERSION_NUMBER', 'EPROTO', 'UND_ERR_PRX_TLS', 'ERR_INVALID_URL',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+  'UND_ERR_PRX_TLS',
+  'ERR_INVALID_URL',
 ]);
 const TLS_CODES = /CERT|SSL|TLS|EPROTO|SELF_SIGNED|VERIFY/;
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
@@ -126,7 +163,12 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const problem = validateApiUrl(options.baseUrl);
     if (problem) {
-      throw new ValidationError(problem, { method: 'CONFIG', path: 'tensorpool.apiUrl' }, [{ field: 'apiUrl', message: problem }], true);
+      throw new ValidationError(
+        problem,
+        { method: 'CONFIG', path: 'tensorpool.apiUrl' },
+        [{ field: 'apiUrl', message: problem }],
+        true,
+      );
     }
     this.baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
     this.secrets = options.secrets ?? new SecretRegistry();
@@ -147,7 +189,11 @@ export class Transport {
         const err = e as TensorPoolError;
         const delay = idempotent && attempt < this.maxRetries ? this.retryDelay(err, attempt) : undefined;
         if (delay === undefined) throw err;
-        this.log('debug', () => `${call.method} ${call.path}: ${err.message}; retry ${attempt + 1}/${this.maxRetries} in ${delay} ms`);
+        this.log(
+          'debug',
+          () =>
+            `${call.method} ${call.path}: ${err.message}; retry ${attempt + 1}/${this.maxRetries} in ${delay} ms`,
+        );
         try {
           await this.sleep(delay, opts.signal);
         } catch {
@@ -190,7 +236,10 @@ export class Transport {
     const ctx: ErrorContext = { method: call.method, path: call.path };
     if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
     const token = this.options.getToken();
     if (token) {
       this.secrets.add(token);
@@ -202,7 +251,10 @@ export class Transport {
       headers['content-type'] = 'application/json';
     }
     const started = Date.now();
-    this.log('debug', () => `${call.method} ${call.path}${call.query ? ` ${JSON.stringify(call.query)}` : ''}`);
+    this.log(
+      'debug',
+      () => `${call.method} ${call.path}${call.query ? ` ${JSON.stringify(call.query)}` : ''}`,
+    );
     if (payload) this.log('trace', () => `${call.method} ${call.path} body ${payload}`);
 
     // The whole attempt (headers and body) races one plain timer. Not an AbortSignal: passing one to
@@ -225,7 +277,9 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
     })();
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(resolve, timeoutMs, 'timeout'); });
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, 'timeout');
+    });
     let answer: { status: number; headers: Dispatcher.ResponseData['headers']; text: string };
     try {
       const first = await Promise.race([attempt, timedOut]);
@@ -240,7 +294,12 @@ export class Transport {
       if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
       const code = errorCode(e);
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-        throw new TimeoutError(`No answer from ${this.host()} in time.`, { ...ctx, status: undefined }, timeoutMs, true);
+        throw new TimeoutError(
+          `No answer from ${this.host()} in time.`,
+          { ...ctx, status: undefined },
+          timeoutMs,
+          true,
+        );
       }
       throw this.networkError(e, ctx, responded);
     } finally {
@@ -250,7 +309,11 @@ export class Transport {
 
     const retryAfterMs = parseRetryAfter(header(responseHeaders, 'retry-after'));
     this.log('debug', () => `${call.method} ${call.path} -> ${status} in ${Date.now() - started} ms`);
-    this.log('trace', () => `${call.method} ${call.path} <- ${snippet(this.secrets.redact(text.slice(0, TRACE_BODY + SECRET_MARGIN)), TRACE_BODY)}`);
+    this.log(
+      'trace',
+      () =>
+        `${call.method} ${call.path} <- ${snippet(this.secrets.redact(text.slice(0, TRACE_BODY + SECRET_MARGIN)), TRACE_BODY)}`,
+    );
     const sctx: ErrorContext = { ...ctx, status };
 
     if (status >= 200 && status < 300) {
@@ -262,34 +325,58 @@ export class Transport {
   private parseSuccess<T>(call: Call<T>, text: string, ctx: ErrorContext): T {
     if (call.schema === null) return undefined as T;
     if (text.trim() === '') {
-      throw new BadResponseError(`The server answered ${ctx.status} with an empty body where data was expected.`, ctx, '');
+      throw new BadResponseError(
+        `The server answered ${ctx.status} with an empty body where data was expected.`,
+        ctx,
+        '',
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       const s = snippet(this.secrets.redact(text));
-      throw new BadResponseError(`The server answered ${ctx.status} with something that is not JSON: ${s}`, ctx, s);
+      throw new BadResponseError(
+        `The server answered ${ctx.status} with something that is not JSON: ${s}`,
+        ctx,
+        s,
+      );
     }
     const parsed = call.schema.safeParse(json);
     if (!parsed.success) {
-      const where = parsed.error.issues.slice(0, 3)
-        .map((i) => `${i.path.length ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
+      const where = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.length ? i.path.join('.') : 'body'}: ${i.message}`)
+        .join('; ');
       const s = snippet(this.secrets.redact(text));
-      throw new BadResponseError(`The server's answer to ${call.method} ${call.path} has an unexpected shape (${where}).`, ctx, s);
+      throw new BadResponseError(
+        `The server's answer to ${call.method} ${call.path} has an unexpected shape (${where}).`,
+        ctx,
+        s,
+      );
     }
     return parsed.data;
   }
 
-  private httpError(status: number, text: string, contentType: string | undefined, retryAfterMs: number | undefined, ctx: ErrorContext): TensorPoolError {
+  private httpError(
+    status: number,
+    text: string,
+    contentType: string | undefined,
+    retryAfterMs: number | undefined,
+    ctx: ErrorContext,
+  ): TensorPoolError {
     const body = parseJson(text);
     const detail = body && typeof body === 'object' ? (body as Record<string, unknown>).detail : undefined;
     // Field messages reach the UI on their own (the wizard shows them at their step): mask them too.
-    const fieldErrors = Array.isArray(detail) ? detailToFieldErrors(detail).map((f) => ({ ...f, message: this.secrets.redact(f.message) })) : [];
+    const fieldErrors = Array.isArray(detail)
+      ? detailToFieldErrors(detail).map((f) => ({ ...f, message: this.secrets.redact(f.message) }))
+      : [];
     let message = serverMessage(body);
-    if (message === undefined && fieldErrors.length) message = fieldErrors.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ');
+    if (message === undefined && fieldErrors.length)
+      message = fieldErrors.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ');
     // Mask before shortening: a secret cut in half by the snippet would no longer be recognised.
-    if (message === undefined && text.trim() !== '' && body === undefined) message = textSnippet(this.secrets.redact(text), contentType);
+    if (message === undefined && text.trim() !== '' && body === undefined)
+      message = textSnippet(this.secrets.redact(text), contentType);
     const said = message !== undefined ? this.secrets.redact(message) : undefined;
     const snip = snippet(this.secrets.redact(text));
     switch (status) {
@@ -298,17 +385,37 @@ export class Transport {
         this.options.onUnauthorized?.(err);
         return err;
       }
-      case 403: return new ForbiddenError(said ?? 'This token is not allowed to do that.', ctx);
-      case 404: return new NotFoundError(said ?? `Not found: ${ctx.path}.`, ctx);
-      case 409: return new ConflictError(said ?? 'The request conflicts with the current state.', ctx);
+      case 403:
+        return new ForbiddenError(said ?? 'This token is not allowed to do that.', ctx);
+      case 404:
+        return new NotFoundError(said ?? `Not found: ${ctx.path}.`, ctx);
+      case 409:
+        return new ConflictError(said ?? 'The request conflicts with the current state.', ctx);
       case 400:
-      case 422: return new ValidationError(said ?? 'The server rejected the request as invalid.', ctx, fieldErrors, false);
+      case 422:
+        return new ValidationError(
+          said ?? 'The server rejected the request as invalid.',
+          ctx,
+          fieldErrors,
+          false,
+        );
       case 429: {
-        const wait = retryAfterMs !== undefined ? ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.` : ' Try again shortly.';
-        return new RateLimitedError(`${(said ?? 'Too many requests').replace(/\.$/, '')}.${wait}`, ctx, retryAfterMs);
+        const wait =
+          retryAfterMs !== undefined
+            ? ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.`
+            : ' Try again shortly.';
+        return new RateLimitedError(
+          `${(said ?? 'Too many requests').replace(/\.$/, '')}.${wait}`,
+          ctx,
+          retryAfterMs,
+        );
       }
       default:
-        if (status >= 500) return new ServerError(`${said ?? 'The TensorPool service had an internal error'} (HTTP ${status}).`, ctx);
+        if (status >= 500)
+          return new ServerError(
+            `${said ?? 'The TensorPool service had an internal error'} (HTTP ${status}).`,
+            ctx,
+          );
         return new BadResponseError(`Unexpected HTTP ${status}${said ? `: ${said}` : ''}.`, ctx, snip);
     }
   }
@@ -323,19 +430,30 @@ export class Transport {
     const target = new URL(this.baseUrl);
     const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
     const viaProxy = this.dispatcher !== undefined && refused !== undefined && refused.port !== targetPort;
-    if (viaProxy && code === 'ECONNREFUSED') message = `Connection refused by the proxy at ${refused.address}:${refused.port}: check http.proxy or HTTPS_PROXY.`;
-    else if (/proxy/i.test(raw) && this.dispatcher) message = `The proxy refused or failed the connection to ${host} (${snippet(raw, 80)}). Check http.proxy or HTTPS_PROXY.`;
-    else if (code === 'ECONNREFUSED') message = `Connection refused by ${host}: is the service (or the local engine) running?`;
-    else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Cannot resolve ${host}: check the API URL and your network or DNS.`;
-    else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Could not connect to ${host} in time: check your network or proxy.`;
-    else if (code && TLS_CODES.test(code)) message = `TLS error talking to ${host} (${code}): the certificate could not be verified. Check http.proxyStrictSSL or your corporate proxy's CA.`;
-    else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') message = `The connection to ${host} was closed before an answer arrived.`;
+    if (viaProxy && code === 'ECONNREFUSED')
+      message = `Connection refused by the proxy at ${refused.address}:${refused.port}: check http.proxy or HTTPS_PROXY.`;
+    else if (/proxy/i.test(raw) && this.dispatcher)
+      message = `The proxy refused or failed the connection to ${host} (${snippet(raw, 80)}). Check http.proxy or HTTPS_PROXY.`;
+    else if (code === 'ECONNREFUSED')
+      message = `Connection refused by ${host}: is the service (or the local engine) running?`;
+    else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      message = `Cannot resolve ${host}: check the API URL and your network or DNS.`;
+    else if (code === 'UND_ERR_CONNECT_TIMEOUT')
+      message = `Could not connect to ${host} in time: check your network or proxy.`;
+    else if (code && TLS_CODES.test(code))
+      message = `TLS error talking to ${host} (${code}): the certificate could not be verified. Check http.proxyStrictSSL or your corporate proxy's CA.`;
+    else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+      message = `The connection to ${host} was closed before an answer arrived.`;
     else message = `Network error talking to ${host}${code ? ` (${code})` : ''}.`;
     return new NetworkError(this.secrets.redact(message), ctx, code, sent);
   }
 
   private host(): string {
-    try { return new URL(this.baseUrl).host; } catch { return this.baseUrl; }
+    try {
+      return new URL(this.baseUrl).host;
+    } catch {
+      return this.baseUrl;
+    }
   }
 
   /** Log a line; a function is only called (and its text only redacted) when the level is shown. */
@@ -381,12 +499,17 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 function parseJson(text: string): unknown {
-  try { return JSON.parse(text); } catch { return undefined; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The error text, from whichever member the server used: message, error, detail (string), external_message. */
 export function serverMessage(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object') return typeof body === 'string' && body.trim() ? body.trim() : undefined;
+  if (!body || typeof body !== 'object')
+    return typeof body === 'string' && body.trim() ? body.trim() : undefined;
   const b = body as Record<string, unknown>;
   for (const key of ['message', 'error', 'detail', 'external_message'] as const) {
     const v = b[key];
@@ -405,7 +528,9 @@ export function detailToFieldErrors(detail: unknown[]): FieldError[] {
   for (const d of detail) {
     if (!d || typeof d !== 'object') continue;
     const item = d as { loc?: unknown; msg?: unknown };
-    const loc = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'body' && p !== 'query' && p !== 'path') : [];
+    const loc = Array.isArray(item.loc)
+      ? item.loc.filter((p) => p !== 'body' && p !== 'query' && p !== 'path')
+      : [];
     const field = loc.length ? String(loc[0]) : '';
     out.push({ field, message: typeof item.msg === 'string' ? item.msg : 'Invalid value.' });
   }
@@ -415,7 +540,9 @@ export function detailToFieldErrors(detail: unknown[]): FieldError[] {
 function textSnippet(text: string, contentType: string | undefined): string {
   if (/html/i.test(contentType ?? '') || /^\s*</.test(text)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
-    const plain = text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
+    const plain = text
+      .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
+      .replace(/<[^>]+>/g, ' ');
     return snippet(title || plain, 120);
   }
   return snippet(text, 200);
@@ -429,8 +556,14 @@ export function snippet(text: string, max = 200): string {
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('aborted'));
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(new Error('aborted')); };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Error('aborted'));
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

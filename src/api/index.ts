@@ -3,7 +3,14 @@
  * activation bundle never pays for undici and zod.
  */
 export { TensorPoolClient } from './client';
-export type { ClientOptions, CreateClusterInput, ImageField, SshSystem, ClusterInfo, RequestStatusAnswer } from './client';
+export type {
+  ClientOptions,
+  CreateClusterInput,
+  ImageField,
+  SshSystem,
+  ClusterInfo,
+  RequestStatusAnswer,
+} from './client';
 export * from './errors';
 export { SecretRegistry, REDACTED } from './redact';
 export { trackRequest } from './tracking';

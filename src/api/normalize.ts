@@ -69,7 +69,10 @@ export function toCluster(raw: unknown): Cluster | undefined {
   };
 }
 
-export function toListing(body: { message?: string | null; clusters?: LooseRecord[] | null }): ClusterListing & { skipped: number } {
+export function toListing(body: {
+  message?: string | null;
+  clusters?: LooseRecord[] | null;
+}): ClusterListing & { skipped: number } {
   const message = str(body.message);
   if (!Array.isArray(body.clusters)) return { clusters: undefined, message, skipped: 0 };
   const clusters = body.clusters.map(toCluster).filter((c): c is Cluster => c !== undefined);

@@ -6,7 +6,11 @@
  */
 import * as z from 'zod/mini';
 import {
-  MAX_NODES, validateClusterName, validateContainerImage, validateInstanceType, validatePublicKey,
+  MAX_NODES,
+  validateClusterName,
+  validateContainerImage,
+  validateInstanceType,
+  validatePublicKey,
 } from '../model/validate';
 
 const rule = (validate: (v: string) => string | undefined) =>
@@ -15,40 +19,57 @@ const rule = (validate: (v: string) => string | undefined) =>
     if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
   });
 
-const nodes = z.int('num_nodes must be a whole number.').check(
-  z.gte(1, 'A cluster needs at least 1 node.'),
-  z.lte(MAX_NODES, `At most ${MAX_NODES} nodes can be requested.`),
-);
+const nodes = z
+  .int('num_nodes must be a whole number.')
+  .check(
+    z.gte(1, 'A cluster needs at least 1 node.'),
+    z.lte(MAX_NODES, `At most ${MAX_NODES} nodes can be requested.`),
+  );
 
 /** POST /cluster/create. The image travels as `container` or `experimental_container`, never both. */
-export const ClusterCreateRequest = z.strictObject({
-  instance_type: z.string('instance_type is required.').check(rule(validateInstanceType)),
-  public_keys: z.optional(z.nullable(z.array(z.string().check(rule(validatePublicKey))))),
-  num_nodes: z.optional(z.nullable(nodes)),
-  tp_cluster_name: z.optional(z.nullable(z.string().check(rule(validateClusterName)))),
-  container: z.optional(z.nullable(z.string().check(rule(validateContainerImage)))),
-  experimental_container: z.optional(z.nullable(z.string().check(rule(validateContainerImage)))),
-  deletion_protection: z.optional(z.nullable(z.boolean())),
-  save_keys: z.optional(z.boolean()),
-}).check(z.superRefine((body, ctx) => {
-  if (body.container != null && body.experimental_container != null) {
-    ctx.addIssue({
-      code: 'custom', path: ['container'], input: body,
-      message: 'Give the container image once: either container or experimental_container, not both.',
-    });
-  }
-}));
+export const ClusterCreateRequest = z
+  .strictObject({
+    instance_type: z.string('instance_type is required.').check(rule(validateInstanceType)),
+    public_keys: z.optional(z.nullable(z.array(z.string().check(rule(validatePublicKey))))),
+    num_nodes: z.optional(z.nullable(nodes)),
+    tp_cluster_name: z.optional(z.nullable(z.string().check(rule(validateClusterName)))),
+    container: z.optional(z.nullable(z.string().check(rule(validateContainerImage)))),
+    experimental_container: z.optional(z.nullable(z.string().check(rule(validateContainerImage)))),
+    deletion_protection: z.optional(z.nullable(z.boolean())),
+    save_keys: z.optional(z.boolean()),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.container != null && body.experimental_container != null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['container'],
+          input: body,
+          message: 'Give the container image once: either container or experimental_container, not both.',
+        });
+      }
+    }),
+  );
 export type ClusterCreateRequest = z.infer<typeof ClusterCreateRequest>;
 
 /** PATCH /cluster/edit/{cluster}: at least one field (an empty edit is refused before sending). */
-export const ClusterEditRequest = z.strictObject({
-  cluster_name: z.optional(z.nullable(z.string().check(rule(validateClusterName)))),
-  deletion_protection: z.optional(z.nullable(z.boolean())),
-}).check(z.superRefine((body, ctx) => {
-  if (body.cluster_name == null && body.deletion_protection == null) {
-    ctx.addIssue({ code: 'custom', path: [], input: body, message: 'Nothing to change: give a new cluster_name or a deletion_protection value.' });
-  }
-}));
+export const ClusterEditRequest = z
+  .strictObject({
+    cluster_name: z.optional(z.nullable(z.string().check(rule(validateClusterName)))),
+    deletion_protection: z.optional(z.nullable(z.boolean())),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.cluster_name == null && body.deletion_protection == null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          input: body,
+          message: 'Nothing to change: give a new cluster_name or a deletion_protection value.',
+        });
+      }
+    }),
+  );
 export type ClusterEditRequest = z.infer<typeof ClusterEditRequest>;
 
 export const SshKeyAddRequest = z.strictObject({
@@ -75,7 +96,10 @@ export type ClusterCreateResponse = z.infer<typeof ClusterCreateResponse>;
 export const EditResponse = z.looseObject({ message: text });
 export type EditResponse = z.infer<typeof EditResponse>;
 
-export const DestroyResponse = z.looseObject({ message: text, request_id: z.optional(z.nullable(z.string())) });
+export const DestroyResponse = z.looseObject({
+  message: text,
+  request_id: z.optional(z.nullable(z.string())),
+});
 export type DestroyResponse = z.infer<typeof DestroyResponse>;
 
 /** A cluster or instance record: every field is optional and loosely typed; normalize.ts reads it. */
@@ -160,9 +184,11 @@ export type BucketListResponse = z.infer<typeof BucketListResponse>;
 
 /** The FastAPI 422 body. */
 export const HttpValidationError = z.looseObject({
-  detail: z.array(z.looseObject({
-    loc: z.optional(z.array(z.union([z.string(), z.number()]))),
-    msg: z.optional(z.string()),
-    type: z.optional(z.string()),
-  })),
+  detail: z.array(
+    z.looseObject({
+      loc: z.optional(z.array(z.union([z.string(), z.number()]))),
+      msg: z.optional(z.string()),
+      type: z.optional(z.string()),
+    }),
+  ),
 });

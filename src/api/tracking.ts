@@ -31,7 +31,11 @@ export type TrackOutcome =
   | { readonly kind: 'gave-up'; readonly info: RequestInfo | undefined; readonly afterMs: number }
   | { readonly kind: 'stopped'; readonly info: RequestInfo | undefined };
 
-export async function trackRequest(client: Pick<TensorPoolClient, 'requestInfo'>, requestId: string, options: TrackOptions = {}): Promise<TrackOutcome> {
+export async function trackRequest(
+  client: Pick<TensorPoolClient, 'requestInfo'>,
+  requestId: string,
+  options: TrackOptions = {},
+): Promise<TrackOutcome> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const maxTotalMs = options.maxTotalMs ?? 30 * 60_000;

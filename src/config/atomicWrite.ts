@@ -66,7 +66,10 @@ export async function resolveTarget(path: string): Promise<string> {
     if (!st.isSymbolicLink()) return current;
     current = resolve(dirname(current), await readlink(current));
   }
-  throw new ConfigError('symlink-loop', `${path} is a chain of more than ${MAX_LINKS} symbolic links; point it at a real file and try again.`);
+  throw new ConfigError(
+    'symlink-loop',
+    `${path} is a chain of more than ${MAX_LINKS} symbolic links; point it at a real file and try again.`,
+  );
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -75,7 +78,10 @@ function decode(path: string, bytes: Buffer): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new ConfigError('not-utf8', `${path} is not valid UTF-8 text, so it cannot be edited without changing bytes we do not own. Save it as UTF-8 and try again.`);
+    throw new ConfigError(
+      'not-utf8',
+      `${path} is not valid UTF-8 text, so it cannot be edited without changing bytes we do not own. Save it as UTF-8 and try again.`,
+    );
   }
 }
 
@@ -98,8 +104,14 @@ async function syncDirectory(dir: string): Promise<void> {
   // Makes the rename itself durable on POSIX; directories cannot be opened this way on Windows.
   try {
     const fh = await open(dir, 'r');
-    try { await fh.sync(); } finally { await fh.close(); }
-  } catch { /* best effort */ }
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    /* best effort */
+  }
 }
 
 interface InternalOptions extends AtomicWriteOptions {
@@ -128,7 +140,8 @@ async function writeResolved(target: string, text: string, opts: InternalOptions
     await fh.writeFile(Buffer.from(text, 'utf8'));
     await fh.sync();
     await fh.chmod(mode); // open() applies the umask; the file must end with exactly the old mode
-    if (existing && process.getuid?.() === 0 && existing.uid !== 0) await fh.chown(existing.uid, existing.gid);
+    if (existing && process.getuid?.() === 0 && existing.uid !== 0)
+      await fh.chown(existing.uid, existing.gid);
     await fh.close();
     fh = undefined;
     await opts.beforeRename?.(temp);
@@ -145,7 +158,11 @@ async function writeResolved(target: string, text: string, opts: InternalOptions
 }
 
 /** Replace the file's content atomically (see the file comment). */
-export async function writeFileAtomic(path: string, text: string, opts: AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function writeFileAtomic(
+  path: string,
+  text: string,
+  opts: AtomicWriteOptions = {},
+): Promise<WriteResult> {
   return writeResolved(await resolveTarget(path), text, opts);
 }
 
@@ -180,7 +197,10 @@ export async function editTextFile(
     } catch (err) {
       if (!(err instanceof ChangedUnderUs)) throw err;
       if (attempt >= EDIT_ATTEMPTS) {
-        throw new ConfigError('concurrent-edit', `${path} kept changing while we were writing it; close other programs editing it and try again.`);
+        throw new ConfigError(
+          'concurrent-edit',
+          `${path} kept changing while we were writing it; close other programs editing it and try again.`,
+        );
       }
     }
   }

@@ -9,7 +9,14 @@ import { readTextFile, type AtomicWriteOptions, type WriteResult } from './atomi
 import { assertSectionName, DEFAULT_PROFILE, type StorageCredentials } from './credentials';
 import { ConfigError } from './errors';
 import { CONFIGPARSER_DIALECT, readSection, type IniEntry, type SectionRef } from './ini';
-import { previewIniRemoval, previewIniWrite, removeIniSection, writeIniSection, type IniPreview, type IniTarget } from './iniFile';
+import {
+  previewIniRemoval,
+  previewIniWrite,
+  removeIniSection,
+  writeIniSection,
+  type IniPreview,
+  type IniTarget,
+} from './iniFile';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -36,7 +43,10 @@ export function awsPaths(env: Env, home: string): AwsPaths {
     const v = env[name]?.trim();
     return v ? expandHome(v, home) : join(home, '.aws', fallback);
   };
-  return { credentials: pick('AWS_SHARED_CREDENTIALS_FILE', 'credentials'), config: pick('AWS_CONFIG_FILE', 'config') };
+  return {
+    credentials: pick('AWS_SHARED_CREDENTIALS_FILE', 'credentials'),
+    config: pick('AWS_CONFIG_FILE', 'config'),
+  };
 }
 
 function unquote(s: string): string {
@@ -57,7 +67,9 @@ function configProfileRef(profile: string): SectionRef {
 export function awsCredentialsTarget(profile = DEFAULT_PROFILE, label = '~/.aws/credentials'): IniTarget {
   assertSectionName(profile, 'an AWS profile name');
   return {
-    label, what: `profile [${profile}]`, dialect: CONFIGPARSER_DIALECT,
+    label,
+    what: `profile [${profile}]`,
+    dialect: CONFIGPARSER_DIALECT,
     ref: { header: profile, matches: (name) => name === profile },
     ownedKeys: AWS_CREDENTIALS_KEYS,
     // A session token left in the profile would be sent with our long-term keys and fail every call.
@@ -67,7 +79,13 @@ export function awsCredentialsTarget(profile = DEFAULT_PROFILE, label = '~/.aws/
 
 export function awsConfigTarget(profile = DEFAULT_PROFILE, label = '~/.aws/config'): IniTarget {
   assertSectionName(profile, 'an AWS profile name');
-  return { label, what: `[profile ${profile}]`, dialect: CONFIGPARSER_DIALECT, ref: configProfileRef(profile), ownedKeys: AWS_CONFIG_KEYS };
+  return {
+    label,
+    what: `[profile ${profile}]`,
+    dialect: CONFIGPARSER_DIALECT,
+    ref: configProfileRef(profile),
+    ownedKeys: AWS_CONFIG_KEYS,
+  };
 }
 
 export interface AwsConfigOptions {
@@ -79,11 +97,17 @@ export interface AwsConfigOptions {
 
 /** The entries both files get from typed credentials (GET /object-storage/credentials). */
 export function awsEntries(c: StorageCredentials, opts: AwsConfigOptions = {}): AwsEntries {
-  const config: IniEntry[] = [{ key: 'region', value: c.region }, { key: 'endpoint_url', value: c.endpoint }];
+  const config: IniEntry[] = [
+    { key: 'region', value: c.region },
+    { key: 'endpoint_url', value: c.endpoint },
+  ];
   if (opts.output) config.push({ key: 'output', value: opts.output });
   if (opts.addressingStyle) config.push({ key: 's3.addressing_style', value: opts.addressingStyle });
   return {
-    credentials: [{ key: 'aws_access_key_id', value: c.accessKeyId }, { key: 'aws_secret_access_key', value: c.secretAccessKey }],
+    credentials: [
+      { key: 'aws_access_key_id', value: c.accessKeyId },
+      { key: 'aws_secret_access_key', value: c.secretAccessKey },
+    ],
     config,
   };
 }
@@ -100,7 +124,10 @@ export function awsEntriesFromConfigure(answer: AwsConfigureAnswer): AwsEntries 
   const take = (target: IniTarget, text: string, field: string): IniEntry[] => {
     const entries = readSection(text, target.ref, target.dialect);
     if (!entries?.length) {
-      throw new ConfigError('missing-section', `the service's ${field} has no ${target.what} section with keys; it cannot be applied.`);
+      throw new ConfigError(
+        'missing-section',
+        `the service's ${field} has no ${target.what} section with keys; it cannot be applied.`,
+      );
     }
     return entries;
   };
@@ -126,8 +153,17 @@ export interface AwsOldTexts {
  * What writing the profile would change in both files; throws ConfigError when either file cannot
  * be edited. `labels` name the files in the summary (default `~/.aws/credentials`, `~/.aws/config`).
  */
-export function previewAwsProfile(old: AwsOldTexts, profile: string, entries: AwsEntries, labels?: AwsPaths): AwsPreview {
-  const credentials = previewIniWrite(awsCredentialsTarget(profile, labels?.credentials), old.credentials, entries.credentials);
+export function previewAwsProfile(
+  old: AwsOldTexts,
+  profile: string,
+  entries: AwsEntries,
+  labels?: AwsPaths,
+): AwsPreview {
+  const credentials = previewIniWrite(
+    awsCredentialsTarget(profile, labels?.credentials),
+    old.credentials,
+    entries.credentials,
+  );
   const config = previewIniWrite(awsConfigTarget(profile, labels?.config), old.config, entries.config);
   return { credentials, config, summary: [credentials.summary, config.summary] };
 }
@@ -149,7 +185,12 @@ export interface AwsWriteResult {
  * unusable) before the first write; the credentials go first, so a failure in between leaves a
  * profile with keys but no endpoint rather than an endpoint without keys.
  */
-export async function writeAwsProfile(paths: AwsPaths, profile: string, entries: AwsEntries, opts: AtomicWriteOptions = {}): Promise<AwsWriteResult> {
+export async function writeAwsProfile(
+  paths: AwsPaths,
+  profile: string,
+  entries: AwsEntries,
+  opts: AtomicWriteOptions = {},
+): Promise<AwsWriteResult> {
   const credentialsTarget = awsCredentialsTarget(profile, paths.credentials);
   const configTarget = awsConfigTarget(profile, paths.config);
   previewIniWrite(credentialsTarget, await readTextFile(paths.credentials), entries.credentials);
@@ -160,7 +201,11 @@ export async function writeAwsProfile(paths: AwsPaths, profile: string, entries:
 }
 
 /** Remove the profile from both files (only our keys when the user added keys of their own). */
-export async function removeAwsProfile(paths: AwsPaths, profile: string, opts: AtomicWriteOptions = {}): Promise<AwsWriteResult> {
+export async function removeAwsProfile(
+  paths: AwsPaths,
+  profile: string,
+  opts: AtomicWriteOptions = {},
+): Promise<AwsWriteResult> {
   const credentialsTarget = awsCredentialsTarget(profile, paths.credentials);
   const configTarget = awsConfigTarget(profile, paths.config);
   previewIniRemoval(credentialsTarget, await readTextFile(paths.credentials));

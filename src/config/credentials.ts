@@ -23,11 +23,16 @@ export function validateSectionName(name: string): string | undefined {
   if (!NAME.test(name)) {
     return 'Use up to 64 letters, digits and _ . + @ - (not starting with - . + or @), without spaces or brackets.';
   }
-  if (name === 'default') return 'TensorPool never writes the default profile; choose a name of its own, for example "tp".';
+  if (name === 'default')
+    return 'TensorPool never writes the default profile; choose a name of its own, for example "tp".';
   return undefined;
 }
 
 export function assertSectionName(name: string, what: string): void {
   const problem = validateSectionName(name);
-  if (problem) throw new ConfigError('invalid-value', `"${name.replace(/[^\x20-\x7e]/g, '?')}" cannot be used as ${what}: ${problem}`);
+  if (problem)
+    throw new ConfigError(
+      'invalid-value',
+      `"${name.replace(/[^\x20-\x7e]/g, '?')}" cannot be used as ${what}: ${problem}`,
+    );
 }

@@ -28,20 +28,37 @@ export function awsEnvironment(c: StorageCredentials): EnvVar[] {
 export function rcloneEnvironment(remote: string, c: StorageCredentials): EnvVar[] {
   const prefix = `RCLONE_CONFIG_${remote.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_`;
   return [
-    ['TYPE', 's3'], ['PROVIDER', 'Other'], ['ACCESS_KEY_ID', c.accessKeyId],
-    ['SECRET_ACCESS_KEY', c.secretAccessKey], ['ENDPOINT', c.endpoint], ['REGION', c.region],
+    ['TYPE', 's3'],
+    ['PROVIDER', 'Other'],
+    ['ACCESS_KEY_ID', c.accessKeyId],
+    ['SECRET_ACCESS_KEY', c.secretAccessKey],
+    ['ENDPOINT', c.endpoint],
+    ['REGION', c.region],
   ].map(([k, v]) => [prefix + k, v] as const);
 }
 
 function quote(value: string, shell: Shell): string {
-  return shell === 'posix' ? `'${value.replace(/'/g, `'\\''`)}'` : `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
+  return shell === 'posix'
+    ? `'${value.replace(/'/g, `'\\''`)}'`
+    : `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
 }
 
 /** One line per variable, `\n`-separated with a final newline. */
 export function renderEnvironment(vars: readonly EnvVar[], shell: Shell): string {
-  return vars.map(([name, value]) => {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigError('invalid-value', `"${name}" is not a valid environment variable name.`);
-    if (hasControlChars(value)) throw new ConfigError('invalid-value', `the value of ${name} contains a line break or another control character.`);
-    return shell === 'posix' ? `export ${name}=${quote(value, shell)}` : `$env:${name} = ${quote(value, shell)}`;
-  }).join('\n') + '\n';
+  return (
+    vars
+      .map(([name, value]) => {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+          throw new ConfigError('invalid-value', `"${name}" is not a valid environment variable name.`);
+        if (hasControlChars(value))
+          throw new ConfigError(
+            'invalid-value',
+            `the value of ${name} contains a line break or another control character.`,
+          );
+        return shell === 'posix'
+          ? `export ${name}=${quote(value, shell)}`
+          : `$env:${name} = ${quote(value, shell)}`;
+      })
+      .join('\n') + '\n'
+  );
 }

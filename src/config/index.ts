@@ -8,16 +8,49 @@ export * from './atomicWrite';
 export * from './credentials';
 export * from './mask';
 export { CONFIGPARSER_DIALECT, FLAT_DIALECT, readSection, removeSection, upsertSection } from './ini';
-export type { IniDialect, IniEntry, KeyChange, SectionEdit, SectionRef, SectionRemoval, UpsertOptions } from './ini';
+export type {
+  IniDialect,
+  IniEntry,
+  KeyChange,
+  SectionEdit,
+  SectionRef,
+  SectionRemoval,
+  UpsertOptions,
+} from './ini';
 export * from './iniFile';
 export {
-  AWS_CONFIG_KEYS, AWS_CREDENTIALS_KEYS, awsConfigTarget, awsCredentialsTarget, awsEntries, awsEntriesFromConfigure, awsPaths,
-  previewAwsProfile, previewAwsRemoval, removeAwsProfile, writeAwsProfile,
+  AWS_CONFIG_KEYS,
+  AWS_CREDENTIALS_KEYS,
+  awsConfigTarget,
+  awsCredentialsTarget,
+  awsEntries,
+  awsEntriesFromConfigure,
+  awsPaths,
+  previewAwsProfile,
+  previewAwsRemoval,
+  removeAwsProfile,
+  writeAwsProfile,
 } from './aws';
-export type { AwsConfigOptions, AwsConfigureAnswer, AwsEntries, AwsOldTexts, AwsPaths, AwsPreview, AwsWriteResult, Env } from './aws';
+export type {
+  AwsConfigOptions,
+  AwsConfigureAnswer,
+  AwsEntries,
+  AwsOldTexts,
+  AwsPaths,
+  AwsPreview,
+  AwsWriteResult,
+  Env,
+} from './aws';
 export {
-  RCLONE_KEYS, rcloneConfigPath, rcloneEntries, rcloneEntriesFromConfigure, rcloneTarget, previewRcloneRemote, previewRcloneRemoval,
-  removeRcloneRemote, writeRcloneRemote,
+  RCLONE_KEYS,
+  rcloneConfigPath,
+  rcloneEntries,
+  rcloneEntriesFromConfigure,
+  rcloneTarget,
+  previewRcloneRemote,
+  previewRcloneRemoval,
+  removeRcloneRemote,
+  writeRcloneRemote,
 } from './rclone';
 export type { RcloneConfigureAnswer, RclonePathOptions } from './rclone';
 export * from './env';

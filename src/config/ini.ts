@@ -14,7 +14,16 @@
  * only (`key = a # b` has the value `a # b`).
  */
 import { ConfigError } from './errors';
-import { appendBlock, hasControlChars, isBlank, parseDoc, removeLines, renderDoc, type Doc, type Line } from './text';
+import {
+  appendBlock,
+  hasControlChars,
+  isBlank,
+  parseDoc,
+  removeLines,
+  renderDoc,
+  type Doc,
+  type Line,
+} from './text';
 
 export interface IniDialect {
   /** Whether deeper-indented lines continue the previous key's value (configparser). */
@@ -120,7 +129,15 @@ function keyLine(text: string, line: number): KeyLine | undefined {
   if (!key) return undefined;
   let valueStart = delimiter + 1;
   while (valueStart < text.length && (text[valueStart] === ' ' || text[valueStart] === '\t')) valueStart++;
-  return { key: key.toLowerCase(), name: key, line, last: line, indent: indentOf(text), valueStart, delimiter };
+  return {
+    key: key.toLowerCase(),
+    name: key,
+    line,
+    last: line,
+    indent: indentOf(text),
+    valueStart,
+    delimiter,
+  };
 }
 
 function parse(text: string, dialect: IniDialect): Parsed {
@@ -151,9 +168,11 @@ function parse(text: string, dialect: IniDialect): Parsed {
 function findOurs(sections: readonly Section[], ref: SectionRef): Section | undefined {
   const ours = sections.filter((s) => ref.matches(s.name));
   if (ours.length > 1) {
-    throw new ConfigError('duplicate-section',
+    throw new ConfigError(
+      'duplicate-section',
       `there are ${ours.length} [${ref.header}] sections (lines ${ours.map((s) => s.header + 1).join(', ')}); ` +
-      'merge them into one or delete the extra ones, then try again.');
+        'merge them into one or delete the extra ones, then try again.',
+    );
   }
   return ours[0];
 }
@@ -174,7 +193,15 @@ function subKeys(doc: Doc, parent: KeyLine): KeyLine[] {
     if (!key) continue;
     let valueStart = eq + 1;
     while (valueStart < t.length && (t[valueStart] === ' ' || t[valueStart] === '\t')) valueStart++;
-    subs.push({ key: key.toLowerCase(), name: key, line: i, last: i, indent: indentOf(t), valueStart, delimiter: eq });
+    subs.push({
+      key: key.toLowerCase(),
+      name: key,
+      line: i,
+      last: i,
+      indent: indentOf(t),
+      valueStart,
+      delimiter: eq,
+    });
   }
   return subs;
 }
@@ -191,7 +218,9 @@ function printable(name: string): string {
 
 interface Grouped {
   /** In the caller's order; a nested group sits where its first sub-key was. */
-  readonly items: Array<{ key: string; value: string } | { key: string; subs: Array<{ key: string; value: string }> }>;
+  readonly items: Array<
+    { key: string; value: string } | { key: string; subs: Array<{ key: string; value: string }> }
+  >;
 }
 
 function validateEntries(entries: readonly IniEntry[], dialect: IniDialect): Grouped {
@@ -201,17 +230,31 @@ function validateEntries(entries: readonly IniEntry[], dialect: IniDialect): Gro
   for (const { key, value } of entries) {
     const parts = key.split('.');
     if (parts.length > 2 || !parts.every((p) => KEY.test(p))) {
-      throw new ConfigError('invalid-value', `"${printable(key)}" is not a usable key name (letters, digits, _ and - only, at most one "." for a nested key).`);
+      throw new ConfigError(
+        'invalid-value',
+        `"${printable(key)}" is not a usable key name (letters, digits, _ and - only, at most one "." for a nested key).`,
+      );
     }
     if (parts.length === 2 && !dialect.continuation) {
-      throw new ConfigError('invalid-value', `the nested key "${key}" cannot be written to a file without nested values.`);
+      throw new ConfigError(
+        'invalid-value',
+        `the nested key "${key}" cannot be written to a file without nested values.`,
+      );
     }
     const lower = key.toLowerCase();
     if (seen.has(lower)) throw new ConfigError('invalid-value', `the key "${key}" is given twice.`);
     seen.add(lower);
     // Never echo the value: it may be a secret.
-    if (value === '' || value !== value.trim()) throw new ConfigError('invalid-value', `the value for "${key}" is empty or starts or ends with spaces.`);
-    if (hasControlChars(value)) throw new ConfigError('invalid-value', `the value for "${key}" contains a line break or another control character.`);
+    if (value === '' || value !== value.trim())
+      throw new ConfigError(
+        'invalid-value',
+        `the value for "${key}" is empty or starts or ends with spaces.`,
+      );
+    if (hasControlChars(value))
+      throw new ConfigError(
+        'invalid-value',
+        `the value for "${key}" contains a line break or another control character.`,
+      );
     if (parts.length === 1) {
       if (items.some((it) => 'subs' in it && it.key.toLowerCase() === lower)) {
         throw new ConfigError('invalid-value', `"${key}" is given both as a value and as a nested section.`);
@@ -220,10 +263,16 @@ function validateEntries(entries: readonly IniEntry[], dialect: IniDialect): Gro
     } else {
       const parentLower = parts[0].toLowerCase();
       if (items.some((it) => 'value' in it && it.key.toLowerCase() === parentLower)) {
-        throw new ConfigError('invalid-value', `"${parts[0]}" is given both as a value and as a nested section.`);
+        throw new ConfigError(
+          'invalid-value',
+          `"${parts[0]}" is given both as a value and as a nested section.`,
+        );
       }
-      let group = items.find((it): it is { key: string; subs: Array<{ key: string; value: string }> } => 'subs' in it && it.key.toLowerCase() === parentLower);
-      if (!group) items.push(group = { key: parts[0], subs: [] });
+      let group = items.find(
+        (it): it is { key: string; subs: Array<{ key: string; value: string }> } =>
+          'subs' in it && it.key.toLowerCase() === parentLower,
+      );
+      if (!group) items.push((group = { key: parts[0], subs: [] }));
       group.subs.push({ key: parts[1], value });
     }
   }
@@ -346,11 +395,14 @@ function updateNested(u: Update, first: KeyLine, item: NestedItem): void {
     plan.replace(first.line, doc.lines[first.line].text.slice(0, first.delimiter + 1));
     if (first.last > first.line) plan.delete(first.line + 1, first.last);
     plan.insertAfter(first.last, renderItem(item).slice(1));
-    for (const s of item.subs) u.changes.push({ key: `${item.key}.${s.key}`, kind: 'changed', before, after: s.value });
+    for (const s of item.subs)
+      u.changes.push({ key: `${item.key}.${s.key}`, kind: 'changed', before, after: s.value });
     return;
   }
   const subs = subKeys(doc, first);
-  const indent = subs[0] ? doc.lines[subs[0].line].text.slice(0, subs[0].indent) : ' '.repeat(first.indent) + NESTED_INDENT;
+  const indent = subs[0]
+    ? doc.lines[subs[0].line].text.slice(0, subs[0].indent)
+    : ' '.repeat(first.indent) + NESTED_INDENT;
   const added: string[] = [];
   for (const s of item.subs) {
     const key = `${item.key}.${s.key}`;
@@ -377,14 +429,25 @@ function updateNested(u: Update, first: KeyLine, item: NestedItem): void {
  * occurrences of our keys removed, the header normalised, everything else kept).
  */
 export function upsertSection(
-  text: string, ref: SectionRef, entries: readonly IniEntry[], dialect: IniDialect, opts: UpsertOptions = {},
+  text: string,
+  ref: SectionRef,
+  entries: readonly IniEntry[],
+  dialect: IniDialect,
+  opts: UpsertOptions = {},
 ): SectionEdit {
   const { items } = validateEntries(entries, dialect);
   const { doc, sections } = parse(text, dialect);
   const ours = findOurs(sections, ref);
   if (!ours) {
     appendBlock(doc, [`[${ref.header}]`, ...items.flatMap(renderItem)]);
-    return { text: renderDoc(doc), section: 'created', changes: items.flatMap(addedChanges), duplicatesRemoved: [], keptKeys: [], dropped: [] };
+    return {
+      text: renderDoc(doc),
+      section: 'created',
+      changes: items.flatMap(addedChanges),
+      duplicatesRemoved: [],
+      keptKeys: [],
+      dropped: [],
+    };
   }
 
   const u: Update = { doc, plan: new Plan(doc), changes: [], duplicatesRemoved: [] };
@@ -417,7 +480,11 @@ export function upsertSection(
   for (const k of others.filter((k) => drop.has(k.key))) u.plan.delete(k.line, k.last);
   u.plan.apply();
   return {
-    text: renderDoc(doc), section: 'updated', headerWas, changes: u.changes, duplicatesRemoved: u.duplicatesRemoved,
+    text: renderDoc(doc),
+    section: 'updated',
+    headerWas,
+    changes: u.changes,
+    duplicatesRemoved: u.duplicatesRemoved,
     keptKeys: unique(others.filter((k) => !drop.has(k.key)).map((k) => k.name)),
     dropped: unique(others.filter((k) => drop.has(k.key)).map((k) => k.name)),
   };
@@ -433,7 +500,12 @@ function unique(keys: string[]): string[] {
  * the next section). A section at the end of the file also takes the blank separator line before
  * it, so removing a section we appended gives the file back.
  */
-export function removeSection(text: string, ref: SectionRef, ownedKeys: readonly string[], dialect: IniDialect): SectionRemoval {
+export function removeSection(
+  text: string,
+  ref: SectionRef,
+  ownedKeys: readonly string[],
+  dialect: IniDialect,
+): SectionRemoval {
   const { doc, sections } = parse(text, dialect);
   const ours = findOurs(sections, ref);
   if (!ours) return { text, removed: 'nothing', keptKeys: [] };

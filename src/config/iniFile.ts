@@ -5,7 +5,14 @@
  */
 import { editTextFile, type AtomicWriteOptions, type WriteResult } from './atomicWrite';
 import { ConfigError } from './errors';
-import { removeSection, upsertSection, type IniDialect, type IniEntry, type SectionEdit, type SectionRef } from './ini';
+import {
+  removeSection,
+  upsertSection,
+  type IniDialect,
+  type IniEntry,
+  type SectionEdit,
+  type SectionRef,
+} from './ini';
 import { displayValue } from './mask';
 
 export interface IniTarget {
@@ -41,10 +48,13 @@ function inFile<T>(target: IniTarget, fn: () => T): T {
 }
 
 function listValues(edit: SectionEdit, kinds: ReadonlyArray<'added' | 'changed'>): string[] {
-  return edit.changes.filter((c) => kinds.includes(c.kind as 'added' | 'changed')).map((c) =>
-    c.kind === 'added'
-      ? `${c.key} = ${displayValue(c.key, c.after)}`
-      : `${c.key} (${displayValue(c.key, c.before ?? '')} → ${displayValue(c.key, c.after)})`);
+  return edit.changes
+    .filter((c) => kinds.includes(c.kind as 'added' | 'changed'))
+    .map((c) =>
+      c.kind === 'added'
+        ? `${c.key} = ${displayValue(c.key, c.after)}`
+        : `${c.key} (${displayValue(c.key, c.before ?? '')} → ${displayValue(c.key, c.after)})`,
+    );
 }
 
 function summarise(target: IniTarget, old: string | undefined, edit: SectionEdit, changed: boolean): string {
@@ -59,15 +69,21 @@ function summarise(target: IniTarget, old: string | undefined, edit: SectionEdit
   const addedKeys = listValues(edit, ['added']);
   if (changedKeys.length) parts.push(`change ${changedKeys.join(', ')}`);
   if (addedKeys.length) parts.push(`add ${addedKeys.join(', ')}`);
-  if (edit.duplicatesRemoved.length) parts.push(`remove the second copy of ${edit.duplicatesRemoved.join(', ')}`);
+  if (edit.duplicatesRemoved.length)
+    parts.push(`remove the second copy of ${edit.duplicatesRemoved.join(', ')}`);
   if (edit.dropped.length) parts.push(`remove ${edit.dropped.join(', ')}, which would override the new keys`);
-  if (edit.headerWas) parts.push(`write the header ${edit.headerWas} as [${target.ref.header}] so it is found`);
+  if (edit.headerWas)
+    parts.push(`write the header ${edit.headerWas} as [${target.ref.header}] so it is found`);
   const kept = edit.keptKeys.length ? ` Your other keys there (${edit.keptKeys.join(', ')}) stay.` : '';
   return `Update ${what} in ${label}: ${parts.join('; ')}.${kept} The rest of the file stays as it is.`;
 }
 
 /** The edit a write would make, for a confirmation dialog. `old` is undefined for a missing file. */
-export function previewIniWrite(target: IniTarget, old: string | undefined, entries: readonly IniEntry[]): IniPreview {
+export function previewIniWrite(
+  target: IniTarget,
+  old: string | undefined,
+  entries: readonly IniEntry[],
+): IniPreview {
   return inFile(target, () => {
     target.check?.(old ?? '');
     const edit = upsertSection(old ?? '', target.ref, entries, target.dialect, { dropKeys: target.dropKeys });
@@ -79,26 +95,35 @@ export function previewIniWrite(target: IniTarget, old: string | undefined, entr
 /** The edit a removal would make. */
 export function previewIniRemoval(target: IniTarget, old: string | undefined): IniPreview {
   return inFile(target, () => {
-    if (old === undefined) return { text: '', changed: false, summary: `${target.label} does not exist; nothing to remove.` };
+    if (old === undefined)
+      return { text: '', changed: false, summary: `${target.label} does not exist; nothing to remove.` };
     target.check?.(old);
     const r = removeSection(old, target.ref, target.ownedKeys, target.dialect);
-    const summary = r.removed === 'nothing'
-      ? `${target.label} has no ${target.what}; nothing to remove.`
-      : r.removed === 'section'
-        ? `Remove ${target.what} from ${target.label}. The rest of the file stays as it is.`
-        : `Remove our keys from ${target.what} in ${target.label}; your other keys there (${r.keptKeys.join(', ')}) stay.`;
+    const summary =
+      r.removed === 'nothing'
+        ? `${target.label} has no ${target.what}; nothing to remove.`
+        : r.removed === 'section'
+          ? `Remove ${target.what} from ${target.label}. The rest of the file stays as it is.`
+          : `Remove our keys from ${target.what} in ${target.label}; your other keys there (${r.keptKeys.join(', ')}) stay.`;
     return { text: r.text, changed: r.text !== old, summary };
   });
 }
 
 /** Write our section into the file at `path` (created 0600 when missing). */
 export async function writeIniSection(
-  path: string, target: IniTarget, entries: readonly IniEntry[], opts: AtomicWriteOptions = {},
+  path: string,
+  target: IniTarget,
+  entries: readonly IniEntry[],
+  opts: AtomicWriteOptions = {},
 ): Promise<WriteResult> {
   return editTextFile(path, (old) => previewIniWrite(target, old, entries).text, opts);
 }
 
 /** Remove our section (or only our keys, when the user added keys of their own to it). */
-export async function removeIniSection(path: string, target: IniTarget, opts: AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function removeIniSection(
+  path: string,
+  target: IniTarget,
+  opts: AtomicWriteOptions = {},
+): Promise<WriteResult> {
   return editTextFile(path, (old) => (old === undefined ? '' : previewIniRemoval(target, old).text), opts);
 }

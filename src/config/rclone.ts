@@ -9,11 +9,25 @@ import type { AtomicWriteOptions, WriteResult } from './atomicWrite';
 import { assertSectionName, DEFAULT_PROFILE, type StorageCredentials } from './credentials';
 import { ConfigError } from './errors';
 import { FLAT_DIALECT, readSection, type IniEntry } from './ini';
-import { previewIniRemoval, previewIniWrite, removeIniSection, writeIniSection, type IniPreview, type IniTarget } from './iniFile';
+import {
+  previewIniRemoval,
+  previewIniWrite,
+  removeIniSection,
+  writeIniSection,
+  type IniPreview,
+  type IniTarget,
+} from './iniFile';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export const RCLONE_KEYS = ['type', 'provider', 'access_key_id', 'secret_access_key', 'endpoint', 'region'] as const;
+export const RCLONE_KEYS = [
+  'type',
+  'provider',
+  'access_key_id',
+  'secret_access_key',
+  'endpoint',
+  'region',
+] as const;
 
 export interface RclonePathOptions {
   /** Defaults to process.platform. */
@@ -34,12 +48,21 @@ export function rcloneConfigPath(env: Env, home: string, opts: RclonePathOptions
   const explicit = env.RCLONE_CONFIG?.trim();
   if (explicit) return explicit;
   const windows = (opts.platform ?? process.platform) === 'win32';
-  const appData = windows && env.APPDATA?.trim() ? join(env.APPDATA.trim(), 'rclone', 'rclone.conf') : undefined;
-  const xdg = env.XDG_CONFIG_HOME?.trim() ? join(env.XDG_CONFIG_HOME.trim(), 'rclone', 'rclone.conf') : undefined;
+  const appData =
+    windows && env.APPDATA?.trim() ? join(env.APPDATA.trim(), 'rclone', 'rclone.conf') : undefined;
+  const xdg = env.XDG_CONFIG_HOME?.trim()
+    ? join(env.XDG_CONFIG_HOME.trim(), 'rclone', 'rclone.conf')
+    : undefined;
   const dotConfig = join(home, '.config', 'rclone', 'rclone.conf');
   const legacy = join(home, '.rclone.conf');
   if (opts.exists) {
-    const candidates = [opts.rcloneDir && join(opts.rcloneDir, 'rclone.conf'), appData, xdg, dotConfig, legacy];
+    const candidates = [
+      opts.rcloneDir && join(opts.rcloneDir, 'rclone.conf'),
+      appData,
+      xdg,
+      dotConfig,
+      legacy,
+    ];
     const found = candidates.find((p): p is string => !!p && opts.exists!(p));
     if (found) return found;
   }
@@ -48,16 +71,22 @@ export function rcloneConfigPath(env: Env, home: string, opts: RclonePathOptions
 
 function refuseEncrypted(text: string): void {
   if (/^RCLONE_ENCRYPT_V\d+:/m.test(text)) {
-    throw new ConfigError('encrypted-config', 'this rclone configuration is encrypted, so only rclone can change it. Add the remote with `rclone config`, or use the environment variables instead.');
+    throw new ConfigError(
+      'encrypted-config',
+      'this rclone configuration is encrypted, so only rclone can change it. Add the remote with `rclone config`, or use the environment variables instead.',
+    );
   }
 }
 
 export function rcloneTarget(remote = DEFAULT_PROFILE, label = 'rclone.conf'): IniTarget {
   assertSectionName(remote, 'an rclone remote name');
   return {
-    label, what: `remote [${remote}]`, dialect: FLAT_DIALECT,
+    label,
+    what: `remote [${remote}]`,
+    dialect: FLAT_DIALECT,
     ref: { header: remote, matches: (name) => name === remote },
-    ownedKeys: RCLONE_KEYS, check: refuseEncrypted,
+    ownedKeys: RCLONE_KEYS,
+    check: refuseEncrypted,
   };
 }
 
@@ -82,12 +111,21 @@ export interface RcloneConfigureAnswer {
 export function rcloneEntriesFromConfigure(answer: RcloneConfigureAnswer): IniEntry[] {
   const target = rcloneTarget(answer.remote_name?.trim() || DEFAULT_PROFILE);
   const entries = readSection(answer.rclone_config, target.ref, target.dialect);
-  if (!entries?.length) throw new ConfigError('missing-section', `the service's rclone_config has no ${target.what} section with keys; it cannot be applied.`);
+  if (!entries?.length)
+    throw new ConfigError(
+      'missing-section',
+      `the service's rclone_config has no ${target.what} section with keys; it cannot be applied.`,
+    );
   return entries;
 }
 
 /** What writing the remote would change; `label` names the file in the summary. */
-export function previewRcloneRemote(old: string | undefined, remote: string, entries: readonly IniEntry[], label?: string): IniPreview {
+export function previewRcloneRemote(
+  old: string | undefined,
+  remote: string,
+  entries: readonly IniEntry[],
+  label?: string,
+): IniPreview {
   return previewIniWrite(rcloneTarget(remote, label), old, entries);
 }
 
@@ -96,10 +134,19 @@ export function previewRcloneRemoval(old: string | undefined, remote: string, la
   return previewIniRemoval(rcloneTarget(remote, label), old);
 }
 
-export async function writeRcloneRemote(path: string, remote: string, entries: readonly IniEntry[], opts: AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function writeRcloneRemote(
+  path: string,
+  remote: string,
+  entries: readonly IniEntry[],
+  opts: AtomicWriteOptions = {},
+): Promise<WriteResult> {
   return writeIniSection(path, rcloneTarget(remote, path), entries, opts);
 }
 
-export async function removeRcloneRemote(path: string, remote: string, opts: AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function removeRcloneRemote(
+  path: string,
+  remote: string,
+  opts: AtomicWriteOptions = {},
+): Promise<WriteResult> {
   return removeIniSection(path, rcloneTarget(remote, path), opts);
 }

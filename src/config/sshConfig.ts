@@ -20,7 +20,14 @@
  */
 import { mkdir, open } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { editTextFile, NEW_DIR_MODE, NEW_FILE_MODE, readTextFile, type AtomicWriteOptions, type WriteResult } from './atomicWrite';
+import {
+  editTextFile,
+  NEW_DIR_MODE,
+  NEW_FILE_MODE,
+  readTextFile,
+  type AtomicWriteOptions,
+  type WriteResult,
+} from './atomicWrite';
 import { ConfigError } from './errors';
 import { editHostsLines, isEmptyHostsLines, type HostsEdit, type RenderOptions } from './sshHosts';
 import { appendBlock, isBlank, newLines, parseDoc, removeLines, renderDoc, type Doc } from './text';
@@ -49,7 +56,12 @@ export interface SshPaths {
 
 export function sshPaths(home: string): SshPaths {
   const dir = join(home, '.ssh', 'tensorpool');
-  return { userConfig: join(home, '.ssh', 'config'), dir, hostsFile: join(dir, 'config'), knownHosts: join(dir, 'known_hosts') };
+  return {
+    userConfig: join(home, '.ssh', 'config'),
+    dir,
+    hostsFile: join(dir, 'config'),
+    knownHosts: join(dir, 'known_hosts'),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -71,7 +83,11 @@ function splitArgs(args: string): string[] {
 function isOurIncludePath(arg: string, home: string | undefined): boolean {
   const norm = (p: string): string => posix.normalize(p.replace(/\\/g, '/')).toLowerCase();
   const p = norm(arg);
-  const candidates = [OWN_CONFIG_REF, 'tensorpool/config', ...(home ? [`${home}/.ssh/tensorpool/config`] : [])].map(norm);
+  const candidates = [
+    OWN_CONFIG_REF,
+    'tensorpool/config',
+    ...(home ? [`${home}/.ssh/tensorpool/config`] : []),
+  ].map(norm);
   return candidates.includes(p);
 }
 
@@ -136,14 +152,28 @@ function locateBlock(doc: Doc): { begin: number; end: number } | undefined {
     else if (IS_END.test(text)) ends.push(i);
   });
   const refuse = (why: string): never => {
-    throw new ConfigError('malformed-block', `${why} TensorPool changes nothing until there is exactly one "${BLOCK_BEGIN}" line followed by one "${BLOCK_END}" line (or neither).`);
+    throw new ConfigError(
+      'malformed-block',
+      `${why} TensorPool changes nothing until there is exactly one "${BLOCK_BEGIN}" line followed by one "${BLOCK_END}" line (or neither).`,
+    );
   };
-  if (begins.length > 1) refuse(`the TensorPool begin marker appears ${begins.length} times (lines ${lineList(begins)}); delete the duplicate block.`);
-  if (ends.length > 1) refuse(`the TensorPool end marker appears ${ends.length} times (lines ${lineList(ends)}); delete the extra one.`);
-  if (begins.length === 1 && ends.length === 0) refuse(`the TensorPool begin marker on line ${begins[0] + 1} has no end marker after it.`);
-  if (begins.length === 0 && ends.length === 1) refuse(`the TensorPool end marker on line ${ends[0] + 1} has no begin marker before it.`);
+  if (begins.length > 1)
+    refuse(
+      `the TensorPool begin marker appears ${begins.length} times (lines ${lineList(begins)}); delete the duplicate block.`,
+    );
+  if (ends.length > 1)
+    refuse(
+      `the TensorPool end marker appears ${ends.length} times (lines ${lineList(ends)}); delete the extra one.`,
+    );
+  if (begins.length === 1 && ends.length === 0)
+    refuse(`the TensorPool begin marker on line ${begins[0] + 1} has no end marker after it.`);
+  if (begins.length === 0 && ends.length === 1)
+    refuse(`the TensorPool end marker on line ${ends[0] + 1} has no begin marker before it.`);
   if (begins.length === 0) return undefined;
-  if (ends[0] < begins[0]) refuse(`the TensorPool end marker (line ${ends[0] + 1}) comes before the begin marker (line ${begins[0] + 1}).`);
+  if (ends[0] < begins[0])
+    refuse(
+      `the TensorPool end marker (line ${ends[0] + 1}) comes before the begin marker (line ${begins[0] + 1}).`,
+    );
   return { begin: begins[0], end: ends[0] };
 }
 
@@ -182,7 +212,11 @@ export function editBlockText(text: string, edit: HostsEdit, opts: RenderOptions
 // Our own file
 
 /** Apply a hosts edit to our own file's text (undefined when it does not exist yet). */
-export function editOwnHostsText(text: string | undefined, edit: HostsEdit, opts: RenderOptions = {}): string {
+export function editOwnHostsText(
+  text: string | undefined,
+  edit: HostsEdit,
+  opts: RenderOptions = {},
+): string {
   if (text === undefined && (edit.kind !== 'set' || edit.hosts.length === 0)) return '';
   const doc = parseDoc(text ?? '');
   const old = doc.lines.map((l) => l.text);
@@ -209,12 +243,20 @@ export async function readIncludeState(paths: SshPaths, home?: string): Promise<
 }
 
 /** Add our Include line to ~/.ssh/config. Call only after the user agreed (once). */
-export async function addIncludeLine(paths: SshPaths, home?: string, opts: AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function addIncludeLine(
+  paths: SshPaths,
+  home?: string,
+  opts: AtomicWriteOptions = {},
+): Promise<WriteResult> {
   return editTextFile(paths.userConfig, (old) => ensureInclude(old ?? '', home), opts);
 }
 
 /** Remove our Include line from ~/.ssh/config (when the user switches to block mode or uninstalls). */
-export async function removeIncludeLine(paths: SshPaths, home?: string, opts: AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function removeIncludeLine(
+  paths: SshPaths,
+  home?: string,
+  opts: AtomicWriteOptions = {},
+): Promise<WriteResult> {
   return editTextFile(paths.userConfig, (old) => (old === undefined ? '' : removeInclude(old, home)), opts);
 }
 
@@ -233,13 +275,29 @@ function writesHosts(edit: HostsEdit): boolean {
 }
 
 /** Include mode: edit our own hosts file (a removal from a missing file writes nothing). */
-export async function editOwnHostsFile(paths: SshPaths, edit: HostsEdit, opts: RenderOptions & AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function editOwnHostsFile(
+  paths: SshPaths,
+  edit: HostsEdit,
+  opts: RenderOptions & AtomicWriteOptions = {},
+): Promise<WriteResult> {
   if (writesHosts(edit)) await ensureKnownHostsFile(paths);
-  return editTextFile(paths.hostsFile, (old) => inFile(paths.hostsFile, () => editOwnHostsText(old, edit, opts)), opts);
+  return editTextFile(
+    paths.hostsFile,
+    (old) => inFile(paths.hostsFile, () => editOwnHostsText(old, edit, opts)),
+    opts,
+  );
 }
 
 /** Block mode: edit our block in ~/.ssh/config (a removal where there is no block writes nothing). */
-export async function editBlockFile(paths: SshPaths, edit: HostsEdit, opts: RenderOptions & AtomicWriteOptions = {}): Promise<WriteResult> {
+export async function editBlockFile(
+  paths: SshPaths,
+  edit: HostsEdit,
+  opts: RenderOptions & AtomicWriteOptions = {},
+): Promise<WriteResult> {
   if (writesHosts(edit)) await ensureKnownHostsFile(paths);
-  return editTextFile(paths.userConfig, (old) => inFile(paths.userConfig, () => editBlockText(old ?? '', edit, opts)), opts);
+  return editTextFile(
+    paths.userConfig,
+    (old) => inFile(paths.userConfig, () => editBlockText(old ?? '', edit, opts)),
+    opts,
+  );
 }

@@ -41,13 +41,19 @@ const MAX_NAME_PART = 40;
 
 /** A cluster name as an alias part: lower case, runs of anything but [a-z0-9] as one `-`, at most 40 characters. */
 export function sanitizeAliasPart(name: string): string {
-  const cleaned = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const cleaned = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return cleaned.slice(0, MAX_NAME_PART).replace(/-+$/, '') || 'cluster';
 }
 
 /** `tp-<cluster-name>-<n>` with n the 1-based node index: stable as long as the cluster's name is. */
 export function hostAlias(clusterName: string, node: number): string {
-  if (!Number.isInteger(node) || node < 1) throw new ConfigError('invalid-value', `node index ${node} is not a whole number from 1.`);
+  if (!Number.isInteger(node) || node < 1)
+    throw new ConfigError('invalid-value', `node index ${node} is not a whole number from 1.`);
   return `${ALIAS_PREFIX}${sanitizeAliasPart(clusterName)}-${node}`;
 }
 
@@ -58,16 +64,23 @@ export function hostAlias(clusterName: string, node: number): string {
  */
 export function sshPath(path: string, home?: string): string {
   if (hasControlChars(path) || path.includes('"')) {
-    throw new ConfigError('invalid-value', 'the key path contains a line break, a control character or a double quote, which ssh_config cannot express.');
+    throw new ConfigError(
+      'invalid-value',
+      'the key path contains a line break, a control character or a double quote, which ssh_config cannot express.',
+    );
   }
   let p = path;
-  if (home && (p === home || p.startsWith(home + sep) || p.startsWith(home + '/'))) p = '~' + p.slice(home.length);
+  if (home && (p === home || p.startsWith(home + sep) || p.startsWith(home + '/')))
+    p = '~' + p.slice(home.length);
   p = p.replace(/\\/g, '/').replace(/%/g, '%%');
   return /\s/.test(p) ? `"${p}"` : p;
 }
 
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 80);
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 80);
 }
 
 function validateHost(h: SshHost): void {
@@ -77,7 +90,8 @@ function validateHost(h: SshHost): void {
   if (!ALIAS.test(h.alias)) bad('the alias may only contain letters, digits, _ . - (no spaces or wildcards)');
   if (!HOST_NAME.test(h.hostName)) bad('the address is not an IP address or host name');
   if (!USER.test(h.user)) bad('the user name may only contain letters, digits, _ . -');
-  if (h.port !== undefined && (!Number.isInteger(h.port) || h.port < 1 || h.port > 65535)) bad('the port is not a whole number from 1 to 65535');
+  if (h.port !== undefined && (!Number.isInteger(h.port) || h.port < 1 || h.port > 65535))
+    bad('the port is not a whole number from 1 to 65535');
   if (!CLUSTER_ID.test(h.clusterId)) bad('the cluster id may only contain letters, digits, _ . -');
 }
 
@@ -93,13 +107,19 @@ export function renderClusterHosts(hosts: readonly SshHost[], opts: RenderOption
   const lines = [`# TensorPool cluster ${clusterId} (${oneLine(clusterName)})`];
   for (const h of hosts) {
     validateHost(h);
-    if (h.clusterId !== clusterId) throw new ConfigError('invalid-value', `hosts of two clusters (${clusterId}, ${h.clusterId}) were given as one.`);
+    if (h.clusterId !== clusterId)
+      throw new ConfigError(
+        'invalid-value',
+        `hosts of two clusters (${clusterId}, ${h.clusterId}) were given as one.`,
+      );
     lines.push(
       `Host ${h.alias}`,
       `    HostName ${h.hostName}`,
       `    User ${h.user}`,
       `    Port ${h.port ?? 22}`,
-      ...(h.identityFile ? [`    IdentityFile ${sshPath(h.identityFile, opts.home)}`, '    IdentitiesOnly yes'] : []),
+      ...(h.identityFile
+        ? [`    IdentityFile ${sshPath(h.identityFile, opts.home)}`, '    IdentitiesOnly yes']
+        : []),
       '    StrictHostKeyChecking accept-new',
       `    UserKnownHostsFile ${KNOWN_HOSTS_REF}`,
       `    HostKeyAlias ${h.alias}.${clusterId}`,
@@ -136,7 +156,10 @@ function parseBody(lines: readonly string[]): HostsBody {
     else if (chunks.length) chunks[chunks.length - 1].lines.push(line);
     else preamble.push(line);
   }
-  return { preamble: trimBlankEnd(preamble), chunks: chunks.map((c) => ({ ...c, lines: trimBlankEnd(c.lines) })) };
+  return {
+    preamble: trimBlankEnd(preamble),
+    chunks: chunks.map((c) => ({ ...c, lines: trimBlankEnd(c.lines) })),
+  };
 }
 
 /** The preamble, then the chunks, one blank line between each. */
@@ -172,19 +195,30 @@ export type HostsEdit =
 function checkAliases(body: HostsBody, clusterId: string, hosts: readonly SshHost[]): void {
   const mine = new Set<string>();
   for (const h of hosts) {
-    if (mine.has(h.alias)) throw new ConfigError('alias-taken', `the alias ${h.alias} is given to two nodes of cluster ${clusterId}.`);
+    if (mine.has(h.alias))
+      throw new ConfigError(
+        'alias-taken',
+        `the alias ${h.alias} is given to two nodes of cluster ${clusterId}.`,
+      );
     mine.add(h.alias);
   }
   for (const c of body.chunks.filter((c) => c.clusterId !== clusterId)) {
     const taken = aliasesIn(c.lines).find((a) => mine.has(a));
     if (taken) {
-      throw new ConfigError('alias-taken', `the alias ${taken} already belongs to cluster ${c.clusterId}; give one of the clusters another name (or remove the old cluster's hosts) and try again.`);
+      throw new ConfigError(
+        'alias-taken',
+        `the alias ${taken} already belongs to cluster ${c.clusterId}; give one of the clusters another name (or remove the old cluster's hosts) and try again.`,
+      );
     }
   }
 }
 
 /** Apply an edit to a grouped text (as lines); everything but the edited cluster's chunk is kept. */
-export function editHostsLines(lines: readonly string[], edit: HostsEdit, opts: RenderOptions = {}): string[] {
+export function editHostsLines(
+  lines: readonly string[],
+  edit: HostsEdit,
+  opts: RenderOptions = {},
+): string[] {
   const body = parseBody(lines);
   let chunks: Chunk[];
   if (edit.kind === 'prune') {
@@ -194,12 +228,17 @@ export function editHostsLines(lines: readonly string[], edit: HostsEdit, opts: 
     chunks = body.chunks.filter((c) => c.clusterId !== edit.clusterId);
   } else {
     if (edit.hosts.some((h) => h.clusterId !== edit.clusterId)) {
-      throw new ConfigError('invalid-value', `hosts of another cluster were given for cluster ${edit.clusterId}.`);
+      throw new ConfigError(
+        'invalid-value',
+        `hosts of another cluster were given for cluster ${edit.clusterId}.`,
+      );
     }
     checkAliases(body, edit.clusterId, edit.hosts);
     const chunk = { clusterId: edit.clusterId, lines: renderClusterHosts(edit.hosts, opts) };
     const at = body.chunks.findIndex((c) => c.clusterId === edit.clusterId);
-    chunks = body.chunks.filter((c, i) => c.clusterId !== edit.clusterId || i === at).map((c) => (c.clusterId === edit.clusterId ? chunk : c));
+    chunks = body.chunks
+      .filter((c, i) => c.clusterId !== edit.clusterId || i === at)
+      .map((c) => (c.clusterId === edit.clusterId ? chunk : c));
     if (at < 0) chunks.push(chunk);
   }
   return renderBody({ preamble: body.preamble, chunks });

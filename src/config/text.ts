@@ -36,7 +36,8 @@ export function parseDoc(text: string): Doc {
       break;
     }
     const isCrlf = nl > start && body[nl - 1] === '\r';
-    if (isCrlf) crlf++; else lf++;
+    if (isCrlf) crlf++;
+    else lf++;
     lines.push({ text: body.slice(start, isCrlf ? nl - 1 : nl), eol: isCrlf ? '\r\n' : '\n' });
     start = nl + 1;
   }

@@ -35,9 +35,23 @@ export type ClusterPhase = 'running' | 'transitional' | 'failed' | 'stopped' | '
 
 const RUNNING = new Set(['RUNNING', 'ACTIVE', 'READY', 'HEALTHY', 'ONLINE']);
 const TRANSITIONAL = new Set([
-  'PENDING', 'PROVISIONING', 'PROCESSING', 'STARTING', 'CREATING', 'BOOTING', 'INITIALIZING',
-  'RETRYING', 'QUEUED', 'CLAIMING', 'UPDATING', 'RESTARTING', 'STOPPING', 'DESTROYING', 'DELETING',
-  'TERMINATING', 'RELEASING',
+  'PENDING',
+  'PROVISIONING',
+  'PROCESSING',
+  'STARTING',
+  'CREATING',
+  'BOOTING',
+  'INITIALIZING',
+  'RETRYING',
+  'QUEUED',
+  'CLAIMING',
+  'UPDATING',
+  'RESTARTING',
+  'STOPPING',
+  'DESTROYING',
+  'DELETING',
+  'TERMINATING',
+  'RELEASING',
 ]);
 const FAILED = new Set(['FAILED', 'ERROR', 'UNHEALTHY', 'CRASHED']);
 const STOPPED = new Set(['STOPPED', 'TERMINATED', 'DESTROYED', 'DELETED', 'RELEASED', 'OFFLINE']);
@@ -45,7 +59,10 @@ const STOPPED = new Set(['STOPPED', 'TERMINATED', 'DESTROYED', 'DELETED', 'RELEA
 /** Classify an open status string (any case, `running`, `RUNNING`, `Provisioning`…). */
 export function clusterPhase(status: string | undefined): ClusterPhase {
   if (!status) return 'unknown';
-  const s = status.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const s = status
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   if (RUNNING.has(s)) return 'running';
   if (TRANSITIONAL.has(s)) return 'transitional';
   if (FAILED.has(s)) return 'failed';
@@ -55,8 +72,10 @@ export function clusterPhase(status: string | undefined): ClusterPhase {
 
 /** True while a cluster is on its way somewhere (the tree refreshes faster then). */
 export function isInTransition(cluster: Cluster): boolean {
-  return clusterPhase(cluster.status) === 'transitional' ||
-    cluster.instances.some((i) => clusterPhase(i.status) === 'transitional');
+  return (
+    clusterPhase(cluster.status) === 'transitional' ||
+    cluster.instances.some((i) => clusterPhase(i.status) === 'transitional')
+  );
 }
 
 export function clusterLabel(cluster: Cluster): string {

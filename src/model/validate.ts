@@ -10,10 +10,22 @@ export type Validator<T = string> = (value: T) => string | undefined;
 
 /** GPU instance types seen in the service's docs; the shape `<count>x<model>` is the contract. */
 export const KNOWN_INSTANCE_TYPES: readonly string[] = [
-  '1xH100', '2xH100', '4xH100', '8xH100',
-  '1xH200', '2xH200', '4xH200', '8xH200',
-  '1xB200', '2xB200', '4xB200', '8xB200',
-  '1xB300', '2xB300', '4xB300', '8xB300',
+  '1xH100',
+  '2xH100',
+  '4xH100',
+  '8xH100',
+  '1xH200',
+  '2xH200',
+  '4xH200',
+  '8xH200',
+  '1xB200',
+  '2xB200',
+  '4xB200',
+  '8xB200',
+  '1xB300',
+  '2xB300',
+  '4xB300',
+  '8xB300',
   '1xL40S',
 ];
 
@@ -35,10 +47,12 @@ export function hasControlCharacters(value: string): boolean {
 export const validateInstanceType: Validator = (value) => {
   if (value.trim() === '') return 'Enter an instance type such as 8xH100.';
   if (value !== value.trim()) return 'Remove the spaces around the instance type.';
-  if (/\s/.test(value)) return `"${shorten(value)}" contains spaces; write it as <count>x<model>, for example 8xH100.`;
+  if (/\s/.test(value))
+    return `"${shorten(value)}" contains spaces; write it as <count>x<model>, for example 8xH100.`;
   if (!INSTANCE_TYPE.test(value)) {
     if (/^x/i.test(value)) return 'The instance type needs a GPU count before the "x", for example 8xH100.';
-    if (/^[0-9]+x$/.test(value)) return 'The instance type needs a GPU model after the "x", for example 8xH100.';
+    if (/^[0-9]+x$/.test(value))
+      return 'The instance type needs a GPU model after the "x", for example 8xH100.';
     if (/[^\x20-\x7e]/.test(value)) return 'Use plain ASCII digits and letters, for example 8xH100.';
     return `"${shorten(value)}" is not an instance type; the shape is <count>x<model>, for example 8xH100 or 1xL40S.`;
   }
@@ -56,7 +70,8 @@ export const validateNumNodes: Validator<string | number> = (value) => {
   }
   const n = Number(text);
   if (n < 1) return 'A cluster needs at least 1 node.';
-  if (n > MAX_NODES) return `${text} nodes is more than the ${MAX_NODES} this extension will request; check the number.`;
+  if (n > MAX_NODES)
+    return `${text} nodes is more than the ${MAX_NODES} this extension will request; check the number.`;
   return undefined;
 };
 
@@ -67,7 +82,8 @@ export function parseNumNodes(value: string): number {
 /** Cluster names travel in URL paths (`/cluster/edit/{cluster}`), so they stay in a safe alphabet. */
 export const validateClusterName: Validator = (value) => {
   if (value.trim() === '') return 'The cluster name cannot be empty.';
-  if (hasControlCharacters(value)) return 'The cluster name contains control characters; use letters, digits, "-", "_" or ".".';
+  if (hasControlCharacters(value))
+    return 'The cluster name contains control characters; use letters, digits, "-", "_" or ".".';
   if (value.length > MAX_CLUSTER_NAME_LENGTH) {
     return `The cluster name is ${value.length} characters long; use at most ${MAX_CLUSTER_NAME_LENGTH}.`;
   }
@@ -78,7 +94,8 @@ export const validateClusterName: Validator = (value) => {
   return undefined;
 };
 
-const PUBLIC_KEY = /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) ([A-Za-z0-9+/]+={0,3})( [^\r\n]*)?$/;
+const PUBLIC_KEY =
+  /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) ([A-Za-z0-9+/]+={0,3})( [^\r\n]*)?$/;
 
 export const validatePublicKey: Validator = (value) => {
   const key = value.trim();
@@ -88,18 +105,24 @@ export const validatePublicKey: Validator = (value) => {
   }
   if (/[\r\n]/.test(key)) return 'Paste a single public key on one line.';
   const m = PUBLIC_KEY.exec(key);
-  if (!m) return 'This is not an SSH public key; it should start with "ssh-ed25519", "ssh-rsa" or "ecdsa-sha2-…" followed by the key.';
-  if (m[3].length < 40) return 'The key data is too short to be an SSH public key; paste the whole line from the .pub file.';
+  if (!m)
+    return 'This is not an SSH public key; it should start with "ssh-ed25519", "ssh-rsa" or "ecdsa-sha2-…" followed by the key.';
+  if (m[3].length < 40)
+    return 'The key data is too short to be an SSH public key; paste the whole line from the .pub file.';
   return undefined;
 };
 
 // A container image reference: [registry[:port]/]path[:tag][@digest], no spaces.
-const IMAGE = /^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-]{1,2}[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
+const IMAGE =
+  /^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-]{1,2}[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
 
 export const validateContainerImage: Validator = (value) => {
-  if (value.trim() === '') return 'Enter a container image, or leave the step empty to use the default image.';
-  if (/\s/.test(value)) return 'A container image reference cannot contain spaces (for example nvcr.io/nvidia/pytorch:24.05-py3).';
-  if (value.length > MAX_IMAGE_LENGTH) return `The image reference is ${value.length} characters long; use at most ${MAX_IMAGE_LENGTH}.`;
+  if (value.trim() === '')
+    return 'Enter a container image, or leave the step empty to use the default image.';
+  if (/\s/.test(value))
+    return 'A container image reference cannot contain spaces (for example nvcr.io/nvidia/pytorch:24.05-py3).';
+  if (value.length > MAX_IMAGE_LENGTH)
+    return `The image reference is ${value.length} characters long; use at most ${MAX_IMAGE_LENGTH}.`;
   if (!IMAGE.test(value)) {
     return `"${shorten(value)}" is not a valid image reference; use lowercase registry/name[:tag], for example nvcr.io/nvidia/pytorch:24.05-py3.`;
   }
@@ -109,8 +132,10 @@ export const validateContainerImage: Validator = (value) => {
 export const validateApiToken: Validator = (value) => {
   if (value.trim() === '') return 'Paste your TensorPool API token.';
   if (/^bearer\s/i.test(value.trim())) return 'Paste only the token, without the word "Bearer".';
-  if (/\s/.test(value.trim())) return 'The token cannot contain spaces or line breaks; copy it again from the dashboard.';
-  if (hasControlCharacters(value)) return 'The token contains control characters; copy it again from the dashboard.';
+  if (/\s/.test(value.trim()))
+    return 'The token cannot contain spaces or line breaks; copy it again from the dashboard.';
+  if (hasControlCharacters(value))
+    return 'The token contains control characters; copy it again from the dashboard.';
   if (value.trim().length < 8) return 'That is too short to be a TensorPool API token; copy the whole token.';
   if (value.trim().length > 4096) return 'That is too long to be a TensorPool API token.';
   return undefined;
@@ -131,7 +156,8 @@ export const validateApiUrl: Validator = (value) => {
   } catch {
     return `"${shorten(value)}" is not a URL; use https://engine.tensorpool.dev or the URL of your TensorPool endpoint.`;
   }
-  if (url.protocol === 'https:') return url.username || url.password ? 'Do not put a user name or password in the API URL.' : undefined;
+  if (url.protocol === 'https:')
+    return url.username || url.password ? 'Do not put a user name or password in the API URL.' : undefined;
   if (url.protocol === 'http:') {
     if (isLoopbackHost(url.hostname)) return undefined;
     return `Refusing plain http:// for ${url.hostname}: the API token would travel unencrypted. Use https://, or http:// only for a local engine on 127.0.0.1.`;
@@ -142,13 +168,17 @@ export const validateApiUrl: Validator = (value) => {
 // S3 bucket naming rules (AWS general purpose buckets).
 export const validateBucketName: Validator = (value) => {
   if (value === '') return 'Enter a bucket name.';
-  if (value.length < 3 || value.length > 63) return `A bucket name has 3 to 63 characters; this one has ${value.length}.`;
+  if (value.length < 3 || value.length > 63)
+    return `A bucket name has 3 to 63 characters; this one has ${value.length}.`;
   if (!/^[a-z0-9.-]+$/.test(value)) return 'Bucket names use only lowercase letters, digits, "." and "-".';
-  if (!/^[a-z0-9]/.test(value) || !/[a-z0-9]$/.test(value)) return 'A bucket name must start and end with a letter or digit.';
+  if (!/^[a-z0-9]/.test(value) || !/[a-z0-9]$/.test(value))
+    return 'A bucket name must start and end with a letter or digit.';
   if (value.includes('..')) return 'A bucket name cannot contain two dots in a row.';
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(value)) return 'A bucket name cannot look like an IP address.';
-  if (/^xn--|^sthree-|^amzn-s3-demo-/.test(value)) return 'A bucket name cannot start with "xn--", "sthree-" or "amzn-s3-demo-".';
-  if (/-s3alias$|--ol-s3$|\.mrap$|--x-s3$|--table-s3$/.test(value)) return 'A bucket name cannot end with a reserved suffix such as "-s3alias".';
+  if (/^xn--|^sthree-|^amzn-s3-demo-/.test(value))
+    return 'A bucket name cannot start with "xn--", "sthree-" or "amzn-s3-demo-".';
+  if (/-s3alias$|--ol-s3$|\.mrap$|--x-s3$|--table-s3$/.test(value))
+    return 'A bucket name cannot end with a reserved suffix such as "-s3alias".';
   return undefined;
 };
 

@@ -40,9 +40,12 @@ function accountId(me: Record<string, unknown>): string | undefined {
 export function stateForError(e: unknown): AccountState {
   if (isTensorPoolError(e)) {
     switch (e.kind) {
-      case 'unauthorized': return { kind: 'rejected', message: e.message };
-      case 'forbidden': return { kind: 'forbidden', message: e.message };
-      default: return { kind: 'unreachable', message: e.message };
+      case 'unauthorized':
+        return { kind: 'rejected', message: e.message };
+      case 'forbidden':
+        return { kind: 'forbidden', message: e.message };
+      default:
+        return { kind: 'unreachable', message: e.message };
     }
   }
   return { kind: 'unreachable', message: errorMessage(e) };
@@ -70,9 +73,11 @@ export class AccountController implements vscode.Disposable {
     private readonly log: Log,
   ) {
     // Another window signed in or out: follow it.
-    this.disposables.push(secretStorage.onDidChange((e) => {
-      if (e.key === TOKEN_KEY) void this.reload();
-    }));
+    this.disposables.push(
+      secretStorage.onDidChange((e) => {
+        if (e.key === TOKEN_KEY) void this.reload();
+      }),
+    );
   }
 
   readonly getToken = (): string | undefined => this.token;
@@ -139,7 +144,12 @@ export class AccountController implements vscode.Disposable {
       const org = await (await this.api.client()).organizationInfo();
       const current = this.store.account;
       if (seq !== this.checkSeq || current.kind !== 'signedIn') return;
-      const balance = typeof org.balance === 'number' ? org.balance : org.balance != null && !Number.isNaN(Number(org.balance)) ? Number(org.balance) : undefined;
+      const balance =
+        typeof org.balance === 'number'
+          ? org.balance
+          : org.balance != null && !Number.isNaN(Number(org.balance))
+            ? Number(org.balance)
+            : undefined;
       const summary: OrgSummary = { name: org.org_name ?? undefined, balance, members: org.members?.length };
       this.store.setAccount({ ...current, org: summary });
     } catch (e) {
@@ -156,7 +166,8 @@ export class AccountController implements vscode.Disposable {
       const problem = validateApiToken(arg.token);
       if (problem) return { ok: false, message: problem };
       const result = await this.tryToken(arg.token.trim());
-      if (result.ok) void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+      if (result.ok)
+        void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
       return result;
     }
     return this.promptForToken();
@@ -187,9 +198,12 @@ export class AccountController implements vscode.Disposable {
       if (token !== this.token) this.registry.delete(token);
       const state = stateForError(e);
       const reason = 'message' in state ? state.message : 'The token could not be checked.';
-      const message = state.kind === 'rejected'
-        ? `TensorPool rejected this token: ${reason}`
-        : state.kind === 'forbidden' ? `This token may not read the account: ${reason}` : `Could not check the token: ${reason}`;
+      const message =
+        state.kind === 'rejected'
+          ? `TensorPool rejected this token: ${reason}`
+          : state.kind === 'forbidden'
+            ? `This token may not read the account: ${reason}`
+            : `Could not check the token: ${reason}`;
       return { ok: false, message };
     }
     this.checkSeq++;
@@ -204,7 +218,10 @@ export class AccountController implements vscode.Disposable {
   private promptForToken(): Promise<SignInResult> {
     return new Promise((resolve) => {
       const box = vscode.window.createInputBox();
-      const openDashboard: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Get an API token from the TensorPool dashboard' };
+      const openDashboard: vscode.QuickInputButton = {
+        iconPath: new vscode.ThemeIcon('link-external'),
+        tooltip: 'Get an API token from the TensorPool dashboard',
+      };
       box.title = 'TensorPool: Sign In';
       box.prompt = 'Paste your TensorPool API token (from the account dashboard; the link button opens it).';
       box.placeholder = 'API token';
@@ -271,12 +288,21 @@ export class AccountController implements vscode.Disposable {
     const current = this.store.account;
     if (current.kind !== 'rejected') {
       this.checkSeq++;
-      this.store.setAccount({ kind: 'rejected', message: 'The TensorPool API no longer accepts the stored token.' });
+      this.store.setAccount({
+        kind: 'rejected',
+        message: 'The TensorPool API no longer accepts the stored token.',
+      });
     }
     if (this.rejectionPrompted) return;
     this.rejectionPrompted = true;
-    void vscode.window.showWarningMessage('TensorPool rejected your API token (it may have been revoked). Sign in again to continue.', 'Sign In')
-      .then((pick) => { if (pick === 'Sign In') void vscode.commands.executeCommand(Commands.signIn); });
+    void vscode.window
+      .showWarningMessage(
+        'TensorPool rejected your API token (it may have been revoked). Sign in again to continue.',
+        'Sign In',
+      )
+      .then((pick) => {
+        if (pick === 'Sign In') void vscode.commands.executeCommand(Commands.signIn);
+      });
   };
 
   /** The official CLI reads TENSORPOOL_KEY; offer it once when nothing is stored. */
@@ -285,13 +311,20 @@ export class AccountController implements vscode.Disposable {
     if (!env || validateApiToken(env) || this.globalState.get<boolean>(ENV_OFFER_KEY)) return;
     await this.globalState.update(ENV_OFFER_KEY, true);
     const pick = await vscode.window.showInformationMessage(
-      'TENSORPOOL_KEY is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code\'s secret storage.',
-      'Use TENSORPOOL_KEY', 'Not Now');
+      "TENSORPOOL_KEY is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
+      'Use TENSORPOOL_KEY',
+      'Not Now',
+    );
     if (pick !== 'Use TENSORPOOL_KEY') return;
     const result = await this.tryToken(env.trim());
-    if (result.ok) void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
-    else void vscode.window.showErrorMessage(result.message ?? 'TENSORPOOL_KEY could not be used.', 'Sign In')
-      .then((p) => { if (p) void vscode.commands.executeCommand(Commands.signIn); });
+    if (result.ok)
+      void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+    else
+      void vscode.window
+        .showErrorMessage(result.message ?? 'TENSORPOOL_KEY could not be used.', 'Sign In')
+        .then((p) => {
+          if (p) void vscode.commands.executeCommand(Commands.signIn);
+        });
   }
 
   dispose(): void {

@@ -46,7 +46,10 @@ export class ApiService {
     this.cached = undefined;
   }
 
-  private async build(getToken: () => string | undefined, onUnauthorized: (() => void) | undefined): Promise<TensorPoolClient> {
+  private async build(
+    getToken: () => string | undefined,
+    onUnauthorized: (() => void) | undefined,
+  ): Promise<TensorPoolClient> {
     const api = await loadApi();
     const settings = readSettings();
     return new api.TensorPoolClient({

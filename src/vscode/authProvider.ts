@@ -12,15 +12,23 @@ export const AUTH_PROVIDER_ID = 'tensorpool';
 const SESSION_ID = 'tensorpool-api-token';
 
 export class TensorPoolAuthProvider implements vscode.AuthenticationProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+  private readonly emitter =
+    new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
   readonly onDidChangeSessions = this.emitter.event;
   private current: vscode.AuthenticationSession | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly account: AccountController, private readonly store: Store) {
+  constructor(
+    private readonly account: AccountController,
+    private readonly store: Store,
+  ) {
     this.disposables.push(
-      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'TensorPool', this, { supportsMultipleAccounts: false }),
-      store.onDidChange((topic) => { if (topic === 'account') this.sync(); }),
+      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'TensorPool', this, {
+        supportsMultipleAccounts: false,
+      }),
+      store.onDidChange((topic) => {
+        if (topic === 'account') this.sync();
+      }),
     );
   }
 
@@ -28,7 +36,12 @@ export class TensorPoolAuthProvider implements vscode.AuthenticationProvider, vs
     const state = this.store.account;
     const token = this.account.getToken();
     if (state.kind !== 'signedIn' || !token) return undefined;
-    return { id: SESSION_ID, accessToken: token, account: { id: state.id ?? state.label, label: state.label }, scopes: [] };
+    return {
+      id: SESSION_ID,
+      accessToken: token,
+      account: { id: state.id ?? state.label, label: state.label },
+      scopes: [],
+    };
   }
 
   /** Tell VS Code when the session appears, changes or goes away. */
@@ -41,7 +54,11 @@ export class TensorPoolAuthProvider implements vscode.AuthenticationProvider, vs
       this.emitter.fire({ added: [next], removed: [], changed: [] });
     } else if (prev && !next) {
       this.emitter.fire({ added: [], removed: [prev], changed: [] });
-    } else if (prev && next && (prev.accessToken !== next.accessToken || prev.account.label !== next.account.label)) {
+    } else if (
+      prev &&
+      next &&
+      (prev.accessToken !== next.accessToken || prev.account.label !== next.account.label)
+    ) {
       this.emitter.fire({ added: [], removed: [], changed: [next] });
     }
   }

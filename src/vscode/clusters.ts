@@ -31,7 +31,9 @@ export class ClustersController {
 
   /** Refresh now; joins a refresh already under way instead of starting a second one. */
   refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => { this.inflight = undefined; });
+    this.inflight ??= this.load().finally(() => {
+      this.inflight = undefined;
+    });
     return this.inflight;
   }
 
@@ -47,15 +49,20 @@ export class ClustersController {
     try {
       const client = await this.api.client();
       const listing = await client.listClusters({ includeOrg, instances: true });
-      if (listing.skipped) this.log.warn(`Cluster list: ${listing.skipped} record(s) without an id were skipped.`);
+      if (listing.skipped)
+        this.log.warn(`Cluster list: ${listing.skipped} record(s) without an id were skipped.`);
       this.store.updateClusters({
-        loading: false, error: undefined,
+        loading: false,
+        error: undefined,
         data: { clusters: listing.clusters, message: listing.message, includeOrg, at: Date.now() },
       });
     } catch (e) {
       const message = errorMessage(e);
       this.log.warn(`Cluster list failed: ${message}`);
-      this.store.updateClusters({ loading: false, error: { message, kind: isTensorPoolError(e) ? e.kind : 'unknown' } });
+      this.store.updateClusters({
+        loading: false,
+        error: { message, kind: isTensorPoolError(e) ? e.kind : 'unknown' },
+      });
     }
   }
 }

@@ -10,7 +10,15 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { addIncludeLine, editBlockFile, editOwnHostsFile, readIncludeState, sshPaths, INCLUDE_LINE, type SshPaths } from '../config/sshConfig';
+import {
+  addIncludeLine,
+  editBlockFile,
+  editOwnHostsFile,
+  readIncludeState,
+  sshPaths,
+  INCLUDE_LINE,
+  type SshPaths,
+} from '../config/sshConfig';
 import { hostAlias, type HostsEdit, type SshHost } from '../config/sshHosts';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../model/cluster';
 import type { LocalKey } from '../wizards/createCluster';
@@ -42,10 +50,21 @@ export function splitCommand(command: string): string[] {
   let has = false;
   for (const ch of command.trim()) {
     if (quote) {
-      if (ch === quote) quote = undefined; else cur += ch;
-    } else if (ch === '"' || ch === "'") { quote = ch; has = true; }
-    else if (/\s/.test(ch)) { if (has || cur) { out.push(cur); cur = ''; has = false; } }
-    else { cur += ch; has = true; }
+      if (ch === quote) quote = undefined;
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      has = true;
+    } else if (/\s/.test(ch)) {
+      if (has || cur) {
+        out.push(cur);
+        cur = '';
+        has = false;
+      }
+    } else {
+      cur += ch;
+      has = true;
+    }
   }
   if (has || cur) out.push(cur);
   return out;
@@ -56,7 +75,7 @@ function settings() {
   return {
     user: c.get<string>('sshUser', 'ubuntu') || 'ubuntu',
     port: c.get<number>('sshPort', 22) || 22,
-    mode: c.get<string>('sshConfigMode', 'include') === 'block' ? 'block' as const : 'include' as const,
+    mode: c.get<string>('sshConfigMode', 'include') === 'block' ? ('block' as const) : ('include' as const),
   };
 }
 
@@ -66,7 +85,8 @@ function homeFolder(user: string): string {
 
 export class ConnectController {
   /** Opens a URI in a new window; replaceable because a test cannot open a second window. */
-  opener: (uri: vscode.Uri) => Thenable<unknown> = (uri) => vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
+  opener: (uri: vscode.Uri) => Thenable<unknown> = (uri) =>
+    vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
   /** Whether Remote-SSH is installed; replaceable for tests (it cannot be installed offline). */
   hasRemoteSsh: () => boolean = () => vscode.extensions.getExtension(REMOTE_SSH_ID) !== undefined;
   /** Whose ~/.ssh is written; replaceable so tests work in a scratch folder. */
@@ -88,16 +108,32 @@ export class ConnectController {
 
   private async target(arg: unknown): Promise<ConnectTarget | undefined> {
     const node = arg as ClusterNode | undefined;
-    if (node && typeof node === 'object' && node.kind === 'instance') return { cluster: node.cluster, instance: node.instance, node: node.index + 1 };
+    if (node && typeof node === 'object' && node.kind === 'instance')
+      return { cluster: node.cluster, instance: node.instance, node: node.index + 1 };
     let cluster: Cluster | undefined;
     if (node && typeof node === 'object' && node.kind === 'cluster') cluster = node.cluster;
-    else if (typeof arg === 'string') cluster = (this.store.clusters.data?.clusters ?? []).find((c) => c.id === arg || c.name === arg);
+    else if (typeof arg === 'string')
+      cluster = (this.store.clusters.data?.clusters ?? []).find((c) => c.id === arg || c.name === arg);
     else {
-      const running = (this.store.clusters.data?.clusters ?? []).filter((c) => clusterPhase(c.status) === 'running');
-      if (running.length === 0) { void vscode.window.showInformationMessage('No running cluster to connect to.'); return undefined; }
+      const running = (this.store.clusters.data?.clusters ?? []).filter(
+        (c) => clusterPhase(c.status) === 'running',
+      );
+      if (running.length === 0) {
+        void vscode.window.showInformationMessage('No running cluster to connect to.');
+        return undefined;
+      }
       const picked = await this.prompts().pick<Cluster>({
-        title: 'Connect to a Cluster', step: 1, totalSteps: 1, canGoBack: false, placeholder: 'Which cluster?',
-        items: running.map((c) => ({ label: clusterLabel(c), description: c.instanceType, detail: c.id, value: c })),
+        title: 'Connect to a Cluster',
+        step: 1,
+        totalSteps: 1,
+        canGoBack: false,
+        placeholder: 'Which cluster?',
+        items: running.map((c) => ({
+          label: clusterLabel(c),
+          description: c.instanceType,
+          detail: c.id,
+          value: c,
+        })),
       });
       if (picked.kind !== 'value') return undefined;
       cluster = picked.value;
@@ -105,12 +141,24 @@ export class ConnectController {
     if (!cluster) return undefined;
     if (cluster.instances.length <= 1) {
       const instance = cluster.instances[0];
-      if (!instance) { void vscode.window.showInformationMessage(`${clusterLabel(cluster)} has no nodes yet.`); return undefined; }
+      if (!instance) {
+        void vscode.window.showInformationMessage(`${clusterLabel(cluster)} has no nodes yet.`);
+        return undefined;
+      }
       return { cluster, instance, node: 1 };
     }
     const picked = await this.prompts().pick<number>({
-      title: `Connect to ${clusterLabel(cluster)}`, step: 1, totalSteps: 1, canGoBack: false, placeholder: 'Which node?',
-      items: cluster.instances.map((i, n) => ({ label: `Node ${n + 1}`, description: [i.ip, i.status].filter(Boolean).join(' · '), detail: i.id, value: n })),
+      title: `Connect to ${clusterLabel(cluster)}`,
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      placeholder: 'Which node?',
+      items: cluster.instances.map((i, n) => ({
+        label: `Node ${n + 1}`,
+        description: [i.ip, i.status].filter(Boolean).join(' · '),
+        detail: i.id,
+        value: n,
+      })),
     });
     if (picked.kind !== 'value') return undefined;
     return { cluster, instance: cluster.instances[picked.value], node: picked.value + 1 };
@@ -122,10 +170,21 @@ export class ConnectController {
   hostsFor(cluster: Cluster): SshHost[] {
     const s = settings();
     const identity = this.memento.get<Record<string, string>>(IDENTITY_KEY, {})[cluster.id];
-    return cluster.instances.flatMap((i, n) => (i.ip ? [{
-      alias: hostAlias(cluster.name ?? cluster.id, n + 1), hostName: i.ip, user: s.user, port: s.port,
-      identityFile: identity, clusterId: cluster.id, clusterName: clusterLabel(cluster),
-    }] : []));
+    return cluster.instances.flatMap((i, n) =>
+      i.ip
+        ? [
+            {
+              alias: hostAlias(cluster.name ?? cluster.id, n + 1),
+              hostName: i.ip,
+              user: s.user,
+              port: s.port,
+              identityFile: identity,
+              clusterId: cluster.id,
+              clusterName: clusterLabel(cluster),
+            },
+          ]
+        : [],
+    );
   }
 
   /**
@@ -141,7 +200,9 @@ export class ConnectController {
     const mode = settings().mode;
     if (mode === 'block') {
       await editBlockFile(paths, edit, { home: this.home() });
-      this.log.info(`Wrote ${hosts.length} host(s) for ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`);
+      this.log.info(
+        `Wrote ${hosts.length} host(s) for ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`,
+      );
       return mine.alias;
     }
     await editOwnHostsFile(paths, edit, { home: this.home() });
@@ -154,9 +215,13 @@ export class ConnectController {
     const block = 'Use a Block in ~/.ssh/config';
     const pick = await this.prompts().confirm({
       message: `Add "${INCLUDE_LINE}" at the top of ~/.ssh/config?`,
-      detail: `TensorPool keeps its SSH hosts in ${paths.hostsFile}. One Include line at the top of ~/.ssh/config lets ssh and Remote-SSH find them; nothing else in ~/.ssh/config is changed. You are asked once.`
-        + (state === 'scoped' ? ' (There is an Include of our file below a Host or Match line, where it only applies to some hosts.)' : ''),
-      actions: [add, block, 'Not Now'], modal: true,
+      detail:
+        `TensorPool keeps its SSH hosts in ${paths.hostsFile}. One Include line at the top of ~/.ssh/config lets ssh and Remote-SSH find them; nothing else in ~/.ssh/config is changed. You are asked once.` +
+        (state === 'scoped'
+          ? ' (There is an Include of our file below a Host or Match line, where it only applies to some hosts.)'
+          : ''),
+      actions: [add, block, 'Not Now'],
+      modal: true,
     });
     if (pick === add) {
       await addIncludeLine(paths, this.home());
@@ -164,7 +229,9 @@ export class ConnectController {
       return mine.alias;
     }
     if (pick === block) {
-      await vscode.workspace.getConfiguration('tensorpool').update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
+      await vscode.workspace
+        .getConfiguration('tensorpool')
+        .update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
       await editOwnHostsFile(paths, { kind: 'remove', clusterId: t.cluster.id }, { home: this.home() });
       await editBlockFile(paths, edit, { home: this.home() });
       return mine.alias;
@@ -193,7 +260,9 @@ export class ConnectController {
   recordRemoteFolder(): void {
     if (vscode.env.remoteName !== 'ssh-remote') return;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const host = folder?.authority.startsWith('ssh-remote+tp-') ? folder.authority.slice('ssh-remote+'.length) : undefined;
+    const host = folder?.authority.startsWith('ssh-remote+tp-')
+      ? folder.authority.slice('ssh-remote+'.length)
+      : undefined;
     if (!folder || !host) return;
     const all = this.memento.get<Record<string, string>>(FOLDER_KEY, {});
     if (all[host] !== folder.path) void this.memento.update(FOLDER_KEY, { ...all, [host]: folder.path });
@@ -210,16 +279,25 @@ export class ConnectController {
   async openRemote(arg?: unknown): Promise<vscode.Uri | undefined> {
     const t = await this.target(arg);
     if (!t) return undefined;
-    if (!t.instance.ip) { void vscode.window.showInformationMessage(`Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet; wait until it is running.`); return undefined; }
+    if (!t.instance.ip) {
+      void vscode.window.showInformationMessage(
+        `Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet; wait until it is running.`,
+      );
+      return undefined;
+    }
     if (!this.hasRemoteSsh()) {
       const install = 'Install Remote-SSH';
       const terminal = 'Open SSH Terminal Instead';
       const pick = await this.prompts().confirm({
         message: 'Opening a VS Code window on the node needs the Remote - SSH extension.',
         detail: 'Install it from the Marketplace, or open an SSH terminal to the node instead.',
-        actions: [install, terminal], modal: true,
+        actions: [install, terminal],
+        modal: true,
       });
-      if (pick === terminal) { await this.terminalFor(t); return undefined; }
+      if (pick === terminal) {
+        await this.terminalFor(t);
+        return undefined;
+      }
       if (pick !== install) return undefined;
       await vscode.commands.executeCommand('workbench.extensions.installExtension', REMOTE_SSH_ID);
       if (!this.hasRemoteSsh()) return undefined;
@@ -244,14 +322,20 @@ export class ConnectController {
   /** The ssh command for a node: the service's (GET /ssh/{instance}) when it answers, else built from the settings. */
   async sshCommand(t: ConnectTarget): Promise<string | undefined> {
     try {
-      const system = process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux';
+      const system =
+        process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux';
       return (await (await this.api.client()).sshCommand(t.instance.id, system)).command;
     } catch (e) {
       this.log.info(`GET /ssh/${t.instance.id} unavailable (${errorMessage(e)}); building the command.`);
       if (!t.instance.ip) return undefined;
       const s = settings();
       const identity = this.memento.get<Record<string, string>>(IDENTITY_KEY, {})[t.cluster.id];
-      return ['ssh', ...(s.port !== 22 ? ['-p', String(s.port)] : []), ...(identity ? ['-i', identity] : []), `${s.user}@${t.instance.ip}`].join(' ');
+      return [
+        'ssh',
+        ...(s.port !== 22 ? ['-p', String(s.port)] : []),
+        ...(identity ? ['-i', identity] : []),
+        `${s.user}@${t.instance.ip}`,
+      ].join(' ');
     }
   }
 
@@ -259,7 +343,12 @@ export class ConnectController {
     const t = await this.target(arg);
     if (!t) return undefined;
     const command = await this.sshCommand(t);
-    if (!command) { void vscode.window.showInformationMessage(`Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet; try again when it is running.`); return undefined; }
+    if (!command) {
+      void vscode.window.showInformationMessage(
+        `Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet; try again when it is running.`,
+      );
+      return undefined;
+    }
     await vscode.env.clipboard.writeText(command);
     vscode.window.setStatusBarMessage(`$(check) Copied: ${command}`, 4000);
     return command;
@@ -272,10 +361,20 @@ export class ConnectController {
 
   private async terminalFor(t: ConnectTarget): Promise<vscode.Terminal | undefined> {
     const command = await this.sshCommand(t);
-    if (!command) { void vscode.window.showInformationMessage(`Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet.`); return undefined; }
+    if (!command) {
+      void vscode.window.showInformationMessage(
+        `Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet.`,
+      );
+      return undefined;
+    }
     const [shellPath, ...shellArgs] = splitCommand(command);
     const name = `TensorPool: ${clusterLabel(t.cluster)}${t.cluster.instances.length > 1 ? ` (node ${t.node})` : ''}`;
-    const terminal = vscode.window.createTerminal({ name, shellPath, shellArgs, iconPath: new vscode.ThemeIcon('server-environment') });
+    const terminal = vscode.window.createTerminal({
+      name,
+      shellPath,
+      shellArgs,
+      iconPath: new vscode.ThemeIcon('server-environment'),
+    });
     terminal.show();
     return terminal;
   }
@@ -284,14 +383,20 @@ export class ConnectController {
 /** ~/.ssh/*.pub, for the create wizard's key step. */
 export async function readLocalKeys(dir = path.join(os.homedir(), '.ssh')): Promise<LocalKey[]> {
   let names: string[];
-  try { names = await fs.readdir(dir); } catch { return []; }
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return [];
+  }
   const keys: LocalKey[] = [];
   for (const n of names.filter((x) => x.endsWith('.pub')).sort()) {
     try {
       const text = (await fs.readFile(path.join(dir, n), 'utf8')).trim();
       const [, , ...comment] = text.split(/\s+/);
       keys.push({ path: path.join(dir, n), key: text, comment: comment.join(' ') || undefined });
-    } catch { /* unreadable: skip */ }
+    } catch {
+      /* unreadable: skip */
+    }
   }
   return keys;
 }
@@ -300,9 +405,21 @@ export async function readLocalKeys(dir = path.join(os.homedir(), '.ssh')): Prom
 export async function generateEd25519Key(dir = path.join(os.homedir(), '.ssh')): Promise<LocalKey> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   let file = path.join(dir, 'tensorpool_ed25519');
-  for (let i = 2; await fs.stat(file).then(() => true, () => false); i++) file = path.join(dir, `tensorpool_ed25519_${i}`);
+  for (
+    let i = 2;
+    await fs.stat(file).then(
+      () => true,
+      () => false,
+    );
+    i++
+  )
+    file = path.join(dir, `tensorpool_ed25519_${i}`);
   await new Promise<void>((resolve, reject) => {
-    execFile('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `tensorpool-vscode@${os.hostname()}`, '-f', file], (err) => (err ? reject(err) : resolve()));
+    execFile(
+      'ssh-keygen',
+      ['-q', '-t', 'ed25519', '-N', '', '-C', `tensorpool-vscode@${os.hostname()}`, '-f', file],
+      (err) => (err ? reject(err) : resolve()),
+    );
   });
   const key = (await fs.readFile(`${file}.pub`, 'utf8')).trim();
   return { path: `${file}.pub`, key, comment: key.split(/\s+/).slice(2).join(' ') || undefined };

@@ -10,7 +10,9 @@ export class ListingDocumentProvider implements vscode.TextDocumentContentProvid
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange((t) => { if (t === 'clusters') this.emitter.fire(LISTING_URI); });
+    this.subscription = store.onDidChange((t) => {
+      if (t === 'clusters') this.emitter.fire(LISTING_URI);
+    });
   }
 
   provideTextDocumentContent(): string {

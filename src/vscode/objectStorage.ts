@@ -29,7 +29,6 @@ export function maskKey(secret: string): string {
   return secret.length > 8 ? `••••••••${secret.slice(-4)}` : '••••••••';
 }
 
-
 export class ObjectStorageController implements vscode.Disposable {
   private inflight: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -50,7 +49,9 @@ export class ObjectStorageController implements vscode.Disposable {
   // ---- state -------------------------------------------------------------------------------------
 
   refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => { this.inflight = undefined; });
+    this.inflight ??= this.load().finally(() => {
+      this.inflight = undefined;
+    });
     return this.inflight;
   }
 
@@ -59,7 +60,10 @@ export class ObjectStorageController implements vscode.Disposable {
   }
 
   private async load(): Promise<void> {
-    if (this.store.account.kind !== 'signedIn') { this.clear(); return; }
+    if (this.store.account.kind !== 'signedIn') {
+      this.clear();
+      return;
+    }
     if (this.store.objectStorage.kind !== 'enabled') this.store.setObjectStorage({ kind: 'loading' });
     let creds: ObjectStorageCredentials;
     try {
@@ -99,7 +103,8 @@ export class ObjectStorageController implements vscode.Disposable {
   private async keepSecret(c: ObjectStorageCredentials): Promise<void> {
     this.registry.add(c.secret_access_key);
     const previous = await this.readSecret();
-    if (previous?.secret_access_key === c.secret_access_key && previous.access_key_id === c.access_key_id) return;
+    if (previous?.secret_access_key === c.secret_access_key && previous.access_key_id === c.access_key_id)
+      return;
     const value: StoredSecret = { access_key_id: c.access_key_id, secret_access_key: c.secret_access_key };
     await this.secretStorage.store(OBJECT_STORAGE_SECRET_KEY, JSON.stringify(value));
   }
@@ -120,16 +125,23 @@ export class ObjectStorageController implements vscode.Disposable {
   async credentials(): Promise<ObjectStorageCredentials | undefined> {
     const record = this.current();
     const stored = await this.readSecret();
-    if (record && stored && stored.access_key_id === record.access_key_id) return { ...record, secret_access_key: stored.secret_access_key };
+    if (record && stored && stored.access_key_id === record.access_key_id)
+      return { ...record, secret_access_key: stored.secret_access_key };
     try {
       const fresh = await (await this.api.client()).objectStorageCredentials();
       await this.keepSecret(fresh);
-      this.store.setObjectStorage({ kind: 'enabled', record: publicPart(fresh), buckets: this.store.objectStorage.kind === 'enabled' ? this.store.objectStorage.buckets : undefined });
+      this.store.setObjectStorage({
+        kind: 'enabled',
+        record: publicPart(fresh),
+        buckets: this.store.objectStorage.kind === 'enabled' ? this.store.objectStorage.buckets : undefined,
+      });
       return fresh;
     } catch (e) {
-      void vscode.window.showErrorMessage(isTensorPoolError(e) && e.kind === 'not-found'
-        ? 'Object storage is not enabled for your organisation.'
-        : `Could not read the object-storage credentials: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        isTensorPoolError(e) && e.kind === 'not-found'
+          ? 'Object storage is not enabled for your organisation.'
+          : `Could not read the object-storage credentials: ${errorMessage(e)}`,
+      );
       return undefined;
     }
   }
@@ -138,25 +150,38 @@ export class ObjectStorageController implements vscode.Disposable {
 
   async enable(): Promise<boolean> {
     const pick = await this.prompter().confirm({
-      message: 'Enable TensorPool object storage?', modal: true, actions: ['Enable'],
-      detail: 'Object storage is S3-compatible and organisation-wide: everyone in your organisation shares the same credentials and buckets. Storage is billed to the organisation.',
+      message: 'Enable TensorPool object storage?',
+      modal: true,
+      actions: ['Enable'],
+      detail:
+        'Object storage is S3-compatible and organisation-wide: everyone in your organisation shares the same credentials and buckets. Storage is billed to the organisation.',
     });
     if (pick !== 'Enable') return false;
     try {
-      const creds = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Enabling object storage…' },
-        async () => (await this.api.client()).enableObjectStorage());
+      const creds = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Enabling object storage…' },
+        async () => (await this.api.client()).enableObjectStorage(),
+      );
       await this.keepSecret(creds);
       await this.loadBuckets(publicPart(creds));
       this.log.info(`Object storage enabled (access key id ${creds.access_key_id}).`);
-      void vscode.window.showInformationMessage(`Object storage is enabled (access key ID ${creds.access_key_id}). The secret key is kept in VS Code's secret storage.`, 'Show Credentials', 'Configure AWS CLI')
+      void vscode.window
+        .showInformationMessage(
+          `Object storage is enabled (access key ID ${creds.access_key_id}). The secret key is kept in VS Code's secret storage.`,
+          'Show Credentials',
+          'Configure AWS CLI',
+        )
         .then((p) => {
           if (p === 'Show Credentials') void this.showDetails();
           if (p === 'Configure AWS CLI') void vscode.commands.executeCommand('tensorpool.configureAws');
         });
       return true;
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not enable object storage: ${errorMessage(e)}`, 'Retry')
-        .then((p) => { if (p) void this.enable(); });
+      void vscode.window
+        .showErrorMessage(`Could not enable object storage: ${errorMessage(e)}`, 'Retry')
+        .then((p) => {
+          if (p) void this.enable();
+        });
       await this.refresh();
       return false;
     }
@@ -172,9 +197,17 @@ export class ObjectStorageController implements vscode.Disposable {
       { label: 'Endpoint', description: c.endpoint, field: 'endpoint' },
       { label: 'Region', description: c.region, field: 'region' },
       { label: 'Access key ID', description: c.access_key_id, field: 'access_key_id' },
-      { label: 'Secret access key', description: stored ? maskKey(stored.secret_access_key) : '(fetched on copy)', detail: 'Kept in VS Code\'s secret storage. Select to copy it to the clipboard.', field: 'secret' },
+      {
+        label: 'Secret access key',
+        description: stored ? maskKey(stored.secret_access_key) : '(fetched on copy)',
+        detail: "Kept in VS Code's secret storage. Select to copy it to the clipboard.",
+        field: 'secret',
+      },
     ];
-    const pick = await vscode.window.showQuickPick(rows, { title: `Object storage: ${c.status ?? 'enabled'}`, placeHolder: 'Select a value to copy it' });
+    const pick = await vscode.window.showQuickPick(rows, {
+      title: `Object storage: ${c.status ?? 'enabled'}`,
+      placeHolder: 'Select a value to copy it',
+    });
     if (!pick) return;
     if (pick.field === 'secret') await this.copySecret();
     else await this.copy(pick.field);
@@ -192,13 +225,18 @@ export class ObjectStorageController implements vscode.Disposable {
     const c = await this.credentials();
     if (!c) return;
     await vscode.env.clipboard.writeText(c.secret_access_key);
-    void vscode.window.showInformationMessage('The secret access key is on the clipboard. Paste it where it is needed and keep it private.');
+    void vscode.window.showInformationMessage(
+      'The secret access key is on the clipboard. Paste it where it is needed and keep it private.',
+    );
   }
 
   async rotate(onRotated?: () => Promise<void>): Promise<boolean> {
     const pick = await this.prompter().confirm({
-      message: 'Rotate the object-storage keys?', modal: true, actions: ['Rotate Keys'],
-      detail: 'This is organisation-wide: the current access key and secret stop working at once for everyone in your organisation, including scripts and machines that use them. Profiles this extension configured can be updated right after.',
+      message: 'Rotate the object-storage keys?',
+      modal: true,
+      actions: ['Rotate Keys'],
+      detail:
+        'This is organisation-wide: the current access key and secret stop working at once for everyone in your organisation, including scripts and machines that use them. Profiles this extension configured can be updated right after.',
     });
     if (pick !== 'Rotate Keys') return false;
     try {
@@ -207,10 +245,15 @@ export class ObjectStorageController implements vscode.Disposable {
       await this.loadBuckets(publicPart(creds));
       this.log.info(`Object-storage keys rotated (new access key id ${creds.access_key_id}).`);
       if (onRotated) await onRotated();
-      else void vscode.window.showInformationMessage('Object-storage keys rotated. The new secret is in VS Code\'s secret storage.');
+      else
+        void vscode.window.showInformationMessage(
+          "Object-storage keys rotated. The new secret is in VS Code's secret storage.",
+        );
       return true;
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not rotate the keys: ${errorMessage(e)}. The old keys may still be in force; refresh to check.`);
+      void vscode.window.showErrorMessage(
+        `Could not rotate the keys: ${errorMessage(e)}. The old keys may still be in force; refresh to check.`,
+      );
       await this.refresh();
       return false;
     }
@@ -218,8 +261,11 @@ export class ObjectStorageController implements vscode.Disposable {
 
   async disable(): Promise<boolean> {
     const pick = await this.prompter().confirm({
-      message: 'Disable TensorPool object storage?', modal: true, actions: ['Disable'],
-      detail: 'Organisation-wide: the credentials stop working for everyone, and the service may delete the organisation\'s buckets and their data.',
+      message: 'Disable TensorPool object storage?',
+      modal: true,
+      actions: ['Disable'],
+      detail:
+        "Organisation-wide: the credentials stop working for everyone, and the service may delete the organisation's buckets and their data.",
     });
     if (pick !== 'Disable') return false;
     try {
@@ -240,9 +286,14 @@ export class ObjectStorageController implements vscode.Disposable {
 
   async createBucket(): Promise<string | undefined> {
     const answer = await this.prompter().input({
-      title: 'Create Bucket', step: 1, totalSteps: 1, canGoBack: false,
-      prompt: 'Bucket name: 3–63 lowercase letters, digits, "." or "-", starting and ending with a letter or digit',
-      value: '', placeholder: 'e.g. training-data',
+      title: 'Create Bucket',
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      prompt:
+        'Bucket name: 3–63 lowercase letters, digits, "." or "-", starting and ending with a letter or digit',
+      value: '',
+      placeholder: 'e.g. training-data',
       validate: validateBucketName,
     });
     if (answer.kind !== 'value') return undefined;
@@ -259,20 +310,25 @@ export class ObjectStorageController implements vscode.Disposable {
   }
 
   async deleteBucket(bucket?: BucketInfo | string): Promise<boolean> {
-    const name = typeof bucket === 'string' ? bucket : bucket?.name ?? await this.pickBucket();
+    const name = typeof bucket === 'string' ? bucket : (bucket?.name ?? (await this.pickBucket()));
     if (!name) return false;
     const pick = await this.prompter().confirm({
-      message: `Delete bucket ${name}?`, modal: true, actions: ['Delete'],
-      detail: 'Only an empty bucket can be deleted: remove its objects first (for example with `aws s3 rm --recursive`). This cannot be undone.',
+      message: `Delete bucket ${name}?`,
+      modal: true,
+      actions: ['Delete'],
+      detail:
+        'Only an empty bucket can be deleted: remove its objects first (for example with `aws s3 rm --recursive`). This cannot be undone.',
     });
     if (pick !== 'Delete') return false;
     try {
       await (await this.api.client()).deleteBucket(name);
     } catch (e) {
       const notEmpty = isTensorPoolError(e) && e.kind === 'conflict';
-      void vscode.window.showErrorMessage(notEmpty
-        ? `Bucket ${name} is not empty: ${errorMessage(e)} Delete its objects first, then try again.`
-        : `Could not delete bucket ${name}: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        notEmpty
+          ? `Bucket ${name} is not empty: ${errorMessage(e)} Delete its objects first, then try again.`
+          : `Could not delete bucket ${name}: ${errorMessage(e)}`,
+      );
       return false;
     }
     await this.refresh();
@@ -283,9 +339,16 @@ export class ObjectStorageController implements vscode.Disposable {
   private async pickBucket(): Promise<string | undefined> {
     const s = this.store.objectStorage;
     const names = s.kind === 'enabled' ? (s.buckets ?? []).map((b) => b.name) : [];
-    if (names.length === 0) { void vscode.window.showInformationMessage('There are no buckets.'); return undefined; }
+    if (names.length === 0) {
+      void vscode.window.showInformationMessage('There are no buckets.');
+      return undefined;
+    }
     const picked = await this.prompter().pick<string>({
-      title: 'Delete Bucket', step: 1, totalSteps: 1, canGoBack: false, placeholder: 'Which bucket?',
+      title: 'Delete Bucket',
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      placeholder: 'Which bucket?',
       items: names.map((n) => ({ label: n, value: n })),
     });
     return picked.kind === 'value' ? picked.value : undefined;

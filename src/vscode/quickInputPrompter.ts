@@ -4,11 +4,25 @@
  * elsewhere does not lose what was typed.
  */
 import * as vscode from 'vscode';
-import { blocks, type Answer, type ConfirmOptions, type InputOptions, type PickOptions, type Prompter, type Verdict } from '../wizards/prompter';
+import {
+  blocks,
+  type Answer,
+  type ConfirmOptions,
+  type InputOptions,
+  type PickOptions,
+  type Prompter,
+  type Verdict,
+} from '../wizards/prompter';
 
 function toValidation(v: Verdict): string | vscode.InputBoxValidationMessage | undefined {
   if (v === undefined || typeof v === 'string') return v;
-  return { message: v.message, severity: v.severity === 'warning' ? vscode.InputBoxValidationSeverity.Warning : vscode.InputBoxValidationSeverity.Error };
+  return {
+    message: v.message,
+    severity:
+      v.severity === 'warning'
+        ? vscode.InputBoxValidationSeverity.Warning
+        : vscode.InputBoxValidationSeverity.Error,
+  };
 }
 
 export class QuickInputPrompter implements Prompter {
@@ -26,12 +40,25 @@ export class QuickInputPrompter implements Prompter {
       box.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
       box.validationMessage = o.initialError ?? (o.value ? toValidation(o.validate(o.value)) : undefined);
       let done = false;
-      const finish = (a: Answer<string>) => { if (!done) { done = true; resolve(a); box.dispose(); } };
-      box.onDidChangeValue((v) => { box.validationMessage = toValidation(o.validate(v)); });
-      box.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' }); });
+      const finish = (a: Answer<string>) => {
+        if (!done) {
+          done = true;
+          resolve(a);
+          box.dispose();
+        }
+      };
+      box.onDidChangeValue((v) => {
+        box.validationMessage = toValidation(o.validate(v));
+      });
+      box.onDidTriggerButton((b) => {
+        if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
+      });
       box.onDidAccept(() => {
         const verdict = o.validate(box.value);
-        if (blocks(verdict)) { box.validationMessage = toValidation(verdict); return; }
+        if (blocks(verdict)) {
+          box.validationMessage = toValidation(verdict);
+          return;
+        }
         finish({ kind: 'value', value: box.value });
       });
       box.onDidHide(() => finish({ kind: 'cancel' }));
@@ -43,7 +70,12 @@ export class QuickInputPrompter implements Prompter {
     type Item = vscode.QuickPickItem & { value?: T; custom?: boolean };
     return new Promise((resolve) => {
       const qp = vscode.window.createQuickPick<Item>();
-      const base: Item[] = o.items.map((i) => ({ label: i.label, description: i.description, detail: i.detail, value: i.value }));
+      const base: Item[] = o.items.map((i) => ({
+        label: i.label,
+        description: i.description,
+        detail: i.detail,
+        value: i.value,
+      }));
       qp.title = o.title;
       qp.step = o.step;
       qp.totalSteps = o.totalSteps;
@@ -52,12 +84,22 @@ export class QuickInputPrompter implements Prompter {
       qp.matchOnDescription = true;
       qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
       qp.items = base;
-      const active = base.find((i) => i.value === o.active || (o.active !== undefined && JSON.stringify(i.value) === JSON.stringify(o.active)));
+      const active = base.find(
+        (i) =>
+          i.value === o.active ||
+          (o.active !== undefined && JSON.stringify(i.value) === JSON.stringify(o.active)),
+      );
       if (active) qp.activeItems = [active];
       // QuickPick has no validation message: show problems in the placeholder's place (title line).
       if (o.initialError) qp.title = `${o.title}: ${o.initialError}`;
       let done = false;
-      const finish = (a: Answer<T>) => { if (!done) { done = true; resolve(a); qp.dispose(); } };
+      const finish = (a: Answer<T>) => {
+        if (!done) {
+          done = true;
+          resolve(a);
+          qp.dispose();
+        }
+      };
       let showingCustom = false;
       qp.onDidChangeValue((text) => {
         if (!o.custom) return;
@@ -65,18 +107,30 @@ export class QuickInputPrompter implements Prompter {
         const exact = base.find((i) => i.label.toLowerCase() === t.toLowerCase());
         if (t === '' || exact) {
           // Only touch the list when it changes: replacing items resets which row is active.
-          if (showingCustom) { qp.items = base; showingCustom = false; }
+          if (showingCustom) {
+            qp.items = base;
+            showingCustom = false;
+          }
           if (exact) qp.activeItems = [exact];
           return;
         }
         const verdict = o.custom.validate(t);
-        const custom: Item = { label: o.custom.label(t), description: blocks(verdict) ? `$(error) ${typeof verdict === 'string' ? verdict : verdict?.message}` : undefined, alwaysShow: true, custom: true };
+        const custom: Item = {
+          label: o.custom.label(t),
+          description: blocks(verdict)
+            ? `$(error) ${typeof verdict === 'string' ? verdict : verdict?.message}`
+            : undefined,
+          alwaysShow: true,
+          custom: true,
+        };
         qp.items = [...base, custom];
         showingCustom = true;
         // A valid custom value is what Enter should take; otherwise the best match in the list stays active.
         if (!blocks(verdict)) qp.activeItems = [custom];
       });
-      qp.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' }); });
+      qp.onDidTriggerButton((b) => {
+        if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
+      });
       qp.onDidAccept(() => {
         // What was typed decides first: the list may have been replaced while the user typed (the custom
         // row comes and goes), so the row the workbench accepted can belong to a list that is gone.
@@ -88,7 +142,10 @@ export class QuickInputPrompter implements Prompter {
         if (picked.custom && o.custom) {
           const t = qp.value.trim();
           const verdict = o.custom.validate(t);
-          if (blocks(verdict)) { qp.title = `${o.title}: ${typeof verdict === 'string' ? verdict : verdict?.message}`; return; }
+          if (blocks(verdict)) {
+            qp.title = `${o.title}: ${typeof verdict === 'string' ? verdict : verdict?.message}`;
+            return;
+          }
           finish({ kind: 'value', value: o.custom.toValue(t) });
           return;
         }
@@ -101,7 +158,12 @@ export class QuickInputPrompter implements Prompter {
 
   async confirm(o: ConfirmOptions): Promise<string | undefined> {
     const options: vscode.MessageOptions = { modal: o.modal ?? true, detail: o.detail };
-    const show = o.severity === 'error' ? vscode.window.showErrorMessage : o.severity === 'info' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    const show =
+      o.severity === 'error'
+        ? vscode.window.showErrorMessage
+        : o.severity === 'info'
+          ? vscode.window.showInformationMessage
+          : vscode.window.showWarningMessage;
     // Without a modal there is no detail line: fold it into the message.
     const text = options.modal || !o.detail ? o.message : `${o.message} ${o.detail}`;
     return show(text, options, ...o.actions);

@@ -29,7 +29,8 @@ export class RefreshScheduler implements vscode.Disposable {
   /** How long until the next automatic refresh, or undefined when none should happen. */
   nextDelay(): number | undefined {
     if (!this.isVisible() || this.store.account.kind !== 'signedIn') return undefined;
-    const busy = this.store.requests.length > 0 || (this.store.clusters.data?.clusters ?? []).some(isInTransition);
+    const busy =
+      this.store.requests.length > 0 || (this.store.clusters.data?.clusters ?? []).some(isInTransition);
     return busy ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000;
   }
 

@@ -23,7 +23,11 @@ export interface FollowRequest {
   readonly placeholder?: Cluster;
 }
 
-const VERB: Record<TrackedRequest['kind'], string> = { create: 'Creating', destroy: 'Destroying', edit: 'Updating' };
+const VERB: Record<TrackedRequest['kind'], string> = {
+  create: 'Creating',
+  destroy: 'Destroying',
+  edit: 'Updating',
+};
 
 export class RequestFollower implements vscode.Disposable {
   private readonly waits = new Map<string, AbortController>();
@@ -41,19 +45,29 @@ export class RequestFollower implements vscode.Disposable {
     private readonly onFinished: (r: FollowRequest, outcome: TrackOutcome) => void = () => undefined,
     private readonly maxWaitMs = 60 * 60_000,
   ) {
-    this.item = vscode.window.createStatusBarItem('tensorpool.operations', vscode.StatusBarAlignment.Left, -101);
+    this.item = vscode.window.createStatusBarItem(
+      'tensorpool.operations',
+      vscode.StatusBarAlignment.Left,
+      -101,
+    );
     this.item.name = 'TensorPool Operations';
     this.item.command = Commands.showOperations;
-    this.subscription = store.onDidChange((t) => { if (t === 'requests') this.render(); });
+    this.subscription = store.onDidChange((t) => {
+      if (t === 'requests') this.render();
+    });
   }
 
   private render(): void {
     const reqs = this.store.requests;
-    if (reqs.length === 0) { this.item.hide(); return; }
+    if (reqs.length === 0) {
+      this.item.hide();
+      return;
+    }
     const first = reqs[0];
-    this.item.text = reqs.length === 1
-      ? `$(loading~spin) ${VERB[first.kind]} ${first.label}: ${first.status}`
-      : `$(loading~spin) ${reqs.length} TensorPool operations`;
+    this.item.text =
+      reqs.length === 1
+        ? `$(loading~spin) ${VERB[first.kind]} ${first.label}: ${first.status}`
+        : `$(loading~spin) ${reqs.length} TensorPool operations`;
     this.item.tooltip = `${reqs.map((r) => `${VERB[r.kind]} ${r.label}: ${r.status}`).join('\n')}\n\nClick to see them or stop waiting (the operations go on).`;
     this.item.show();
   }
@@ -61,12 +75,18 @@ export class RequestFollower implements vscode.Disposable {
   /** Start following; resolves when the request ends or the wait stops. */
   async follow(r: FollowRequest): Promise<TrackOutcome | undefined> {
     this.stop(r.clusterId);
-    const tracked: TrackedRequest = { ...r, status: r.requestId ? 'PENDING' : 'ACCEPTED', startedAt: Date.now() };
+    const tracked: TrackedRequest = {
+      ...r,
+      status: r.requestId ? 'PENDING' : 'ACCEPTED',
+      startedAt: Date.now(),
+    };
     this.store.trackRequest(tracked);
     this.refreshIfVisible();
     if (!r.requestId) {
       // No request id: the operation was accepted without a way to follow it. Refresh and move on.
-      void vscode.window.showInformationMessage(`${VERB[r.kind]} ${r.label}: accepted by TensorPool. The list refreshes as it progresses.`);
+      void vscode.window.showInformationMessage(
+        `${VERB[r.kind]} ${r.label}: accepted by TensorPool. The list refreshes as it progresses.`,
+      );
       this.store.untrackRequest(r.clusterId);
       return undefined;
     }
@@ -87,8 +107,14 @@ export class RequestFollower implements vscode.Disposable {
       });
     } catch (e) {
       this.log.warn(`Stopped following ${r.requestId}: ${errorMessage(e)}`);
-      void vscode.window.showWarningMessage(`Lost track of ${VERB[r.kind].toLowerCase()} ${r.label}: ${errorMessage(e)}. The operation goes on; refresh the list to see where it stands.`, 'Refresh')
-        .then((p) => { if (p) void this.clusters.refresh(); });
+      void vscode.window
+        .showWarningMessage(
+          `Lost track of ${VERB[r.kind].toLowerCase()} ${r.label}: ${errorMessage(e)}. The operation goes on; refresh the list to see where it stands.`,
+          'Refresh',
+        )
+        .then((p) => {
+          if (p) void this.clusters.refresh();
+        });
     } finally {
       if (this.waits.get(r.clusterId) === ac) this.waits.delete(r.clusterId);
       this.store.untrackRequest(r.clusterId);
@@ -105,20 +131,34 @@ export class RequestFollower implements vscode.Disposable {
     switch (outcome.kind) {
       case 'completed':
         if (r.kind === 'create') {
-          void vscode.window.showInformationMessage(`Cluster ${r.label} is ready.`, 'Copy SSH Command', 'Show in TensorPool').then((p) => {
-            if (p === 'Copy SSH Command') void vscode.commands.executeCommand(Commands.copySshCommand, r.clusterId);
-            if (p === 'Show in TensorPool') void vscode.commands.executeCommand('workbench.view.extension.tensorpool');
-          });
+          void vscode.window
+            .showInformationMessage(`Cluster ${r.label} is ready.`, 'Copy SSH Command', 'Show in TensorPool')
+            .then((p) => {
+              if (p === 'Copy SSH Command')
+                void vscode.commands.executeCommand(Commands.copySshCommand, r.clusterId);
+              if (p === 'Show in TensorPool')
+                void vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+            });
         } else {
-          void vscode.window.showInformationMessage(r.kind === 'destroy' ? `Cluster ${r.label} was destroyed.` : `Cluster ${r.label} was updated.`);
+          void vscode.window.showInformationMessage(
+            r.kind === 'destroy' ? `Cluster ${r.label} was destroyed.` : `Cluster ${r.label} was updated.`,
+          );
         }
         break;
       case 'failed':
-        void vscode.window.showErrorMessage(`${VERB[r.kind]} ${r.label} failed: ${outcome.info.external_message ?? 'TensorPool reported FAILED without a reason.'}`, 'Show Log')
-          .then((p) => { if (p) void vscode.commands.executeCommand(Commands.showLog); });
+        void vscode.window
+          .showErrorMessage(
+            `${VERB[r.kind]} ${r.label} failed: ${outcome.info.external_message ?? 'TensorPool reported FAILED without a reason.'}`,
+            'Show Log',
+          )
+          .then((p) => {
+            if (p) void vscode.commands.executeCommand(Commands.showLog);
+          });
         break;
       case 'gave-up':
-        void vscode.window.showWarningMessage(`${VERB[r.kind]} ${r.label} is still ${outcome.info?.status ?? 'in progress'} after ${Math.round(outcome.afterMs / 60_000)} minutes. Stopped waiting; the operation goes on.`);
+        void vscode.window.showWarningMessage(
+          `${VERB[r.kind]} ${r.label} is still ${outcome.info?.status ?? 'in progress'} after ${Math.round(outcome.afterMs / 60_000)} minutes. Stopped waiting; the operation goes on.`,
+        );
         break;
       case 'stopped':
         break;
@@ -132,10 +172,19 @@ export class RequestFollower implements vscode.Disposable {
 
   async showOperations(): Promise<void> {
     const reqs = this.store.requests;
-    if (reqs.length === 0) { void vscode.window.showInformationMessage('No TensorPool operations are being followed.'); return; }
-    const pick = await vscode.window.showQuickPick(reqs.map((r) => ({
-      label: `${VERB[r.kind]} ${r.label}`, description: r.status, detail: `Request ${r.requestId ?? '(none)'} · select to stop waiting (the operation goes on)`, r,
-    })), { title: 'TensorPool operations', placeHolder: 'Select an operation to stop waiting for it' });
+    if (reqs.length === 0) {
+      void vscode.window.showInformationMessage('No TensorPool operations are being followed.');
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(
+      reqs.map((r) => ({
+        label: `${VERB[r.kind]} ${r.label}`,
+        description: r.status,
+        detail: `Request ${r.requestId ?? '(none)'} · select to stop waiting (the operation goes on)`,
+        r,
+      })),
+      { title: 'TensorPool operations', placeHolder: 'Select an operation to stop waiting for it' },
+    );
     if (pick) this.stop(pick.r.clusterId);
   }
 

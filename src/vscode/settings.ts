@@ -14,7 +14,8 @@ export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('tensorpool');
   return {
     apiUrl: c.get<string>('apiUrl', DEFAULT_API_URL) || DEFAULT_API_URL,
-    imageField: c.get<string>('containerField') === 'experimental_container' ? 'experimental_container' : 'container',
+    imageField:
+      c.get<string>('containerField') === 'experimental_container' ? 'experimental_container' : 'container',
     refreshIntervalSeconds: Math.max(10, c.get<number>('refreshInterval', 60)),
     lowBalanceWarning: c.get<number>('lowBalanceWarning', 20),
   };
@@ -32,7 +33,12 @@ export function readProxySettings(): { url?: string; strictSSL: boolean; noProxy
 }
 
 export function affectsApi(e: vscode.ConfigurationChangeEvent): boolean {
-  return e.affectsConfiguration('tensorpool.apiUrl') || e.affectsConfiguration('tensorpool.containerField') ||
-    e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL') ||
-    e.affectsConfiguration('http.noProxy') || e.affectsConfiguration('http.proxySupport');
+  return (
+    e.affectsConfiguration('tensorpool.apiUrl') ||
+    e.affectsConfiguration('tensorpool.containerField') ||
+    e.affectsConfiguration('http.proxy') ||
+    e.affectsConfiguration('http.proxyStrictSSL') ||
+    e.affectsConfiguration('http.noProxy') ||
+    e.affectsConfiguration('http.proxySupport')
+  );
 }

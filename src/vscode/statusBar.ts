@@ -22,9 +22,17 @@ function formatUsd(n: number): string {
 export function statusView(state: AccountState, lowBalance: number): StatusView {
   switch (state.kind) {
     case 'signedOut':
-      return { text: '$(account) TensorPool: Sign In', tooltip: 'Not signed in to TensorPool. Click to sign in with an API token.', command: Commands.signIn };
+      return {
+        text: '$(account) TensorPool: Sign In',
+        tooltip: 'Not signed in to TensorPool. Click to sign in with an API token.',
+        command: Commands.signIn,
+      };
     case 'checking':
-      return { text: '$(sync~spin) TensorPool', tooltip: 'Checking your TensorPool API token…', command: Commands.showLog };
+      return {
+        text: '$(sync~spin) TensorPool',
+        tooltip: 'Checking your TensorPool API token…',
+        command: Commands.showLog,
+      };
     case 'signedIn': {
       const low = state.org?.balance !== undefined && state.org.balance < lowBalance;
       const md = new vscode.MarkdownString(undefined, true);
@@ -33,9 +41,13 @@ export function statusView(state: AccountState, lowBalance: number): StatusView 
       if (state.org?.name) md.appendText(`Organisation: ${state.org.name}\n\n`);
       if (state.org?.balance !== undefined) {
         md.appendMarkdown(low ? `$(warning) ` : '');
-        md.appendText(`Balance: ${formatUsd(state.org.balance)}${low ? ` (below your warning level of ${formatUsd(lowBalance)})` : ''}\n\n`);
+        md.appendText(
+          `Balance: ${formatUsd(state.org.balance)}${low ? ` (below your warning level of ${formatUsd(lowBalance)})` : ''}\n\n`,
+        );
       }
-      md.appendMarkdown(`[Open TensorPool](command:workbench.view.extension.tensorpool) · [Sign Out](command:${Commands.signOut})`);
+      md.appendMarkdown(
+        `[Open TensorPool](command:workbench.view.extension.tensorpool) · [Sign Out](command:${Commands.signOut})`,
+      );
       md.isTrusted = { enabledCommands: ['workbench.view.extension.tensorpool', Commands.signOut] };
       return {
         text: `${low ? '$(warning)' : '$(server-environment)'} ${state.label}`,
@@ -45,11 +57,26 @@ export function statusView(state: AccountState, lowBalance: number): StatusView 
       };
     }
     case 'rejected':
-      return { text: '$(warning) TensorPool: Token Rejected', tooltip: `${state.message}\n\nClick to sign in again.`, command: Commands.signIn, background: 'warning' };
+      return {
+        text: '$(warning) TensorPool: Token Rejected',
+        tooltip: `${state.message}\n\nClick to sign in again.`,
+        command: Commands.signIn,
+        background: 'warning',
+      };
     case 'forbidden':
-      return { text: '$(circle-slash) TensorPool: No Permission', tooltip: `${state.message}\n\nThe token is valid but lacks permission. Click to sign in with another token.`, command: Commands.signIn, background: 'warning' };
+      return {
+        text: '$(circle-slash) TensorPool: No Permission',
+        tooltip: `${state.message}\n\nThe token is valid but lacks permission. Click to sign in with another token.`,
+        command: Commands.signIn,
+        background: 'warning',
+      };
     case 'unreachable':
-      return { text: '$(cloud-offline) TensorPool: Offline', tooltip: `${state.message}\n\nClick to retry.`, command: Commands.retryAccountCheck, background: 'error' };
+      return {
+        text: '$(cloud-offline) TensorPool: Offline',
+        tooltip: `${state.message}\n\nClick to retry.`,
+        command: Commands.retryAccountCheck,
+        background: 'error',
+      };
   }
 }
 
@@ -61,7 +88,9 @@ export class AccountStatusBar implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem('tensorpool.account', vscode.StatusBarAlignment.Left, -100);
     this.item.name = 'TensorPool Account';
     this.render();
-    this.subscription = store.onDidChange((topic) => { if (topic === 'account') this.render(); });
+    this.subscription = store.onDidChange((topic) => {
+      if (topic === 'account') this.render();
+    });
     this.item.show();
   }
 
@@ -70,7 +99,9 @@ export class AccountStatusBar implements vscode.Disposable {
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.command = view.command;
-    this.item.backgroundColor = view.background ? new vscode.ThemeColor(`statusBarItem.${view.background}Background`) : undefined;
+    this.item.backgroundColor = view.background
+      ? new vscode.ThemeColor(`statusBarItem.${view.background}Background`)
+      : undefined;
   }
 
   dispose(): void {

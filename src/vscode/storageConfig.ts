@@ -9,9 +9,24 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
 import {
-  awsEntries, awsEntriesFromConfigure, awsEnvironment, awsPaths, previewAwsProfile, previewRcloneRemote,
-  rcloneConfigPath, rcloneEntries, rcloneEntriesFromConfigure, readTextFile, renderEnvironment, validateSectionName,
-  writeAwsProfile, writeRcloneRemote, type AwsEntries, type Env, type IniEntry, type StorageCredentials,
+  awsEntries,
+  awsEntriesFromConfigure,
+  awsEnvironment,
+  awsPaths,
+  previewAwsProfile,
+  previewRcloneRemote,
+  rcloneConfigPath,
+  rcloneEntries,
+  rcloneEntriesFromConfigure,
+  readTextFile,
+  renderEnvironment,
+  validateSectionName,
+  writeAwsProfile,
+  writeRcloneRemote,
+  type AwsEntries,
+  type Env,
+  type IniEntry,
+  type StorageCredentials,
 } from '../config';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
@@ -26,15 +41,20 @@ interface Configured {
 }
 
 function profileName(): string {
-  const name = vscode.workspace.getConfiguration('tensorpool').get<string>('objectStorageProfile', 'tp') || 'tp';
+  const name =
+    vscode.workspace.getConfiguration('tensorpool').get<string>('objectStorageProfile', 'tp') || 'tp';
   return validateSectionName(name) ? 'tp' : name;
 }
 
 /** The wire record in the writers' terms. */
 function forWriters(c: ObjectStorageCredentials): StorageCredentials {
-  return { accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key, endpoint: c.endpoint, region: c.region };
+  return {
+    accessKeyId: c.access_key_id,
+    secretAccessKey: c.secret_access_key,
+    endpoint: c.endpoint,
+    region: c.region,
+  };
 }
-
 
 export class StorageConfigController {
   /** Whose files are written; replaceable so tests work in a scratch folder. */
@@ -63,27 +83,42 @@ export class StorageConfigController {
       try {
         const answer = await (await this.api.client()).configureAws();
         if (answer.credentials_file && answer.config_file && (answer.profile_name ?? 'tp') === profile) {
-          const fromService = awsEntriesFromConfigure({ profile_name: profile, credentials_file: answer.credentials_file, config_file: answer.config_file });
+          const fromService = awsEntriesFromConfigure({
+            profile_name: profile,
+            credentials_file: answer.credentials_file,
+            config_file: answer.config_file,
+          });
           const key = fromService.credentials.find((e) => e.key === 'aws_access_key_id')?.value;
           if (key === creds.access_key_id) return fromService;
         }
       } catch (e) {
-        this.log.info(`GET /object-storage/configure/aws not used (${errorMessage(e)}); building the profile from the credentials.`);
+        this.log.info(
+          `GET /object-storage/configure/aws not used (${errorMessage(e)}); building the profile from the credentials.`,
+        );
       }
     }
     return awsEntries(forWriters(creds));
   }
 
-  private async rcloneEntriesFor(creds: ObjectStorageCredentials, remote: string): Promise<readonly IniEntry[]> {
+  private async rcloneEntriesFor(
+    creds: ObjectStorageCredentials,
+    remote: string,
+  ): Promise<readonly IniEntry[]> {
     if (remote === 'tp') {
       try {
         const answer = await (await this.api.client()).configureRclone();
         if (answer.rclone_config && (answer.remote_name ?? 'tp') === remote) {
-          const fromService = rcloneEntriesFromConfigure({ rclone_config: answer.rclone_config, remote_name: remote });
-          if (fromService.find((e) => e.key === 'access_key_id')?.value === creds.access_key_id) return fromService;
+          const fromService = rcloneEntriesFromConfigure({
+            rclone_config: answer.rclone_config,
+            remote_name: remote,
+          });
+          if (fromService.find((e) => e.key === 'access_key_id')?.value === creds.access_key_id)
+            return fromService;
         }
       } catch (e) {
-        this.log.info(`GET /object-storage/configure/rclone not used (${errorMessage(e)}); building the remote from the credentials.`);
+        this.log.info(
+          `GET /object-storage/configure/rclone not used (${errorMessage(e)}); building the remote from the credentials.`,
+        );
       }
     }
     return rcloneEntries(forWriters(creds));
@@ -97,9 +132,17 @@ export class StorageConfigController {
     const paths = awsPaths(this.env(), this.home());
     try {
       const entries = await this.awsEntriesFor(creds, profile);
-      const preview = previewAwsProfile({ credentials: await readTextFile(paths.credentials), config: await readTextFile(paths.config) }, profile, entries, paths);
+      const preview = previewAwsProfile(
+        { credentials: await readTextFile(paths.credentials), config: await readTextFile(paths.config) },
+        profile,
+        entries,
+        paths,
+      );
       if (!preview.credentials.changed && !preview.config.changed) {
-        if (!options.quiet) void vscode.window.showInformationMessage(`The AWS CLI profile "${profile}" is already up to date.`);
+        if (!options.quiet)
+          void vscode.window.showInformationMessage(
+            `The AWS CLI profile "${profile}" is already up to date.`,
+          );
         await this.remember('aws', profile);
         return true;
       }
@@ -107,7 +150,8 @@ export class StorageConfigController {
         const choice = await this.prompts().confirm({
           message: `Write the AWS CLI profile "${profile}"?`,
           detail: `${preview.summary.join('\n')}\n\nOnly the "${profile}" sections change; every other line stays as it is.`,
-          actions: ['Write Profile', 'Copy as Environment Variables'], modal: true,
+          actions: ['Write Profile', 'Copy as Environment Variables'],
+          modal: true,
         });
         if (choice === 'Copy as Environment Variables') return this.copyEnvironment(creds);
         if (choice !== 'Write Profile') return false;
@@ -119,7 +163,9 @@ export class StorageConfigController {
     }
     await this.remember('aws', profile);
     this.log.info(`AWS CLI profile ${profile} written to ${paths.credentials} and ${paths.config}.`);
-    void vscode.window.showInformationMessage(`AWS CLI profile "${profile}" is ready. Try: aws s3 ls --profile ${profile}`);
+    void vscode.window.showInformationMessage(
+      `AWS CLI profile "${profile}" is ready. Try: aws s3 ls --profile ${profile}`,
+    );
     return true;
   }
 
@@ -132,7 +178,8 @@ export class StorageConfigController {
       const entries = await this.rcloneEntriesFor(creds, remote);
       const preview = previewRcloneRemote(await readTextFile(file), remote, entries, file);
       if (!preview.changed) {
-        if (!options.quiet) void vscode.window.showInformationMessage(`The rclone remote "${remote}" is already up to date.`);
+        if (!options.quiet)
+          void vscode.window.showInformationMessage(`The rclone remote "${remote}" is already up to date.`);
         await this.remember('rclone', remote);
         return true;
       }
@@ -140,7 +187,8 @@ export class StorageConfigController {
         const choice = await this.prompts().confirm({
           message: `Write the rclone remote "${remote}"?`,
           detail: `${preview.summary}\n\nOnly the [${remote}] section changes; every other line stays as it is.`,
-          actions: ['Write Remote', 'Copy as Environment Variables'], modal: true,
+          actions: ['Write Remote', 'Copy as Environment Variables'],
+          modal: true,
         });
         if (choice === 'Copy as Environment Variables') return this.copyEnvironment(creds);
         if (choice !== 'Write Remote') return false;
@@ -152,7 +200,9 @@ export class StorageConfigController {
     }
     await this.remember('rclone', remote);
     this.log.info(`rclone remote ${remote} written to ${file}.`);
-    void vscode.window.showInformationMessage(`rclone remote "${remote}" is ready. Try: rclone lsd ${remote}:`);
+    void vscode.window.showInformationMessage(
+      `rclone remote "${remote}" is ready. Try: rclone lsd ${remote}:`,
+    );
     return true;
   }
 
@@ -161,7 +211,11 @@ export class StorageConfigController {
     const creds = given ?? (await this.storage.credentials());
     if (!creds) return false;
     const shell = await this.prompts().pick<'posix' | 'powershell'>({
-      title: 'Copy as Environment Variables', step: 1, totalSteps: 1, canGoBack: false, placeholder: 'For which shell?',
+      title: 'Copy as Environment Variables',
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      placeholder: 'For which shell?',
       items: [
         { label: 'bash / zsh / sh', description: 'export AWS_…=…', value: 'posix' },
         { label: 'PowerShell', description: '$env:AWS_…="…"', value: 'powershell' },
@@ -170,22 +224,30 @@ export class StorageConfigController {
     });
     if (shell.kind !== 'value') return false;
     await vscode.env.clipboard.writeText(renderEnvironment(awsEnvironment(forWriters(creds)), shell.value));
-    void vscode.window.showInformationMessage('The AWS environment variables (including the secret key) are on the clipboard.');
+    void vscode.window.showInformationMessage(
+      'The AWS environment variables (including the secret key) are on the clipboard.',
+    );
     return true;
   }
 
   /** After a rotation: offer to rewrite the profiles this extension configured with the new keys. */
   async afterRotation(): Promise<void> {
     const done = this.configured();
-    const names = [done.aws ? `AWS CLI profile "${done.aws}"` : undefined, done.rclone ? `rclone remote "${done.rclone}"` : undefined].filter(Boolean);
+    const names = [
+      done.aws ? `AWS CLI profile "${done.aws}"` : undefined,
+      done.rclone ? `rclone remote "${done.rclone}"` : undefined,
+    ].filter(Boolean);
     if (names.length === 0) {
-      void vscode.window.showInformationMessage('Object-storage keys rotated. The new secret is in VS Code\'s secret storage.');
+      void vscode.window.showInformationMessage(
+        "Object-storage keys rotated. The new secret is in VS Code's secret storage.",
+      );
       return;
     }
     const pick = await this.prompts().confirm({
       message: `Keys rotated. Update the ${names.join(' and ')} with the new keys?`,
       detail: 'The old keys no longer work, so the profiles written before will fail until they are updated.',
-      actions: ['Update'], modal: true,
+      actions: ['Update'],
+      modal: true,
     });
     if (pick !== 'Update') return;
     if (done.aws) await this.configureAws({ quiet: true, profile: done.aws });

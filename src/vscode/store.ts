@@ -70,7 +70,12 @@ export type ObjectStorageState =
   | { readonly kind: 'unknown' }
   | { readonly kind: 'loading' }
   | { readonly kind: 'disabled' }
-  | { readonly kind: 'enabled'; readonly record: PublicCredentials; readonly buckets?: readonly BucketInfo[]; readonly bucketsError?: string }
+  | {
+      readonly kind: 'enabled';
+      readonly record: PublicCredentials;
+      readonly buckets?: readonly BucketInfo[];
+      readonly bucketsError?: string;
+    }
   | { readonly kind: 'error'; readonly message: string };
 
 export type StoreTopic = 'account' | 'clusters' | 'requests' | 'objectStorage';

@@ -3,7 +3,11 @@
  * confirm. It produces the request body; sending it is the caller's job (and is never retried).
  */
 import {
-  KNOWN_INSTANCE_TYPES, validateClusterName, validateContainerImage, validateInstanceType, validateNumNodes,
+  KNOWN_INSTANCE_TYPES,
+  validateClusterName,
+  validateContainerImage,
+  validateInstanceType,
+  validateNumNodes,
   validatePublicKey,
 } from '../model/validate';
 import type { Answer, PickItem, Prompter, StepMeta } from './prompter';
@@ -32,7 +36,13 @@ export interface CreateState {
 }
 
 export const EMPTY_CREATE: CreateState = {
-  instanceType: '', numNodes: '1', name: '', key: { kind: 'none' }, container: '', deletionProtection: false, saveKeys: true,
+  instanceType: '',
+  numNodes: '1',
+  name: '',
+  key: { kind: 'none' },
+  container: '',
+  deletionProtection: false,
+  saveKeys: true,
 };
 
 export interface CreateWizardDeps {
@@ -54,18 +64,32 @@ export interface CreateWizardOptions {
   readonly errors?: Partial<Record<CreateStepId, string>>;
 }
 
-export type CreateStepId = 'instanceType' | 'numNodes' | 'name' | 'key' | 'container' | 'deletionProtection' | 'summary';
+export type CreateStepId =
+  'instanceType' | 'numNodes' | 'name' | 'key' | 'container' | 'deletionProtection' | 'summary';
 
 /** Which wizard step a request field belongs to (to reopen the wizard where a 422 points). */
 export const FIELD_STEP: Readonly<Record<string, CreateStepId>> = {
-  instance_type: 'instanceType', num_nodes: 'numNodes', tp_cluster_name: 'name', public_keys: 'key',
-  container: 'container', experimental_container: 'container', deletion_protection: 'deletionProtection', save_keys: 'key',
+  instance_type: 'instanceType',
+  num_nodes: 'numNodes',
+  tp_cluster_name: 'name',
+  public_keys: 'key',
+  container: 'container',
+  experimental_container: 'container',
+  deletion_protection: 'deletionProtection',
+  save_keys: 'key',
 };
 
 export const TITLE = 'Create TensorPool Cluster';
 
 export function isDirty(s: CreateState): boolean {
-  return s.instanceType !== '' || s.numNodes !== '1' || s.name !== '' || s.key.kind !== 'none' || s.container !== '' || s.deletionProtection;
+  return (
+    s.instanceType !== '' ||
+    s.numNodes !== '1' ||
+    s.name !== '' ||
+    s.key.kind !== 'none' ||
+    s.container !== '' ||
+    s.deletionProtection
+  );
 }
 
 function keyOf(choice: KeyChoice): string | undefined {
@@ -74,8 +98,13 @@ function keyOf(choice: KeyChoice): string | undefined {
 
 /** The request body for POST /cluster/create (the client renames `container` per the setting). */
 export function toCreateRequest(s: CreateState): {
-  instance_type: string; num_nodes: number; tp_cluster_name?: string; public_keys?: string[];
-  container?: string; deletion_protection: boolean; save_keys?: boolean;
+  instance_type: string;
+  num_nodes: number;
+  tp_cluster_name?: string;
+  public_keys?: string[];
+  container?: string;
+  deletion_protection: boolean;
+  save_keys?: boolean;
 } {
   const key = keyOf(s.key);
   return {
@@ -90,108 +119,172 @@ export function toCreateRequest(s: CreateState): {
 
 export function nameWarning(names: readonly string[], name: string): string | undefined {
   const n = name.trim();
-  return n && names.includes(n) ? `A cluster named "${n}" already exists in this scope; the service will refuse a duplicate name.` : undefined;
+  return n && names.includes(n)
+    ? `A cluster named "${n}" already exists in this scope; the service will refuse a duplicate name.`
+    : undefined;
 }
 
-export async function runCreateWizard(deps: CreateWizardDeps, options: CreateWizardOptions = {}): Promise<CreateState | undefined> {
+export async function runCreateWizard(
+  deps: CreateWizardDeps,
+  options: CreateWizardOptions = {},
+): Promise<CreateState | undefined> {
   const { prompter } = deps;
   const errors = { ...options.errors };
   /** A server message is shown once, on the first visit of its step. */
-  const takeError = (id: CreateStepId) => { const e = errors[id]; delete errors[id]; return e; };
+  const takeError = (id: CreateStepId) => {
+    const e = errors[id];
+    delete errors[id];
+    return e;
+  };
 
   const steps: Step<CreateState>[] = [
     {
       id: 'instanceType',
-      run: async (s, meta) => mapAnswer(await prompter.pick<string>({
-        ...meta,
-        placeholder: 'GPU instance type: pick one, or type another as <count>x<model> (e.g. 8xH100)',
-        items: KNOWN_INSTANCE_TYPES.map((t) => ({ label: t, description: describeType(t), value: t })),
-        active: s.instanceType || undefined,
-        initialError: takeError('instanceType'),
-        custom: { label: (t) => `Use "${t}"`, validate: validateInstanceType, toValue: (t) => t.trim() },
-      }), (instanceType) => ({ ...s, instanceType })),
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.pick<string>({
+            ...meta,
+            placeholder: 'GPU instance type: pick one, or type another as <count>x<model> (e.g. 8xH100)',
+            items: KNOWN_INSTANCE_TYPES.map((t) => ({ label: t, description: describeType(t), value: t })),
+            active: s.instanceType || undefined,
+            initialError: takeError('instanceType'),
+            custom: { label: (t) => `Use "${t}"`, validate: validateInstanceType, toValue: (t) => t.trim() },
+          }),
+          (instanceType) => ({ ...s, instanceType }),
+        ),
     },
     {
       id: 'numNodes',
-      run: async (s, meta) => mapAnswer(await prompter.input({
-        ...meta,
-        prompt: `Number of nodes (each node is one ${s.instanceType || 'instance'})`,
-        value: s.numNodes,
-        placeholder: '1',
-        initialError: takeError('numNodes'),
-        validate: validateNumNodes,
-      }), (numNodes) => ({ ...s, numNodes: numNodes.trim() })),
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: `Number of nodes (each node is one ${s.instanceType || 'instance'})`,
+            value: s.numNodes,
+            placeholder: '1',
+            initialError: takeError('numNodes'),
+            validate: validateNumNodes,
+          }),
+          (numNodes) => ({ ...s, numNodes: numNodes.trim() }),
+        ),
     },
     {
       id: 'name',
-      run: async (s, meta) => mapAnswer(await prompter.input({
-        ...meta,
-        prompt: 'Cluster name (optional: leave empty for a generated name)',
-        value: s.name,
-        placeholder: 'e.g. llama-finetune',
-        initialError: takeError('name'),
-        validate: (v) => {
-          if (v === '') return undefined;
-          const problem = validateClusterName(v);
-          if (problem) return problem;
-          const warning = nameWarning(deps.existingNames(), v);
-          return warning ? { message: warning, severity: 'warning' } : undefined;
-        },
-      }), (name) => ({ ...s, name })),
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: 'Cluster name (optional: leave empty for a generated name)',
+            value: s.name,
+            placeholder: 'e.g. llama-finetune',
+            initialError: takeError('name'),
+            validate: (v) => {
+              if (v === '') return undefined;
+              const problem = validateClusterName(v);
+              if (problem) return problem;
+              const warning = nameWarning(deps.existingNames(), v);
+              return warning ? { message: warning, severity: 'warning' } : undefined;
+            },
+          }),
+          (name) => ({ ...s, name }),
+        ),
     },
     { id: 'key', run: (s, meta) => keyStep(deps, s, meta, takeError('key')) },
     {
       id: 'container',
-      run: async (s, meta) => mapAnswer(await prompter.input({
-        ...meta,
-        prompt: 'Container image (optional: leave empty for the default image)',
-        value: s.container,
-        placeholder: 'e.g. nvcr.io/nvidia/pytorch:24.05-py3',
-        initialError: takeError('container'),
-        validate: (v) => (v === '' ? undefined : validateContainerImage(v)),
-      }), (container) => ({ ...s, container: container.trim() })),
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: 'Container image (optional: leave empty for the default image)',
+            value: s.container,
+            placeholder: 'e.g. nvcr.io/nvidia/pytorch:24.05-py3',
+            initialError: takeError('container'),
+            validate: (v) => (v === '' ? undefined : validateContainerImage(v)),
+          }),
+          (container) => ({ ...s, container: container.trim() }),
+        ),
     },
     {
       id: 'deletionProtection',
-      run: async (s, meta) => mapAnswer(await prompter.pick<boolean>({
-        ...meta,
-        placeholder: 'Deletion protection: a protected cluster cannot be destroyed until protection is turned off',
-        items: [
-          { label: 'Off', description: 'the cluster can be destroyed directly', value: false },
-          { label: 'On', description: 'protect against accidental destroy', value: true },
-        ],
-        active: s.deletionProtection,
-        initialError: takeError('deletionProtection'),
-      }), (deletionProtection) => ({ ...s, deletionProtection })),
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.pick<boolean>({
+            ...meta,
+            placeholder:
+              'Deletion protection: a protected cluster cannot be destroyed until protection is turned off',
+            items: [
+              { label: 'Off', description: 'the cluster can be destroyed directly', value: false },
+              { label: 'On', description: 'protect against accidental destroy', value: true },
+            ],
+            active: s.deletionProtection,
+            initialError: takeError('deletionProtection'),
+          }),
+          (deletionProtection) => ({ ...s, deletionProtection }),
+        ),
     },
     { id: 'summary', run: (s, meta) => summaryStep(deps, s, meta) },
   ];
 
   return runSteps(steps, options.initial ?? EMPTY_CREATE, {
-    title: TITLE, prompter, startAt: options.startAt, returnTo: options.initial ? 'summary' : undefined,
-    isDirty, discardMessage: 'Discard the cluster you were setting up?',
+    title: TITLE,
+    prompter,
+    startAt: options.startAt,
+    returnTo: options.initial ? 'summary' : undefined,
+    isDirty,
+    discardMessage: 'Discard the cluster you were setting up?',
   });
 }
 
-async function keyStep(deps: CreateWizardDeps, s: CreateState, meta: StepMeta, initialError: string | undefined): Promise<Answer<CreateState>> {
+async function keyStep(
+  deps: CreateWizardDeps,
+  s: CreateState,
+  meta: StepMeta,
+  initialError: string | undefined,
+): Promise<Answer<CreateState>> {
   const keys = await deps.localKeys();
-  type KeyPick = { kind: 'none' } | { kind: 'paste' } | { kind: 'generate' } | { kind: 'file'; key: LocalKey };
+  type KeyPick =
+    { kind: 'none' } | { kind: 'paste' } | { kind: 'generate' } | { kind: 'file'; key: LocalKey };
   const items: PickItem<KeyPick>[] = [
-    ...keys.map((k) => ({ label: `$(key) ${basename(k.path)}`, description: k.comment, detail: `${k.key.slice(0, 40)}…`, value: { kind: 'file' as const, key: k } })),
-    ...(deps.generateKey ? [{ label: '$(add) Generate a new ed25519 key…', description: 'with ssh-keygen, in ~/.ssh', value: { kind: 'generate' } } as PickItem<KeyPick>] : []),
+    ...keys.map((k) => ({
+      label: `$(key) ${basename(k.path)}`,
+      description: k.comment,
+      detail: `${k.key.slice(0, 40)}…`,
+      value: { kind: 'file' as const, key: k },
+    })),
+    ...(deps.generateKey
+      ? [
+          {
+            label: '$(add) Generate a new ed25519 key…',
+            description: 'with ssh-keygen, in ~/.ssh',
+            value: { kind: 'generate' },
+          } as PickItem<KeyPick>,
+        ]
+      : []),
     { label: '$(clippy) Paste a public key…', value: { kind: 'paste' } },
-    { label: '$(circle-slash) No new key', description: 'use only the keys saved on your account and organisation', value: { kind: 'none' } },
+    {
+      label: '$(circle-slash) No new key',
+      description: 'use only the keys saved on your account and organisation',
+      value: { kind: 'none' },
+    },
   ];
   const previous = s.key;
-  const active = items.find((i) => (previous.kind === 'file' ? i.value.kind === 'file' && i.value.key.path === previous.path
-    : previous.kind === 'pasted' ? i.value.kind === 'paste' : i.value.kind === 'none'))?.value;
+  const active = items.find((i) =>
+    previous.kind === 'file'
+      ? i.value.kind === 'file' && i.value.key.path === previous.path
+      : previous.kind === 'pasted'
+        ? i.value.kind === 'paste'
+        : i.value.kind === 'none',
+  )?.value;
   for (;;) {
     const picked = await deps.prompter.pick<KeyPick>({
       ...meta,
       placeholder: keys.length
         ? 'SSH public key for the nodes (combined with the keys saved for you and your organisation)'
         : 'No ~/.ssh/*.pub found. Generate or paste a public key, or continue with the keys saved on your account',
-      items, active, initialError,
+      items,
+      active,
+      initialError,
     });
     if (picked.kind !== 'value') return picked;
     let v = picked.value;
@@ -206,9 +299,20 @@ async function keyStep(deps: CreateWizardDeps, s: CreateState, meta: StepMeta, i
     }
     if (v.kind === 'file') {
       const problem = validatePublicKey(v.key.key);
-      if (problem) { initialError = `${basename(v.key.path)}: ${problem}`; continue; }
+      if (problem) {
+        initialError = `${basename(v.key.path)}: ${problem}`;
+        continue;
+      }
       const save = await askSaveKey(deps.prompter, meta, s.saveKeys);
-      if (save.kind === 'value') return { kind: 'value', value: { ...s, key: { kind: 'file', path: v.key.path, key: v.key.key.trim() }, saveKeys: save.value } };
+      if (save.kind === 'value')
+        return {
+          kind: 'value',
+          value: {
+            ...s,
+            key: { kind: 'file', path: v.key.path, key: v.key.key.trim() },
+            saveKeys: save.value,
+          },
+        };
       if (save.kind === 'cancel') return save;
       continue; // Back: the key list again
     }
@@ -222,7 +326,11 @@ async function keyStep(deps: CreateWizardDeps, s: CreateState, meta: StepMeta, i
     if (pasted.kind === 'cancel') return pasted;
     if (pasted.kind === 'value') {
       const save = await askSaveKey(deps.prompter, meta, s.saveKeys);
-      if (save.kind === 'value') return { kind: 'value', value: { ...s, key: { kind: 'pasted', key: pasted.value.trim() }, saveKeys: save.value } };
+      if (save.kind === 'value')
+        return {
+          kind: 'value',
+          value: { ...s, key: { kind: 'pasted', key: pasted.value.trim() }, saveKeys: save.value },
+        };
       if (save.kind === 'cancel') return save;
     }
     // Back from the paste box returns to the key list.
@@ -242,20 +350,54 @@ async function askSaveKey(prompter: Prompter, meta: StepMeta, current: boolean):
   });
 }
 
-async function summaryStep(deps: CreateWizardDeps, s: CreateState, meta: StepMeta): Promise<StepAnswer<CreateState>> {
+async function summaryStep(
+  deps: CreateWizardDeps,
+  s: CreateState,
+  meta: StepMeta,
+): Promise<StepAnswer<CreateState>> {
   type Row = { kind: 'create' } | { kind: 'edit'; field: CreateStepId };
   const body = toCreateRequest(s);
-  const keyText = s.key.kind === 'none' ? 'none (saved keys only)' : s.key.kind === 'file' ? basename(s.key.path) : 'pasted key';
+  const keyText =
+    s.key.kind === 'none'
+      ? 'none (saved keys only)'
+      : s.key.kind === 'file'
+        ? basename(s.key.path)
+        : 'pasted key';
   const rows: PickItem<Row>[] = [
-    { label: '$(rocket) Create cluster', description: `${body.instance_type} × ${body.num_nodes} node${body.num_nodes === 1 ? '' : 's'}`, detail: 'Billing starts when the nodes are provisioned.', value: { kind: 'create' } },
+    {
+      label: '$(rocket) Create cluster',
+      description: `${body.instance_type} × ${body.num_nodes} node${body.num_nodes === 1 ? '' : 's'}`,
+      detail: 'Billing starts when the nodes are provisioned.',
+      value: { kind: 'create' },
+    },
     { label: 'Instance type', description: s.instanceType, value: { kind: 'edit', field: 'instanceType' } },
     { label: 'Nodes', description: s.numNodes, value: { kind: 'edit', field: 'numNodes' } },
     { label: 'Name', description: s.name || '(generated)', value: { kind: 'edit', field: 'name' } },
-    { label: 'SSH key', description: s.key.kind === 'none' ? keyText : `${keyText}${s.saveKeys ? ', saved to profile' : ', this cluster only'}`, value: { kind: 'edit', field: 'key' } },
-    { label: 'Container image', description: s.container ? `${s.container} (sent as ${deps.imageField})` : '(default)', value: { kind: 'edit', field: 'container' } },
-    { label: 'Deletion protection', description: s.deletionProtection ? 'on' : 'off', value: { kind: 'edit', field: 'deletionProtection' } },
+    {
+      label: 'SSH key',
+      description:
+        s.key.kind === 'none'
+          ? keyText
+          : `${keyText}${s.saveKeys ? ', saved to profile' : ', this cluster only'}`,
+      value: { kind: 'edit', field: 'key' },
+    },
+    {
+      label: 'Container image',
+      description: s.container ? `${s.container} (sent as ${deps.imageField})` : '(default)',
+      value: { kind: 'edit', field: 'container' },
+    },
+    {
+      label: 'Deletion protection',
+      description: s.deletionProtection ? 'on' : 'off',
+      value: { kind: 'edit', field: 'deletionProtection' },
+    },
   ];
-  const picked = await deps.prompter.pick<Row>({ ...meta, placeholder: 'Review and create (pick a row to change it)', items: rows, active: rows[0].value });
+  const picked = await deps.prompter.pick<Row>({
+    ...meta,
+    placeholder: 'Review and create (pick a row to change it)',
+    items: rows,
+    active: rows[0].value,
+  });
   if (picked.kind !== 'value') return picked;
   if (picked.value.kind === 'create') return { kind: 'value', value: s };
   return { kind: 'goto', target: picked.value.field, value: s };

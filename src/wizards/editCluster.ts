@@ -38,24 +38,36 @@ export function editChanges(s: EditState): EditChanges {
   if (!s.cluster) return out;
   const name = s.name.trim();
   if (name !== '' && name !== (s.cluster.name ?? '')) out.cluster_name = name;
-  if (s.deletionProtection !== undefined && s.deletionProtection !== (s.cluster.deletionProtection ?? false)) {
+  if (
+    s.deletionProtection !== undefined &&
+    s.deletionProtection !== (s.cluster.deletionProtection ?? false)
+  ) {
     out.deletion_protection = s.deletionProtection;
   }
   return out;
 }
 
-export function validateNewName(all: readonly Cluster[], self: Cluster | undefined, value: string): string | undefined {
+export function validateNewName(
+  all: readonly Cluster[],
+  self: Cluster | undefined,
+  value: string,
+): string | undefined {
   const problem = validateClusterName(value);
   if (problem) return problem;
   const clash = all.find((c) => c.id !== self?.id && c.name === value.trim());
-  return clash ? `Another cluster (${clash.id}) is already named "${value.trim()}"; names are unique in your scope.` : undefined;
+  return clash
+    ? `Another cluster (${clash.id}) is already named "${value.trim()}"; names are unique in your scope.`
+    : undefined;
 }
 
 export function startEdit(cluster: Cluster): EditState {
   return { cluster, name: cluster.name ?? '', deletionProtection: cluster.deletionProtection ?? false };
 }
 
-export async function runEditWizard(deps: EditWizardDeps, options: EditWizardOptions = {}): Promise<EditState | undefined> {
+export async function runEditWizard(
+  deps: EditWizardDeps,
+  options: EditWizardOptions = {},
+): Promise<EditState | undefined> {
   const { prompter } = deps;
   const errors = { ...options.errors };
   const preselected = options.cluster !== undefined;
@@ -63,41 +75,71 @@ export async function runEditWizard(deps: EditWizardDeps, options: EditWizardOpt
     {
       id: 'cluster',
       skip: () => preselected,
-      run: async (s, meta) => mapAnswer(await prompter.pick<Cluster>({
-        ...meta,
-        placeholder: 'Which cluster?',
-        items: deps.clusters().map((c): PickItem<Cluster> => ({ label: clusterLabel(c), description: [clusterShape(c), c.status].filter(Boolean).join(' · '), detail: c.id, value: c })),
-        active: s.cluster,
-      }), (cluster) => (cluster.id === s.cluster?.id ? s : startEdit(cluster))),
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.pick<Cluster>({
+            ...meta,
+            placeholder: 'Which cluster?',
+            items: deps
+              .clusters()
+              .map((c): PickItem<Cluster> => ({
+                label: clusterLabel(c),
+                description: [clusterShape(c), c.status].filter(Boolean).join(' · '),
+                detail: c.id,
+                value: c,
+              })),
+            active: s.cluster,
+          }),
+          (cluster) => (cluster.id === s.cluster?.id ? s : startEdit(cluster)),
+        ),
     },
     {
       id: 'name',
       run: async (s, meta) => {
-        const e = errors.name; delete errors.name;
-        return mapAnswer(await prompter.input({
-          ...meta,
-          prompt: `Name for ${s.cluster ? clusterLabel(s.cluster) : 'the cluster'} (keep it to leave the name unchanged)`,
-          value: s.name,
-          initialError: e,
-          validate: (v) => (v.trim() === (s.cluster?.name ?? '') && v.trim() !== '' ? undefined : validateNewName(deps.clusters(), s.cluster, v)),
-        }), (name) => ({ ...s, name: name.trim() }));
+        const e = errors.name;
+        delete errors.name;
+        return mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: `Name for ${s.cluster ? clusterLabel(s.cluster) : 'the cluster'} (keep it to leave the name unchanged)`,
+            value: s.name,
+            initialError: e,
+            validate: (v) =>
+              v.trim() === (s.cluster?.name ?? '') && v.trim() !== ''
+                ? undefined
+                : validateNewName(deps.clusters(), s.cluster, v),
+          }),
+          (name) => ({ ...s, name: name.trim() }),
+        );
       },
     },
     {
       id: 'deletionProtection',
       run: async (s, meta) => {
-        const e = errors.deletionProtection; delete errors.deletionProtection;
+        const e = errors.deletionProtection;
+        delete errors.deletionProtection;
         const current = s.cluster?.deletionProtection ?? false;
-        return mapAnswer(await prompter.pick<boolean>({
-          ...meta,
-          placeholder: 'Deletion protection: a protected cluster cannot be destroyed',
-          items: [
-            { label: 'On', description: current ? '(current)' : 'protect against accidental destroy', value: true },
-            { label: 'Off', description: !current ? '(current)' : 'allow destroying the cluster', value: false },
-          ],
-          active: s.deletionProtection,
-          initialError: e,
-        }), (deletionProtection) => ({ ...s, deletionProtection }));
+        return mapAnswer(
+          await prompter.pick<boolean>({
+            ...meta,
+            placeholder: 'Deletion protection: a protected cluster cannot be destroyed',
+            items: [
+              {
+                label: 'On',
+                description: current ? '(current)' : 'protect against accidental destroy',
+                value: true,
+              },
+              {
+                label: 'Off',
+                description: !current ? '(current)' : 'allow destroying the cluster',
+                value: false,
+              },
+            ],
+            active: s.deletionProtection,
+            initialError: e,
+          }),
+          (deletionProtection) => ({ ...s, deletionProtection }),
+        );
       },
     },
     {
@@ -106,26 +148,44 @@ export async function runEditWizard(deps: EditWizardDeps, options: EditWizardOpt
         const changes = editChanges(s);
         const lines: string[] = [];
         if (changes.cluster_name !== undefined) lines.push(`rename to "${changes.cluster_name}"`);
-        if (changes.deletion_protection !== undefined) lines.push(`deletion protection ${changes.deletion_protection ? 'on' : 'off'}`);
+        if (changes.deletion_protection !== undefined)
+          lines.push(`deletion protection ${changes.deletion_protection ? 'on' : 'off'}`);
         type Row = 'apply' | 'name' | 'deletionProtection';
         const picked = await prompter.pick<Row>({
           ...meta,
           placeholder: lines.length ? `Apply: ${lines.join(', ')}?` : 'Nothing changed',
           items: [
-            { label: lines.length ? '$(check) Apply changes' : '$(close) Nothing to change: close', description: lines.join(', '), value: 'apply' },
+            {
+              label: lines.length ? '$(check) Apply changes' : '$(close) Nothing to change: close',
+              description: lines.join(', '),
+              value: 'apply',
+            },
             { label: 'Name', description: s.name, value: 'name' },
-            { label: 'Deletion protection', description: s.deletionProtection ? 'on' : 'off', value: 'deletionProtection' },
+            {
+              label: 'Deletion protection',
+              description: s.deletionProtection ? 'on' : 'off',
+              value: 'deletionProtection',
+            },
           ],
           active: 'apply',
         });
         if (picked.kind !== 'value') return picked;
-        return picked.value === 'apply' ? { kind: 'value', value: s } : { kind: 'goto', target: picked.value, value: s };
+        return picked.value === 'apply'
+          ? { kind: 'value', value: s }
+          : { kind: 'goto', target: picked.value, value: s };
       },
     },
   ];
-  const initial = options.initial ?? (options.cluster ? startEdit(options.cluster) : { cluster: undefined, name: '', deletionProtection: undefined });
+  const initial =
+    options.initial ??
+    (options.cluster
+      ? startEdit(options.cluster)
+      : { cluster: undefined, name: '', deletionProtection: undefined });
   return runSteps(steps, initial, {
-    title: EDIT_TITLE, prompter, startAt: options.startAt, returnTo: options.initial ? 'summary' : undefined,
+    title: EDIT_TITLE,
+    prompter,
+    startAt: options.startAt,
+    returnTo: options.initial ? 'summary' : undefined,
     isDirty: (s) => Object.keys(editChanges(s)).length > 0,
     discardMessage: 'Discard your changes to the cluster?',
   });

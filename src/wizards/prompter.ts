@@ -5,9 +5,7 @@
  */
 
 export type Answer<T> =
-  | { readonly kind: 'value'; readonly value: T }
-  | { readonly kind: 'back' }
-  | { readonly kind: 'cancel' };
+  { readonly kind: 'value'; readonly value: T } | { readonly kind: 'back' } | { readonly kind: 'cancel' };
 
 export type Severity = 'error' | 'warning';
 /** A validation verdict: undefined = fine; a string = error (blocks Enter); an object may be a warning (does not block). */

@@ -31,18 +31,28 @@ export const KEEP_EDITING = 'Keep Editing';
 export const DISCARD = 'Discard';
 
 /** Run the steps; resolves to the final answers, or undefined when the user cancelled. */
-export async function runSteps<S>(steps: readonly Step<S>[], initial: S, options: RunOptions<S>): Promise<S | undefined> {
+export async function runSteps<S>(
+  steps: readonly Step<S>[],
+  initial: S,
+  options: RunOptions<S>,
+): Promise<S | undefined> {
   let state = initial;
   const visible = () => steps.filter((s) => !s.skip?.(state));
   const indexOf = (id: string) => visible().findIndex((s) => s.id === id);
   let index = Math.max(0, options.startAt ? indexOf(options.startAt) : 0);
   // Reopened at the step it would return to (the summary, after a failed create): answering it is the answer.
-  let returnTo: string | undefined = options.startAt && options.startAt !== options.returnTo ? options.returnTo : undefined;
+  let returnTo: string | undefined =
+    options.startAt && options.startAt !== options.returnTo ? options.returnTo : undefined;
   for (;;) {
     const list = visible();
     if (index >= list.length) return state;
     const step = list[index];
-    const answer = await step.run(state, { title: options.title, step: index + 1, totalSteps: list.length, canGoBack: index > 0 });
+    const answer = await step.run(state, {
+      title: options.title,
+      step: index + 1,
+      totalSteps: list.length,
+      canGoBack: index > 0,
+    });
     if (answer.kind === 'goto') {
       state = answer.value;
       returnTo = step.id;
@@ -61,7 +71,11 @@ export async function runSteps<S>(steps: readonly Step<S>[], initial: S, options
       index = Math.max(0, index - 1);
     } else {
       if (!options.isDirty(state)) return undefined;
-      const choice = await options.prompter.confirm({ message: options.discardMessage, actions: [DISCARD, KEEP_EDITING], modal: true });
+      const choice = await options.prompter.confirm({
+        message: options.discardMessage,
+        actions: [DISCARD, KEEP_EDITING],
+        modal: true,
+      });
       if (choice === DISCARD) return undefined;
       // Keep editing: show the same step again, with everything kept.
     }

@@ -93,7 +93,11 @@ async function main(): Promise<void> {
     const api = require(bundle) as ApiModule;
     const undici = require('undici') as typeof import('undici');
     const client = clientFor(api, url, token);
-    const headers = { accept: 'application/json', 'user-agent': 'tensorpool-vscode/bench (VS Code bench; linux)', authorization: `Bearer ${token}` };
+    const headers = {
+      accept: 'application/json',
+      'user-agent': 'tensorpool-vscode/bench (VS Code bench; linux)',
+      authorization: `Bearer ${token}`,
+    };
     const bare = async () => {
       const res = await undici.request(`${url}/me`, { method: 'GET', headers });
       if (res.statusCode !== 200) throw new Error(`bare GET /me: ${res.statusCode}`);

@@ -66,7 +66,14 @@ class Table {
   readonly rows: Row[] = [];
 
   /** A measured figure against `<= limit` on the median (or an explicit pass/fail). */
-  add(budget: string, where: string, unit: string, values: readonly number[], limit: number | undefined, opts: { ok?: boolean; limitText?: string; note?: string } = {}): void {
+  add(
+    budget: string,
+    where: string,
+    unit: string,
+    values: readonly number[],
+    limit: number | undefined,
+    opts: { ok?: boolean; limitText?: string; note?: string } = {},
+  ): void {
     const s = summarize(values);
     const measured = values.length > 0 && values.every((v) => Number.isFinite(v));
     let verdict: Verdict = 'info';
@@ -75,8 +82,13 @@ class Table {
       verdict = measured && within && opts.ok !== false ? 'met' : 'BROKEN';
     }
     this.rows.push({
-      budget, where, unit,
-      median: measured ? s.median : undefined, min: measured ? s.min : undefined, max: measured ? s.max : undefined, n: s.n,
+      budget,
+      where,
+      unit,
+      median: measured ? s.median : undefined,
+      min: measured ? s.min : undefined,
+      max: measured ? s.max : undefined,
+      n: s.n,
       limit: opts.limitText ?? (limit === undefined ? '-' : `<= ${limit}${unit === 'x' ? 'x' : ` ${unit}`}`),
       verdict,
       note: measured ? opts.note : `not measured${opts.note ? `: ${opts.note}` : ''}`,
@@ -85,7 +97,18 @@ class Table {
 
   /** A budget that could not be measured counts as broken. */
   missing(budget: string, where: string, why: string): void {
-    this.rows.push({ budget, where, unit: '', median: undefined, min: undefined, max: undefined, n: 0, limit: '', verdict: 'BROKEN', note: `not measured: ${why}` });
+    this.rows.push({
+      budget,
+      where,
+      unit: '',
+      median: undefined,
+      min: undefined,
+      max: undefined,
+      n: 0,
+      limit: '',
+      verdict: 'BROKEN',
+      note: `not measured: ${why}`,
+    });
   }
 
   get met(): number {
@@ -98,13 +121,23 @@ class Table {
   print(): void {
     const fmt = (v: number | undefined, unit: string) => {
       if (v === undefined) return '-';
-      const digits = unit === 'x' ? 2 : unit === 'ms' ? (v < 10 ? 2 : 1) : unit === 'KB' ? 1 : Number.isInteger(v) ? 0 : 2;
+      const digits =
+        unit === 'x' ? 2 : unit === 'ms' ? (v < 10 ? 2 : 1) : unit === 'KB' ? 1 : Number.isInteger(v) ? 0 : 2;
       return `${v.toFixed(digits)}${unit === 'x' ? 'x' : unit ? ` ${unit}` : ''}`;
     };
     const header = ['Budget', 'Where', 'median', 'min', 'max', 'budget', 'verdict'];
-    const lines = this.rows.map((r) => [r.budget, r.where, fmt(r.median, r.unit), fmt(r.min, r.unit), fmt(r.max, r.unit), r.limit, r.verdict]);
+    const lines = this.rows.map((r) => [
+      r.budget,
+      r.where,
+      fmt(r.median, r.unit),
+      fmt(r.min, r.unit),
+      fmt(r.max, r.unit),
+      r.limit,
+      r.verdict,
+    ]);
     const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ');
+    const line = (cells: string[]) =>
+      cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ');
     console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}`);
     for (const l of lines) console.log(line(l));
     const notes = this.rows.filter((r) => r.note);
@@ -116,7 +149,11 @@ class Table {
 }
 
 // ---- processes ----
-function runProcess(command: string, args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runProcess(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -124,8 +161,14 @@ function runProcess(command: string, args: string[], opts: { cwd?: string; timeo
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
-    child.on('error', (err) => { clearTimeout(timer); reject(err); });
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -133,18 +176,28 @@ const NODE_PROBE = path.join(REPO, 'out', 'test', 'bench', 'node.js');
 
 async function probe<T>(node: string, args: string[]): Promise<T> {
   const r = await runProcess(node, [NODE_PROBE, ...args], { timeoutMs: 120_000 });
-  if (r.code !== 0) throw new Error(`${path.basename(node)} ${args[0]} exited ${r.code}: ${r.stderr.slice(-1500)}`);
+  if (r.code !== 0)
+    throw new Error(`${path.basename(node)} ${args[0]} exited ${r.code}: ${r.stderr.slice(-1500)}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as T;
 }
 
 // ---- the VSIX, read without unzip ----
-interface ZipEntry { name: string; size: number; compressed: number; method: number; offset: number }
+interface ZipEntry {
+  name: string;
+  size: number;
+  compressed: number;
+  method: number;
+  offset: number;
+}
 
 function zipEntries(file: string): ZipEntry[] {
   const buf = fs.readFileSync(file);
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65_557); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new Error(`${file} is not a zip file`);
   const count = buf.readUInt16LE(eocd + 10);
@@ -157,7 +210,13 @@ function zipEntries(file: string): ZipEntry[] {
     const nameLen = buf.readUInt16LE(p + 28);
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
-    entries.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), size, compressed, method: buf.readUInt16LE(p + 10), offset: buf.readUInt32LE(p + 42) });
+    entries.push({
+      name: buf.toString('utf8', p + 46, p + 46 + nameLen),
+      size,
+      compressed,
+      method: buf.readUInt16LE(p + 10),
+      offset: buf.readUInt32LE(p + 42),
+    });
     p += 46 + nameLen + extraLen + commentLen;
   }
   return entries;
@@ -176,10 +235,15 @@ const isProduction = (source: string) => !source.includes('//# sourceMappingURL=
 async function vsixAndBundle(table: Table, raw: Record<string, unknown>): Promise<void> {
   const out = path.join(newRunDir('bench-vsix'), 'tensorpool.vsix');
   const vsce = path.join(REPO, 'node_modules', '.bin', 'vsce');
-  const pack = () => timed('vsce package (production build)', () => runProcess(vsce, ['package', '--no-dependencies', '-o', out], { timeoutMs: 180_000 }));
+  const pack = () =>
+    timed('vsce package (production build)', () =>
+      runProcess(vsce, ['package', '--no-dependencies', '-o', out], { timeoutMs: 180_000 }),
+    );
   let r = await pack();
   const shippedSource = () => {
-    const entry = fs.existsSync(out) ? zipEntries(out).find((e) => e.name === 'extension/dist/extension.js') : undefined;
+    const entry = fs.existsSync(out)
+      ? zipEntries(out).find((e) => e.name === 'extension/dist/extension.js')
+      : undefined;
     return entry ? zipContent(out, entry).toString('utf8') : '';
   };
   if (r.code === 0 && !isProduction(shippedSource())) {
@@ -189,13 +253,26 @@ async function vsixAndBundle(table: Table, raw: Record<string, unknown>): Promis
   }
   const output = `${r.stdout}\n${r.stderr}`;
   if (r.code !== 0 || !fs.existsSync(out) || !isProduction(shippedSource())) {
-    const why = r.code === 0 && fs.existsSync(out) ? 'the VSIX held a development build twice (concurrent builds)' : `vsce package exited ${r.code}: ${output.slice(-400)}`;
-    for (const b of ['VSIX size', 'VSIX: files under node_modules', 'vsce: performance warnings', 'Activation bundle size']) table.missing(b, 'production build', why);
+    const why =
+      r.code === 0 && fs.existsSync(out)
+        ? 'the VSIX held a development build twice (concurrent builds)'
+        : `vsce package exited ${r.code}: ${output.slice(-400)}`;
+    for (const b of [
+      'VSIX size',
+      'VSIX: files under node_modules',
+      'vsce: performance warnings',
+      'Activation bundle size',
+    ])
+      table.missing(b, 'production build', why);
     return;
   }
   // vsce's own warnings (` WARNING  ...`, or `::warning::...` on GitHub Actions); npm's (`npm warn ...`,
   // from the prepublish script) are not vsce's.
-  const warnings = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /^\s*WARNING\b|^::warning::/.test(l)).map((l) => l.trim());
+  const warnings = output
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((l) => /^\s*WARNING\b|^::warning::/.test(l))
+    .map((l) => l.trim());
   const perfWarnings = warnings.filter((l) => /perform|bundl|files/i.test(l));
   const entries = zipEntries(out);
   const files = entries.filter((e) => !e.name.endsWith('/'));
@@ -204,33 +281,67 @@ async function vsixAndBundle(table: Table, raw: Record<string, unknown>): Promis
   const ext = files.find((e) => e.name === 'extension/dist/extension.js');
   const api = files.find((e) => e.name === 'extension/dist/api.js');
   raw.vsix = { bytes: fs.statSync(out).size, files: files.map((e) => `${e.name} ${e.size}`), warnings };
-  table.add('VSIX size', 'production build', 'KB', [vsixKB], undefined, { note: `${files.length} files: ${files.map((e) => e.name.replace(/^extension\//, '')).join(', ')}` });
-  table.add('VSIX: files under node_modules', 'production build', 'files', [nodeModules.length], 0, { limitText: '0', note: nodeModules.length ? nodeModules.slice(0, 5).map((e) => e.name).join(', ') : undefined });
-  table.add('vsce: performance warnings', 'production build', 'warnings', [perfWarnings.length], 0, { limitText: '0', note: warnings.length ? warnings.join(' / ') : undefined });
+  table.add('VSIX size', 'production build', 'KB', [vsixKB], undefined, {
+    note: `${files.length} files: ${files.map((e) => e.name.replace(/^extension\//, '')).join(', ')}`,
+  });
+  table.add('VSIX: files under node_modules', 'production build', 'files', [nodeModules.length], 0, {
+    limitText: '0',
+    note: nodeModules.length
+      ? nodeModules
+          .slice(0, 5)
+          .map((e) => e.name)
+          .join(', ')
+      : undefined,
+  });
+  table.add('vsce: performance warnings', 'production build', 'warnings', [perfWarnings.length], 0, {
+    limitText: '0',
+    note: warnings.length ? warnings.join(' / ') : undefined,
+  });
   if (!ext || !api) {
-    table.missing('Activation bundle size', 'production build', 'dist/extension.js or dist/api.js is not in the VSIX');
+    table.missing(
+      'Activation bundle size',
+      'production build',
+      'dist/extension.js or dist/api.js is not in the VSIX',
+    );
     return;
   }
-  table.add('Activation bundle size (dist/extension.js)', 'production build', 'KB', [ext.size / 1024], BUDGET.bundleKB);
+  table.add(
+    'Activation bundle size (dist/extension.js)',
+    'production build',
+    'KB',
+    [ext.size / 1024],
+    BUDGET.bundleKB,
+  );
   // The activation bundle must not contain the API layer's dependencies; it requires dist/api.js lazily.
   const source = shippedSource();
   const lazy = /require\(["']\.\/api\.js["']\)/.test(source);
   const heavy = ['undici', 'ZodError', '$ZodType', 'zod/mini'].filter((w) => source.includes(w));
-  table.add('API layer outside the activation bundle (dist/api.js)', 'production build', 'KB', [api.size / 1024], undefined, {
-    ok: lazy && heavy.length === 0,
-    limitText: 'lazy',
-    note: `${lazy ? 'dist/extension.js requires ./api.js on first use' : 'dist/extension.js does not require ./api.js'}${heavy.length ? `; dist/extension.js mentions ${heavy.join(', ')}` : '; no undici or zod in dist/extension.js'}`,
-  });
+  table.add(
+    'API layer outside the activation bundle (dist/api.js)',
+    'production build',
+    'KB',
+    [api.size / 1024],
+    undefined,
+    {
+      ok: lazy && heavy.length === 0,
+      limitText: 'lazy',
+      note: `${lazy ? 'dist/extension.js requires ./api.js on first use' : 'dist/extension.js does not require ./api.js'}${heavy.length ? `; dist/extension.js mentions ${heavy.join(', ')}` : '; no undici or zod in dist/extension.js'}`,
+    },
+  );
 }
 
 // ---- Node ----
-interface NodeRuntime { label: string; bin: string }
+interface NodeRuntime {
+  label: string;
+  bin: string;
+}
 
 function nodeRuntimes(targets: Target[]): NodeRuntime[] {
   const list: NodeRuntime[] = [{ label: `Node ${process.version}`, bin: process.execPath }];
   for (const t of targets) {
     const nodeBin = installedPaths(t).nodeBin;
-    if (t.node && nodeBin && !list.some((n) => n.label === `Node v${t.node}`)) list.push({ label: `Node v${t.node}`, bin: path.join(nodeBin, 'node') });
+    if (t.node && nodeBin && !list.some((n) => n.label === `Node v${t.node}`))
+      list.push({ label: `Node v${t.node}`, bin: path.join(nodeBin, 'node') });
   }
   return list;
 }
@@ -253,31 +364,72 @@ async function nodeBenchmarks(table: Table, raw: Record<string, unknown>, target
           firstUse.push(await probe(node.bin, ['first-use', api, engine.url, token]));
         }
         results[node.label] = { loads, firstUse };
-        table.add('require(dist/extension.js)', where, 'ms', loads, undefined, { limitText: '(part of activation)' });
-        table.add('API layer first use: extra over a warm call', where, 'ms', firstUse.map((f) => f.extraMs), BUDGET.apiFirstUseMs, {
-          note: `require(dist/api.js) + client: median ${median(firstUse.map((f) => f.loadMs)).toFixed(1)} ms; first GET /me ${median(firstUse.map((f) => f.firstMs)).toFixed(1)} ms, warm ${median(firstUse.map((f) => f.warmMs)).toFixed(2)} ms`,
+        table.add('require(dist/extension.js)', where, 'ms', loads, undefined, {
+          limitText: '(part of activation)',
         });
+        table.add(
+          'API layer first use: extra over a warm call',
+          where,
+          'ms',
+          firstUse.map((f) => f.extraMs),
+          BUDGET.apiFirstUseMs,
+          {
+            note: `require(dist/api.js) + client: median ${median(firstUse.map((f) => f.loadMs)).toFixed(1)} ms; first GET /me ${median(firstUse.map((f) => f.firstMs)).toFixed(1)} ms, warm ${median(firstUse.map((f) => f.warmMs)).toFixed(2)} ms`,
+          },
+        );
       } catch (err) {
-        table.missing('require(dist/extension.js) / API first use', where, String((err as Error).message ?? err));
+        table.missing(
+          'require(dist/extension.js) / API first use',
+          where,
+          String((err as Error).message ?? err),
+        );
       }
       try {
         const attempts: Array<{ ratio: number; client: number; bare: number; blocks: number[] }> = [];
         for (let a = 0; a < OVERHEAD_ATTEMPTS; a++) {
-          const { clientMs, bareMs } = await probe<{ clientMs: number[]; bareMs: number[] }>(node.bin, ['overhead', api, engine.url, token, String(OVERHEAD_PAIRS)]);
+          const { clientMs, bareMs } = await probe<{ clientMs: number[]; bareMs: number[] }>(node.bin, [
+            'overhead',
+            api,
+            engine.url,
+            token,
+            String(OVERHEAD_PAIRS),
+          ]);
           const blocks: number[] = [];
           const size = Math.floor(clientMs.length / 10);
-          for (let b = 0; b < 10; b++) blocks.push(median(clientMs.slice(b * size, (b + 1) * size)) / median(bareMs.slice(b * size, (b + 1) * size)));
-          attempts.push({ ratio: median(clientMs) / median(bareMs), client: median(clientMs), bare: median(bareMs), blocks });
+          for (let b = 0; b < 10; b++)
+            blocks.push(
+              median(clientMs.slice(b * size, (b + 1) * size)) /
+                median(bareMs.slice(b * size, (b + 1) * size)),
+            );
+          attempts.push({
+            ratio: median(clientMs) / median(bareMs),
+            client: median(clientMs),
+            bare: median(bareMs),
+            blocks,
+          });
           if (attempts[a].ratio <= BUDGET.overheadRatio) break;
         }
         const last = attempts[attempts.length - 1];
         results[`${node.label} overhead`] = attempts;
         const s = summarize(last.blocks);
         table.rows.push({
-          budget: 'Client overhead: client.me() / bare undici GET /me', where: `${node.label}, loopback`, unit: 'x',
-          median: last.ratio, min: s.min, max: s.max, n: OVERHEAD_PAIRS,
-          limit: `<= ${BUDGET.overheadRatio}x`, verdict: last.ratio <= BUDGET.overheadRatio ? 'met' : 'BROKEN',
-          note: `medians ${last.client.toFixed(3)} ms vs ${last.bare.toFixed(3)} ms over ${OVERHEAD_PAIRS} interleaved pairs (min/max: ratio per block of ${OVERHEAD_PAIRS / 10})${attempts.length > 1 ? `; attempt ${attempts.length} of ${OVERHEAD_ATTEMPTS}, earlier: ${attempts.slice(0, -1).map((x) => `${x.ratio.toFixed(2)}x`).join(', ')}` : ''}`,
+          budget: 'Client overhead: client.me() / bare undici GET /me',
+          where: `${node.label}, loopback`,
+          unit: 'x',
+          median: last.ratio,
+          min: s.min,
+          max: s.max,
+          n: OVERHEAD_PAIRS,
+          limit: `<= ${BUDGET.overheadRatio}x`,
+          verdict: last.ratio <= BUDGET.overheadRatio ? 'met' : 'BROKEN',
+          note: `medians ${last.client.toFixed(3)} ms vs ${last.bare.toFixed(3)} ms over ${OVERHEAD_PAIRS} interleaved pairs (min/max: ratio per block of ${OVERHEAD_PAIRS / 10})${
+            attempts.length > 1
+              ? `; attempt ${attempts.length} of ${OVERHEAD_ATTEMPTS}, earlier: ${attempts
+                  .slice(0, -1)
+                  .map((x) => `${x.ratio.toFixed(2)}x`)
+                  .join(', ')}`
+              : ''
+          }`,
         });
       } catch (err) {
         table.missing('Client overhead', node.label, String((err as Error).message ?? err));
@@ -291,35 +443,71 @@ async function nodeBenchmarks(table: Table, raw: Record<string, unknown>, target
 // ---- the extension host ----
 interface HostBench {
   launches: LaunchSample[];
-  tree?: { rows: number; instances: number; rounds: number[]; refreshes: number; refreshMs: { median: number }; listRequests: number; otherRequests: string[] };
+  tree?: {
+    rows: number;
+    instances: number;
+    rounds: number[];
+    refreshes: number;
+    refreshMs: { median: number };
+    listRequests: number;
+    otherRequests: string[];
+  };
   idle?: { windowMs: number; requests: number; paths: string[] };
   visible?: { windowMs: number; intervalS: number; listRequests: number; requests: number; allowed: number };
 }
 
-function hostRows(table: Table, target: Target, bench: HostBench | undefined, idle: boolean, failure: string | undefined): void {
+function hostRows(
+  table: Table,
+  target: Target,
+  bench: HostBench | undefined,
+  idle: boolean,
+  failure: string | undefined,
+): void {
   const where = `VS Code ${target.name}`;
   const launches = bench?.launches ?? [];
   if (launches.length === 0) {
     table.missing('Activation: load + activate()', where, failure ?? 'no launch was measured');
   } else {
     const startup = launches.every((l) => l.activatedBy === 'startup');
-    table.add('Activation: load + activate()', where, 'ms', launches.map((l) => l.hostLoadMs + l.hostActivateMs), BUDGET.activationMs, {
-      note: `VS Code's own marks over ${launches.length} launches (1 fresh, ${launches.length - 1} with a stored token): load ${launches.map((l) => l.hostLoadMs).join('/')} ms, activate ${launches.map((l) => l.hostActivateMs).join('/')} ms${startup ? '' : '; some launches were activated by the bench, not at startup'}`,
-    });
+    table.add(
+      'Activation: load + activate()',
+      where,
+      'ms',
+      launches.map((l) => l.hostLoadMs + l.hostActivateMs),
+      BUDGET.activationMs,
+      {
+        note: `VS Code's own marks over ${launches.length} launches (1 fresh, ${launches.length - 1} with a stored token): load ${launches.map((l) => l.hostLoadMs).join('/')} ms, activate ${launches.map((l) => l.hostActivateMs).join('/')} ms${startup ? '' : '; some launches were activated by the bench, not at startup'}`,
+      },
+    );
     const evals = launches.map((l) => l.moduleEvalMs).filter((v): v is number => v !== undefined);
     table.add('  bundle evaluation (first to last statement)', where, 'ms', evals, undefined);
-    table.add('  activate() call', where, 'ms', launches.map((l) => l.activateMs), undefined);
+    table.add(
+      '  activate() call',
+      where,
+      'ms',
+      launches.map((l) => l.activateMs),
+      undefined,
+    );
     const stored = launches.filter((l) => l.storedToken);
     const meGaps = stored.map((l) => l.meAfterActivatedMs);
     const orderOk = stored.length > 0 && meGaps.every((g) => g !== undefined && g >= 0);
     const lazy = launches.every((l) => l.apiLazy);
-    table.add('activate(): requests to the engine before it returned', where, 'requests', launches.map((l) => l.requestsBeforeActivated), 0, {
-      limitText: '0',
-      ok: orderOk && lazy,
-      note: `with a stored token the startup GET /me reached the engine ${meGaps.map((g) => (g === undefined ? 'never' : `${g}`)).join('/')} ms after activate() returned; dist/api.js ${lazy ? 'was not loaded' : 'WAS loaded'} during activation`,
-    });
+    table.add(
+      'activate(): requests to the engine before it returned',
+      where,
+      'requests',
+      launches.map((l) => l.requestsBeforeActivated),
+      0,
+      {
+        limitText: '0',
+        ok: orderOk && lazy,
+        note: `with a stored token the startup GET /me reached the engine ${meGaps.map((g) => (g === undefined ? 'never' : `${g}`)).join('/')} ms after activate() returned; dist/api.js ${lazy ? 'was not loaded' : 'WAS loaded'} during activation`,
+      },
+    );
     const apiLoads = stored.map((l) => l.apiLoadMs).filter((v): v is number => v !== undefined);
-    table.add('API layer first use: require(dist/api.js)', where, 'ms', apiLoads, BUDGET.apiFirstUseMs, { note: 'timed by the extension when the startup /me check first needed it' });
+    table.add('API layer first use: require(dist/api.js)', where, 'ms', apiLoads, BUDGET.apiFirstUseMs, {
+      note: 'timed by the extension when the startup /me check first needed it',
+    });
   }
   const tree = bench?.tree;
   if (!tree) {
@@ -329,63 +517,102 @@ function hostRows(table: Table, target: Target, bench: HostBench | undefined, id
     table.add('Tree, 1,000 clusters: all items', where, 'ms', tree.rounds, BUDGET.treeItemsMs, {
       note: `getChildren + getTreeItem for ${tree.rows} rows and ${tree.instances} node rows, ${tree.rounds.length} rounds (max = the first, cold one: ${tree.rounds[0].toFixed(1)} ms); a refresh (GET + parse + store) took ${tree.refreshMs.median.toFixed(1)} ms`,
     });
-    table.add('Tree: list requests per refresh', where, 'requests', [tree.listRequests / tree.refreshes], undefined, {
-      ok: tree.listRequests === tree.refreshes && tree.otherRequests.length === 0,
-      limitText: '= 1',
-      note: `${tree.listRequests} GET /cluster/list for ${tree.refreshes} refreshes${tree.otherRequests.length ? `; other requests: ${tree.otherRequests.slice(0, 5).join(', ')}` : ', no other request'}`,
-    });
+    table.add(
+      'Tree: list requests per refresh',
+      where,
+      'requests',
+      [tree.listRequests / tree.refreshes],
+      undefined,
+      {
+        ok: tree.listRequests === tree.refreshes && tree.otherRequests.length === 0,
+        limitText: '= 1',
+        note: `${tree.listRequests} GET /cluster/list for ${tree.refreshes} refreshes${tree.otherRequests.length ? `; other requests: ${tree.otherRequests.slice(0, 5).join(', ')}` : ', no other request'}`,
+      },
+    );
   }
   if (idle) {
     const i = bench?.idle;
     if (!i) table.missing('Idle, views hidden: requests', where, failure ?? 'the idle step failed');
     else {
-      table.add(`Idle ${Math.round(i.windowMs / 1000)} s, views hidden: requests`, where, 'requests', [i.requests], 0, {
-        limitText: '0',
-        ok: i.windowMs >= BUDGET.idleMs,
-        note: i.windowMs < BUDGET.idleMs ? `the window was shorter than ${BUDGET.idleMs / 1000} s` : i.requests ? i.paths.slice(0, 5).join(', ') : undefined,
-      });
+      table.add(
+        `Idle ${Math.round(i.windowMs / 1000)} s, views hidden: requests`,
+        where,
+        'requests',
+        [i.requests],
+        0,
+        {
+          limitText: '0',
+          ok: i.windowMs >= BUDGET.idleMs,
+          note:
+            i.windowMs < BUDGET.idleMs
+              ? `the window was shorter than ${BUDGET.idleMs / 1000} s`
+              : i.requests
+                ? i.paths.slice(0, 5).join(', ')
+                : undefined,
+        },
+      );
     }
   }
   const v = bench?.visible;
   if (!v) table.missing('View visible: list requests', where, failure ?? 'the visible step failed');
   else {
-    table.add(`View visible ${Math.round(v.windowMs / 1000)} s, interval ${v.intervalS} s: list requests`, where, 'requests', [v.listRequests], v.allowed, {
-      limitText: `<= ${v.allowed}`,
-      note: `${v.requests} requests in all; allowed: one when the view opens + one per ${v.intervalS} s`,
-    });
+    table.add(
+      `View visible ${Math.round(v.windowMs / 1000)} s, interval ${v.intervalS} s: list requests`,
+      where,
+      'requests',
+      [v.listRequests],
+      v.allowed,
+      {
+        limitText: `<= ${v.allowed}`,
+        note: `${v.requests} requests in all; allowed: one when the view opens + one per ${v.intervalS} s`,
+      },
+    );
   }
 }
 
-async function hostBenchmarks(ctx: SuiteContext, table: Table, raw: Record<string, unknown>, targets: Target[]): Promise<void> {
+async function hostBenchmarks(
+  ctx: SuiteContext,
+  table: Table,
+  raw: Record<string, unknown>,
+  targets: Target[],
+): Promise<void> {
   const testsModule = path.join(REPO, 'out', 'test', 'bench', 'host', 'index.js');
   // The host runs' own steps are not budgets: they get a tally of their own (cleanup stays shared).
-  const shadow: SuiteContext = { tally: { passed: 0, failed: 0 }, markers: ctx.markers, watchdog: ctx.watchdog };
+  const shadow: SuiteContext = {
+    tally: { passed: 0, failed: 0 },
+    markers: ctx.markers,
+    watchdog: ctx.watchdog,
+  };
   const signal = path.join(newRunDir('bench-signal'), 'idle-started');
   const results: Record<string, unknown> = {};
   raw.host = results;
   let firstDone = false;
-  const runOne = (target: Target, idle: boolean) => part(shadow, `VS Code ${target.name}`, async (own) => {
-    let failure: string | undefined;
-    let bench: HostBench | undefined;
-    try {
-      const r = await runInHost(target, shadow, own, {
-        testsModule,
-        label: 'bench',
-        timeoutMs: idle ? 330_000 : 240_000,
-        env: { TENSORPOOL_BENCH_IDLE: idle ? '1' : '0', TENSORPOOL_BENCH_SIGNAL: signal },
-      });
-      bench = r?.bench as HostBench | undefined;
-      results[target.name] = r;
-      const failed = r?.tests.filter((t) => t.state === 'failed') ?? [];
-      if (!r) failure = 'the host module wrote no results';
-      else if (failed.length) failure = failed.map((t) => `${t.title}: ${(t.error ?? '').split('\n')[0]}`).join('; ');
-    } catch (err) {
-      failure = String((err as Error).message ?? err);
-    }
-    hostRows(table, target, bench, idle, failure);
-  });
+  const runOne = (target: Target, idle: boolean) =>
+    part(shadow, `VS Code ${target.name}`, async (own) => {
+      let failure: string | undefined;
+      let bench: HostBench | undefined;
+      try {
+        const r = await runInHost(target, shadow, own, {
+          testsModule,
+          label: 'bench',
+          timeoutMs: idle ? 330_000 : 240_000,
+          env: { TENSORPOOL_BENCH_IDLE: idle ? '1' : '0', TENSORPOOL_BENCH_SIGNAL: signal },
+        });
+        bench = r?.bench as HostBench | undefined;
+        results[target.name] = r;
+        const failed = r?.tests.filter((t) => t.state === 'failed') ?? [];
+        if (!r) failure = 'the host module wrote no results';
+        else if (failed.length)
+          failure = failed.map((t) => `${t.title}: ${(t.error ?? '').split('\n')[0]}`).join('; ');
+      } catch (err) {
+        failure = String((err as Error).message ?? err);
+      }
+      hostRows(table, target, bench, idle, failure);
+    });
   const [first, ...rest] = targets;
-  const firstRun = runOne(first, true).finally(() => { firstDone = true; });
+  const firstRun = runOne(first, true).finally(() => {
+    firstDone = true;
+  });
   // The other versions start once the first one sits in its idle window.
   while (!firstDone && !fs.existsSync(signal)) await sleep(200);
   for (const target of rest) await runOne(target, false);
@@ -412,14 +639,18 @@ runSuite('bench', async (ctx) => {
   try {
     await vsixAndBundle(table, raw);
     if (!isProduction(fs.readFileSync(path.join(REPO, 'dist', 'extension.js'), 'utf8'))) {
-      notes.push('dist/ held a development build after packaging (a concurrent build?): rebuilt it for production');
+      notes.push(
+        'dist/ held a development build after packaging (a concurrent build?): rebuilt it for production',
+      );
       await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
     }
     const shipped = fileHash(path.join(REPO, 'dist', 'extension.js'));
     await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
     await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
     if (fileHash(path.join(REPO, 'dist', 'extension.js')) !== shipped) {
-      notes.push('dist/extension.js changed during the run (another build ran at the same time): the extension host may have loaded a development build');
+      notes.push(
+        'dist/extension.js changed during the run (another build ran at the same time): the extension host may have loaded a development build',
+      );
     }
   } catch (err) {
     table.missing('the benchmark run', 'runner', String((err as Error)?.stack ?? err));
@@ -433,18 +664,31 @@ runSuite('bench', async (ctx) => {
   const cpus = os.cpus();
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus.length, model: cpus[0]?.model, platform: `${os.platform()} ${os.release()}`, memoryGB: round(os.totalmem() / 2 ** 30, 1), node: process.version },
+    machine: {
+      cpus: cpus.length,
+      model: cpus[0]?.model,
+      platform: `${os.platform()} ${os.release()}`,
+      memoryGB: round(os.totalmem() / 2 ** 30, 1),
+      node: process.version,
+    },
     durationS: round((Date.now() - started) / 1000, 1),
     budgets: BUDGET,
     met: table.met,
     broken: table.broken,
-    rows: table.rows.map((r) => ({ ...r, median: r.median === undefined ? null : round(r.median, 3), min: r.min === undefined ? null : round(r.min, 3), max: r.max === undefined ? null : round(r.max, 3) })),
+    rows: table.rows.map((r) => ({
+      ...r,
+      median: r.median === undefined ? null : round(r.median, 3),
+      min: r.min === undefined ? null : round(r.min, 3),
+      max: r.max === undefined ? null : round(r.max, 3),
+    })),
     notes,
     raw,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, 'bench.json'), JSON.stringify(report, null, 2));
-  log(`figures written to ${path.relative(REPO, path.join(RESULTS, 'bench.json'))} (${cpus.length} CPUs: ${cpus[0]?.model ?? 'unknown'})`);
+  log(
+    `figures written to ${path.relative(REPO, path.join(RESULTS, 'bench.json'))} (${cpus.length} CPUs: ${cpus[0]?.model ?? 'unknown'})`,
+  );
   ctx.tally.passed = table.met;
   ctx.tally.failed = table.broken;
 });

@@ -20,7 +20,10 @@ runSuite('electron', async (ctx) => {
   const engine = await startLocalEngine();
   const userData = path.join(runDir, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ 'tensorpool.apiUrl': engine.url }, null, 2));
+  fs.writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify({ 'tensorpool.apiUrl': engine.url }, null, 2),
+  );
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(workspace);
   const resultsFile = path.join(runDir, 'results.json');
@@ -30,7 +33,14 @@ runSuite('electron', async (ctx) => {
       cachePath: path.join(CACHE, 'vscode-test'),
       extensionDevelopmentPath: REPO,
       extensionTestsPath: path.join(REPO, 'out', 'test', 'integration', 'index.js'),
-      launchArgs: [workspace, '--user-data-dir', userData, '--extensions-dir', path.join(runDir, 'extensions'), '--disable-workspace-trust'],
+      launchArgs: [
+        workspace,
+        '--user-data-dir',
+        userData,
+        '--extensions-dir',
+        path.join(runDir, 'extensions'),
+        '--disable-workspace-trust',
+      ],
       extensionTestsEnv: {
         TENSORPOOL_TEST_ENGINE_URL: engine.url,
         TENSORPOOL_TEST_TOKEN: engine.token,
@@ -43,7 +53,10 @@ runSuite('electron', async (ctx) => {
   }
   if (fs.existsSync(resultsFile)) {
     const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults;
-    for (const t of results.tests) console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}${t.error ? `\n       ${t.error.split('\n')[0]}` : ''}`);
+    for (const t of results.tests)
+      console.log(
+        `  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}${t.error ? `\n       ${t.error.split('\n')[0]}` : ''}`,
+      );
     console.log(`VS Code ${results.vscode} (desktop): ${summaryLine(results.passed, results.failed)}`);
     ctx.tally.passed += results.passed;
     ctx.tally.failed += results.failed;

@@ -58,8 +58,16 @@ export function workbenchUrl(server: CodeServer, opts: WorkbenchOptions = {}): s
   // web workbench reads them from the page URL's `payload` instead, as vscode-remote:// URIs.
   const authority = `127.0.0.1:${server.port}`;
   const payload: string[][] = [];
-  if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', `vscode-remote://${authority}${path.resolve(opts.extensionDevelopmentPath)}`]);
-  if (opts.extensionTestsPath) payload.push(['extensionTestsPath', `vscode-remote://${authority}${path.resolve(opts.extensionTestsPath)}`]);
+  if (opts.extensionDevelopmentPath)
+    payload.push([
+      'extensionDevelopmentPath',
+      `vscode-remote://${authority}${path.resolve(opts.extensionDevelopmentPath)}`,
+    ]);
+  if (opts.extensionTestsPath)
+    payload.push([
+      'extensionTestsPath',
+      `vscode-remote://${authority}${path.resolve(opts.extensionTestsPath)}`,
+    ]);
   let url = `${server.url}/?folder=${encodeURIComponent(server.workspace)}`;
   if (payload.length) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   return url;
@@ -78,7 +86,11 @@ const ENABLE_SMOKE_TEST_DRIVER = `
   observer.observe(document, { childList: true, subtree: true });
 `;
 
-export async function openWorkbench(browser: Browser, server: CodeServer, opts: WorkbenchOptions = {}): Promise<Page> {
+export async function openWorkbench(
+  browser: Browser,
+  server: CodeServer,
+  opts: WorkbenchOptions = {},
+): Promise<Page> {
   if (opts.extensionDevelopmentPath || opts.extensionTestsPath) {
     // Newer VS Code (1.139; 1.100 does not need it) honours that payload in a built workbench only with
     // developmentOptions.enableSmokeTestDriver, which code-server's CLI rejects. So switch it on in the
@@ -93,5 +105,9 @@ export async function openWorkbench(browser: Browser, server: CodeServer, opts: 
 
 /** Console text without the %c styling VS Code adds to extension host log lines. */
 export function plainConsoleText(text: string): string {
-  return text.replace(/%c/g, '').replace(/color: ?[#a-z0-9]+;?/gi, '').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/%c/g, '')
+    .replace(/color: ?[#a-z0-9]+;?/gi, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

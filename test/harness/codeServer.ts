@@ -63,9 +63,13 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   const { codeServer, nodeBin } = installedPaths(target);
   const state = path.join(opts.runDir, 'code-server');
   const workspace = path.join(opts.runDir, 'workspace');
-  for (const dir of ['ud/User', 'exts', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp']) fs.mkdirSync(path.join(state, dir), { recursive: true });
+  for (const dir of ['ud/User', 'exts', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp'])
+    fs.mkdirSync(path.join(state, dir), { recursive: true });
   fs.mkdirSync(workspace, { recursive: true });
-  fs.writeFileSync(path.join(state, 'ud/User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
+  fs.writeFileSync(
+    path.join(state, 'ud/User/settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2),
+  );
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -82,12 +86,17 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
 
   for (const vsix of opts.vsix ?? []) {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(codeServer, [...common, '--install-extension', vsix], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(codeServer, [...common, '--install-extension', vsix], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d));
       child.stderr.on('data', (d: Buffer) => (out += d));
       child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`--install-extension ${vsix} failed (${code}):\n${out}`))));
+      child.on('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`--install-extension ${vsix} failed (${code}):\n${out}`)),
+      );
     });
   }
 
@@ -95,8 +104,10 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   const logFile = path.join(state, 'code-server.log');
   const out = fs.openSync(logFile, 'w');
   const args = [
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
@@ -104,12 +115,16 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
     ...common,
     workspace,
   ];
-  const child = spawnGroup(`code-server ${target.codeServer}`, codeServer, args, { env, stdio: ['ignore', out, out] });
+  const child = spawnGroup(`code-server ${target.codeServer}`, codeServer, args, {
+    env,
+    stdio: ['ignore', out, out],
+  });
   fs.closeSync(out);
   const stop = () => killGroup(child.pid!);
   try {
     await waitFor('code-server to listen', 60_000, () => {
-      if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}):\n${tail(logFile)}`);
+      if (child.exitCode !== null)
+        throw new Error(`code-server exited (${child.exitCode}):\n${tail(logFile)}`);
       return tail(logFile, 100_000).includes('HTTP server listening') ? true : undefined;
     });
   } catch (err) {

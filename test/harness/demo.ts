@@ -56,7 +56,10 @@ async function inDesktop(code: string, engine: LocalEngine): Promise<void> {
   const runDir = newRunDir('demo');
   const userData = path.join(runDir, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ 'tensorpool.apiUrl': engine.url }, null, 2));
+  fs.writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify({ 'tensorpool.apiUrl': engine.url }, null, 2),
+  );
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(workspace);
   banner([
@@ -67,7 +70,12 @@ async function inDesktop(code: string, engine: LocalEngine): Promise<void> {
     'Close the window or press Ctrl-C here to stop.',
   ]);
   // --wait keeps `code` running until the window closes; then the demo ends.
-  const child = spawnGroup('code', code, ['--wait', '--new-window', '--user-data-dir', userData, `--extensionDevelopmentPath=${REPO}`, workspace], { stdio: 'inherit' });
+  const child = spawnGroup(
+    'code',
+    code,
+    ['--wait', '--new-window', '--user-data-dir', userData, `--extensionDevelopmentPath=${REPO}`, workspace],
+    { stdio: 'inherit' },
+  );
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
@@ -75,7 +83,11 @@ async function inCodeServer(engine: LocalEngine, check: boolean): Promise<void> 
   const target = TARGETS[0]; // 4.100.3: runs on this machine's Node
   await ensureInstalled([target], { browser: check });
   const runDir = newRunDir('demo');
-  const server = await startCodeServer(target, { runDir, port: await portNear(8080), settings: { 'tensorpool.apiUrl': engine.url } });
+  const server = await startCodeServer(target, {
+    runDir,
+    port: await portNear(8080),
+    settings: { 'tensorpool.apiUrl': engine.url },
+  });
   const url = workbenchUrl(server, { extensionDevelopmentPath: REPO });
   const response = await fetch(url);
   if (!response.ok) throw new Error(`code-server answered ${response.status} for ${url}`);

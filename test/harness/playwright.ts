@@ -14,7 +14,10 @@ export interface Locator {
   nth(index: number): Locator;
   filter(options: { hasText?: string | RegExp }): Locator;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
-  waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
+  waitFor(options?: {
+    state?: 'attached' | 'detached' | 'visible' | 'hidden';
+    timeout?: number;
+  }): Promise<void>;
   click(options?: { timeout?: number }): Promise<void>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
@@ -33,7 +36,10 @@ export interface Keyboard {
 }
 
 export interface Page {
-  goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number }): Promise<unknown>;
+  goto(
+    url: string,
+    options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number },
+  ): Promise<unknown>;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
   on(event: 'console', listener: (message: ConsoleMessage) => void): Page;
   on(event: 'pageerror', listener: (error: Error) => void): Page;

@@ -12,7 +12,12 @@ const scratchDirs = new Set<string>();
 const cleanups: Array<() => Promise<void>> = [];
 
 /** Spawn `command` as the leader of a new process group; the group is killed when the harness ends. */
-export function spawnGroup(label: string, command: string, args: string[], options: SpawnOptions): ChildProcess {
+export function spawnGroup(
+  label: string,
+  command: string,
+  args: string[],
+  options: SpawnOptions,
+): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   if (child.pid === undefined) throw new Error(`could not start ${label} (${command})`);
   // Even when the leader exits, its children may live on: the group stays registered until killGroup().
@@ -136,7 +141,8 @@ export function guardProcess(name: string, opts: { tally?: Tally; exitCodeOnSign
       process.exit(code);
     });
   };
-  const onSignal = (signal: NodeJS.Signals) => bail(`received ${signal}`, opts.exitCodeOnSignal ?? (signal === 'SIGINT' ? 130 : 143));
+  const onSignal = (signal: NodeJS.Signals) =>
+    bail(`received ${signal}`, opts.exitCodeOnSignal ?? (signal === 'SIGINT' ? 130 : 143));
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);

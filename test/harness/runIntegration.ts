@@ -49,7 +49,12 @@ export interface HostRunOptions {
  * engine, print its tests, add them to the tally and return what the module wrote to its results
  * file (other suites, e.g. the benchmarks and the reliability suite, add fields of their own).
  */
-export async function runInHost(target: Target, ctx: SuiteContext, own: Own, options: HostRunOptions = {}): Promise<(IntegrationResults & Record<string, unknown>) | undefined> {
+export async function runInHost(
+  target: Target,
+  ctx: SuiteContext,
+  own: Own,
+  options: HostRunOptions = {},
+): Promise<(IntegrationResults & Record<string, unknown>) | undefined> {
   const label = options.label ?? 'integration tests';
   const TESTS_MODULE = options.testsModule ?? DEFAULT_TESTS_MODULE;
   const PER_TARGET_TIMEOUT_MS = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -89,14 +94,20 @@ export async function runInHost(target: Target, ctx: SuiteContext, own: Own, opt
   });
   const started = Date.now();
   await openWorkbench(browser, server, { extensionDevelopmentPath: REPO, extensionTestsPath: TESTS_MODULE });
-  const outcome = await Promise.race([exitCode, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), PER_TARGET_TIMEOUT_MS))]);
-  log(`workbench finished the tests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${outcome === 'timeout' ? `TIMEOUT after ${PER_TARGET_TIMEOUT_MS / 1000} s` : `codeAutomationExit(${outcome})`}`);
+  const outcome = await Promise.race([
+    exitCode,
+    new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), PER_TARGET_TIMEOUT_MS)),
+  ]);
+  log(
+    `workbench finished the tests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${outcome === 'timeout' ? `TIMEOUT after ${PER_TARGET_TIMEOUT_MS / 1000} s` : `codeAutomationExit(${outcome})`}`,
+  );
 
   let passed = 0;
   let failed = 0;
   let results: (IntegrationResults & Record<string, unknown>) | undefined;
   if (fs.existsSync(resultsFile)) {
-    results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults & Record<string, unknown>;
+    results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults &
+      Record<string, unknown>;
     log(`extension host: VS Code ${results.vscode}, Node ${results.node}`);
     for (const t of results.tests) {
       console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}`);
@@ -126,6 +137,9 @@ if (require.main === module) {
     ctx.watchdog.arm(15 * 60_000, 'installing');
     await ensureInstalled(targets);
     ctx.watchdog.arm(10 * 60_000, 'the integration suite');
-    for (const target of targets) await part(ctx, `VS Code ${target.name}`, async (own) => { await runInHost(target, ctx, own); });
+    for (const target of targets)
+      await part(ctx, `VS Code ${target.name}`, async (own) => {
+        await runInHost(target, ctx, own);
+      });
   });
 }

@@ -28,23 +28,34 @@ async function packageExtension(): Promise<void> {
   const vsce = path.join(REPO, 'node_modules', '.bin', 'vsce');
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const child = spawn(vsce, ['package', '--no-dependencies', '-o', VSIX], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(vsce, ['package', '--no-dependencies', '-o', VSIX], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (d: Buffer) => (output += d));
     child.stderr.on('data', (d: Buffer) => (output += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vsce package failed (${code}):\n${output}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`vsce package failed (${code}):\n${output}`)),
+    );
   });
 }
 
 function loadTests(): UiTest[] {
-  const files = fs.readdirSync(UI_DIR).filter((f) => f.endsWith('.ui.js')).sort();
+  const files = fs
+    .readdirSync(UI_DIR)
+    .filter((f) => f.endsWith('.ui.js'))
+    .sort();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return files.flatMap((f) => (require(path.join(UI_DIR, f)) as { tests: UiTest[] }).tests);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms / 1000} s`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms / 1000} s`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -78,7 +89,11 @@ async function runOn(target: Target, tests: UiTest[], ctx: SuiteContext, own: Ow
     const started = Date.now();
     const lines: string[] = [];
     try {
-      await withTimeout(test.run({ workbench, engine, vscode: target.name, log: (m) => lines.push(m) }), PER_TEST_TIMEOUT_MS, test.name);
+      await withTimeout(
+        test.run({ workbench, engine, vscode: target.name, log: (m) => lines.push(m) }),
+        PER_TEST_TIMEOUT_MS,
+        test.name,
+      );
       passed++;
       console.log(`  ok   ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       for (const line of lines) console.log(`       ${line}`);
@@ -86,14 +101,25 @@ async function runOn(target: Target, tests: UiTest[], ctx: SuiteContext, own: Ow
       failed++;
       console.log(`  FAIL ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       for (const line of lines) console.log(`       ${line}`);
-      console.log(`       ${String((err as Error)?.stack ?? err).split('\n').slice(0, 10).join('\n       ')}`);
-      const slug = test.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      console.log(
+        `       ${String((err as Error)?.stack ?? err)
+          .split('\n')
+          .slice(0, 10)
+          .join('\n       ')}`,
+      );
+      const slug = test.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
       const shot = await workbench.screenshot(`failure-${slug}`).catch(() => undefined);
       if (shot) console.log(`       failure screenshot: ${path.relative(REPO, shot)}`);
     }
   }
-  if (failed > 0 && consoleErrors.length > 0) console.log(`  --- browser console errors (last 20) ---\n  ${consoleErrors.slice(-20).join('\n  ')}`);
-  console.log(`VS Code ${target.name}: ${summaryLine(passed, failed)} (screenshots in ${path.relative(REPO, shotsDir)}/)`);
+  if (failed > 0 && consoleErrors.length > 0)
+    console.log(`  --- browser console errors (last 20) ---\n  ${consoleErrors.slice(-20).join('\n  ')}`);
+  console.log(
+    `VS Code ${target.name}: ${summaryLine(passed, failed)} (screenshots in ${path.relative(REPO, shotsDir)}/)`,
+  );
   ctx.tally.passed += passed;
   ctx.tally.failed += failed;
 }
@@ -106,6 +132,7 @@ if (require.main === module) {
     ctx.watchdog.arm(6 * 60_000, 'the UI suite');
     await timed('vsce package', packageExtension);
     const tests = loadTests();
-    for (const target of targets) await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, tests, ctx, own));
+    for (const target of targets)
+      await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, tests, ctx, own));
   });
 }

@@ -68,7 +68,10 @@ suite('Account: sign-in, token check, status bar', () => {
 
   test('the account is in the Accounts menu, backed by the same secret', async () => {
     const accounts = await vscode.authentication.getAccounts('tensorpool');
-    assert.deepEqual(accounts.map((a) => a.label), [(ext.store.account as { label: string }).label]);
+    assert.deepEqual(
+      accounts.map((a) => a.label),
+      [(ext.store.account as { label: string }).label],
+    );
     const sessions = await ext.testing.authProvider.getSessions(undefined, {});
     assert.equal(sessions.length, 1);
     assert.equal(sessions[0].accessToken, engine.token);
@@ -91,11 +94,21 @@ suite('Account: sign-in, token check, status bar', () => {
     await ext.testing.initializeAccount();
     sub.dispose();
     assert.deepEqual(seen.filter((k, i) => k !== seen[i - 1]).slice(0, 2), ['checking', 'signedIn']);
-    assert.equal((await control.calls('GET', '/me')).length, 1, 'token read back from SecretStorage and sent');
+    assert.equal(
+      (await control.calls('GET', '/me')).length,
+      1,
+      'token read back from SecretStorage and sent',
+    );
   });
 
   test('a 401 mid-session flips to "token rejected" once and stops automatic refresh; signing in again recovers', async () => {
-    await control.fault({ method: 'GET', path: '/cluster/list', status: 401, body: { error: 'Token revoked' }, times: 3 });
+    await control.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      status: 401,
+      body: { error: 'Token revoked' },
+      times: 3,
+    });
     await vscode.commands.executeCommand('tensorpool.refresh');
     await accountIs(ext, 'rejected');
     assert.match(ext.testing.statusBar.text, /Token Rejected/);
@@ -109,7 +122,12 @@ suite('Account: sign-in, token check, status bar', () => {
   });
 
   test('403 on the account check shows "no permission"', async () => {
-    await control.fault({ method: 'GET', path: '/me', status: 403, body: { error: 'Token lacks permission' } });
+    await control.fault({
+      method: 'GET',
+      path: '/me',
+      status: 403,
+      body: { error: 'Token lacks permission' },
+    });
     await vscode.commands.executeCommand('tensorpool.retryAccountCheck');
     await accountIs(ext, 'forbidden');
     assert.match(ext.testing.statusBar.text, /No Permission/);
@@ -119,7 +137,11 @@ suite('Account: sign-in, token check, status bar', () => {
   test('the read-only token signs in; a mutation answers 403 and nothing changes', async () => {
     assert.equal((await signIn(engine.readonlyToken)).ok, true);
     await control.clearLog();
-    const res = await fetch(`${engine.url}/cluster/create`, { method: 'POST', headers: { authorization: `Bearer ${engine.readonlyToken}`, 'content-type': 'application/json' }, body: '{"instance_type":"1xH100"}' });
+    const res = await fetch(`${engine.url}/cluster/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${engine.readonlyToken}`, 'content-type': 'application/json' },
+      body: '{"instance_type":"1xH100"}',
+    });
     assert.equal(res.status, 403);
     assert.equal((await signIn()).ok, true);
   });
@@ -158,15 +180,26 @@ suite('Account: sign-in, token check, status bar', () => {
   test('the token appears nowhere: log, settings, global state, status bar', async () => {
     assert.equal((await signIn()).ok, true);
     await ext.refresh(); // let the refresh that signing in started finish first
-    await control.fault({ method: 'GET', path: '/cluster/list', status: 500, body: { message: `echo ${engine.token}` }, times: 10 });
+    await control.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      status: 500,
+      body: { message: `echo ${engine.token}` },
+      times: 10,
+    });
     await vscode.commands.executeCommand('tensorpool.refresh');
     await control.clearFaults();
     const places = [
       ext.testing.logTail.join('\n'),
       JSON.stringify(vscode.workspace.getConfiguration('tensorpool')),
       JSON.stringify(ext.testing.globalState()),
-      ext.testing.statusBar.text, String((ext.testing.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ?? ext.testing.statusBar.tooltip),
-      JSON.stringify(ext.store.clusters), JSON.stringify(ext.store.account),
+      ext.testing.statusBar.text,
+      String(
+        (ext.testing.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ??
+          ext.testing.statusBar.tooltip,
+      ),
+      JSON.stringify(ext.store.clusters),
+      JSON.stringify(ext.store.account),
     ];
     assert.ok(ext.testing.logTail.length > 5, 'the log has content');
     for (const p of places) assert.ok(!p.includes(engine.token), `token found in: ${p.slice(0, 200)}`);

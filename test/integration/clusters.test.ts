@@ -7,17 +7,23 @@ import type { ClusterNode } from '../../src/vscode/views/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 
-async function rows(ext: TensorPoolExtensionApi): Promise<Array<{ node: ClusterNode; item: vscode.TreeItem }>> {
+async function rows(
+  ext: TensorPoolExtensionApi,
+): Promise<Array<{ node: ClusterNode; item: vscode.TreeItem }>> {
   const provider = ext.views.clusters as vscode.TreeDataProvider<ClusterNode>;
   const nodes = (await provider.getChildren(undefined)) ?? [];
   return Promise.all(nodes.map(async (node) => ({ node, item: await provider.getTreeItem(node) })));
 }
 
 function label(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+  return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     assert.ok(Date.now() < deadline, `timed out waiting for: ${what}`);
@@ -39,31 +45,53 @@ suite('Clusters: tree, wizards, tracking', () => {
   teardown(async () => {
     ext.setPrompter(undefined);
     await control.clearFaults();
-    await vscode.workspace.getConfiguration('tensorpool').update('containerField', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('tensorpool')
+      .update('containerField', undefined, vscode.ConfigurationTarget.Global);
   });
 
   test('an empty account shows "No clusters yet"', async () => {
     // A refresh started before the engine was reset may still be in flight: let it finish, then ask again.
     await ext.refresh();
     await ext.refresh();
-    assert.deepEqual((await rows(ext)).map((r) => label(r.item)), ['No clusters yet']);
+    assert.deepEqual(
+      (await rows(ext)).map((r) => label(r.item)),
+      ['No clusters yet'],
+    );
   });
 
   test('create through the wizard: exact body, shown at once as provisioning, tracked to running', async () => {
     await control.clearLog();
-    const p = new ScriptedPrompter(['2xH100', '2', 'itest-a', 'No new key', 'nvcr.io/nvidia/pytorch:24.05-py3', 'On', 'Create cluster']);
+    const p = new ScriptedPrompter([
+      '2xH100',
+      '2',
+      'itest-a',
+      'No new key',
+      'nvcr.io/nvidia/pytorch:24.05-py3',
+      'On',
+      'Create cluster',
+    ]);
     ext.setPrompter(p);
     const created = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
     assert.ok(created, 'cluster id returned');
     const posts = await control.calls('POST', '/cluster/create');
     assert.equal(posts.length, 1);
-    assert.deepEqual(posts[0].body, { instance_type: '2xH100', num_nodes: 2, tp_cluster_name: 'itest-a', container: 'nvcr.io/nvidia/pytorch:24.05-py3', deletion_protection: true });
+    assert.deepEqual(posts[0].body, {
+      instance_type: '2xH100',
+      num_nodes: 2,
+      tp_cluster_name: 'itest-a',
+      container: 'nvcr.io/nvidia/pytorch:24.05-py3',
+      deletion_protection: true,
+    });
     // At once: the row is there, in transition.
     const first = (await rows(ext)).find((r) => label(r.item) === 'itest-a');
     assert.ok(first, 'the new cluster is in the tree immediately');
     assert.match(String(first.item.description), /2xH100 × 2/);
     assert.equal((first.item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
-    assert.ok(ext.store.requests.some((r) => r.clusterId === created), 'its request is followed');
+    assert.ok(
+      ext.store.requests.some((r) => r.clusterId === created),
+      'its request is followed',
+    );
     await until('request followed to the end', () => ext.store.requests.length === 0);
     await ext.refresh();
     const done = (await rows(ext)).find((r) => label(r.item) === 'itest-a');
@@ -72,26 +100,66 @@ suite('Clusters: tree, wizards, tracking', () => {
     assert.equal((done.item.iconPath as vscode.ThemeIcon).id, 'vm-running');
     assert.match(done.item.contextValue ?? '', /^cluster running protected hasIp$/);
     const tooltip = (done.item.tooltip as vscode.MarkdownString).value;
-    for (const part of ['ID:', 'Type: 2xH100', 'Nodes: 2', 'Deletion protection: on', 'Instance']) assert.ok(tooltip.includes(part), `${part} in ${tooltip}`);
+    for (const part of ['ID:', 'Type: 2xH100', 'Nodes: 2', 'Deletion protection: on', 'Instance'])
+      assert.ok(tooltip.includes(part), `${part} in ${tooltip}`);
     const kids = await (ext.views.clusters as vscode.TreeDataProvider<ClusterNode>).getChildren(done.node);
     assert.equal(kids?.length, 2, 'two instance rows');
-    const statuses = (await control.log()).filter((e) => e.path.startsWith('/request/info/')).map((e) => e.status);
+    const statuses = (await control.log())
+      .filter((e) => e.path.startsWith('/request/info/'))
+      .map((e) => e.status);
     assert.ok(statuses.length >= 2 && statuses.every((s) => s === 200));
   });
 
   test('the image field follows the setting (experimental_container)', async () => {
-    await vscode.workspace.getConfiguration('tensorpool').update('containerField', 'experimental_container', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('tensorpool')
+      .update('containerField', 'experimental_container', vscode.ConfigurationTarget.Global);
     await control.clearLog();
-    ext.setPrompter(new ScriptedPrompter(['1xH100', ACCEPT, 'itest-img', 'No new key', 'ubuntu:22.04', 'Off', 'Create cluster']));
+    ext.setPrompter(
+      new ScriptedPrompter([
+        '1xH100',
+        ACCEPT,
+        'itest-img',
+        'No new key',
+        'ubuntu:22.04',
+        'Off',
+        'Create cluster',
+      ]),
+    );
     assert.ok(await vscode.commands.executeCommand('tensorpool.createCluster'));
     const [post] = await control.calls('POST', '/cluster/create');
-    assert.deepEqual(post.body, { instance_type: '1xH100', num_nodes: 1, tp_cluster_name: 'itest-img', experimental_container: 'ubuntu:22.04', deletion_protection: false });
+    assert.deepEqual(post.body, {
+      instance_type: '1xH100',
+      num_nodes: 1,
+      tp_cluster_name: 'itest-img',
+      experimental_container: 'ubuntu:22.04',
+      deletion_protection: false,
+    });
   });
 
   test('a 422 reopens the wizard at the field with the server message; one POST per confirmation', async () => {
     await control.clearLog();
-    await control.fault({ method: 'POST', path: '/cluster/create', status: 422, body: { detail: [{ loc: ['body', 'num_nodes'], msg: 'Not enough 8xB200 capacity for 4 nodes', type: 'value_error' }] } });
-    const p = new ScriptedPrompter(['8xB200', '4', 'itest-422', 'No new key', '', 'Off', 'Create cluster', '1', 'Create cluster']);
+    await control.fault({
+      method: 'POST',
+      path: '/cluster/create',
+      status: 422,
+      body: {
+        detail: [
+          { loc: ['body', 'num_nodes'], msg: 'Not enough 8xB200 capacity for 4 nodes', type: 'value_error' },
+        ],
+      },
+    });
+    const p = new ScriptedPrompter([
+      '8xB200',
+      '4',
+      'itest-422',
+      'No new key',
+      '',
+      'Off',
+      'Create cluster',
+      '1',
+      'Create cluster',
+    ]);
     ext.setPrompter(p);
     assert.ok(await vscode.commands.executeCommand('tensorpool.createCluster'));
     const reopened = p.shown.find((s) => s.initialError);
@@ -100,7 +168,13 @@ suite('Clusters: tree, wizards, tracking', () => {
     assert.equal(reopened.value, '4', 'what was typed is kept');
     assert.equal(reopened.initialError, 'Not enough 8xB200 capacity for 4 nodes');
     const posts = await control.calls('POST', '/cluster/create');
-    assert.deepEqual(posts.map((x) => [x.status, (x.body as { num_nodes: number }).num_nodes]), [[422, 4], [202, 1]]);
+    assert.deepEqual(
+      posts.map((x) => [x.status, (x.body as { num_nodes: number }).num_nodes]),
+      [
+        [422, 4],
+        [202, 1],
+      ],
+    );
   });
 
   test('bad answers never reach the engine; Escape on a filled wizard discards after asking', async () => {
@@ -109,7 +183,10 @@ suite('Clusters: tree, wizards, tracking', () => {
     ext.setPrompter(p);
     assert.equal(await vscode.commands.executeCommand('tensorpool.createCluster'), undefined);
     assert.equal(p.rejections.length, 4);
-    assert.deepEqual((await control.log()).filter((e) => e.method !== 'GET'), []);
+    assert.deepEqual(
+      (await control.log()).filter((e) => e.method !== 'GET'),
+      [],
+    );
   });
 
   test('edit: rename and protection are sent; an edit that changes nothing sends nothing', async () => {
@@ -118,18 +195,29 @@ suite('Clusters: tree, wizards, tracking', () => {
     await control.clearLog();
     ext.setPrompter(new ScriptedPrompter([ACCEPT, ACCEPT, 'Nothing to change: close']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.editCluster', target.node), false);
-    assert.deepEqual((await control.log()).filter((e) => e.method === 'PATCH'), []);
+    assert.deepEqual(
+      (await control.log()).filter((e) => e.method === 'PATCH'),
+      [],
+    );
     ext.setPrompter(new ScriptedPrompter(['itest-renamed', 'On', 'Apply changes']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.editCluster', target.node), true);
     const [patch] = (await control.log()).filter((e) => e.method === 'PATCH');
-    assert.deepEqual([patch.status, patch.body], [202, { cluster_name: 'itest-renamed', deletion_protection: true }]);
+    assert.deepEqual(
+      [patch.status, patch.body],
+      [202, { cluster_name: 'itest-renamed', deletion_protection: true }],
+    );
     assert.ok((await rows(ext)).some((r) => label(r.item) === 'itest-renamed'));
   });
 
   test('a duplicate name from the server returns to the name step', async () => {
     await ext.refresh();
     const target = (await rows(ext)).find((r) => label(r.item) === 'itest-renamed')!;
-    await control.fault({ method: 'PATCH', path: `/cluster/edit/${(target.node as { cluster: { id: string } }).cluster.id}`, status: 422, body: { detail: [{ loc: ['body', 'cluster_name'], msg: 'Name reserved', type: 'value_error' }] } });
+    await control.fault({
+      method: 'PATCH',
+      path: `/cluster/edit/${(target.node as { cluster: { id: string } }).cluster.id}`,
+      status: 422,
+      body: { detail: [{ loc: ['body', 'cluster_name'], msg: 'Name reserved', type: 'value_error' }] },
+    });
     const p = new ScriptedPrompter(['reserved-name', ACCEPT, 'Apply changes', 'fine-name', 'Apply changes']);
     ext.setPrompter(p);
     assert.equal(await vscode.commands.executeCommand('tensorpool.editCluster', target.node), true);
@@ -143,14 +231,23 @@ suite('Clusters: tree, wizards, tracking', () => {
     await control.clearLog();
     ext.setPrompter(new ScriptedPrompter(['<escape>']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.destroyCluster', target.node), false);
-    assert.deepEqual((await control.log()).filter((e) => e.method !== 'GET'), [], 'nothing sent while protected');
+    assert.deepEqual(
+      (await control.log()).filter((e) => e.method !== 'GET'),
+      [],
+      'nothing sent while protected',
+    );
     const p = new ScriptedPrompter(['Turn Off Protection and Destroy', 'wrong', 'fine-name']);
     ext.setPrompter(p);
     assert.equal(await vscode.commands.executeCommand('tensorpool.destroyCluster', target.node), true);
     assert.match(p.shown[0].message ?? '', /deletion protection/);
     assert.equal(p.rejections[0].value, 'wrong');
-    const mutations = (await control.log()).filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path} ${JSON.stringify(e.body)} ${e.status}`);
-    assert.deepEqual(mutations, [`PATCH /cluster/edit/${id} {"deletion_protection":false} 202`, `DELETE /cluster/${id} null 202`]);
+    const mutations = (await control.log())
+      .filter((e) => e.method !== 'GET')
+      .map((e) => `${e.method} ${e.path} ${JSON.stringify(e.body)} ${e.status}`);
+    assert.deepEqual(mutations, [
+      `PATCH /cluster/edit/${id} {"deletion_protection":false} 202`,
+      `DELETE /cluster/${id} null 202`,
+    ]);
     await until('destroy followed to the end', () => ext.store.requests.length === 0);
     await ext.refresh();
     assert.ok(!(await rows(ext)).some((r) => label(r.item) === 'fine-name'), 'gone from the tree');
@@ -160,7 +257,9 @@ suite('Clusters: tree, wizards, tracking', () => {
     await control.config({ retrying: true, failCreates: 1 });
     const seen = new Set<string>();
     const sub = ext.store.onDidChange(() => ext.store.requests.forEach((r) => seen.add(r.status)));
-    ext.setPrompter(new ScriptedPrompter(['1xL40S', ACCEPT, 'itest-fail', 'No new key', '', 'Off', 'Create cluster']));
+    ext.setPrompter(
+      new ScriptedPrompter(['1xL40S', ACCEPT, 'itest-fail', 'No new key', '', 'Off', 'Create cluster']),
+    );
     assert.ok(await vscode.commands.executeCommand('tensorpool.createCluster'));
     await until('request ends', () => ext.store.requests.length === 0);
     sub.dispose();
@@ -171,7 +270,9 @@ suite('Clusters: tree, wizards, tracking', () => {
 
   test('a text-only list shows a row that opens the text, plus the clusters this window is following', async () => {
     await control.config({ listMode: 'text' });
-    ext.setPrompter(new ScriptedPrompter(['1xH100', ACCEPT, 'itest-text', 'No new key', '', 'Off', 'Create cluster']));
+    ext.setPrompter(
+      new ScriptedPrompter(['1xH100', ACCEPT, 'itest-text', 'No new key', '', 'Off', 'Create cluster']),
+    );
     assert.ok(await vscode.commands.executeCommand('tensorpool.createCluster'));
     await ext.refresh();
     const labels = (await rows(ext)).map((r) => label(r.item));
@@ -187,7 +288,13 @@ suite('Clusters: tree, wizards, tracking', () => {
   });
 
   test('errors show as a row with retry, keeping the last good list', async () => {
-    await control.fault({ method: 'GET', path: '/cluster/list', status: 503, body: { message: 'maintenance' }, times: 10 });
+    await control.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      status: 503,
+      body: { message: 'maintenance' },
+      times: 10,
+    });
     await ext.refresh();
     const r = await rows(ext);
     assert.equal(label(r[0].item), 'Could not load clusters');
@@ -202,7 +309,10 @@ suite('Clusters: tree, wizards, tracking', () => {
     await vscode.commands.executeCommand('tensorpool.showOrganization');
     await vscode.commands.executeCommand('tensorpool.showMine');
     const lists = await control.calls('GET', '/cluster/list');
-    assert.deepEqual(lists.map((l) => l.query.include_org ?? 'false'), ['true', 'false']);
+    assert.deepEqual(
+      lists.map((l) => l.query.include_org ?? 'false'),
+      ['true', 'false'],
+    );
   });
 
   test('automatic refresh only while the view is visible', async () => {
@@ -212,8 +322,16 @@ suite('Clusters: tree, wizards, tracking', () => {
     await until('view hidden', () => ext.testing.nextRefreshDelay() === undefined, 5000);
     await control.clearLog();
     await sleep(6000);
-    assert.deepEqual((await control.calls('GET', '/cluster/list')).length, 0, 'no list requests while hidden');
+    assert.deepEqual(
+      (await control.calls('GET', '/cluster/list')).length,
+      0,
+      'no list requests while hidden',
+    );
     await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
-    await until('refreshed on showing', async () => (await control.calls('GET', '/cluster/list')).length > 0, 5000);
+    await until(
+      'refreshed on showing',
+      async () => (await control.calls('GET', '/cluster/list')).length > 0,
+      5000,
+    );
   });
 });

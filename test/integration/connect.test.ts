@@ -16,20 +16,28 @@ const USER_CONFIG = '# my settings\nHost github.com\n    User git\n\nHost *\n   
 
 async function createRunning(name: string, nodes: number): Promise<string> {
   const res = await fetch(`${engine.url}/cluster/create`, {
-    method: 'POST', headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ instance_type: '1xH100', num_nodes: nodes, tp_cluster_name: name }),
   });
   assert.equal(res.status, 202);
-  const { cluster_id } = await res.json() as { cluster_id: string };
+  const { cluster_id } = (await res.json()) as { cluster_id: string };
   for (let i = 0; i < 100; i++) {
-    const info = await (await fetch(`${engine.url}/cluster/info/${cluster_id}`, { headers: { authorization: `Bearer ${engine.token}` } })).json() as { status?: string };
+    const info = (await (
+      await fetch(`${engine.url}/cluster/info/${cluster_id}`, {
+        headers: { authorization: `Bearer ${engine.token}` },
+      })
+    ).json()) as { status?: string };
     if (info.status === 'RUNNING') return cluster_id;
     await sleep(100);
   }
   throw new Error(`${name} did not become RUNNING`);
 }
 
-async function clusterNode(ext: TensorPoolExtensionApi, name: string): Promise<Extract<ClusterNode, { kind: 'cluster' }>> {
+async function clusterNode(
+  ext: TensorPoolExtensionApi,
+  name: string,
+): Promise<Extract<ClusterNode, { kind: 'cluster' }>> {
   await ext.refresh();
   const nodes = (await ext.views.clusters.getChildren(undefined)) as ClusterNode[];
   const found = nodes.find((n) => n.kind === 'cluster' && n.cluster.name === name);
@@ -54,14 +62,21 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     fs.writeFileSync(path.join(home, '.ssh', 'config'), USER_CONFIG, { mode: 0o644 });
     const c = ext.testing.connect;
     c.home = () => home;
-    c.opener = async (uri) => { opened.push(uri); };
+    c.opener = async (uri) => {
+      opened.push(uri);
+    };
     c.hasRemoteSsh = () => remoteSsh;
     await createRunning('gpu-box', 2);
   });
-  setup(() => { opened = []; remoteSsh = true; });
+  setup(() => {
+    opened = [];
+    remoteSsh = true;
+  });
   teardown(() => ext.setPrompter(undefined));
   suiteTeardown(async () => {
-    await vscode.workspace.getConfiguration('tensorpool').update('sshConfigMode', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('tensorpool')
+      .update('sshConfigMode', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(home, { recursive: true, force: true });
   });
 
@@ -77,12 +92,23 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     assert.match(p.shown[0].message ?? '', /Include ~\/\.ssh\/tensorpool\/config/);
     const own = fs.readFileSync(path.join(home, '.ssh', 'tensorpool', 'config'), 'utf8');
     const ip = (second as { instance: { ip: string } }).instance.ip;
-    assert.match(own, new RegExp(`Host tp-gpu-box-2\\n\\s+HostName ${ip.replace(/\./g, '\\.')}\\n\\s+User ubuntu`));
+    assert.match(
+      own,
+      new RegExp(`Host tp-gpu-box-2\\n\\s+HostName ${ip.replace(/\./g, '\\.')}\\n\\s+User ubuntu`),
+    );
     assert.match(own, /Host tp-gpu-box-1\n/);
     const userConfig = fs.readFileSync(path.join(home, '.ssh', 'config'), 'utf8');
-    assert.equal(userConfig, `Include ~/.ssh/tensorpool/config\n${USER_CONFIG}`, 'only the Include line was added, at the top');
+    assert.equal(
+      userConfig,
+      `Include ~/.ssh/tensorpool/config\n${USER_CONFIG}`,
+      'only the Include line was added, at the top',
+    );
     assert.equal(fs.statSync(path.join(home, '.ssh', 'config')).mode & 0o777, 0o644, 'mode kept');
-    assert.equal(fs.statSync(path.join(home, '.ssh', 'tensorpool', 'config')).mode & 0o777, 0o600, 'new file is 0600');
+    assert.equal(
+      fs.statSync(path.join(home, '.ssh', 'tensorpool', 'config')).mode & 0o777,
+      0o600,
+      'new file is 0600',
+    );
   });
 
   test('the second time nothing is asked and the file is rewritten in place', async () => {
@@ -110,11 +136,20 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     terminal.dispose();
   });
 
-  test('the SSH terminal runs the service\'s ssh command for the node', async () => {
+  test("the SSH terminal runs the service's ssh command for the node", async () => {
     const node = await clusterNode(ext, 'gpu-box');
-    const [first] = (await ext.views.clusters.getChildren(node)) as Array<Extract<ClusterNode, { kind: 'instance' }>>;
-    const { command } = await (await fetch(`${engine.url}/ssh/${first.instance.id}?system=linux`, { headers: { authorization: `Bearer ${engine.token}` } })).json() as { command: string };
-    const terminal = await vscode.commands.executeCommand<vscode.Terminal>('tensorpool.openSshTerminal', first);
+    const [first] = (await ext.views.clusters.getChildren(node)) as Array<
+      Extract<ClusterNode, { kind: 'instance' }>
+    >;
+    const { command } = (await (
+      await fetch(`${engine.url}/ssh/${first.instance.id}?system=linux`, {
+        headers: { authorization: `Bearer ${engine.token}` },
+      })
+    ).json()) as { command: string };
+    const terminal = await vscode.commands.executeCommand<vscode.Terminal>(
+      'tensorpool.openSshTerminal',
+      first,
+    );
     assert.ok(terminal);
     const opts = terminal.creationOptions as vscode.TerminalOptions;
     assert.equal(terminal.name, 'TensorPool: gpu-box (node 1)');
@@ -127,7 +162,9 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
   });
 
   test('block mode: a marked block at the end of ~/.ssh/config; a malformed block is refused and nothing changes', async () => {
-    await vscode.workspace.getConfiguration('tensorpool').update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('tensorpool')
+      .update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
     await createRunning('blocky', 1);
     const node = await clusterNode(ext, 'blocky');
     await vscode.commands.executeCommand('tensorpool.openInRemoteSsh', node);

@@ -6,13 +6,20 @@ import type { TensorPoolExtensionApi } from '../../src/extension';
 import { EXTENSION_ID, engine } from './helpers';
 
 export interface LogEntry {
-  seq: number; method: string; path: string; query: Record<string, string>; body: unknown;
-  status: number | null; authorization: string | null; userAgent?: string | null;
+  seq: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  status: number | null;
+  authorization: string | null;
+  userAgent?: string | null;
 }
 
 async function call(method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${engine.url}/_engine/${path}`, {
-    method, headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -27,7 +34,8 @@ export const control = {
   clearFaults: () => call('DELETE', 'faults'),
   clearLog: () => call('DELETE', 'log'),
   log: async () => ((await call('GET', 'log')) as { entries: LogEntry[] }).entries,
-  calls: async (method: string, path: string) => (await control.log()).filter((e) => e.method === method && e.path === path),
+  calls: async (method: string, path: string) =>
+    (await control.log()).filter((e) => e.method === method && e.path === path),
 };
 
 export async function api(): Promise<TensorPoolExtensionApi> {
@@ -37,11 +45,16 @@ export async function api(): Promise<TensorPoolExtensionApi> {
 }
 
 export async function signIn(token = engine.token): Promise<{ ok: boolean; message?: string }> {
-  return (await vscode.commands.executeCommand('tensorpool.signIn', { token })) as { ok: boolean; message?: string };
+  return (await vscode.commands.executeCommand('tensorpool.signIn', { token })) as {
+    ok: boolean;
+    message?: string;
+  };
 }
 
 export async function setApiUrl(url: string | undefined): Promise<void> {
-  await vscode.workspace.getConfiguration('tensorpool').update('apiUrl', url, vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration('tensorpool')
+    .update('apiUrl', url, vscode.ConfigurationTarget.Global);
 }
 
 /** Wait until the store's account state has this kind (bounded). */

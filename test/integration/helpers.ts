@@ -95,7 +95,10 @@ export async function eventually(timeoutMs: number, check: () => Promise<void>):
 /** Names of the clusters the engine holds for the test token (structured part of GET /cluster/list). */
 export async function engineClusterNames(): Promise<string[]> {
   const body = await engine.get<{ clusters?: Array<Record<string, unknown>> }>('/cluster/list');
-  assert.ok(Array.isArray(body.clusters), `GET /cluster/list has no clusters array: ${JSON.stringify(body).slice(0, 300)}`);
+  assert.ok(
+    Array.isArray(body.clusters),
+    `GET /cluster/list has no clusters array: ${JSON.stringify(body).slice(0, 300)}`,
+  );
   return body.clusters.map((c) => String(c.name ?? c.tp_cluster_name ?? c.cluster_name ?? c.id));
 }
 
@@ -108,7 +111,10 @@ export async function settingsLoaded(): Promise<number> {
   const expected = process.env.TENSORPOOL_TEST_ENGINE_URL;
   const started = Date.now();
   if (!expected) return 0;
-  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== expected && Date.now() - started < 15_000) {
+  while (
+    vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== expected &&
+    Date.now() - started < 15_000
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return Date.now() - started;

@@ -17,7 +17,10 @@ export async function run(): Promise<void> {
   console.log(`[tensorpool tests] user settings waited for: ${await settingsLoaded()} ms`);
   // Every test file of this folder, in name order. Other issues add their own *.test.ts here.
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
-  for (const file of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) {
+  for (const file of fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()) {
     mocha.addFile(path.join(__dirname, file));
   }
   const tests: TestResult[] = [];
@@ -34,6 +37,8 @@ export async function run(): Promise<void> {
     });
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
     // 'fail' also fires for failing hooks, which mocha counts as failures too.
-    runner.on('fail', (test, err: Error) => tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }));
+    runner.on('fail', (test, err: Error) =>
+      tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
+    );
   });
 }

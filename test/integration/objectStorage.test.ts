@@ -8,18 +8,33 @@ import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';
 import { accountIs, api, control, signIn } from './control';
 
-async function rows(ext: TensorPoolExtensionApi, parent?: StorageNode): Promise<Array<{ node: StorageNode; label: string; description: string }>> {
+async function rows(
+  ext: TensorPoolExtensionApi,
+  parent?: StorageNode,
+): Promise<Array<{ node: StorageNode; label: string; description: string }>> {
   const provider = ext.views.objectStorage as vscode.TreeDataProvider<StorageNode>;
   const nodes = (await provider.getChildren(parent)) ?? [];
-  return Promise.all(nodes.map(async (node) => {
-    const item = await provider.getTreeItem(node);
-    return { node, label: typeof item.label === 'string' ? item.label : item.label?.label ?? '', description: String(item.description ?? '') };
-  }));
+  return Promise.all(
+    nodes.map(async (node) => {
+      const item = await provider.getTreeItem(node);
+      return {
+        node,
+        label: typeof item.label === 'string' ? item.label : (item.label?.label ?? ''),
+        description: String(item.description ?? ''),
+      };
+    }),
+  );
 }
 
-async function engineCredentials(): Promise<{ access_key_id: string; secret_access_key: string; endpoint: string } | undefined> {
-  const res = await fetch(`${engine.url}/object-storage/credentials`, { headers: { authorization: `Bearer ${engine.token}` } });
-  return res.status === 404 ? undefined : (await res.json()) as { access_key_id: string; secret_access_key: string; endpoint: string };
+async function engineCredentials(): Promise<
+  { access_key_id: string; secret_access_key: string; endpoint: string } | undefined
+> {
+  const res = await fetch(`${engine.url}/object-storage/credentials`, {
+    headers: { authorization: `Bearer ${engine.token}` },
+  });
+  return res.status === 404
+    ? undefined
+    : ((await res.json()) as { access_key_id: string; secret_access_key: string; endpoint: string });
 }
 
 suite('Object storage: state, credentials, buckets', () => {
@@ -40,14 +55,23 @@ suite('Object storage: state, credentials, buckets', () => {
   test('not enabled: one row that says so, with the Enable action', async () => {
     await ext.testing.refreshObjectStorage();
     const r = await rows(ext);
-    assert.deepEqual(r.map((x) => x.label), ['Object storage is not enabled']);
+    assert.deepEqual(
+      r.map((x) => x.label),
+      ['Object storage is not enabled'],
+    );
     assert.match(r[0].description, /S3-compatible/);
     const item = await ext.views.objectStorage.getTreeItem(r[0].node);
     assert.equal(item.contextValue, 'objectStorage disabled');
   });
 
   test('unknown with the reason when the server cannot be asked', async () => {
-    await control.fault({ method: 'GET', path: '/object-storage/credentials', status: 503, body: { message: 'storage backend down' }, times: 10 });
+    await control.fault({
+      method: 'GET',
+      path: '/object-storage/credentials',
+      status: 503,
+      body: { message: 'storage backend down' },
+      times: 10,
+    });
     await ext.testing.refreshObjectStorage();
     const r = await rows(ext);
     assert.equal(r[0].label, 'Object storage state unknown');
@@ -60,7 +84,10 @@ suite('Object storage: state, credentials, buckets', () => {
     ext.setPrompter(p);
     assert.equal(await vscode.commands.executeCommand('tensorpool.enableObjectStorage'), false);
     assert.match(p.shown[0].message ?? '', /Enable TensorPool object storage/);
-    assert.deepEqual((await control.log()).filter((e) => e.method === 'POST'), []);
+    assert.deepEqual(
+      (await control.log()).filter((e) => e.method === 'POST'),
+      [],
+    );
   });
 
   test('enable: the record shows (status verbatim, endpoint, region, key id, times); the secret is masked', async () => {
@@ -87,7 +114,11 @@ suite('Object storage: state, credentials, buckets', () => {
     await control.clearLog();
     await vscode.commands.executeCommand('tensorpool.copyStorageSecretKey');
     assert.equal(await vscode.env.clipboard.readText(), creds.secret_access_key);
-    assert.deepEqual(await control.calls('GET', '/object-storage/credentials'), [], 'served from SecretStorage');
+    assert.deepEqual(
+      await control.calls('GET', '/object-storage/credentials'),
+      [],
+      'served from SecretStorage',
+    );
     await vscode.env.clipboard.writeText('');
   });
 
@@ -115,12 +146,26 @@ suite('Object storage: state, credentials, buckets', () => {
     ext.setPrompter(p);
     assert.equal(await vscode.commands.executeCommand('tensorpool.createBucket'), 'itest-bucket');
     assert.equal(p.rejections.length, 2);
-    assert.deepEqual((await control.log()).filter((e) => e.method === 'PUT').map((e) => [e.path, e.status]), [['/object-storage/bucket/create/itest-bucket', 201]]);
+    assert.deepEqual(
+      (await control.log()).filter((e) => e.method === 'PUT').map((e) => [e.path, e.status]),
+      [['/object-storage/bucket/create/itest-bucket', 201]],
+    );
     const bucketsRow = (await rows(ext))[1];
-    assert.deepEqual((await rows(ext, bucketsRow.node)).map((x) => x.label), ['itest-bucket']);
-    await fetch(`${engine.url}/_engine/objects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bucket: 'itest-bucket', key: 'data/x.bin' }) });
+    assert.deepEqual(
+      (await rows(ext, bucketsRow.node)).map((x) => x.label),
+      ['itest-bucket'],
+    );
+    await fetch(`${engine.url}/_engine/objects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bucket: 'itest-bucket', key: 'data/x.bin' }),
+    });
     ext.setPrompter(new ScriptedPrompter(['Delete']));
-    assert.equal(await vscode.commands.executeCommand('tensorpool.deleteBucket', 'itest-bucket'), false, 'a non-empty bucket is refused');
+    assert.equal(
+      await vscode.commands.executeCommand('tensorpool.deleteBucket', 'itest-bucket'),
+      false,
+      'a non-empty bucket is refused',
+    );
     await control.reset('none');
     ext.setPrompter(new ScriptedPrompter(['Enable']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.enableObjectStorage'), true);
@@ -135,10 +180,17 @@ suite('Object storage: state, credentials, buckets', () => {
   test('disable: confirmed, then the section says not enabled and the secret is gone', async () => {
     ext.setPrompter(new ScriptedPrompter(['Disable']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.disableObjectStorage'), true);
-    assert.deepEqual((await rows(ext)).map((x) => x.label), ['Object storage is not enabled']);
+    assert.deepEqual(
+      (await rows(ext)).map((x) => x.label),
+      ['Object storage is not enabled'],
+    );
     await control.clearLog();
     await vscode.commands.executeCommand('tensorpool.copyStorageSecretKey');
-    assert.equal((await control.calls('GET', '/object-storage/credentials'))[0]?.status, 404, 'nothing stored: asked the server, which says not enabled');
+    assert.equal(
+      (await control.calls('GET', '/object-storage/credentials'))[0]?.status,
+      404,
+      'nothing stored: asked the server, which says not enabled',
+    );
   });
 
   test('no secret key appears in the log, settings, global state or the store', async () => {
@@ -149,6 +201,7 @@ suite('Object storage: state, credentials, buckets', () => {
       JSON.stringify(ext.testing.globalState()),
       JSON.stringify(ext.store.objectStorage),
     ];
-    for (const secret of secretsSeen) for (const p of places) assert.ok(!p.includes(secret), `secret found in ${p.slice(0, 120)}`);
+    for (const secret of secretsSeen)
+      for (const p of places) assert.ok(!p.includes(secret), `secret found in ${p.slice(0, 120)}`);
   });
 });

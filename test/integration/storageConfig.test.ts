@@ -11,14 +11,19 @@ import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';
 import { accountIs, api, control, signIn } from './control';
 
-const CREDENTIALS = '# my keys\r\n[default]\r\naws_access_key_id = AKIAMINE\r\naws_secret_access_key = mine\r\n\r\n[work]\r\naws_access_key_id=AKIAWORK\r\naws_secret_access_key=work'; // CRLF, no final newline
+const CREDENTIALS =
+  '# my keys\r\n[default]\r\naws_access_key_id = AKIAMINE\r\naws_secret_access_key = mine\r\n\r\n[work]\r\naws_access_key_id=AKIAWORK\r\naws_secret_access_key=work'; // CRLF, no final newline
 const CONFIG = '[default]\nregion = eu-west-1\n; comment\n[profile work]\noutput = json\n';
 const RCLONE = '[gdrive]\ntype = drive\nscope = drive\n';
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 async function creds(): Promise<{ access_key_id: string; secret_access_key: string; endpoint: string }> {
-  return (await fetch(`${engine.url}/object-storage/credentials`, { headers: { authorization: `Bearer ${engine.token}` } })).json() as never;
+  return (
+    await fetch(`${engine.url}/object-storage/credentials`, {
+      headers: { authorization: `Bearer ${engine.token}` },
+    })
+  ).json() as never;
 }
 
 suite('Object storage: AWS CLI profile, rclone remote, environment variables', () => {
@@ -64,7 +69,12 @@ suite('Object storage: AWS CLI profile, rclone remote, environment variables', (
     const c = await creds();
     const credentials = read('.aws', 'credentials');
     assert.ok(credentials.startsWith(`${CREDENTIALS}\r\n`), 'foreign content (CRLF) unchanged');
-    assert.match(credentials, new RegExp(`\\[tp\\]\\r\\naws_access_key_id = ${esc(c.access_key_id)}\\r\\naws_secret_access_key = ${esc(c.secret_access_key)}`));
+    assert.match(
+      credentials,
+      new RegExp(
+        `\\[tp\\]\\r\\naws_access_key_id = ${esc(c.access_key_id)}\\r\\naws_secret_access_key = ${esc(c.secret_access_key)}`,
+      ),
+    );
     const config = read('.aws', 'config');
     assert.ok(config.startsWith(CONFIG));
     assert.match(config, /\[profile tp\]\n/);

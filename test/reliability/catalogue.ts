@@ -40,11 +40,13 @@ export type FaultKind = keyof typeof FAULT_KINDS;
 export const FAULT_KIND_IDS = Object.keys(FAULT_KINDS) as FaultKind[];
 export const faultSubject = (k: FaultKind): string => `fault:${k}`;
 
-export const HTML_502 = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{font:14px sans-serif}</style></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+export const HTML_502 =
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{font:14px sans-serif}</style></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
 
 // ---- bad input ----------------------------------------------------------------------------------
 
-export type InputField = 'instanceType' | 'numNodes' | 'name' | 'key' | 'container' | 'editName' | 'bucket' | 'token' | 'apiUrl';
+export type InputField =
+  'instanceType' | 'numNodes' | 'name' | 'key' | 'container' | 'editName' | 'bucket' | 'token' | 'apiUrl';
 
 export interface BadInput {
   /** `bad:<field>:<n>`: stable within a run, used to merge the Node and host parts. */
@@ -114,7 +116,10 @@ const KEYS: Array<[string, RegExp]> = [
   ['ssh-ed25519', /not an SSH public key/],
   ['ssh-ed25519 AAAA', /too short/],
   [`${ED25519_KEY}\n${ED25519_KEY}`, /single public key on one line/],
-  ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI!!!notbase64!!!hF0t1Kq0n3xj5m2r0Jc4kUuA9y8', /not an SSH public key/],
+  [
+    'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI!!!notbase64!!!hF0t1Kq0n3xj5m2r0Jc4kUuA9y8',
+    /not an SSH public key/,
+  ],
   ['PuTTY-User-Key-File-3: ssh-ed25519', /not an SSH public key/],
 ];
 const IMAGES: Array<[string, RegExp]> = [
@@ -163,12 +168,20 @@ const URLS: Array<[string, RegExp]> = [
 ];
 
 const FIELDS: Array<[InputField, Array<[string, RegExp]>]> = [
-  ['instanceType', INSTANCE], ['numNodes', NODES], ['name', NAMES], ['key', KEYS], ['container', IMAGES],
-  ['editName', EDIT_NAMES], ['bucket', BUCKETS], ['token', TOKENS], ['apiUrl', URLS],
+  ['instanceType', INSTANCE],
+  ['numNodes', NODES],
+  ['name', NAMES],
+  ['key', KEYS],
+  ['container', IMAGES],
+  ['editName', EDIT_NAMES],
+  ['bucket', BUCKETS],
+  ['token', TOKENS],
+  ['apiUrl', URLS],
 ];
 
 export const BAD_INPUTS: readonly BadInput[] = FIELDS.flatMap(([field, list]) =>
-  list.map(([value, expect], i) => ({ id: `bad:${field}:${i}`, field, value, expect })));
+  list.map(([value, expect], i) => ({ id: `bad:${field}:${i}`, field, value, expect })),
+);
 
 export const badInputsFor = (field: InputField): BadInput[] => BAD_INPUTS.filter((b) => b.field === field);
 

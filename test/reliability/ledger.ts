@@ -72,7 +72,14 @@ export const ledger = new Ledger();
 
 /** Merge the parts' figures: subjects add up, numbers add up. */
 export function mergeFigures(parts: ReadonlyArray<PartFigures | undefined>): PartFigures {
-  const out: PartFigures = { subjects: {}, secretsFound: 0, secretFindings: [], placesSearched: 0, duplicateCreates: 0, createConfirmations: 0 };
+  const out: PartFigures = {
+    subjects: {},
+    secretsFound: 0,
+    secretFindings: [],
+    placesSearched: 0,
+    duplicateCreates: 0,
+    createConfirmations: 0,
+  };
   for (const p of parts) {
     if (!p) continue;
     for (const [name, t] of Object.entries(p.subjects)) {
@@ -91,7 +98,10 @@ export function mergeFigures(parts: ReadonlyArray<PartFigures | undefined>): Par
 }
 
 /** How many of `ids` (the catalogue of an area) are handled: covered by at least one test, all passed. */
-export function handled(figures: PartFigures, ids: readonly string[]): { handled: number; total: number; missing: string[] } {
+export function handled(
+  figures: PartFigures,
+  ids: readonly string[],
+): { handled: number; total: number; missing: string[] } {
   const missing = ids.filter((id) => {
     const t = figures.subjects[id];
     return !t || t.tests === 0 || t.passed !== t.tests;

@@ -26,11 +26,17 @@ import { credentialsRecord } from '../fixtures/payloads';
 import { BAD_INPUTS, FAULT_KIND_IDS, faultSubject, findSecrets } from './catalogue';
 import { handled, ledger, mergeFigures, type PartFigures } from './ledger';
 
-interface TestResult { title: string; state: 'passed' | 'failed'; error?: string }
+interface TestResult {
+  title: string;
+  state: 'passed' | 'failed';
+  error?: string;
+}
 
 const argv = process.argv.slice(2);
 const has = (flag: string) => argv.includes(flag);
-const NODE_FILES = ['faults', 'badInput', 'secrets', 'network', 'configs'].map((f) => path.join(__dirname, 'node', `${f}.test.js`));
+const NODE_FILES = ['faults', 'badInput', 'secrets', 'network', 'configs'].map((f) =>
+  path.join(__dirname, 'node', `${f}.test.js`),
+);
 /** Reused as it is: the unit suite's proxy tests against tinyproxy count among the network checks. */
 const REUSED_PROXY_TESTS = path.join(REPO, 'out', 'test', 'unit', 'proxy.test.js');
 
@@ -56,18 +62,24 @@ function walkTests(suite: Mocha.Suite, visit: (t: Mocha.Test) => void): void {
   for (const s of suite.suites) walkTests(s, visit);
 }
 
-async function runNodePart(ctx: SuiteContext): Promise<{ figures: PartFigures; tests: TestResult[]; ms: number }> {
+async function runNodePart(
+  ctx: SuiteContext,
+): Promise<{ figures: PartFigures; tests: TestResult[]; ms: number }> {
   const started = Date.now();
   log('--- Node part: API client, validators and wizards, network, config files ---');
   const mocha = new Mocha({ ui: 'bdd', reporter: 'dot', color: false, timeout: 20_000 });
   for (const f of [...NODE_FILES, REUSED_PROXY_TESTS]) mocha.addFile(f);
   await mocha.loadFilesAsync();
-  walkTests(mocha.suite, (t) => { if (t.file === REUSED_PROXY_TESTS) ledger.cover(t, `network:${t.title}`); });
+  walkTests(mocha.suite, (t) => {
+    if (t.file === REUSED_PROXY_TESTS) ledger.cover(t, `network:${t.title}`);
+  });
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
     runner.on('pass', (t) => tests.push({ title: t.fullTitle(), state: 'passed' }));
-    runner.on('fail', (t, err: Error) => tests.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }));
+    runner.on('fail', (t, err: Error) =>
+      tests.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
+    );
   });
   const passed = tests.filter((t) => t.state === 'passed').length;
   const failed = tests.length - passed;
@@ -79,10 +91,17 @@ async function runNodePart(ctx: SuiteContext): Promise<{ figures: PartFigures; t
 
 function hostTargets(): Target[] {
   // One version keeps CI time down; the integration suite covers both.
-  return argv.includes('--vscode') || process.env.VSCODE_TARGETS ? selectTargets(argv) : TARGETS.filter((t) => t.name === '1.100');
+  return argv.includes('--vscode') || process.env.VSCODE_TARGETS
+    ? selectTargets(argv)
+    : TARGETS.filter((t) => t.name === '1.100');
 }
 
-interface Row { check: string; result: string; ok: boolean; detail?: string }
+interface Row {
+  check: string;
+  result: string;
+  ok: boolean;
+  detail?: string;
+}
 
 /** At most a few names, then how many more. */
 function few(ids: readonly string[], n = 8): string {
@@ -94,25 +113,60 @@ function table(figures: PartFigures, node: PartFigures, host: PartFigures | unde
   const f = handled(figures, kinds);
   const fNode = handled(node, kinds);
   const fHost = host ? handled(host, kinds) : undefined;
-  const bad = handled(figures, BAD_INPUTS.map((b) => b.id));
+  const bad = handled(
+    figures,
+    BAD_INPUTS.map((b) => b.id),
+  );
   const configIds = Object.keys(figures.subjects).filter((s) => s.startsWith('config:'));
   const cfg = handled(figures, configIds);
   const netIds = Object.keys(figures.subjects).filter((s) => s.startsWith('network:'));
   const net = handled(figures, netIds);
-  const formats = figures.configs ? Object.entries(figures.configs.byFormat).map(([k, v]) => `${k} ${v}`).join(', ') : '';
+  const formats = figures.configs
+    ? Object.entries(figures.configs.byFormat)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')
+    : '';
   return [
-    { check: 'Fault kinds handled', result: `${f.handled} of ${f.total}`, ok: f.handled === f.total && f.total >= 20,
-      detail: `API client ${fNode.handled}/${fNode.total}; extension host ${fHost ? `${fHost.handled}/${fHost.total}` : 'not run'}${f.missing.length ? `; not handled: ${few(f.missing)}` : ''}` },
-    { check: 'Bad inputs rejected', result: `${bad.handled} of ${bad.total}`, ok: bad.handled === bad.total && bad.total >= 40,
-      detail: bad.missing.length ? `not rejected as expected: ${few(bad.missing)}` : 'before any request, with a specific message' },
-    { check: 'Secrets found', result: String(figures.secretsFound), ok: figures.secretsFound === 0 && figures.placesSearched > 0,
-      detail: `${figures.placesSearched} places searched${figures.secretFindings.length ? `: ${figures.secretFindings.slice(0, 5).join('; ')}` : ''}` },
-    { check: 'Duplicate creates', result: String(figures.duplicateCreates), ok: figures.duplicateCreates === 0 && figures.createConfirmations > 0,
-      detail: `${figures.createConfirmations} confirmations under faults around POST /cluster/create` },
-    { check: 'Configs round-tripped', result: `${cfg.handled} of ${cfg.total}`, ok: cfg.handled === cfg.total && cfg.total >= 100,
-      detail: cfg.missing.length ? `failed: ${few(cfg.missing)}` : formats },
-    { check: 'Proxy/network checks', result: `${net.handled} of ${net.total}`, ok: net.handled === net.total && net.total > 0,
-      detail: net.missing.length ? `failed: ${few(net.missing, 3)}` : 'tinyproxy, self-signed TLS, DNS, refused' },
+    {
+      check: 'Fault kinds handled',
+      result: `${f.handled} of ${f.total}`,
+      ok: f.handled === f.total && f.total >= 20,
+      detail: `API client ${fNode.handled}/${fNode.total}; extension host ${fHost ? `${fHost.handled}/${fHost.total}` : 'not run'}${f.missing.length ? `; not handled: ${few(f.missing)}` : ''}`,
+    },
+    {
+      check: 'Bad inputs rejected',
+      result: `${bad.handled} of ${bad.total}`,
+      ok: bad.handled === bad.total && bad.total >= 40,
+      detail: bad.missing.length
+        ? `not rejected as expected: ${few(bad.missing)}`
+        : 'before any request, with a specific message',
+    },
+    {
+      check: 'Secrets found',
+      result: String(figures.secretsFound),
+      ok: figures.secretsFound === 0 && figures.placesSearched > 0,
+      detail: `${figures.placesSearched} places searched${figures.secretFindings.length ? `: ${figures.secretFindings.slice(0, 5).join('; ')}` : ''}`,
+    },
+    {
+      check: 'Duplicate creates',
+      result: String(figures.duplicateCreates),
+      ok: figures.duplicateCreates === 0 && figures.createConfirmations > 0,
+      detail: `${figures.createConfirmations} confirmations under faults around POST /cluster/create`,
+    },
+    {
+      check: 'Configs round-tripped',
+      result: `${cfg.handled} of ${cfg.total}`,
+      ok: cfg.handled === cfg.total && cfg.total >= 100,
+      detail: cfg.missing.length ? `failed: ${few(cfg.missing)}` : formats,
+    },
+    {
+      check: 'Proxy/network checks',
+      result: `${net.handled} of ${net.total}`,
+      ok: net.handled === net.total && net.total > 0,
+      detail: net.missing.length
+        ? `failed: ${few(net.missing, 3)}`
+        : 'tinyproxy, self-signed TLS, DNS, refused',
+    },
   ];
 }
 
@@ -122,7 +176,10 @@ function printTable(rows: Row[]): string {
   const lines = [
     `| ${'Check'.padEnd(w1)} | ${'Result'.padEnd(w2)} | Notes |`,
     `|${'-'.repeat(w1 + 2)}|${'-'.repeat(w2 + 2)}|-------|`,
-    ...rows.map((r) => `| ${r.check.padEnd(w1)} | ${r.result.padEnd(w2)} | ${r.ok ? '' : 'FAILED: '}${r.detail ?? ''} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.check.padEnd(w1)} | ${r.result.padEnd(w2)} | ${r.ok ? '' : 'FAILED: '}${r.detail ?? ''} |`,
+    ),
   ];
   return lines.join('\n');
 }
@@ -132,7 +189,11 @@ runSuite('reliability', async (ctx) => {
   ctx.watchdog.arm(6 * 60_000, 'the reliability suite (Node part)');
   // tinyproxy and openssl (Debian) for the Node part; apt-get when run as root, else a clear message.
   await ensureSystemPackages();
-  let node: { figures: PartFigures; tests: TestResult[]; ms: number } = { figures: ledger.figures(), tests: [], ms: 0 };
+  let node: { figures: PartFigures; tests: TestResult[]; ms: number } = {
+    figures: ledger.figures(),
+    tests: [],
+    ms: 0,
+  };
   if (!has('--host-only')) node = await runNodePart(ctx);
 
   let host: PartFigures | undefined;
@@ -153,7 +214,12 @@ runSuite('reliability', async (ctx) => {
     for (const target of targets) {
       const t0 = Date.now();
       await part(ctx, `reliability on VS Code ${target.name}`, async (own) => {
-        const results = await runInHost(target, ctx, own, { testsModule: path.join(__dirname, 'host', 'index.js'), label: 'reliability', env, timeoutMs: 300_000 });
+        const results = await runInHost(target, ctx, own, {
+          testsModule: path.join(__dirname, 'host', 'index.js'),
+          label: 'reliability',
+          env,
+          timeoutMs: 300_000,
+        });
         if (!results) throw new Error('the extension host wrote no results');
         host = mergeFigures([host, results.figures as PartFigures]);
         hostTests = hostTests.concat(results.tests);
@@ -172,14 +238,23 @@ runSuite('reliability', async (ctx) => {
 
   const rows = table(figures, node.figures, host);
   const text = printTable(rows);
-  console.log(`\nReliability and security${vscodeVersion ? ` (Node ${process.version}; extension host of VS Code ${vscodeVersion})` : ''}:\n${text}`);
-  console.log(`Node part ${(node.ms / 1000).toFixed(1)} s, extension host ${(hostMs / 1000).toFixed(1)} s, total ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  console.log(
+    `\nReliability and security${vscodeVersion ? ` (Node ${process.version}; extension host of VS Code ${vscodeVersion})` : ''}:\n${text}`,
+  );
+  console.log(
+    `Node part ${(node.ms / 1000).toFixed(1)} s, extension host ${(hostMs / 1000).toFixed(1)} s, total ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   const partial = has('--node-only') || has('--host-only') || has('--files') || has('--grep');
   if (partial) log('a partial run: the figures are not checked');
   else if (rows.every((r) => r.ok)) ctx.tally.passed++;
   else {
     ctx.tally.failed++;
-    console.log(`figures: FAILED (${rows.filter((r) => !r.ok).map((r) => r.check).join(', ')})`);
+    console.log(
+      `figures: FAILED (${rows
+        .filter((r) => !r.ok)
+        .map((r) => r.check)
+        .join(', ')})`,
+    );
   }
 
   const report = {
@@ -189,7 +264,10 @@ runSuite('reliability', async (ctx) => {
     timings: { totalMs: Date.now() - started, nodePartMs: node.ms, hostPartMs: hostMs },
     table: rows,
     figures,
-    tests: [...node.tests.map((t) => ({ part: 'node', ...t })), ...hostTests.map((t) => ({ part: 'host', ...t }))],
+    tests: [
+      ...node.tests.map((t) => ({ part: 'node', ...t })),
+      ...hostTests.map((t) => ({ part: 'host', ...t })),
+    ],
   };
   const json = JSON.stringify(report, null, 2);
   if (findSecrets(json, NODE_SECRETS).length === 0) {

@@ -4,8 +4,13 @@ import * as assert from 'node:assert/strict';
 import type { UiTest } from './types';
 
 async function engineClusterNames(ctx: Parameters<UiTest['run']>[0]): Promise<string[]> {
-  const body = (await ctx.engine.get('/cluster/list')) as { clusters?: Array<{ name?: string; id?: string }> };
-  assert.ok(Array.isArray(body.clusters) && body.clusters.length > 0, 'the engine holds no clusters (expected its demo data)');
+  const body = (await ctx.engine.get('/cluster/list')) as {
+    clusters?: Array<{ name?: string; id?: string }>;
+  };
+  assert.ok(
+    Array.isArray(body.clusters) && body.clusters.length > 0,
+    'the engine holds no clusters (expected its demo data)',
+  );
   return body.clusters.map((c) => String(c.name ?? c.id));
 }
 
@@ -16,7 +21,10 @@ export const tests: UiTest[] = [
       await workbench.ready('TensorPool');
       await workbench.openViewContainer('TensorPool', 'Clusters');
       // Signed out: the view's welcome content offers to sign in.
-      await workbench.page.locator('[id="workbench.parts.sidebar"] .welcome-view-content', { hasText: 'Sign In' }).first().waitFor({ timeout: 15_000 });
+      await workbench.page
+        .locator('[id="workbench.parts.sidebar"] .welcome-view-content', { hasText: 'Sign In' })
+        .first()
+        .waitFor({ timeout: 15_000 });
       log(`screenshot ${await workbench.screenshot('01-view-signed-out')}`);
     },
   },
@@ -27,7 +35,10 @@ export const tests: UiTest[] = [
       // A wrong token first: the server's refusal shows in the box, and what was typed stays.
       await workbench.typeIntoInputBox(/API token/i, 'tp_wrong_token_12345');
       await workbench.page.keyboard.press('Enter');
-      await workbench.page.locator('.quick-input-widget .quick-input-message', { hasText: /rejected/i }).first().waitFor({ timeout: 15_000 });
+      await workbench.page
+        .locator('.quick-input-widget .quick-input-message', { hasText: /rejected/i })
+        .first()
+        .waitFor({ timeout: 15_000 });
       const kept = await workbench.page.locator('.quick-input-widget input').first().inputValue();
       assert.equal(kept, 'tp_wrong_token_12345', 'the typed token is kept after a refusal');
       log(`refused: "${await workbench.quickInputMessage()}"`);
@@ -50,7 +61,11 @@ export const tests: UiTest[] = [
       const names = await engineClusterNames(ctx);
       const rows = await ctx.workbench.waitForRows(names);
       ctx.log(`tree rows: ${JSON.stringify(rows)}`);
-      for (const name of names) assert.ok(rows.some((r) => r.includes(name)), `no tree row for ${name}`);
+      for (const name of names)
+        assert.ok(
+          rows.some((r) => r.includes(name)),
+          `no tree row for ${name}`,
+        );
       ctx.log(`screenshot ${await ctx.workbench.screenshot('04-tree-with-clusters')}`);
     },
   },

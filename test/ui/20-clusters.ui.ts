@@ -15,7 +15,10 @@ export const tests: UiTest[] = [
       await workbench.pickQuickItem('2xH100');
       await workbench.waitForQuickInput(/Number of nodes/);
       await workbench.replaceQuickInputText('0');
-      await workbench.page.locator('.quick-input-widget .quick-input-message', { hasText: /at least 1/ }).first().waitFor({ timeout: 10_000 });
+      await workbench.page
+        .locator('.quick-input-widget .quick-input-message', { hasText: /at least 1/ })
+        .first()
+        .waitFor({ timeout: 10_000 });
       log(`validation while typing: "${await workbench.quickInputMessage()}"`);
       log(`screenshot ${await workbench.screenshot('10-wizard-validation')}`);
       await workbench.replaceQuickInputText('2');
@@ -30,7 +33,10 @@ export const tests: UiTest[] = [
       await workbench.waitForQuickInput(/Deletion protection/);
       await workbench.pickQuickItem('On', 'On');
       await workbench.waitForQuickInput(/Review and create/);
-      const summary = (await workbench.page.locator('.quick-input-list').first().innerText()).replace(/\s+/g, ' ');
+      const summary = (await workbench.page.locator('.quick-input-list').first().innerText()).replace(
+        /\s+/g,
+        ' ',
+      );
       log(`summary: ${summary.slice(0, 200)}`);
       assert.match(summary, /2xH100 × 2 nodes/);
       log(`screenshot ${await workbench.screenshot('11-wizard-summary')}`);
@@ -46,7 +52,11 @@ export const tests: UiTest[] = [
       log(`first row: ${first}`);
       assert.match(first, /creating|PENDING|PROCESSING|PROVISIONING/i);
       log(`screenshot ${await workbench.screenshot('12-cluster-provisioning')}`);
-      await workbench.sidebarRows().filter({ hasText: new RegExp(`${NAME}.*RUNNING`) }).first().waitFor({ timeout: 30_000 });
+      await workbench
+        .sidebarRows()
+        .filter({ hasText: new RegExp(`${NAME}.*RUNNING`) })
+        .first()
+        .waitFor({ timeout: 30_000 });
       const message = await workbench.notification(new RegExp(`Cluster ${NAME} is ready`));
       log(`notification: "${message}"`);
       log(`screenshot ${await workbench.screenshot('13-cluster-running')}`);
@@ -83,8 +93,13 @@ export const tests: UiTest[] = [
       log(`screenshot ${await workbench.screenshot('16-destroy-protected')}`);
       await workbench.page.keyboard.press('Escape');
       await box.waitFor({ state: 'hidden', timeout: 10_000 });
-      const list = (await engine.get('/cluster/list')) as { clusters: Array<{ name: string; status: string }> };
-      assert.ok(list.clusters.some((c) => c.name === RENAMED && c.status === 'RUNNING'), 'still running');
+      const list = (await engine.get('/cluster/list')) as {
+        clusters: Array<{ name: string; status: string }>;
+      };
+      assert.ok(
+        list.clusters.some((c) => c.name === RENAMED && c.status === 'RUNNING'),
+        'still running',
+      );
     },
   },
 ];

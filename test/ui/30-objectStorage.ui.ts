@@ -6,17 +6,30 @@ export const tests: UiTest[] = [
   {
     name: 'enables object storage from the tree after confirming',
     async run({ workbench, log }) {
-      await workbench.page.locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: 'Object Storage' }).first().waitFor({ timeout: 15_000 });
+      await workbench.page
+        .locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: 'Object Storage' })
+        .first()
+        .waitFor({ timeout: 15_000 });
       await workbench.clickRowAction('Object storage is not enabled', 'Enable Object Storage');
       const box = await workbench.dialog(/organisation-wide/);
       log(`screenshot ${await workbench.screenshot('20-enable-confirm')}`);
       await workbench.clickDialogButton(box, 'Enable');
       await workbench.sidebarRows().filter({ hasText: 'Endpoint' }).first().waitFor({ timeout: 15_000 });
-      const rows = await workbench.waitForRows(['Object storage', 'Endpoint', 'Region', 'Access key ID', 'Secret access key', 'Buckets']);
+      const rows = await workbench.waitForRows([
+        'Object storage',
+        'Endpoint',
+        'Region',
+        'Access key ID',
+        'Secret access key',
+        'Buckets',
+      ]);
       log(`rows: ${JSON.stringify(rows.filter((r) => !/xh100|xh200|xb200|ui-train/i.test(r)))}`);
       const secretRow = rows.find((r) => r.startsWith('Secret access key')) ?? '';
       assert.match(secretRow, /••••/);
-      assert.ok(rows.some((r) => /^Object storage\s*ACTIVE$/.test(r)), 'status shown verbatim');
+      assert.ok(
+        rows.some((r) => /^Object storage\s*ACTIVE$/.test(r)),
+        'status shown verbatim',
+      );
     },
   },
   {
@@ -26,7 +39,10 @@ export const tests: UiTest[] = [
       const confirmation = await workbench.statusBarItem(/Copied the object-storage endpoint/);
       log(`status bar: "${confirmation}"`);
       const creds = (await engine.get('/object-storage/credentials')) as { endpoint: string };
-      const row = (await workbench.sidebarRows().filter({ hasText: 'Endpoint' }).first().innerText()).replace(/\s+/g, ' ');
+      const row = (await workbench.sidebarRows().filter({ hasText: 'Endpoint' }).first().innerText()).replace(
+        /\s+/g,
+        ' ',
+      );
       assert.ok(row.includes(creds.endpoint), `${row} shows ${creds.endpoint}`);
       log(`screenshot ${await workbench.screenshot('21-object-storage-section')}`);
     },

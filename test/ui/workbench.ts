@@ -21,16 +21,23 @@ export class Workbench {
 
   activityBarEntry(containerTitle: string): Locator {
     // The entry's aria-label starts with the container title (a keybinding or badge may follow).
-    return this.page.locator(`.activitybar .action-item .action-label[aria-label^="${containerTitle}"]`).first();
+    return this.page
+      .locator(`.activitybar .action-item .action-label[aria-label^="${containerTitle}"]`)
+      .first();
   }
 
   /** Click a view container's activity-bar icon and wait for the side bar to show it. */
   async openViewContainer(containerTitle: string, viewName: string): Promise<void> {
     await this.activityBarEntry(containerTitle).click();
     // With a single view the side bar's title reads "<container>: <view>" and the view header is hidden.
-    const title = this.page.locator('[id="workbench.parts.sidebar"] .composite.title .title-label', { hasText: containerTitle });
+    const title = this.page.locator('[id="workbench.parts.sidebar"] .composite.title .title-label', {
+      hasText: containerTitle,
+    });
     await title.first().waitFor({ timeout: 15_000 });
-    await this.page.locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: viewName }).first().waitFor({ state: 'attached', timeout: 15_000 });
+    await this.page
+      .locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: viewName })
+      .first()
+      .waitFor({ state: 'attached', timeout: 15_000 });
   }
 
   /** F1, type `>label`, wait for the entry, run it. */
@@ -39,13 +46,18 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(`>${label}`);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
+    await this.page
+      .locator('.quick-input-list .monaco-list-row', { hasText: label })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Enter');
   }
 
   /** Wait for an input box (quick input) showing `prompt`, then type `text` key by key. */
   async typeIntoInputBox(prompt: string | RegExp, text: string): Promise<void> {
-    await this.page.locator('.quick-input-widget', { hasText: prompt }).waitFor({ state: 'visible', timeout: 10_000 });
+    await this.page
+      .locator('.quick-input-widget', { hasText: prompt })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await this.page.keyboard.type(text);
   }
 
@@ -60,13 +72,19 @@ export class Workbench {
    * toasts are hidden (VS Code hides them when the smoke-test driver is on) or already gone.
    */
   async notification(text: string | RegExp, timeout = 15_000): Promise<string> {
-    const toast = this.page.locator('.notifications-toasts .notification-list-item-message').filter({ hasText: text }).first();
+    const toast = this.page
+      .locator('.notifications-toasts .notification-list-item-message')
+      .filter({ hasText: text })
+      .first();
     try {
       await toast.waitFor({ timeout });
       return await toast.innerText();
     } catch {
       await this.runCommand('Notifications: Show Notifications');
-      const inCenter = this.page.locator('.notifications-center .notification-list-item-message').filter({ hasText: text }).first();
+      const inCenter = this.page
+        .locator('.notifications-center .notification-list-item-message')
+        .filter({ hasText: text })
+        .first();
       await inCenter.waitFor({ timeout: 10_000 });
       return await inCenter.innerText();
     }
@@ -92,7 +110,8 @@ export class Workbench {
     for (;;) {
       if (await widget.isVisible().catch(() => false)) {
         const shown = await widget.innerText().catch(() => '');
-        const placeholder = (await input.getAttribute('placeholder', { timeout: 1000 }).catch(() => '')) ?? '';
+        const placeholder =
+          (await input.getAttribute('placeholder', { timeout: 1000 }).catch(() => '')) ?? '';
         if (matches(shown) || matches(placeholder)) return;
       }
       if (Date.now() > deadline) throw new Error(`no quick input showing ${text} within ${timeout / 1000} s`);
@@ -114,7 +133,10 @@ export class Workbench {
     await this.replaceQuickInputText(filter);
     // Enter accepts the focused row: wait until it is the one we mean, as a user would look first.
     const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
-    await this.page.locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: exact }).first().waitFor({ timeout: 10_000 });
+    await this.page
+      .locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: exact })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Enter');
   }
 
@@ -138,7 +160,9 @@ export class Workbench {
 
   /** A status-bar entry showing `text`. */
   async statusBarItem(text: string | RegExp, timeout = 15_000): Promise<string> {
-    const item = this.page.locator('[id="workbench.parts.statusbar"] .statusbar-item', { hasText: text }).first();
+    const item = this.page
+      .locator('[id="workbench.parts.statusbar"] .statusbar-item', { hasText: text })
+      .first();
     await item.waitFor({ timeout });
     return (await item.innerText()).trim();
   }

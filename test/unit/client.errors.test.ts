@@ -22,20 +22,38 @@ describe('API client errors, retries and timeouts', function () {
   this.timeout(10_000);
   let engine: EngineHandle;
   let sleeps: number[];
-  const make = (over: Partial<ClientOptions> = {}) => new TensorPoolClient({
-    baseUrl: engine.url, getToken: () => engine.token, userAgent: 'tensorpool-vscode/test',
-    retryBaseMs: 5, timeoutMs: 2000,
-    sleep: async (ms) => { sleeps.push(ms); },
-    ...over,
-  });
+  const make = (over: Partial<ClientOptions> = {}) =>
+    new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 'tensorpool-vscode/test',
+      retryBaseMs: 5,
+      timeoutMs: 2000,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      ...over,
+    });
 
-  before(async () => { engine = await startTestEngine(); });
-  after(async () => { await engine.close(); });
-  beforeEach(async () => { await engine.reset(); sleeps = []; });
+  before(async () => {
+    engine = await startTestEngine();
+  });
+  after(async () => {
+    await engine.close();
+  });
+  beforeEach(async () => {
+    await engine.reset();
+    sleeps = [];
+  });
 
   it('401 with a wrong token: UnauthorizedError with the server message; the onUnauthorized hook fires', async () => {
     let hooked = 0;
-    const c = make({ getToken: () => 'tp_wrong_token_123456', onUnauthorized: () => { hooked++; } });
+    const c = make({
+      getToken: () => 'tp_wrong_token_123456',
+      onUnauthorized: () => {
+        hooked++;
+      },
+    });
     await rejectsWith(c.me(), 'unauthorized', (e) => {
       assert.equal(e.status, 401);
       assert.ok(e.message.length > 5);
@@ -52,11 +70,23 @@ describe('API client errors, retries and timeouts', function () {
   });
 
   it('403 for the read-only token on a mutation', async () => {
-    await rejectsWith(make({ getToken: () => engine.readonlyToken }).createCluster(createInput()), 'forbidden', (e) => assert.equal(e.status, 403));
+    await rejectsWith(
+      make({ getToken: () => engine.readonlyToken }).createCluster(createInput()),
+      'forbidden',
+      (e) => assert.equal(e.status, 403),
+    );
   });
 
   it('422 from the server becomes per-field messages', async () => {
-    await engine.fault({ method: 'POST', path: '/cluster/create', status: 422, body: validationErrorBody(['num_nodes', 'Input should be greater than or equal to 1'], ['instance_type', 'Unknown instance type']) });
+    await engine.fault({
+      method: 'POST',
+      path: '/cluster/create',
+      status: 422,
+      body: validationErrorBody(
+        ['num_nodes', 'Input should be greater than or equal to 1'],
+        ['instance_type', 'Unknown instance type'],
+      ),
+    });
     await rejectsWith(make().createCluster(createInput()), 'validation', (e) => {
       const v = e as unknown as { messageFor(f: string): string | undefined; local: boolean };
       assert.equal(v.local, false);
@@ -68,18 +98,23 @@ describe('API client errors, retries and timeouts', function () {
 
   it('the engine itself answers 422 for a bad body (sent raw, bypassing the client)', async () => {
     const res = await engine.raw('/cluster/create', {
-      method: 'POST', headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ instance_type: '8xH100', num_nodes: 0 }),
     });
     assert.equal(res.status, 422);
-    const body = await res.json() as { detail: Array<{ loc: unknown[] }> };
+    const body = (await res.json()) as { detail: Array<{ loc: unknown[] }> };
     assert.deepEqual(body.detail[0].loc, ['body', 'num_nodes']);
   });
 
   it('404 for an unknown cluster and 409 for a duplicate name', async () => {
-    await rejectsWith(make().clusterInfo('c-does-not-exist'), 'not-found', (e) => assert.equal(e.status, 404));
+    await rejectsWith(make().clusterInfo('c-does-not-exist'), 'not-found', (e) =>
+      assert.equal(e.status, 404),
+    );
     await make().createCluster(createInput({ tp_cluster_name: 'dup' }));
-    await rejectsWith(make().createCluster(createInput({ tp_cluster_name: 'dup' })), 'conflict', (e) => assert.match(e.message, /dup|exist/i));
+    await rejectsWith(make().createCluster(createInput({ tp_cluster_name: 'dup' })), 'conflict', (e) =>
+      assert.match(e.message, /dup|exist/i),
+    );
   });
 
   it('error text is read from message, error, detail or external_message', async () => {
@@ -95,7 +130,13 @@ describe('API client errors, retries and timeouts', function () {
   });
 
   it('429 with Retry-After: a GET waits what the server says, then succeeds', async () => {
-    await engine.fault({ method: 'GET', path: '/cluster/list', status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '3' } });
+    await engine.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      status: 429,
+      body: { error: 'slow down' },
+      headers: { 'retry-after': '3' },
+    });
     const listing = await make().listClusters();
     assert.deepEqual(listing.clusters, []);
     assert.deepEqual(sleeps, [3000]);
@@ -108,19 +149,41 @@ describe('API client errors, retries and timeouts', function () {
     assert.equal(sleeps.length, 1);
     assert.ok(sleeps[0] > 0 && sleeps[0] < 100, `backoff ${sleeps[0]} ms`);
     sleeps = [];
-    await engine.fault({ method: 'GET', path: '/cluster/list', status: 429, body: { error: 'later' }, headers: { 'retry-after': '3600' } });
+    await engine.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      status: 429,
+      body: { error: 'later' },
+      headers: { 'retry-after': '3600' },
+    });
     await rejectsWith(make().listClusters(), 'rate-limited', (e) => assert.equal(e.retryAfterMs, 3_600_000));
     assert.deepEqual(sleeps, []);
   });
 
   it('GET retries on 5xx are bounded, then ServerError', async () => {
-    await engine.fault({ method: 'GET', path: '/me', status: 503, body: { message: 'maintenance' }, times: 10 });
-    await rejectsWith(make({ maxRetries: 2 }).me(), 'server', (e) => { assert.equal(e.status, 503); assert.match(e.message, /maintenance/); });
+    await engine.fault({
+      method: 'GET',
+      path: '/me',
+      status: 503,
+      body: { message: 'maintenance' },
+      times: 10,
+    });
+    await rejectsWith(make({ maxRetries: 2 }).me(), 'server', (e) => {
+      assert.equal(e.status, 503);
+      assert.match(e.message, /maintenance/);
+    });
     assert.equal((await engine.calls('GET', '/me')).length, 3);
   });
 
   it('502 with an HTML body: a short readable message, not the page', async () => {
-    await engine.fault({ method: 'GET', path: '/me', status: 502, rawBody: '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>', contentType: 'text/html', times: 10 });
+    await engine.fault({
+      method: 'GET',
+      path: '/me',
+      status: 502,
+      rawBody: '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>',
+      contentType: 'text/html',
+      times: 10,
+    });
     await rejectsWith(make({ maxRetries: 0 }).me(), 'server', (e) => {
       assert.match(e.message, /502 Bad Gateway/);
       assert.ok(!e.message.includes('<'));
@@ -138,8 +201,18 @@ describe('API client errors, retries and timeouts', function () {
     for (const [kind, fault] of cases) {
       await engine.clearLog();
       await engine.fault(fault);
-      await rejectsWith(c.createCluster(createInput()), kind, (e) => assert.equal(e.mayHaveReachedServer, true, `${fault.action ?? fault.status} may have reached the server`));
-      assert.equal((await engine.calls('POST', '/cluster/create')).length, 1, `one create under ${fault.action ?? fault.status}`);
+      await rejectsWith(c.createCluster(createInput()), kind, (e) =>
+        assert.equal(
+          e.mayHaveReachedServer,
+          true,
+          `${fault.action ?? fault.status} may have reached the server`,
+        ),
+      );
+      assert.equal(
+        (await engine.calls('POST', '/cluster/create')).length,
+        1,
+        `one create under ${fault.action ?? fault.status}`,
+      );
     }
     assert.deepEqual(sleeps, []);
     // drop-after really created a cluster: that is exactly why nothing may be retried.
@@ -167,7 +240,10 @@ describe('API client errors, retries and timeouts', function () {
 
   it('connection refused: NetworkError that says the request was never sent', async () => {
     const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); });
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
     });
     const c = make({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
     await rejectsWith(c.createCluster(createInput()), 'network', (e) => {
@@ -180,12 +256,24 @@ describe('API client errors, retries and timeouts', function () {
   it('bad responses: truncated JSON, empty 200, wrong shape; extra fields are kept', async () => {
     await engine.fault({ method: 'GET', path: '/object-storage/credentials', action: 'truncate' });
     await make().enableObjectStorage();
-    await rejectsWith(make().objectStorageCredentials(), 'bad-response', (e) => assert.match(e.message, /not JSON/));
+    await rejectsWith(make().objectStorageCredentials(), 'bad-response', (e) =>
+      assert.match(e.message, /not JSON/),
+    );
     await engine.fault({ method: 'GET', path: '/user/organization/info', status: 200, rawBody: '' });
     await rejectsWith(make().organizationInfo(), 'bad-response', (e) => assert.match(e.message, /empty/));
-    await engine.fault({ method: 'GET', path: '/request/info/r-1', status: 200, body: { request_id: 'r-1', status: 7 } });
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-1',
+      status: 200,
+      body: { request_id: 'r-1', status: 7 },
+    });
     await rejectsWith(make().requestInfo('r-1'), 'bad-response', (e) => assert.match(e.message, /status/));
-    await engine.fault({ method: 'GET', path: '/request/info/r-2', status: 200, body: { request_id: 'r-2', status: 'COMPLETED', brand_new: { x: 1 } } });
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-2',
+      status: 200,
+      body: { request_id: 'r-2', status: 'COMPLETED', brand_new: { x: 1 } },
+    });
     const { info } = await make().requestInfo('r-2');
     assert.deepEqual((info as Record<string, unknown>).brand_new, { x: 1 });
   });

@@ -10,13 +10,25 @@ import { ED25519_KEY, createInput } from '../fixtures/payloads';
 describe('API client operations (local engine over HTTP)', function () {
   let engine: EngineHandle;
   let client: TensorPoolClient;
-  const make = (over: Partial<ClientOptions> = {}) => new TensorPoolClient({
-    baseUrl: engine.url, getToken: () => engine.token, userAgent: 'tensorpool-vscode/test', retryBaseMs: 5, ...over,
-  });
+  const make = (over: Partial<ClientOptions> = {}) =>
+    new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 'tensorpool-vscode/test',
+      retryBaseMs: 5,
+      ...over,
+    });
 
-  before(async () => { engine = await startTestEngine(); });
-  after(async () => { await engine.close(); });
-  beforeEach(async () => { await engine.reset(); client = make(); });
+  before(async () => {
+    engine = await startTestEngine();
+  });
+  after(async () => {
+    await engine.close();
+  });
+  beforeEach(async () => {
+    await engine.reset();
+    client = make();
+  });
 
   describe('account', () => {
     it('me() returns the account record and sends the bearer token and user agent', async () => {
@@ -56,36 +68,60 @@ describe('API client operations (local engine over HTTP)', function () {
   describe('clusters', () => {
     it('createCluster sends the seed field names exactly, image as `container` by default', async () => {
       const res = await client.createCluster({
-        instance_type: '8xH100', num_nodes: 2, tp_cluster_name: 'train-a', public_keys: [ED25519_KEY],
-        container: 'nvcr.io/nvidia/pytorch:24.05-py3', deletion_protection: true, save_keys: false,
+        instance_type: '8xH100',
+        num_nodes: 2,
+        tp_cluster_name: 'train-a',
+        public_keys: [ED25519_KEY],
+        container: 'nvcr.io/nvidia/pytorch:24.05-py3',
+        deletion_protection: true,
+        save_keys: false,
       });
       assert.ok(res.cluster_id);
       assert.ok(res.request_id);
       const [call] = await engine.calls('POST', '/cluster/create');
       assert.equal(call.status, 202);
       assert.deepEqual(call.body, {
-        instance_type: '8xH100', num_nodes: 2, tp_cluster_name: 'train-a', public_keys: [ED25519_KEY],
-        container: 'nvcr.io/nvidia/pytorch:24.05-py3', deletion_protection: true, save_keys: false,
+        instance_type: '8xH100',
+        num_nodes: 2,
+        tp_cluster_name: 'train-a',
+        public_keys: [ED25519_KEY],
+        container: 'nvcr.io/nvidia/pytorch:24.05-py3',
+        deletion_protection: true,
+        save_keys: false,
       });
     });
 
     it('the image field name is a client option (experimental_container)', async () => {
-      await make({ imageField: 'experimental_container' }).createCluster(createInput({ container: 'ubuntu:22.04' }));
+      await make({ imageField: 'experimental_container' }).createCluster(
+        createInput({ container: 'ubuntu:22.04' }),
+      );
       const [call] = await engine.calls('POST', '/cluster/create');
-      assert.deepEqual(call.body, { instance_type: '1xH100', num_nodes: 1, experimental_container: 'ubuntu:22.04' });
+      assert.deepEqual(call.body, {
+        instance_type: '1xH100',
+        num_nodes: 1,
+        experimental_container: 'ubuntu:22.04',
+      });
     });
 
     it('listClusters returns structured clusters and the text table; include_org and instances as query params', async () => {
       await client.createCluster(createInput({ tp_cluster_name: 'mine' }));
-      await make({ getToken: () => engine.otherToken }).createCluster(createInput({ tp_cluster_name: 'colleague' }));
+      await make({ getToken: () => engine.otherToken }).createCluster(
+        createInput({ tp_cluster_name: 'colleague' }),
+      );
       const mine = await client.listClusters();
-      assert.deepEqual(mine.clusters?.map((c) => c.name), ['mine']);
+      assert.deepEqual(
+        mine.clusters?.map((c) => c.name),
+        ['mine'],
+      );
       assert.equal(typeof mine.message, 'string');
       assert.ok(mine.clusters?.[0].instances.length === 1, 'instances included');
       const org = await client.listClusters({ includeOrg: true });
       assert.deepEqual(org.clusters?.map((c) => c.name).sort(), ['colleague', 'mine']);
       const calls = await engine.calls('GET', '/cluster/list');
-      assert.deepEqual(calls.map((c) => c.query), [{ instances: 'true' }, { include_org: 'true', instances: 'true' }]);
+      assert.deepEqual(
+        calls.map((c) => c.query),
+        [{ instances: 'true' }, { include_org: 'true', instances: 'true' }],
+      );
     });
 
     it('a text-only list answer reaches the caller as message with clusters undefined', async () => {
@@ -97,7 +133,9 @@ describe('API client operations (local engine over HTTP)', function () {
     });
 
     it('clusterInfo by id and by name', async () => {
-      const { cluster_id } = await client.createCluster(createInput({ tp_cluster_name: 'info-me', num_nodes: 2 }));
+      const { cluster_id } = await client.createCluster(
+        createInput({ tp_cluster_name: 'info-me', num_nodes: 2 }),
+      );
       const byId = await client.clusterInfo(cluster_id);
       assert.equal(byId.cluster?.id, cluster_id);
       assert.equal(byId.cluster?.numNodes, 2);
@@ -113,10 +151,13 @@ describe('API client operations (local engine over HTTP)', function () {
       assert.equal(typeof res.message, 'string');
       await client.editCluster(cluster_id, { deletion_protection: true });
       const calls = await engine.calls('PATCH', `/cluster/edit/${cluster_id}`);
-      assert.deepEqual(calls.map((c) => [c.status, c.body]), [
-        [202, { cluster_name: 'after' }],
-        [202, { deletion_protection: true }],
-      ]);
+      assert.deepEqual(
+        calls.map((c) => [c.status, c.body]),
+        [
+          [202, { cluster_name: 'after' }],
+          [202, { deletion_protection: true }],
+        ],
+      );
       const info = await client.clusterInfo(cluster_id);
       assert.equal(info.cluster?.name, 'after');
       assert.equal(info.cluster?.deletionProtection, true);
@@ -126,13 +167,18 @@ describe('API client operations (local engine over HTTP)', function () {
       const a = await client.createCluster(createInput({ tp_cluster_name: 'gone' }));
       const res = await client.destroyCluster(a.cluster_id);
       assert.ok(res.request_id);
-      const b = await client.createCluster(createInput({ tp_cluster_name: 'keep', deletion_protection: true }));
-      await assert.rejects(client.destroyCluster(b.cluster_id), (e: Error & { kind?: string; status?: number }) => {
-        assert.equal(e.kind, 'conflict');
-        assert.equal(e.status, 409);
-        assert.match(e.message, /protect/i);
-        return true;
-      });
+      const b = await client.createCluster(
+        createInput({ tp_cluster_name: 'keep', deletion_protection: true }),
+      );
+      await assert.rejects(
+        client.destroyCluster(b.cluster_id),
+        (e: Error & { kind?: string; status?: number }) => {
+          assert.equal(e.kind, 'conflict');
+          assert.equal(e.status, 409);
+          assert.match(e.message, /protect/i);
+          return true;
+        },
+      );
     });
 
     it('clusterOperations, requestInfo with Retry-After, sshCommand', async () => {
@@ -143,8 +189,14 @@ describe('API client operations (local engine over HTTP)', function () {
       assert.equal(pending.info.request_id, request_id);
       assert.match(pending.info.status, /PENDING|PROCESSING/);
       assert.equal(pending.retryAfterMs, 1000, 'engine configured with Retry-After: 1');
-      await assert.rejects(client.sshCommand(instance_ids![0]), (e: Error & { kind?: string }) => e.kind === 'conflict', 'not reachable while provisioning');
-      const done = await trackRequest(client, request_id!, { sleep: (ms) => new Promise((r) => setTimeout(r, ms / 50)) });
+      await assert.rejects(
+        client.sshCommand(instance_ids![0]),
+        (e: Error & { kind?: string }) => e.kind === 'conflict',
+        'not reachable while provisioning',
+      );
+      const done = await trackRequest(client, request_id!, {
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms / 50)),
+      });
       assert.equal(done.kind, 'completed');
       const ssh = await client.sshCommand(instance_ids![0], 'linux');
       assert.match(ssh.command, /ssh/);
@@ -155,9 +207,13 @@ describe('API client operations (local engine over HTTP)', function () {
 
   describe('object storage', () => {
     it('credentials are 404 before enable; enable is idempotent; rotate changes both keys; disable clears', async () => {
-      await assert.rejects(client.objectStorageCredentials(), (e: Error & { kind?: string }) => e.kind === 'not-found');
+      await assert.rejects(
+        client.objectStorageCredentials(),
+        (e: Error & { kind?: string }) => e.kind === 'not-found',
+      );
       const first = await client.enableObjectStorage();
-      for (const k of ['org_id', 'access_key_id', 'secret_access_key', 'endpoint', 'region'] as const) assert.ok(first[k], k);
+      for (const k of ['org_id', 'access_key_id', 'secret_access_key', 'endpoint', 'region'] as const)
+        assert.ok(first[k], k);
       const again = await client.enableObjectStorage();
       assert.equal(again.access_key_id, first.access_key_id);
       assert.deepEqual(await client.objectStorageCredentials(), again);
@@ -171,17 +227,26 @@ describe('API client operations (local engine over HTTP)', function () {
       assert.equal(rclone.remote_name, 'tp');
       assert.match(rclone.rclone_config ?? '', /\[tp\]/);
       await client.disableObjectStorage();
-      await assert.rejects(client.objectStorageCredentials(), (e: Error & { kind?: string }) => e.kind === 'not-found');
+      await assert.rejects(
+        client.objectStorageCredentials(),
+        (e: Error & { kind?: string }) => e.kind === 'not-found',
+      );
       assert.equal((await engine.calls('DELETE', '/object-storage/disable')).length, 1);
     });
 
     it('buckets: create (PUT), list, delete (DELETE); invalid names refused before sending', async () => {
       await client.enableObjectStorage();
       await client.createBucket('datasets-01');
-      assert.deepEqual((await client.listBuckets()).map((b) => b.name), ['datasets-01']);
+      assert.deepEqual(
+        (await client.listBuckets()).map((b) => b.name),
+        ['datasets-01'],
+      );
       const [put] = await engine.calls('PUT', '/object-storage/bucket/create/datasets-01');
       assert.equal(put.status, 201);
-      await assert.rejects(client.createBucket('Bad_Name'), (e: Error & { kind?: string }) => e.kind === 'validation');
+      await assert.rejects(
+        client.createBucket('Bad_Name'),
+        (e: Error & { kind?: string }) => e.kind === 'validation',
+      );
       assert.equal((await engine.log()).filter((e) => e.path.includes('Bad_Name')).length, 0);
       await client.deleteBucket('datasets-01');
       const [del] = await engine.calls('DELETE', '/object-storage/bucket/delete/datasets-01');

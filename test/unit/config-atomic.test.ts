@@ -4,7 +4,19 @@
  * created 0700; non-UTF-8 files are refused rather than re-encoded; concurrent edits are not lost.
  */
 import * as assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, lstatSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  lstatSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { editTextFile, readTextFile, resolveTarget, writeFileAtomic } from '../../src/config/atomicWrite';
@@ -12,11 +24,17 @@ import { ConfigError } from '../../src/config/errors';
 
 const posix = process.platform !== 'win32';
 const modeOf = (p: string): number => statSync(p).mode & 0o777;
-const crash = { beforeRename: (): never => { throw new Error('simulated crash'); } };
+const crash = {
+  beforeRename: (): never => {
+    throw new Error('simulated crash');
+  },
+};
 
 describe('atomic writes', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'tp-config-atomic-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tp-config-atomic-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('creates a new file 0600 and missing parent directories 0700', async function () {
@@ -36,7 +54,11 @@ describe('atomic writes', () => {
       writeFileSync(file, 'old');
       chmodSync(file, mode);
       const oldMask = process.umask(0o077);
-      try { await writeFileAtomic(file, 'new'); } finally { process.umask(oldMask); }
+      try {
+        await writeFileAtomic(file, 'new');
+      } finally {
+        process.umask(oldMask);
+      }
       assert.equal(modeOf(file), mode, mode.toString(8));
       assert.equal(readFileSync(file, 'utf8'), 'new');
     }
@@ -48,10 +70,19 @@ describe('atomic writes', () => {
     writeFileSync(file, old);
     let seenTemp = '';
     await assert.rejects(
-      writeFileAtomic(file, 'replacement', { beforeRename: (temp) => { seenTemp = temp; assert.equal(readFileSync(temp, 'utf8'), 'replacement'); throw new Error('simulated crash'); } }),
+      writeFileAtomic(file, 'replacement', {
+        beforeRename: (temp) => {
+          seenTemp = temp;
+          assert.equal(readFileSync(temp, 'utf8'), 'replacement');
+          throw new Error('simulated crash');
+        },
+      }),
       /simulated crash/,
     );
-    assert.ok(seenTemp.startsWith(join(dir, '.credentials.')) && seenTemp.endsWith('.tmp'), 'the temp file is in the same directory');
+    assert.ok(
+      seenTemp.startsWith(join(dir, '.credentials.')) && seenTemp.endsWith('.tmp'),
+      'the temp file is in the same directory',
+    );
     assert.deepEqual(readFileSync(file), old);
     assert.deepEqual(readdirSync(dir), ['credentials']);
   });
@@ -93,14 +124,20 @@ describe('atomic writes', () => {
     if (!posix) this.skip();
     symlinkSync(join(dir, 'b'), join(dir, 'a'));
     symlinkSync(join(dir, 'a'), join(dir, 'b'));
-    await assert.rejects(resolveTarget(join(dir, 'a')), (e: ConfigError) => e.code === 'symlink-loop' && /symbolic links/.test(e.message));
+    await assert.rejects(
+      resolveTarget(join(dir, 'a')),
+      (e: ConfigError) => e.code === 'symlink-loop' && /symbolic links/.test(e.message),
+    );
   });
 
   it('refuses to edit a file that is not UTF-8, leaving it alone', async () => {
     const file = join(dir, 'config');
     const latin1 = Buffer.from([0x5b, 0x74, 0x70, 0x5d, 0x0a, 0x23, 0xe9, 0x0a]); // "[tp]\n#\xe9\n"
     writeFileSync(file, latin1);
-    await assert.rejects(editTextFile(file, () => 'x'), (e: ConfigError) => e.code === 'not-utf8' && e.message.includes(file));
+    await assert.rejects(
+      editTextFile(file, () => 'x'),
+      (e: ConfigError) => e.code === 'not-utf8' && e.message.includes(file),
+    );
     await assert.rejects(readTextFile(file), (e: ConfigError) => e.code === 'not-utf8');
     assert.deepEqual(readFileSync(file), latin1);
   });
@@ -123,7 +160,10 @@ describe('atomic writes', () => {
     let interfered = false;
     const r = await editTextFile(file, (old) => `${old}ours\n`, {
       beforeRename: () => {
-        if (!interfered) { interfered = true; writeFileSync(file, 'a\ntheirs\n'); }
+        if (!interfered) {
+          interfered = true;
+          writeFileSync(file, 'a\ntheirs\n');
+        }
       },
     });
     assert.equal(readFileSync(file, 'utf8'), 'a\ntheirs\nours\n');
@@ -136,7 +176,9 @@ describe('atomic writes', () => {
     writeFileSync(file, 'a\n');
     let n = 0;
     await assert.rejects(
-      editTextFile(file, (old) => `${old}ours\n`, { beforeRename: () => writeFileSync(file, `other ${++n}\n`) }),
+      editTextFile(file, (old) => `${old}ours\n`, {
+        beforeRename: () => writeFileSync(file, `other ${++n}\n`),
+      }),
       (e: ConfigError) => e.code === 'concurrent-edit',
     );
     assert.equal(readFileSync(file, 'utf8'), `other ${n}\n`);

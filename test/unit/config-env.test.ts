@@ -7,12 +7,23 @@ import { execFileSync } from 'node:child_process';
 import { awsEnvironment, rcloneEnvironment, renderEnvironment } from '../../src/config/env';
 import { ConfigError } from '../../src/config/errors';
 
-const CREDS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: "s3cr3t/with'quote$HOME`x`", endpoint: 'https://storage.example.test', region: 'us-east-1' };
+const CREDS = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: "s3cr3t/with'quote$HOME`x`",
+  endpoint: 'https://storage.example.test',
+  region: 'us-east-1',
+};
 
 describe('environment variables', () => {
   it('name the variables the AWS CLI and SDKs read', () => {
-    assert.deepEqual(awsEnvironment(CREDS).map(([n]) => n), ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_DEFAULT_REGION', 'AWS_REGION', 'AWS_ENDPOINT_URL']);
-    assert.deepEqual(rcloneEnvironment('tp', CREDS).slice(0, 2), [['RCLONE_CONFIG_TP_TYPE', 's3'], ['RCLONE_CONFIG_TP_PROVIDER', 'Other']]);
+    assert.deepEqual(
+      awsEnvironment(CREDS).map(([n]) => n),
+      ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_DEFAULT_REGION', 'AWS_REGION', 'AWS_ENDPOINT_URL'],
+    );
+    assert.deepEqual(rcloneEnvironment('tp', CREDS).slice(0, 2), [
+      ['RCLONE_CONFIG_TP_TYPE', 's3'],
+      ['RCLONE_CONFIG_TP_PROVIDER', 'Other'],
+    ]);
     assert.equal(rcloneEnvironment('my-remote', CREDS)[0][0], 'RCLONE_CONFIG_MY_REMOTE_TYPE');
   });
 
@@ -34,7 +45,13 @@ describe('environment variables', () => {
   });
 
   it('refuse line breaks and bad names without echoing the value', () => {
-    assert.throws(() => renderEnvironment([['X', 'secret-value\nrm -rf /']], 'posix'), (e: ConfigError) => e.code === 'invalid-value' && !e.message.includes('secret-value'));
-    assert.throws(() => renderEnvironment([['1X', 'v']], 'powershell'), /not a valid environment variable name/);
+    assert.throws(
+      () => renderEnvironment([['X', 'secret-value\nrm -rf /']], 'posix'),
+      (e: ConfigError) => e.code === 'invalid-value' && !e.message.includes('secret-value'),
+    );
+    assert.throws(
+      () => renderEnvironment([['1X', 'v']], 'powershell'),
+      /not a valid environment variable name/,
+    );
   });
 });

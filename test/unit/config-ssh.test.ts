@@ -5,21 +5,63 @@
  * must be refused with the reason and the file left exactly as it was.
  */
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config/errors';
 import {
-  addIncludeLine, BLOCK_BEGIN, BLOCK_END, editBlockFile, editBlockText, editOwnHostsFile, editOwnHostsText, ensureInclude, INCLUDE_LINE,
-  includeState, readBlock, readIncludeState, removeInclude, removeIncludeLine, sshPaths,
+  addIncludeLine,
+  BLOCK_BEGIN,
+  BLOCK_END,
+  editBlockFile,
+  editBlockText,
+  editOwnHostsFile,
+  editOwnHostsText,
+  ensureInclude,
+  INCLUDE_LINE,
+  includeState,
+  readBlock,
+  readIncludeState,
+  removeInclude,
+  removeIncludeLine,
+  sshPaths,
 } from '../../src/config/sshConfig';
-import { editHostsLines, hostAlias, listClusterHosts, renderClusterHosts, sanitizeAliasPart, sshPath, type SshHost } from '../../src/config/sshHosts';
+import {
+  editHostsLines,
+  hostAlias,
+  listClusterHosts,
+  renderClusterHosts,
+  sanitizeAliasPart,
+  sshPath,
+  type SshHost,
+} from '../../src/config/sshHosts';
 
 const HOME = '/home/me';
 
-function hosts(clusterId: string, clusterName: string, ips: string[], overrides: Partial<SshHost> = {}): SshHost[] {
+function hosts(
+  clusterId: string,
+  clusterName: string,
+  ips: string[],
+  overrides: Partial<SshHost> = {},
+): SshHost[] {
   return ips.map((hostName, i) => ({
-    alias: hostAlias(clusterName, i + 1), hostName, user: 'ubuntu', port: 22, identityFile: `${HOME}/.ssh/id_ed25519`, clusterId, clusterName, ...overrides,
+    alias: hostAlias(clusterName, i + 1),
+    hostName,
+    user: 'ubuntu',
+    port: 22,
+    identityFile: `${HOME}/.ssh/id_ed25519`,
+    clusterId,
+    clusterName,
+    ...overrides,
   }));
 }
 
@@ -29,11 +71,22 @@ const set = (h: SshHost[]) => ({ kind: 'set' as const, clusterId: h[0].clusterId
 
 function entry(alias: string, ip: string, clusterId: string): string[] {
   return [
-    `Host ${alias}`, `    HostName ${ip}`, '    User ubuntu', '    Port 22', '    IdentityFile ~/.ssh/id_ed25519', '    IdentitiesOnly yes',
-    '    StrictHostKeyChecking accept-new', '    UserKnownHostsFile ~/.ssh/tensorpool/known_hosts', `    HostKeyAlias ${alias}.${clusterId}`,
+    `Host ${alias}`,
+    `    HostName ${ip}`,
+    '    User ubuntu',
+    '    Port 22',
+    '    IdentityFile ~/.ssh/id_ed25519',
+    '    IdentitiesOnly yes',
+    '    StrictHostKeyChecking accept-new',
+    '    UserKnownHostsFile ~/.ssh/tensorpool/known_hosts',
+    `    HostKeyAlias ${alias}.${clusterId}`,
   ];
 }
-const TRAIN_LINES = ['# TensorPool cluster c-train (Train A)', ...entry('tp-train-a-1', '203.0.113.10', 'c-train'), ...entry('tp-train-a-2', '203.0.113.11', 'c-train')];
+const TRAIN_LINES = [
+  '# TensorPool cluster c-train (Train A)',
+  ...entry('tp-train-a-1', '203.0.113.10', 'c-train'),
+  ...entry('tp-train-a-2', '203.0.113.11', 'c-train'),
+];
 const EVAL_LINES = ['# TensorPool cluster c-eval (eval)', ...entry('tp-eval-1', '198.51.100.7', 'c-eval')];
 
 describe('ssh host entries', () => {
@@ -48,7 +101,9 @@ describe('ssh host entries', () => {
 
   it('render HostName, User, Port, IdentityFile, our known_hosts and a per-cluster HostKeyAlias', () => {
     assert.deepEqual(renderClusterHosts(TRAIN, { home: HOME }), TRAIN_LINES);
-    const agent = renderClusterHosts(hosts('c-1', 'x', ['10.0.0.1'], { identityFile: undefined, port: undefined }));
+    const agent = renderClusterHosts(
+      hosts('c-1', 'x', ['10.0.0.1'], { identityFile: undefined, port: undefined }),
+    );
     assert.ok(!agent.some((l) => /IdentityFile|IdentitiesOnly/.test(l)) && agent.includes('    Port 22'));
   });
 
@@ -57,46 +112,80 @@ describe('ssh host entries', () => {
     assert.equal(sshPath('/keys/my key'), '"/keys/my key"');
     assert.equal(sshPath('C:\\Users\\me\\.ssh\\id_ed25519'), 'C:/Users/me/.ssh/id_ed25519');
     assert.equal(sshPath('/keys/100%'), '/keys/100%%');
-    assert.throws(() => sshPath('/keys/"x"'), (e: ConfigError) => e.code === 'invalid-value');
+    assert.throws(
+      () => sshPath('/keys/"x"'),
+      (e: ConfigError) => e.code === 'invalid-value',
+    );
   });
 
   it('refuse values that would inject directives', () => {
     const bad: Array<[Partial<SshHost>, RegExp]> = [
-      [{ alias: 'tp-*' }, /alias/], [{ alias: 'a b' }, /alias/], [{ hostName: '1.2.3.4\n  ProxyCommand x' }, /address/],
-      [{ user: 'root # x' }, /user/], [{ port: 0 }, /port/], [{ port: 1.5 }, /port/], [{ clusterId: 'c 1' }, /cluster id/],
+      [{ alias: 'tp-*' }, /alias/],
+      [{ alias: 'a b' }, /alias/],
+      [{ hostName: '1.2.3.4\n  ProxyCommand x' }, /address/],
+      [{ user: 'root # x' }, /user/],
+      [{ port: 0 }, /port/],
+      [{ port: 1.5 }, /port/],
+      [{ clusterId: 'c 1' }, /cluster id/],
       [{ identityFile: '/k\nProxyCommand x' }, /line break/],
     ];
-    for (const [o, re] of bad) assert.throws(() => renderClusterHosts(hosts(o.clusterId ?? 'c-1', 'x', ['10.0.0.1'], o)), re, JSON.stringify(o));
+    for (const [o, re] of bad)
+      assert.throws(
+        () => renderClusterHosts(hosts(o.clusterId ?? 'c-1', 'x', ['10.0.0.1'], o)),
+        re,
+        JSON.stringify(o),
+      );
   });
 
-  it('edit one cluster\'s hosts, keeping the others; refuse an alias another cluster uses', () => {
+  it("edit one cluster's hosts, keeping the others; refuse an alias another cluster uses", () => {
     let lines = editHostsLines([], set(TRAIN), { home: HOME });
     lines = editHostsLines(lines, set(EVAL), { home: HOME });
     assert.deepEqual(lines, [...TRAIN_LINES, '', ...EVAL_LINES]);
     const moved = editHostsLines(lines, set(hosts('c-train', 'Train A', ['203.0.113.99'])), { home: HOME });
-    assert.deepEqual(moved, [...TRAIN_LINES.slice(0, 1), ...entry('tp-train-a-1', '203.0.113.99', 'c-train'), '', ...EVAL_LINES]);
-    assert.deepEqual(listClusterHosts(moved), [{ clusterId: 'c-train', aliases: ['tp-train-a-1'] }, { clusterId: 'c-eval', aliases: ['tp-eval-1'] }]);
+    assert.deepEqual(moved, [
+      ...TRAIN_LINES.slice(0, 1),
+      ...entry('tp-train-a-1', '203.0.113.99', 'c-train'),
+      '',
+      ...EVAL_LINES,
+    ]);
+    assert.deepEqual(listClusterHosts(moved), [
+      { clusterId: 'c-train', aliases: ['tp-train-a-1'] },
+      { clusterId: 'c-eval', aliases: ['tp-eval-1'] },
+    ]);
     assert.deepEqual(editHostsLines(lines, { kind: 'remove', clusterId: 'c-train' }), EVAL_LINES);
     assert.deepEqual(editHostsLines(lines, { kind: 'prune', keep: ['c-eval', 'c-gone'] }), EVAL_LINES);
     assert.deepEqual(editHostsLines(lines, { kind: 'set', clusterId: 'c-eval', hosts: [] }), TRAIN_LINES);
-    assert.throws(() => editHostsLines(lines, set(hosts('c-new', 'Train A', ['10.0.0.1']))),
-      (e: ConfigError) => e.code === 'alias-taken' && /tp-train-a-1 already belongs to cluster c-train/.test(e.message));
+    assert.throws(
+      () => editHostsLines(lines, set(hosts('c-new', 'Train A', ['10.0.0.1']))),
+      (e: ConfigError) =>
+        e.code === 'alias-taken' && /tp-train-a-1 already belongs to cluster c-train/.test(e.message),
+    );
   });
 });
 
 describe('the Include line in ~/.ssh/config', () => {
-  const USER = '# my config\nHost *\n    ServerAliveInterval 30\n\nMatch host *.corp exec "true"\n    ProxyJump bastion\n\nHost github.com\n    User git\n\nHost *\n    ForwardAgent no\n';
+  const USER =
+    '# my config\nHost *\n    ServerAliveInterval 30\n\nMatch host *.corp exec "true"\n    ProxyJump bastion\n\nHost github.com\n    User git\n\nHost *\n    ForwardAgent no\n';
 
   it('goes on the very first line, before comments and Host * defaults; every other byte stays', () => {
     assert.equal(ensureInclude(USER), `${INCLUDE_LINE}\n${USER}`);
     assert.equal(ensureInclude(''), `${INCLUDE_LINE}\n`);
-    assert.equal(ensureInclude(USER.replace(/\n/g, '\r\n')), `${INCLUDE_LINE}\r\n${USER.replace(/\n/g, '\r\n')}`);
+    assert.equal(
+      ensureInclude(USER.replace(/\n/g, '\r\n')),
+      `${INCLUDE_LINE}\r\n${USER.replace(/\n/g, '\r\n')}`,
+    );
     assert.equal(ensureInclude('Host a\n  User b'), `${INCLUDE_LINE}\nHost a\n  User b`);
     assert.equal(ensureInclude('\uFEFFHost a\n'), `\uFEFF${INCLUDE_LINE}\nHost a\n`);
   });
 
   it('is detected in any case and spacing, relative or absolute, and not added twice', () => {
-    for (const line of ['include ~/.ssh/tensorpool/config', 'INCLUDE=tensorpool/config', '  Include   "~/.ssh/tensorpool/config"', `Include ${HOME}/.ssh/tensorpool/config`, 'Include ./tensorpool/config']) {
+    for (const line of [
+      'include ~/.ssh/tensorpool/config',
+      'INCLUDE=tensorpool/config',
+      '  Include   "~/.ssh/tensorpool/config"',
+      `Include ${HOME}/.ssh/tensorpool/config`,
+      'Include ./tensorpool/config',
+    ]) {
       const text = `# top\n${line}\nHost x\n`;
       assert.equal(includeState(text, HOME), 'global', line);
       assert.equal(ensureInclude(text, HOME), text, line);
@@ -112,19 +201,27 @@ describe('the Include line in ~/.ssh/config', () => {
     assert.equal(removeInclude(ensureInclude(scoped)), scoped);
   });
 
-  it('an Include of other files, or of ours among others, is the user\'s', () => {
+  it("an Include of other files, or of ours among others, is the user's", () => {
     assert.equal(includeState('Include ~/.ssh/config.d/*\n'), 'absent');
     assert.equal(includeState('Include ~/.ssh/tensorpool/config ~/.ssh/other\n'), 'absent');
-    assert.equal(removeInclude('Include ~/.ssh/tensorpool/config ~/.ssh/other\n'), 'Include ~/.ssh/tensorpool/config ~/.ssh/other\n');
+    assert.equal(
+      removeInclude('Include ~/.ssh/tensorpool/config ~/.ssh/other\n'),
+      'Include ~/.ssh/tensorpool/config ~/.ssh/other\n',
+    );
   });
 
   it('removing it gives the file back byte for byte', () => {
-    for (const text of [USER, USER.replace(/\n/g, '\r\n'), 'Host a', '', '\uFEFF# c\n']) assert.equal(removeInclude(ensureInclude(text)), text);
+    for (const text of [USER, USER.replace(/\n/g, '\r\n'), 'Host a', '', '\uFEFF# c\n'])
+      assert.equal(removeInclude(ensureInclude(text)), text);
   });
 });
 
 describe('the marked block in ~/.ssh/config', () => {
-  const block = (...body: string[][]): string[] => [BLOCK_BEGIN, ...body.flatMap((b, i) => (i ? ['', ...b] : b)), BLOCK_END];
+  const block = (...body: string[][]): string[] => [
+    BLOCK_BEGIN,
+    ...body.flatMap((b, i) => (i ? ['', ...b] : b)),
+    BLOCK_END,
+  ];
 
   it('is appended at the end, after an unterminated Match section, and removed again byte for byte', () => {
     const user = 'Host *\n  ServerAliveInterval 30\n\nMatch host *.corp\n  ProxyJump bastion';
@@ -133,9 +230,12 @@ describe('the marked block in ~/.ssh/config', () => {
     assert.equal(editBlockText(withTrain, { kind: 'remove', clusterId: 'c-train' }), user);
   });
 
-  it('uses the file\'s CRLF line endings', () => {
+  it("uses the file's CRLF line endings", () => {
     const user = '# c\r\nHost a\r\n  User b\r\n';
-    assert.equal(editBlockText(user, set(EVAL), { home: HOME }), `${user}\r\n${block(EVAL_LINES).join('\r\n')}\r\n`);
+    assert.equal(
+      editBlockText(user, set(EVAL), { home: HOME }),
+      `${user}\r\n${block(EVAL_LINES).join('\r\n')}\r\n`,
+    );
   });
 
   it('changes only what is between the markers, wherever the user moved the block', () => {
@@ -143,24 +243,54 @@ describe('the marked block in ~/.ssh/config', () => {
     const after = '\n# mine\nHost box\n  HostName 192.0.2.1\n';
     const text = `${before}${block(TRAIN_LINES, EVAL_LINES).join('\n')}\n${after}`;
     const moved = editBlockText(text, set(hosts('c-train', 'Train A', ['203.0.113.99'])), { home: HOME });
-    assert.equal(moved, `${before}${block([TRAIN_LINES[0], ...entry('tp-train-a-1', '203.0.113.99', 'c-train')], EVAL_LINES).join('\n')}\n${after}`);
-    assert.equal(editBlockText(text, set(TRAIN), { home: HOME }), text, 'unchanged hosts leave the file as it is');
-    assert.equal(editBlockText(text, { kind: 'prune', keep: ['c-eval'] }), `${before}${block(EVAL_LINES).join('\n')}\n${after}`);
+    assert.equal(
+      moved,
+      `${before}${block([TRAIN_LINES[0], ...entry('tp-train-a-1', '203.0.113.99', 'c-train')], EVAL_LINES).join('\n')}\n${after}`,
+    );
+    assert.equal(
+      editBlockText(text, set(TRAIN), { home: HOME }),
+      text,
+      'unchanged hosts leave the file as it is',
+    );
+    assert.equal(
+      editBlockText(text, { kind: 'prune', keep: ['c-eval'] }),
+      `${before}${block(EVAL_LINES).join('\n')}\n${after}`,
+    );
     assert.equal(editBlockText(text, { kind: 'prune', keep: [] }), `${before}${after}`);
     assert.deepEqual(readBlock(text), [...TRAIN_LINES, '', ...EVAL_LINES]);
   });
 
   const malformed: Array<[string, string, RegExp]> = [
-    ['begin twice', `${BLOCK_BEGIN}\n${BLOCK_END}\n${BLOCK_BEGIN}\n${BLOCK_END}\n`, /begin marker appears 2 times \(lines 1 and 3\)/],
-    ['begin without end', `Host a\n${BLOCK_BEGIN}\nHost tp-x-1\n`, /begin marker on line 2 has no end marker/],
-    ['end before begin', `${BLOCK_END}\nHost a\n${BLOCK_BEGIN}\n`, /end marker \(line 1\) comes before the begin marker \(line 3\)/],
+    [
+      'begin twice',
+      `${BLOCK_BEGIN}\n${BLOCK_END}\n${BLOCK_BEGIN}\n${BLOCK_END}\n`,
+      /begin marker appears 2 times \(lines 1 and 3\)/,
+    ],
+    [
+      'begin without end',
+      `Host a\n${BLOCK_BEGIN}\nHost tp-x-1\n`,
+      /begin marker on line 2 has no end marker/,
+    ],
+    [
+      'end before begin',
+      `${BLOCK_END}\nHost a\n${BLOCK_BEGIN}\n`,
+      /end marker \(line 1\) comes before the begin marker \(line 3\)/,
+    ],
     ['end without begin', `Host a\n${BLOCK_END}\n`, /end marker on line 2 has no begin marker/],
     ['end twice', `${BLOCK_BEGIN}\n${BLOCK_END}\n${BLOCK_END}\n`, /end marker appears 2 times/],
-    ['edited marker text, still duplicated', `# >>> TensorPool hosts\n${BLOCK_BEGIN}\n${BLOCK_END}\n`, /begin marker appears 2 times/],
+    [
+      'edited marker text, still duplicated',
+      `# >>> TensorPool hosts\n${BLOCK_BEGIN}\n${BLOCK_END}\n`,
+      /begin marker appears 2 times/,
+    ],
   ];
   for (const [name, text, reason] of malformed) {
     it(`refuses a malformed block (${name}) with the reason`, () => {
-      assert.throws(() => editBlockText(text, set(TRAIN)), (e: ConfigError) => e.code === 'malformed-block' && reason.test(e.message) && /changes nothing/.test(e.message));
+      assert.throws(
+        () => editBlockText(text, set(TRAIN)),
+        (e: ConfigError) =>
+          e.code === 'malformed-block' && reason.test(e.message) && /changes nothing/.test(e.message),
+      );
     });
   }
 });
@@ -168,7 +298,10 @@ describe('the marked block in ~/.ssh/config', () => {
 describe('our own hosts file', () => {
   it('starts with a header and holds clusters one after another', () => {
     const text = editOwnHostsText(undefined, set(TRAIN), { home: HOME });
-    assert.match(text, /^# TensorPool SSH hosts.*\n.*\n.*\n\n# TensorPool cluster c-train \(Train A\)\nHost tp-train-a-1\n/);
+    assert.match(
+      text,
+      /^# TensorPool SSH hosts.*\n.*\n.*\n\n# TensorPool cluster c-train \(Train A\)\nHost tp-train-a-1\n/,
+    );
     const both = editOwnHostsText(text, set(EVAL), { home: HOME });
     assert.ok(both.endsWith(`\n\n${EVAL_LINES.join('\n')}\n`));
     assert.equal(editOwnHostsText(both, { kind: 'remove', clusterId: 'c-eval' }), text);
@@ -187,7 +320,7 @@ describe('ssh files on disk', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const posix = process.platform !== 'win32';
 
-  it('include mode: our file and known_hosts 0600 in a 0700 directory; the user\'s config keeps its mode', async () => {
+  it("include mode: our file and known_hosts 0600 in a 0700 directory; the user's config keeps its mode", async () => {
     const paths = sshPaths(home);
     writeFileSync(paths.userConfig, 'Host *\n  User me\n');
     chmodSync(paths.userConfig, 0o644);
@@ -223,7 +356,10 @@ describe('ssh files on disk', () => {
     if (posix) assert.equal(statSync(paths.userConfig).mode & 0o777, 0o600);
     const broken = `Host a\r\n${BLOCK_BEGIN}\r\nHost tp-x-1\r\n  HostName 10.0.0.1`;
     writeFileSync(paths.userConfig, broken);
-    await assert.rejects(editBlockFile(paths, set(TRAIN), { home: HOME }), (e: ConfigError) => e.code === 'malformed-block' && e.message.startsWith(paths.userConfig));
+    await assert.rejects(
+      editBlockFile(paths, set(TRAIN), { home: HOME }),
+      (e: ConfigError) => e.code === 'malformed-block' && e.message.startsWith(paths.userConfig),
+    );
     assert.equal(readFileSync(paths.userConfig, 'utf8'), broken);
     assert.deepEqual(readdirSync(join(home, '.ssh')).sort(), ['config', 'tensorpool']);
   });

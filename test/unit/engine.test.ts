@@ -27,7 +27,11 @@ interface Answer {
 
 let engine: RunningEngine;
 
-async function call(method: string, p: string, opts: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  p: string,
+  opts: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const token = opts.token === undefined ? TOKEN : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -58,15 +62,24 @@ async function control(method: string, p: string, body?: unknown): Promise<Json>
 }
 
 /** A raw node:http call on a fresh connection: fault tests need to see resets and hangs as they are. */
-function rawCall(method: string, p: string, opts: { body?: unknown; timeoutMs?: number } = {}): Promise<{ status: number; text: string } | { error: string }> {
+function rawCall(
+  method: string,
+  p: string,
+  opts: { body?: unknown; timeoutMs?: number } = {},
+): Promise<{ status: number; text: string } | { error: string }> {
   return new Promise((resolve) => {
     const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
     const req = http.request(engine.url + p, {
       method,
       agent: false,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+      },
     });
-    const timer = opts.timeoutMs ? setTimeout(() => req.destroy(new Error('client timeout')), opts.timeoutMs) : undefined;
+    const timer = opts.timeoutMs
+      ? setTimeout(() => req.destroy(new Error('client timeout')), opts.timeoutMs)
+      : undefined;
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -87,7 +100,12 @@ function rawCall(method: string, p: string, opts: { body?: unknown; timeoutMs?: 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 4000): Promise<T> {
+async function until<T>(
+  what: string,
+  get: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 4000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await get();
@@ -108,7 +126,11 @@ async function requestStatus(id: string): Promise<string> {
 }
 
 async function waitRequest(id: string, status: string): Promise<void> {
-  await until(`request ${id} ${status}`, () => requestStatus(id), (s) => s === status);
+  await until(
+    `request ${id} ${status}`,
+    () => requestStatus(id),
+    (s) => s === status,
+  );
 }
 
 function sshKey(comment = 'dev@laptop'): string {
@@ -126,7 +148,9 @@ function sshKey(comment = 'dev@laptop'): string {
 function assertIssue(r: Answer, type: string, loc: (string | number)[]): void {
   assert.equal(r.status, 422, r.text);
   assert.ok(Array.isArray(r.json.detail), 'detail is a list');
-  const found = (r.json.detail as Json[]).find((d) => d.type === type && JSON.stringify(d.loc) === JSON.stringify(loc));
+  const found = (r.json.detail as Json[]).find(
+    (d) => d.type === type && JSON.stringify(d.loc) === JSON.stringify(loc),
+  );
   assert.ok(found, `expected ${type} at ${JSON.stringify(loc)} in ${r.text}`);
   assert.equal(typeof found.msg, 'string');
   assert.ok('input' in found, 'pydantic issues carry the input');
@@ -136,7 +160,15 @@ describe('local engine', function () {
   this.timeout(20_000);
 
   before(async () => {
-    engine = await startEngine({ port: 0, quiet: true, tokens: [TOKEN, TOKEN2], readonlyTokens: [RO_TOKEN], pendingMs: 30, processingMs: 60, retryAfterSeconds: 1 });
+    engine = await startEngine({
+      port: 0,
+      quiet: true,
+      tokens: [TOKEN, TOKEN2],
+      readonlyTokens: [RO_TOKEN],
+      pendingMs: 30,
+      processingMs: 60,
+      retryAfterSeconds: 1,
+    });
   });
   after(async () => {
     await engine.close();
@@ -157,10 +189,17 @@ describe('local engine', function () {
       const other = await startEngine({ port: 0 });
       try {
         assert.deepEqual(other.tokens, ['tp_local_dev_token']);
-        const me = await fetch(`${other.url}/me`, { headers: { authorization: 'Bearer tp_local_dev_token' } });
+        const me = await fetch(`${other.url}/me`, {
+          headers: { authorization: 'Bearer tp_local_dev_token' },
+        });
         assert.equal(me.status, 200);
-        await fetch(`${other.url}/_engine/faults`, { method: 'POST', body: JSON.stringify({ path: '/me', action: 'hang' }) });
-        const hung = fetch(`${other.url}/me`, { headers: { authorization: 'Bearer tp_local_dev_token' } }).then(
+        await fetch(`${other.url}/_engine/faults`, {
+          method: 'POST',
+          body: JSON.stringify({ path: '/me', action: 'hang' }),
+        });
+        const hung = fetch(`${other.url}/me`, {
+          headers: { authorization: 'Bearer tp_local_dev_token' },
+        }).then(
           () => 'answered',
           () => 'failed',
         );
@@ -175,7 +214,9 @@ describe('local engine', function () {
     });
 
     it('refuses a token that is both full-access and read-only', async () => {
-      await assert.rejects(startEngine({ port: 0, tokens: ['tp_same_token'], readonlyTokens: ['tp_same_token'] }));
+      await assert.rejects(
+        startEngine({ port: 0, tokens: ['tp_same_token'], readonlyTokens: ['tp_same_token'] }),
+      );
     });
   });
 
@@ -185,13 +226,21 @@ describe('local engine', function () {
       assert.equal(z.status, 200);
       assert.equal(z.json.status, 'ok');
       // What the official CLI sends before each command.
-      const h = await call('POST', '/health', { token: null, body: { package_version: '1.0.0', uname: ['Linux'] } });
+      const h = await call('POST', '/health', {
+        token: null,
+        body: { package_version: '1.0.0', uname: ['Linux'] },
+      });
       assert.equal(h.status, 200);
       assert.equal(typeof h.json.message, 'string');
     });
 
     it('401 {error} for a missing, unknown or non-bearer token', async () => {
-      const variants: Record<string, string>[] = [{}, { authorization: `Bearer ${UNKNOWN_TOKEN}` }, { authorization: `Basic ${TOKEN}` }, { authorization: 'Bearer' }];
+      const variants: Record<string, string>[] = [
+        {},
+        { authorization: `Bearer ${UNKNOWN_TOKEN}` },
+        { authorization: `Basic ${TOKEN}` },
+        { authorization: 'Bearer' },
+      ];
       for (const headers of variants) {
         const r = await call('GET', '/cluster/list', { token: null, headers });
         assert.equal(r.status, 401, JSON.stringify(headers));
@@ -200,7 +249,13 @@ describe('local engine', function () {
         assert.equal(r.headers.get('www-authenticate'), 'Bearer');
       }
       // Every authenticated route, not just one.
-      for (const [m, p] of [['GET', '/me'], ['POST', '/cluster/create'], ['DELETE', '/cluster/x'], ['GET', '/object-storage/credentials'], ['PUT', '/object-storage/bucket/create/abc']]) {
+      for (const [m, p] of [
+        ['GET', '/me'],
+        ['POST', '/cluster/create'],
+        ['DELETE', '/cluster/x'],
+        ['GET', '/object-storage/credentials'],
+        ['PUT', '/object-storage/bucket/create/abc'],
+      ]) {
         assert.equal((await call(m, p, { token: null })).status, 401, `${m} ${p}`);
       }
     });
@@ -272,7 +327,11 @@ describe('local engine', function () {
       assert.equal(r.json.org_name, 'Local Dev Org');
       assert.equal(typeof r.json.balance, 'number');
       const emails = (r.json.members as Json[]).map((m) => m.email);
-      assert.ok(emails.includes('dev1@tensorpool.local') && emails.includes('dev2@tensorpool.local') && emails.includes('readonly1@tensorpool.local'));
+      assert.ok(
+        emails.includes('dev1@tensorpool.local') &&
+          emails.includes('dev2@tensorpool.local') &&
+          emails.includes('readonly1@tensorpool.local'),
+      );
       for (const m of r.json.members as Json[]) assert.match(m.uid, /^usr_\d+$/);
       // The read-only user is a separate member of the same organisation.
       assert.equal((await call('GET', '/me', { token: RO_TOKEN })).json.org_id, 'org_local');
@@ -299,9 +358,15 @@ describe('local engine', function () {
       assert.match(list.json.keys[0].fingerprint, /^SHA256:/);
 
       assert.equal((await call('GET', '/user/ssh-key/list', { token: TOKEN2 })).json.keys.length, 0);
-      assert.equal((await call('GET', '/user/ssh-key/list?include_org=true', { token: TOKEN2 })).json.keys.length, 1);
+      assert.equal(
+        (await call('GET', '/user/ssh-key/list?include_org=true', { token: TOKEN2 })).json.keys.length,
+        1,
+      );
       // Somebody else's key cannot be removed.
-      assert.equal((await call('DELETE', `/user/ssh-key/remove/${added.json.key_id}`, { token: TOKEN2 })).status, 404);
+      assert.equal(
+        (await call('DELETE', `/user/ssh-key/remove/${added.json.key_id}`, { token: TOKEN2 })).status,
+        404,
+      );
 
       const removed = await call('DELETE', `/user/ssh-key/remove/${added.json.key_id}`);
       assert.equal(removed.status, 200);
@@ -312,11 +377,23 @@ describe('local engine', function () {
     });
 
     it('422 for a body that is not an SSH public key', async () => {
-      for (const public_key of ['hello', 'ssh-ed25519', 'ssh-ed25519 !!!notbase64', 'ssh-ed25519 ' + Buffer.from('garbage-bytes-here').toString('base64'), 'ssh-rsa ' + sshKey().split(' ')[1]]) {
-        assertIssue(await call('POST', '/user/ssh-key/add', { body: { public_key } }), 'value_error', ['body', 'public_key']);
+      for (const public_key of [
+        'hello',
+        'ssh-ed25519',
+        'ssh-ed25519 !!!notbase64',
+        'ssh-ed25519 ' + Buffer.from('garbage-bytes-here').toString('base64'),
+        'ssh-rsa ' + sshKey().split(' ')[1],
+      ]) {
+        assertIssue(await call('POST', '/user/ssh-key/add', { body: { public_key } }), 'value_error', [
+          'body',
+          'public_key',
+        ]);
       }
       assertIssue(await call('POST', '/user/ssh-key/add', { body: {} }), 'missing', ['body', 'public_key']);
-      assertIssue(await call('POST', '/user/ssh-key/add', { body: { public_key: 42 } }), 'string_type', ['body', 'public_key']);
+      assertIssue(await call('POST', '/user/ssh-key/add', { body: { public_key: 42 } }), 'string_type', [
+        'body',
+        'public_key',
+      ]);
     });
 
     it('save_keys on create stores the given keys on the profile', async () => {
@@ -332,7 +409,15 @@ describe('local engine', function () {
 
   describe('cluster create and validation', () => {
     it('202 {cluster_id, message, instance_ids, request_id}', async () => {
-      const r = await call('POST', '/cluster/create', { body: { instance_type: '8xH100', num_nodes: 3, tp_cluster_name: 'train', container: 'nvcr.io/nvidia/pytorch:25.01-py3', deletion_protection: true } });
+      const r = await call('POST', '/cluster/create', {
+        body: {
+          instance_type: '8xH100',
+          num_nodes: 3,
+          tp_cluster_name: 'train',
+          container: 'nvcr.io/nvidia/pytorch:25.01-py3',
+          deletion_protection: true,
+        },
+      });
       assert.equal(r.status, 202, r.text);
       assert.match(r.json.cluster_id, /^c-[0-9a-f]+$/);
       assert.equal(typeof r.json.message, 'string');
@@ -350,7 +435,14 @@ describe('local engine', function () {
     });
 
     it('defaults: 1 node, a generated unique name, no protection; experimental_container is the image too', async () => {
-      const a = await create({ experimental_container: 'ghcr.io/x/y:1', num_nodes: null, public_keys: null, tp_cluster_name: null, deletion_protection: null, container: null });
+      const a = await create({
+        experimental_container: 'ghcr.io/x/y:1',
+        num_nodes: null,
+        public_keys: null,
+        tp_cluster_name: null,
+        deletion_protection: null,
+        container: null,
+      });
       const b = await create();
       const ia = (await call('GET', `/cluster/info/${a.cluster_id}`)).json;
       const ib = (await call('GET', `/cluster/info/${b.cluster_id}`)).json;
@@ -365,29 +457,124 @@ describe('local engine', function () {
     const bad: [string, unknown, string, (string | number)[]][] = [
       ['missing instance_type', { num_nodes: 1 }, 'missing', ['body', 'instance_type']],
       ['instance_type not a string', { instance_type: 8 }, 'string_type', ['body', 'instance_type']],
-      ['instance_type without count', { instance_type: 'H100' }, 'string_pattern_mismatch', ['body', 'instance_type']],
-      ['instance_type with zero count', { instance_type: '0xH100' }, 'string_pattern_mismatch', ['body', 'instance_type']],
-      ['instance_type without model', { instance_type: '8x' }, 'string_pattern_mismatch', ['body', 'instance_type']],
-      ['instance_type with spaces', { instance_type: '8 x H100' }, 'string_pattern_mismatch', ['body', 'instance_type']],
-      ['instance_type with trailing newline', { instance_type: '8xH100\n' }, 'string_pattern_mismatch', ['body', 'instance_type']],
-      ['instance_type with full-width digits', { instance_type: '１xH100' }, 'string_pattern_mismatch', ['body', 'instance_type']],
-      ['instance_type with non-ASCII letters', { instance_type: '8xH100é' }, 'string_pattern_mismatch', ['body', 'instance_type']],
+      [
+        'instance_type without count',
+        { instance_type: 'H100' },
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+      ],
+      [
+        'instance_type with zero count',
+        { instance_type: '0xH100' },
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+      ],
+      [
+        'instance_type without model',
+        { instance_type: '8x' },
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+      ],
+      [
+        'instance_type with spaces',
+        { instance_type: '8 x H100' },
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+      ],
+      [
+        'instance_type with trailing newline',
+        { instance_type: '8xH100\n' },
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+      ],
+      [
+        'instance_type with full-width digits',
+        { instance_type: '１xH100' },
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+      ],
+      [
+        'instance_type with non-ASCII letters',
+        { instance_type: '8xH100é' },
+        'string_pattern_mismatch',
+        ['body', 'instance_type'],
+      ],
       ['num_nodes 0', { instance_type: '1xH100', num_nodes: 0 }, 'greater_than_equal', ['body', 'num_nodes']],
-      ['num_nodes negative', { instance_type: '1xH100', num_nodes: -2 }, 'greater_than_equal', ['body', 'num_nodes']],
+      [
+        'num_nodes negative',
+        { instance_type: '1xH100', num_nodes: -2 },
+        'greater_than_equal',
+        ['body', 'num_nodes'],
+      ],
       ['num_nodes 1.5', { instance_type: '1xH100', num_nodes: 1.5 }, 'int_from_float', ['body', 'num_nodes']],
-      ['num_nodes as a string', { instance_type: '1xH100', num_nodes: '2' }, 'int_type', ['body', 'num_nodes']],
-      ['num_nodes as a boolean', { instance_type: '1xH100', num_nodes: true }, 'int_type', ['body', 'num_nodes']],
-      ['num_nodes huge', { instance_type: '1xH100', num_nodes: 1e9 }, 'less_than_equal', ['body', 'num_nodes']],
-      ['both image fields', { instance_type: '1xH100', container: 'a', experimental_container: 'b' }, 'value_error', ['body']],
-      ['public_keys not a list', { instance_type: '1xH100', public_keys: 'ssh-ed25519 AAAA' }, 'list_type', ['body', 'public_keys']],
-      ['public_keys item not a string', { instance_type: '1xH100', public_keys: ['ok', 7] }, 'string_type', ['body', 'public_keys', 1]],
-      ['deletion_protection not a bool', { instance_type: '1xH100', deletion_protection: 'yes' }, 'bool_type', ['body', 'deletion_protection']],
+      [
+        'num_nodes as a string',
+        { instance_type: '1xH100', num_nodes: '2' },
+        'int_type',
+        ['body', 'num_nodes'],
+      ],
+      [
+        'num_nodes as a boolean',
+        { instance_type: '1xH100', num_nodes: true },
+        'int_type',
+        ['body', 'num_nodes'],
+      ],
+      [
+        'num_nodes huge',
+        { instance_type: '1xH100', num_nodes: 1e9 },
+        'less_than_equal',
+        ['body', 'num_nodes'],
+      ],
+      [
+        'both image fields',
+        { instance_type: '1xH100', container: 'a', experimental_container: 'b' },
+        'value_error',
+        ['body'],
+      ],
+      [
+        'public_keys not a list',
+        { instance_type: '1xH100', public_keys: 'ssh-ed25519 AAAA' },
+        'list_type',
+        ['body', 'public_keys'],
+      ],
+      [
+        'public_keys item not a string',
+        { instance_type: '1xH100', public_keys: ['ok', 7] },
+        'string_type',
+        ['body', 'public_keys', 1],
+      ],
+      [
+        'deletion_protection not a bool',
+        { instance_type: '1xH100', deletion_protection: 'yes' },
+        'bool_type',
+        ['body', 'deletion_protection'],
+      ],
       ['save_keys null', { instance_type: '1xH100', save_keys: null }, 'bool_type', ['body', 'save_keys']],
       ['save_keys not a bool', { instance_type: '1xH100', save_keys: 1 }, 'bool_type', ['body', 'save_keys']],
-      ['tp_cluster_name not a string', { instance_type: '1xH100', tp_cluster_name: 5 }, 'string_type', ['body', 'tp_cluster_name']],
-      ['tp_cluster_name blank', { instance_type: '1xH100', tp_cluster_name: '  ' }, 'string_too_short', ['body', 'tp_cluster_name']],
-      ['container not a string', { instance_type: '1xH100', container: ['img'] }, 'string_type', ['body', 'container']],
-      ['experimental_container not a string', { instance_type: '1xH100', experimental_container: 3 }, 'string_type', ['body', 'experimental_container']],
+      [
+        'tp_cluster_name not a string',
+        { instance_type: '1xH100', tp_cluster_name: 5 },
+        'string_type',
+        ['body', 'tp_cluster_name'],
+      ],
+      [
+        'tp_cluster_name blank',
+        { instance_type: '1xH100', tp_cluster_name: '  ' },
+        'string_too_short',
+        ['body', 'tp_cluster_name'],
+      ],
+      [
+        'container not a string',
+        { instance_type: '1xH100', container: ['img'] },
+        'string_type',
+        ['body', 'container'],
+      ],
+      [
+        'experimental_container not a string',
+        { instance_type: '1xH100', experimental_container: 3 },
+        'string_type',
+        ['body', 'experimental_container'],
+      ],
       ['body is a list', [{ instance_type: '1xH100' }], 'model_attributes_type', ['body']],
       ['body is null', null, 'missing', ['body']],
     ];
@@ -410,13 +597,22 @@ describe('local engine', function () {
     it('reports every problem at once', async () => {
       const r = await call('POST', '/cluster/create', { body: { num_nodes: 0, deletion_protection: 'no' } });
       assert.equal(r.status, 422);
-      assert.deepEqual((r.json.detail as Json[]).map((d) => d.loc.join('.')).sort(), ['body.deletion_protection', 'body.instance_type', 'body.num_nodes']);
-      assert.deepEqual(r.json.detail.find((d: Json) => d.type === 'missing').input, { num_nodes: 0, deletion_protection: 'no' });
+      assert.deepEqual((r.json.detail as Json[]).map((d) => d.loc.join('.')).sort(), [
+        'body.deletion_protection',
+        'body.instance_type',
+        'body.num_nodes',
+      ]);
+      assert.deepEqual(r.json.detail.find((d: Json) => d.type === 'missing').input, {
+        num_nodes: 0,
+        deletion_protection: 'no',
+      });
     });
 
     it('409 {detail} for a duplicate name in the owner scope; another user may reuse it', async () => {
       await create({ tp_cluster_name: 'shared-name' });
-      const dup = await call('POST', '/cluster/create', { body: { instance_type: '1xH100', tp_cluster_name: 'shared-name' } });
+      const dup = await call('POST', '/cluster/create', {
+        body: { instance_type: '1xH100', tp_cluster_name: 'shared-name' },
+      });
       assert.equal(dup.status, 409);
       assert.match(dup.json.detail, /shared-name/);
       assert.equal((await call('GET', '/cluster/list')).json.clusters.length, 1);
@@ -440,13 +636,21 @@ describe('local engine', function () {
       assert.equal(info.status, 'PENDING');
       assert.equal(info.instances[0].ip, null);
 
-      const processing = await until('PROCESSING', () => call('GET', `/request/info/${c.request_id}`), (r) => r.json.status !== 'PENDING');
+      const processing = await until(
+        'PROCESSING',
+        () => call('GET', `/request/info/${c.request_id}`),
+        (r) => r.json.status !== 'PENDING',
+      );
       assert.equal(processing.json.status, 'PROCESSING');
       assert.equal(processing.headers.get('retry-after'), '1');
       info = (await call('GET', `/cluster/info/${c.cluster_id}`)).json;
       assert.equal(info.status, 'PROVISIONING');
 
-      const done = await until('COMPLETED', () => call('GET', `/request/info/${c.request_id}`), (r) => r.json.status !== 'PROCESSING');
+      const done = await until(
+        'COMPLETED',
+        () => call('GET', `/request/info/${c.request_id}`),
+        (r) => r.json.status !== 'PROCESSING',
+      );
       assert.equal(done.json.status, 'COMPLETED');
       assert.equal(done.headers.get('retry-after'), null, 'no Retry-After once terminal');
       assert.equal(done.json.external_message, undefined);
@@ -493,11 +697,15 @@ describe('local engine', function () {
       await control('POST', 'config', { retrying: true, pendingMs: 40, processingMs: 150 });
       const c = await create();
       const seen = new Set<string>();
-      await until('terminal', async () => {
-        const s = await requestStatus(c.request_id);
-        seen.add(s);
-        return s;
-      }, (s) => s === 'COMPLETED');
+      await until(
+        'terminal',
+        async () => {
+          const s = await requestStatus(c.request_id);
+          seen.add(s);
+          return s;
+        },
+        (s) => s === 'COMPLETED',
+      );
       assert.ok(seen.has('RETRYING'), `saw ${[...seen].join(',')}`);
       assert.ok(seen.has('PROCESSING'));
     });
@@ -522,7 +730,9 @@ describe('local engine', function () {
       assert.match(refused.json.detail, /edit/i);
       assert.equal((await call('GET', `/cluster/info/${c.cluster_id}`)).json.status, 'RUNNING');
 
-      const edit = await call('PATCH', `/cluster/edit/${c.cluster_id}`, { body: { deletion_protection: false } });
+      const edit = await call('PATCH', `/cluster/edit/${c.cluster_id}`, {
+        body: { deletion_protection: false },
+      });
       assert.equal(edit.status, 202);
       assert.equal(typeof edit.json.message, 'string');
 
@@ -569,7 +779,13 @@ describe('local engine', function () {
     });
 
     it('404 {detail} for unknown clusters, requests and instances', async () => {
-      for (const [m, p] of [['GET', '/cluster/info/c-nope'], ['DELETE', '/cluster/c-nope'], ['GET', '/cluster/operations/c-nope'], ['GET', '/request/info/req_nope'], ['GET', '/ssh/i-nope']]) {
+      for (const [m, p] of [
+        ['GET', '/cluster/info/c-nope'],
+        ['DELETE', '/cluster/c-nope'],
+        ['GET', '/cluster/operations/c-nope'],
+        ['GET', '/request/info/req_nope'],
+        ['GET', '/ssh/i-nope'],
+      ]) {
         const r = await call(m, p);
         assert.equal(r.status, 404, `${m} ${p}`);
         assert.equal(typeof r.json.detail, 'string');
@@ -584,18 +800,29 @@ describe('local engine', function () {
       await call('PATCH', `/cluster/edit/${c.cluster_id}`, { body: { cluster_name: 'renamed' } });
       const ops = await call('GET', `/cluster/operations/${c.cluster_id}`);
       assert.equal(ops.status, 200);
-      assert.deepEqual((ops.json.operations as Json[]).map((o) => o.request_type), ['CLUSTER_CLAIM', 'CLUSTER_EDIT']);
+      assert.deepEqual(
+        (ops.json.operations as Json[]).map((o) => o.request_type),
+        ['CLUSTER_CLAIM', 'CLUSTER_EDIT'],
+      );
       assert.equal(ops.json.operations[0].request_id, c.request_id);
       assert.equal(typeof ops.json.message, 'string');
-      const filtered = await call('GET', `/cluster/operations/renamed?request_type=cluster_edit&status=COMPLETED`);
-      assert.deepEqual((filtered.json.operations as Json[]).map((o) => o.request_type), ['CLUSTER_EDIT']);
+      const filtered = await call(
+        'GET',
+        `/cluster/operations/renamed?request_type=cluster_edit&status=COMPLETED`,
+      );
+      assert.deepEqual(
+        (filtered.json.operations as Json[]).map((o) => o.request_type),
+        ['CLUSTER_EDIT'],
+      );
     });
   });
 
   describe('cluster edit', () => {
     it('rename and protection apply at once (202 {message}); id or name both address the cluster', async () => {
       const c = await create({ tp_cluster_name: 'old-name' });
-      const r = await call('PATCH', '/cluster/edit/old-name', { body: { cluster_name: 'new-name', deletion_protection: true } });
+      const r = await call('PATCH', '/cluster/edit/old-name', {
+        body: { cluster_name: 'new-name', deletion_protection: true },
+      });
       assert.equal(r.status, 202, r.text);
       assert.match(r.json.message, /new-name/);
       const info = await call('GET', '/cluster/info/new-name');
@@ -604,7 +831,10 @@ describe('local engine', function () {
       assert.equal(info.json.deletion_protection, true);
       assert.equal((await call('GET', '/cluster/info/old-name')).status, 404);
       // Renaming to its own name is fine.
-      assert.equal((await call('PATCH', `/cluster/edit/${c.cluster_id}`, { body: { cluster_name: 'new-name' } })).status, 202);
+      assert.equal(
+        (await call('PATCH', `/cluster/edit/${c.cluster_id}`, { body: { cluster_name: 'new-name' } })).status,
+        202,
+      );
     });
 
     it('409 for a rename onto another cluster name', async () => {
@@ -620,11 +850,27 @@ describe('local engine', function () {
       const c = await create();
       const p = `/cluster/edit/${c.cluster_id}`;
       assertIssue(await call('PATCH', p, { body: {} }), 'value_error', ['body']);
-      assertIssue(await call('PATCH', p, { body: { cluster_name: null, deletion_protection: null } }), 'value_error', ['body']);
-      assertIssue(await call('PATCH', p, { body: { cluster_name: '' } }), 'string_too_short', ['body', 'cluster_name']);
-      assertIssue(await call('PATCH', p, { body: { cluster_name: ' \t ' } }), 'string_too_short', ['body', 'cluster_name']);
-      assertIssue(await call('PATCH', p, { body: { cluster_name: 12 } }), 'string_type', ['body', 'cluster_name']);
-      assertIssue(await call('PATCH', p, { body: { deletion_protection: 'true' } }), 'bool_type', ['body', 'deletion_protection']);
+      assertIssue(
+        await call('PATCH', p, { body: { cluster_name: null, deletion_protection: null } }),
+        'value_error',
+        ['body'],
+      );
+      assertIssue(await call('PATCH', p, { body: { cluster_name: '' } }), 'string_too_short', [
+        'body',
+        'cluster_name',
+      ]);
+      assertIssue(await call('PATCH', p, { body: { cluster_name: ' \t ' } }), 'string_too_short', [
+        'body',
+        'cluster_name',
+      ]);
+      assertIssue(await call('PATCH', p, { body: { cluster_name: 12 } }), 'string_type', [
+        'body',
+        'cluster_name',
+      ]);
+      assertIssue(await call('PATCH', p, { body: { deletion_protection: 'true' } }), 'bool_type', [
+        'body',
+        'deletion_protection',
+      ]);
       assertIssue(await call('PATCH', p, { raw: 'nope' }), 'json_invalid', ['body', 0]);
     });
   });
@@ -634,17 +880,27 @@ describe('local engine', function () {
       const mine = await create({ tp_cluster_name: 'mine' });
       const theirs = await create({ tp_cluster_name: 'theirs' }, TOKEN2);
       const own = await call('GET', '/cluster/list');
-      assert.deepEqual((own.json.clusters as Json[]).map((c) => c.id), [mine.cluster_id]);
+      assert.deepEqual(
+        (own.json.clusters as Json[]).map((c) => c.id),
+        [mine.cluster_id],
+      );
       assert.match(own.json.message, /mine/);
       assert.doesNotMatch(own.json.message, /theirs/);
       for (const q of ['include_org=true', 'include_org=True', 'include_org=1']) {
         const org = await call('GET', `/cluster/list?${q}`);
-        assert.deepEqual((org.json.clusters as Json[]).map((c) => c.id).sort(), [mine.cluster_id, theirs.cluster_id].sort(), q);
+        assert.deepEqual(
+          (org.json.clusters as Json[]).map((c) => c.id).sort(),
+          [mine.cluster_id, theirs.cluster_id].sort(),
+          q,
+        );
         assert.match(org.json.message, /theirs/);
         assert.match(org.json.message, /dev2@tensorpool\.local/);
       }
       assert.equal((await call('GET', '/cluster/list?include_org=false')).json.clusters.length, 1);
-      assertIssue(await call('GET', '/cluster/list?include_org=maybe'), 'bool_parsing', ['query', 'include_org']);
+      assertIssue(await call('GET', '/cluster/list?include_org=maybe'), 'bool_parsing', [
+        'query',
+        'include_org',
+      ]);
       // Org members can see (and address) each other's clusters and requests.
       assert.equal((await call('GET', `/cluster/info/${theirs.cluster_id}`)).status, 200);
       assert.equal((await call('GET', `/request/info/${theirs.request_id}`)).status, 200);
@@ -653,12 +909,24 @@ describe('local engine', function () {
     it('structured items carry the documented fields; instances only with instances=true', async () => {
       await create({ num_nodes: 2, tp_cluster_name: 'shape' });
       const plain = (await call('GET', '/cluster/list')).json.clusters[0] as Json;
-      for (const k of ['id', 'name', 'instance_type', 'num_nodes', 'status', 'deletion_protection', 'created_at', 'owner', 'container']) assert.ok(k in plain, k);
+      for (const k of [
+        'id',
+        'name',
+        'instance_type',
+        'num_nodes',
+        'status',
+        'deletion_protection',
+        'created_at',
+        'owner',
+        'container',
+      ])
+        assert.ok(k in plain, k);
       assert.equal(plain.instances, undefined);
       const withInst = await call('GET', '/cluster/list?instances=true');
       const item = withInst.json.clusters[0] as Json;
       assert.equal(item.instances.length, 2);
-      for (const i of item.instances as Json[]) assert.deepEqual(Object.keys(i).sort(), ['id', 'ip', 'private_ip', 'status']);
+      for (const i of item.instances as Json[])
+        assert.deepEqual(Object.keys(i).sort(), ['id', 'ip', 'private_ip', 'status']);
       assert.match(withInst.json.message, new RegExp(item.instances[1].id));
     });
 
@@ -766,7 +1034,10 @@ describe('local engine', function () {
 
       const aws = (await call('GET', '/object-storage/configure/aws')).json;
       assert.equal(aws.profile_name, 'tp');
-      assert.ok(aws.credentials_file.includes(rotated.access_key_id) && aws.credentials_file.includes(rotated.secret_access_key));
+      assert.ok(
+        aws.credentials_file.includes(rotated.access_key_id) &&
+          aws.credentials_file.includes(rotated.secret_access_key),
+      );
       assert.match(aws.config_file, /\[profile tp\]/);
       assert.equal(aws.endpoint, 'https://storage.tensorpool.local');
       const rclone = (await call('GET', '/object-storage/configure/rclone')).json;
@@ -789,15 +1060,36 @@ describe('local engine', function () {
       assert.equal(made.status, 201, made.text);
       assert.equal(made.json.name, 'datasets-01');
       assert.equal((await call('PUT', '/object-storage/bucket/create/datasets-01')).status, 409);
-      for (const name of ['Bad_Name', 'ab', 'a'.repeat(64), 'a..b', '192.168.1.1', '-abc', 'abc-', 'xn--abc', 'abc-s3alias', 'my.bucket.mrap']) {
-        assertIssue(await call('PUT', `/object-storage/bucket/create/${encodeURIComponent(name)}`), 'value_error', ['path', 'bucket']);
+      for (const name of [
+        'Bad_Name',
+        'ab',
+        'a'.repeat(64),
+        'a..b',
+        '192.168.1.1',
+        '-abc',
+        'abc-',
+        'xn--abc',
+        'abc-s3alias',
+        'my.bucket.mrap',
+      ]) {
+        assertIssue(
+          await call('PUT', `/object-storage/bucket/create/${encodeURIComponent(name)}`),
+          'value_error',
+          ['path', 'bucket'],
+        );
       }
       await call('PUT', '/object-storage/bucket/create/empty.bucket');
       await control('POST', 'objects', { bucket: 'datasets-01', key: 'train/part-0001.parquet' });
 
       const list = await call('GET', '/object-storage/bucket/list');
       assert.equal(list.status, 200);
-      assert.deepEqual((list.json.buckets as Json[]).map((b) => [b.name, b.object_count]), [['datasets-01', 1], ['empty.bucket', 0]]);
+      assert.deepEqual(
+        (list.json.buckets as Json[]).map((b) => [b.name, b.object_count]),
+        [
+          ['datasets-01', 1],
+          ['empty.bucket', 0],
+        ],
+      );
       assert.ok(!Number.isNaN(Date.parse(list.json.buckets[0].created_at)));
 
       const full = await call('DELETE', '/object-storage/bucket/delete/datasets-01');
@@ -807,13 +1099,23 @@ describe('local engine', function () {
       assert.equal(del.status, 204);
       assert.equal(del.text, '');
       assert.equal((await call('DELETE', '/object-storage/bucket/delete/empty.bucket')).status, 404);
-      assert.deepEqual(((await call('GET', '/object-storage/bucket/list')).json.buckets as Json[]).map((b) => b.name), ['datasets-01']);
+      assert.deepEqual(
+        ((await call('GET', '/object-storage/bucket/list')).json.buckets as Json[]).map((b) => b.name),
+        ['datasets-01'],
+      );
     });
   });
 
   describe('faults', () => {
     it('respond: the given status/body/headers for the next N calls, then the real handler', async () => {
-      await control('POST', 'faults', { method: 'GET', path: '/cluster/list', times: 2, status: 503, body: { detail: 'maintenance' }, headers: { 'Retry-After': '3' } });
+      await control('POST', 'faults', {
+        method: 'GET',
+        path: '/cluster/list',
+        times: 2,
+        status: 503,
+        body: { detail: 'maintenance' },
+        headers: { 'Retry-After': '3' },
+      });
       for (let i = 0; i < 2; i++) {
         const r = await call('GET', '/cluster/list');
         assert.equal(r.status, 503);
@@ -825,7 +1127,12 @@ describe('local engine', function () {
     });
 
     it('respond with rawBody and contentType; method filter; prefix paths with *', async () => {
-      await control('POST', 'faults', { path: '/object-storage/*', status: 502, rawBody: '<html>Bad Gateway</html>', contentType: 'text/html' });
+      await control('POST', 'faults', {
+        path: '/object-storage/*',
+        status: 502,
+        rawBody: '<html>Bad Gateway</html>',
+        contentType: 'text/html',
+      });
       await control('POST', 'faults', { method: 'POST', path: '/me', status: 500 });
       const r = await call('GET', '/object-storage/credentials');
       assert.equal(r.status, 502);
@@ -850,22 +1157,38 @@ describe('local engine', function () {
       const r = await rawCall('POST', '/cluster/create', { body: { instance_type: '1xH100' } });
       assert.ok('error' in r, JSON.stringify(r));
       assert.equal((await call('GET', '/cluster/list')).json.clusters.length, 0);
-      const [entry] = ((await control('GET', 'log')).entries as Json[]).filter((e) => e.path === '/cluster/create');
+      const [entry] = ((await control('GET', 'log')).entries as Json[]).filter(
+        (e) => e.path === '/cluster/create',
+      );
       assert.equal(entry.status, null);
       assert.equal(entry.fault, 'drop');
     });
 
     it('drop-after: the handler runs (the cluster IS created) but no answer arrives', async () => {
       await control('POST', 'faults', { method: 'POST', path: '/cluster/create', action: 'drop-after' });
-      const r = await rawCall('POST', '/cluster/create', { body: { instance_type: '1xH100', tp_cluster_name: 'ghost' } });
+      const r = await rawCall('POST', '/cluster/create', {
+        body: { instance_type: '1xH100', tp_cluster_name: 'ghost' },
+      });
       assert.ok('error' in r, JSON.stringify(r));
       const list = (await call('GET', '/cluster/list')).json.clusters as Json[];
-      assert.deepEqual(list.map((c) => c.name), ['ghost']);
-      const [entry] = ((await control('GET', 'log')).entries as Json[]).filter((e) => e.path === '/cluster/create');
+      assert.deepEqual(
+        list.map((c) => c.name),
+        ['ghost'],
+      );
+      const [entry] = ((await control('GET', 'log')).entries as Json[]).filter(
+        (e) => e.path === '/cluster/create',
+      );
       assert.equal(entry.status, null);
       assert.equal(entry.user, 'usr_1');
       // A retry by the client now meets the duplicate name.
-      assert.equal((await call('POST', '/cluster/create', { body: { instance_type: '1xH100', tp_cluster_name: 'ghost' } })).status, 409);
+      assert.equal(
+        (
+          await call('POST', '/cluster/create', {
+            body: { instance_type: '1xH100', tp_cluster_name: 'ghost' },
+          })
+        ).status,
+        409,
+      );
     });
 
     it('truncate: the real status with only the first part of the JSON body', async () => {
@@ -877,7 +1200,9 @@ describe('local engine', function () {
       assert.ok(r.text.length > 0 && r.text.length < whole.length);
       assert.ok(whole.startsWith(r.text));
       assert.throws(() => JSON.parse(r.text));
-      const entry = ((await control('GET', 'log')).entries as Json[]).filter((e) => e.path === '/cluster/list').at(-1)!;
+      const entry = ((await control('GET', 'log')).entries as Json[])
+        .filter((e) => e.path === '/cluster/list')
+        .at(-1)!;
       assert.equal(entry.status, 200);
       assert.equal(entry.fault, 'truncate');
     });
@@ -891,7 +1216,9 @@ describe('local engine', function () {
       const ac = new AbortController();
       await control('POST', 'faults', { path: '/me', action: 'hang' });
       setTimeout(() => ac.abort(), 100);
-      await assert.rejects(fetch(`${engine.url}/me`, { headers: { authorization: `Bearer ${TOKEN}` }, signal: ac.signal }));
+      await assert.rejects(
+        fetch(`${engine.url}/me`, { headers: { authorization: `Bearer ${TOKEN}` }, signal: ac.signal }),
+      );
     });
 
     it('delayMs: waits, then handles normally (or applies the action)', async () => {
@@ -911,8 +1238,18 @@ describe('local engine', function () {
       for (let i = 0; i < 3; i++) assert.equal((await call('GET', '/me')).status, 500);
       await control('DELETE', 'faults');
       assert.equal((await call('GET', '/me')).status, 200);
-      for (const spec of [{}, { path: 'no-slash' }, { path: '/me', action: 'explode' }, { path: '/me', times: 0 }, { path: '/me', status: 42 }, { path: '/me', bogus: 1 }]) {
-        const res = await fetch(`${engine.url}/_engine/faults`, { method: 'POST', body: JSON.stringify(spec) });
+      for (const spec of [
+        {},
+        { path: 'no-slash' },
+        { path: '/me', action: 'explode' },
+        { path: '/me', times: 0 },
+        { path: '/me', status: 42 },
+        { path: '/me', bogus: 1 },
+      ]) {
+        const res = await fetch(`${engine.url}/_engine/faults`, {
+          method: 'POST',
+          body: JSON.stringify(spec),
+        });
         assert.equal(res.status, 400, JSON.stringify(spec));
         assert.equal(typeof ((await res.json()) as Json).error, 'string');
       }
@@ -921,12 +1258,18 @@ describe('local engine', function () {
 
   describe('request log', () => {
     it('records method, path, query, body, status, user, redacted authorization and user agent', async () => {
-      await call('POST', '/cluster/create', { body: { instance_type: '2xH100', tp_cluster_name: 'logged' }, headers: { 'user-agent': 'unit-test/1.0' } });
+      await call('POST', '/cluster/create', {
+        body: { instance_type: '2xH100', tp_cluster_name: 'logged' },
+        headers: { 'user-agent': 'unit-test/1.0' },
+      });
       await call('GET', '/cluster/list?include_org=true&instances=true');
       await call('GET', '/me', { token: null });
       await control('GET', 'state'); // control calls are never logged
       const entries = (await control('GET', 'log')).entries as Json[];
-      assert.deepEqual(entries.map((e) => `${e.method} ${e.path} ${e.status}`), ['POST /cluster/create 202', 'GET /cluster/list 200', 'GET /me 401']);
+      assert.deepEqual(
+        entries.map((e) => `${e.method} ${e.path} ${e.status}`),
+        ['POST /cluster/create 202', 'GET /cluster/list 200', 'GET /me 401'],
+      );
       const [post, list, anon] = entries;
       assert.deepEqual(post.body, { instance_type: '2xH100', tp_cluster_name: 'logged' });
       assert.equal(post.rawBody, JSON.stringify({ instance_type: '2xH100', tp_cluster_name: 'logged' }));
@@ -958,11 +1301,15 @@ describe('local engine', function () {
       await control('POST', 'faults', { path: '/me', action: 'drop' });
       await rawCall('GET', '/me');
       const text = JSON.stringify(await control('GET', 'log'));
-      for (const secret of [TOKEN, TOKEN2, RO_TOKEN, UNKNOWN_TOKEN]) assert.ok(!text.includes(secret), `log leaks ${secret}`);
+      for (const secret of [TOKEN, TOKEN2, RO_TOKEN, UNKNOWN_TOKEN])
+        assert.ok(!text.includes(secret), `log leaks ${secret}`);
       assert.ok(text.includes('[redacted]'));
       const entries = (await control('GET', 'log')).entries as Json[];
       assert.equal(entries.length, 9);
-      assert.deepEqual(entries.find((e) => e.path === '/health')!.body, { key: '[redacted]', package_version: '1.0' });
+      assert.deepEqual(entries.find((e) => e.path === '/health')!.body, {
+        key: '[redacted]',
+        package_version: '1.0',
+      });
       // Nor in the state dump.
       const state = JSON.stringify(await control('GET', 'state'));
       for (const secret of [TOKEN, TOKEN2, RO_TOKEN]) assert.ok(!state.includes(secret));
@@ -976,11 +1323,18 @@ describe('local engine', function () {
       assert.equal(c.listMode, 'text');
       assert.equal(c.pendingMs, 30, 'other fields keep their values');
       for (const bad of [{ failCreate: 1 }, { pendingMs: -1 }, { stuck: 'yes' }, { listMode: 'xml' }]) {
-        const res = await fetch(`${engine.url}/_engine/config`, { method: 'POST', body: JSON.stringify(bad) });
+        const res = await fetch(`${engine.url}/_engine/config`, {
+          method: 'POST',
+          body: JSON.stringify(bad),
+        });
         assert.equal(res.status, 400, JSON.stringify(bad));
       }
       await control('POST', 'reset', {});
-      assert.equal((await control('GET', 'config')).config.failCreates, 0, 'reset restores the start-up config');
+      assert.equal(
+        (await control('GET', 'config')).config.failCreates,
+        0,
+        'reset restores the start-up config',
+      );
     });
 
     it('reset clears state, log and faults', async () => {
@@ -1032,7 +1386,10 @@ describe('local engine', function () {
 
     it('objects: 404 for an unknown bucket', async () => {
       await call('POST', '/object-storage/enable');
-      const res = await fetch(`${engine.url}/_engine/objects`, { method: 'POST', body: JSON.stringify({ bucket: 'nope', key: 'k' }) });
+      const res = await fetch(`${engine.url}/_engine/objects`, {
+        method: 'POST',
+        body: JSON.stringify({ bucket: 'nope', key: 'k' }),
+      });
       assert.equal(res.status, 404);
     });
 
@@ -1047,13 +1404,18 @@ describe('local engine', function () {
       const listMs = Date.now() - t0;
       assert.equal(r.status, 200);
       assert.equal(r.json.clusters.length, 10_000);
-      assert.ok((r.json.clusters as Json[]).every((c) => c.status === 'RUNNING' && c.instances[0].ip !== null));
+      assert.ok(
+        (r.json.clusters as Json[]).every((c) => c.status === 'RUNNING' && c.instances[0].ip !== null),
+      );
       assert.equal(r.json.message.split('\n').filter((l: string) => /^c-/.test(l)).length, 10_000);
       // About 100 ms on an idle machine; the bounds leave room for a busy 2-core CI runner.
       assert.ok(listMs < 3000, `list took ${listMs} ms`);
       assert.ok(seedMs < 4000, `seed took ${seedMs} ms`);
       // Names continue without clashing; another user's seed is theirs.
-      assert.equal((await control('POST', 'seed', { clusters: 5, token: TOKEN2, prefix: 'other' })).owner, 'usr_2');
+      assert.equal(
+        (await control('POST', 'seed', { clusters: 5, token: TOKEN2, prefix: 'other' })).owner,
+        'usr_2',
+      );
       assert.equal((await call('GET', '/cluster/list', { token: TOKEN2 })).json.clusters.length, 5);
       assert.equal((await control('POST', 'seed', { clusters: 3 })).created, 3);
       assert.equal((await call('GET', '/cluster/info/bulk-10003')).status, 200);
@@ -1065,18 +1427,27 @@ describe('local engine', function () {
 
     it('prints the ready line and the token, answers, and exits cleanly on SIGTERM', async function () {
       assert.ok(existsSync(main), `${main} is missing: run npm run build first (npm test does)`);
-      const child = spawn(process.execPath, [main, '--port', '0', '--seed', 'demo', '--pending-ms', '10'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [main, '--port', '0', '--seed', 'demo', '--pending-ms', '10'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       child.stderr.on('data', (c: Buffer) => (out += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       try {
-        await until('ready line', async () => out, (o) => /Development token/.test(o), 10_000);
+        await until(
+          'ready line',
+          async () => out,
+          (o) => /Development token/.test(o),
+          10_000,
+        );
         const m = /^TensorPool local engine listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
         assert.ok(m, out);
         assert.equal(out.match(/listening on/g)!.length, 1, 'exactly one ready line');
         assert.match(out, /tp_local_dev_token/);
-        const res = await fetch(`${m[1]}/cluster/list`, { headers: { authorization: 'Bearer tp_local_dev_token' } });
+        const res = await fetch(`${m[1]}/cluster/list`, {
+          headers: { authorization: 'Bearer tp_local_dev_token' },
+        });
         assert.equal(res.status, 200);
         assert.equal((((await res.json()) as Json).clusters as Json[]).length, 4);
       } finally {

@@ -61,6 +61,9 @@ describe('package.json manifest', () => {
       assert.ok((prop.markdownDescription ?? prop.description ?? '').length > 20, key);
     }
     assert.equal(manifest.main, './dist/extension.js');
-    assert.equal(manifest.engines.vscode.replace(/^\^/, ''), manifest.devDependencies['@types/vscode'].replace(/^~/, ''));
+    assert.equal(
+      manifest.engines.vscode.replace(/^\^/, ''),
+      manifest.devDependencies['@types/vscode'].replace(/^~/, ''),
+    );
   });
 });

@@ -13,7 +13,11 @@ describe('proxy support (tinyproxy on loopback)', function () {
   let engine: EngineHandle;
   let proxy: RunningProxy;
   const engineHost = () => new URL(engine.url).host;
-  const through = () => proxy.log().split('\n').filter((l) => l.includes(`CONNECT ${engineHost()}`) || l.includes(engineHost())).length;
+  const through = () =>
+    proxy
+      .log()
+      .split('\n')
+      .filter((l) => l.includes(`CONNECT ${engineHost()}`) || l.includes(engineHost())).length;
 
   before(async () => {
     engine = await startTestEngine();
@@ -26,7 +30,12 @@ describe('proxy support (tinyproxy on loopback)', function () {
 
   it('http.proxy: every request goes through the proxy', async () => {
     const before = through();
-    const c = new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 't', proxy: { url: proxy.url } });
+    const c = new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 't',
+      proxy: { url: proxy.url },
+    });
     await c.me();
     await c.listClusters();
     assert.ok(through() >= before + 1, `proxy log shows the engine: ${proxy.log().slice(-500)}`);
@@ -35,11 +44,21 @@ describe('proxy support (tinyproxy on loopback)', function () {
 
   it('http.noProxy (and NO_PROXY) hosts are reached directly', async () => {
     const before = through();
-    const c = new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 't', proxy: { url: proxy.url, noProxy: ['127.0.0.1'] } });
+    const c = new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 't',
+      proxy: { url: proxy.url, noProxy: ['127.0.0.1'] },
+    });
     await c.me();
     assert.equal(through(), before, 'nothing went through the proxy');
     const d = proxyDispatcher({ url: proxy.url }, { NO_PROXY: '127.0.0.1' });
-    const c2 = new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 't', dispatcher: d });
+    const c2 = new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 't',
+      dispatcher: d,
+    });
     await c2.me();
     assert.equal(through(), before);
   });
@@ -48,18 +67,32 @@ describe('proxy support (tinyproxy on loopback)', function () {
     const before = through();
     const d = proxyDispatcher(undefined, { HTTP_PROXY: proxy.url });
     assert.ok(d, 'a proxy dispatcher for HTTP_PROXY');
-    await new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 't', dispatcher: d }).me();
+    await new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 't',
+      dispatcher: d,
+    }).me();
     assert.ok(through() > before);
     assert.equal(proxyDispatcher(undefined, {}), undefined, 'no proxy and strict TLS: undici default');
   });
 
   it('a proxy that is down gets a message naming the proxy, and the request was not sent', async () => {
-    const c = new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 't', maxRetries: 0, proxy: { url: 'http://127.0.0.1:9' } });
-    await assert.rejects(c.createCluster({ instance_type: '1xH100' }), (e: Error & { kind?: string; mayHaveReachedServer?: boolean }) => {
-      assert.equal(e.kind, 'network');
-      assert.match(e.message, /proxy at 127\.0\.0\.1:9/);
-      assert.equal(e.mayHaveReachedServer, false);
-      return true;
+    const c = new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 't',
+      maxRetries: 0,
+      proxy: { url: 'http://127.0.0.1:9' },
     });
+    await assert.rejects(
+      c.createCluster({ instance_type: '1xH100' }),
+      (e: Error & { kind?: string; mayHaveReachedServer?: boolean }) => {
+        assert.equal(e.kind, 'network');
+        assert.match(e.message, /proxy at 127\.0\.0\.1:9/);
+        assert.equal(e.mayHaveReachedServer, false);
+        return true;
+      },
+    );
   });
 });

@@ -12,16 +12,29 @@ describe('request tracking', function () {
   let client: TensorPoolClient;
   let waits: number[];
   // Real waiting, but recorded, and shortened so the suite stays fast: 1 s of Retry-After = 20 ms here.
-  const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
-    waits.push(ms);
-    const t = setTimeout(resolve, ms / 50);
-    signal?.addEventListener('abort', () => { clearTimeout(t); reject(new Error('aborted')); }, { once: true });
-  });
+  const sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      waits.push(ms);
+      const t = setTimeout(resolve, ms / 50);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          reject(new Error('aborted'));
+        },
+        { once: true },
+      );
+    });
 
-  before(async () => { engine = await startTestEngine({ pendingMs: 40, processingMs: 80, retryAfterSeconds: 1 }); });
-  after(async () => { await engine.close(); });
+  before(async () => {
+    engine = await startTestEngine({ pendingMs: 40, processingMs: 80, retryAfterSeconds: 1 });
+  });
+  after(async () => {
+    await engine.close();
+  });
   beforeEach(async () => {
-    await engine.reset(); waits = [];
+    await engine.reset();
+    waits = [];
     client = new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 'test' });
   });
 
@@ -55,17 +68,44 @@ describe('request tracking', function () {
   });
 
   it('waits 2 s when Retry-After is missing or unreadable', async () => {
-    await engine.fault({ method: 'GET', path: '/request/info/r-x', status: 200, body: { request_id: 'r-x', status: 'PROCESSING' } });
-    await engine.fault({ method: 'GET', path: '/request/info/r-x', status: 200, body: { request_id: 'r-x', status: 'PROCESSING' }, headers: { 'retry-after': 'soon' } });
-    await engine.fault({ method: 'GET', path: '/request/info/r-x', status: 200, body: { request_id: 'r-x', status: 'COMPLETED' } });
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-x',
+      status: 200,
+      body: { request_id: 'r-x', status: 'PROCESSING' },
+    });
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-x',
+      status: 200,
+      body: { request_id: 'r-x', status: 'PROCESSING' },
+      headers: { 'retry-after': 'soon' },
+    });
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-x',
+      status: 200,
+      body: { request_id: 'r-x', status: 'COMPLETED' },
+    });
     const outcome = await trackRequest(client, 'r-x', { sleep });
     assert.equal(outcome.kind, 'completed');
     assert.deepEqual(waits, [2000, 2000]);
   });
 
   it('an unknown status is "still going"', async () => {
-    await engine.fault({ method: 'GET', path: '/request/info/r-u', status: 200, body: { request_id: 'r-u', status: 'WARMING_UP' }, headers: { 'retry-after': '1' } });
-    await engine.fault({ method: 'GET', path: '/request/info/r-u', status: 200, body: { request_id: 'r-u', status: 'COMPLETED' } });
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-u',
+      status: 200,
+      body: { request_id: 'r-u', status: 'WARMING_UP' },
+      headers: { 'retry-after': '1' },
+    });
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-u',
+      status: 200,
+      body: { request_id: 'r-u', status: 'COMPLETED' },
+    });
     const seen: string[] = [];
     const outcome = await trackRequest(client, 'r-u', { sleep, onStatus: (i) => seen.push(i.status) });
     assert.deepEqual(seen, ['WARMING_UP', 'COMPLETED']);
@@ -76,10 +116,20 @@ describe('request tracking', function () {
     await engine.config({ stuck: true });
     const { request_id } = await client.createCluster(createInput());
     let t = 0;
-    const outcome = await trackRequest(client, request_id!, { sleep: async (ms) => { t += ms; }, now: () => t, maxTotalMs: 10_000 });
+    const outcome = await trackRequest(client, request_id!, {
+      sleep: async (ms) => {
+        t += ms;
+      },
+      now: () => t,
+      maxTotalMs: 10_000,
+    });
     assert.equal(outcome.kind, 'gave-up');
     assert.match(outcome.info?.status ?? '', /^(PENDING|PROCESSING)$/);
-    assert.equal((await engine.log()).filter((e) => e.method !== 'GET' && e.method !== 'POST').length, 0, 'nothing cancelled');
+    assert.equal(
+      (await engine.log()).filter((e) => e.method !== 'GET' && e.method !== 'POST').length,
+      0,
+      'nothing cancelled',
+    );
   });
 
   it('can be stopped with an AbortSignal', async () => {

@@ -4,13 +4,25 @@
  * text only, a row that opens that text instead of an empty tree.
  */
 import * as vscode from 'vscode';
-import { clusterLabel, clusterPhase, clusterShape, type Cluster, type ClusterPhase, type Instance } from '../../model/cluster';
+import {
+  clusterLabel,
+  clusterPhase,
+  clusterShape,
+  type Cluster,
+  type ClusterPhase,
+  type Instance,
+} from '../../model/cluster';
 import { Commands } from '../commands';
 import type { Store } from '../store';
 
 export type ClusterNode =
   | { readonly kind: 'cluster'; readonly cluster: Cluster }
-  | { readonly kind: 'instance'; readonly cluster: Cluster; readonly instance: Instance; readonly index: number }
+  | {
+      readonly kind: 'instance';
+      readonly cluster: Cluster;
+      readonly instance: Instance;
+      readonly index: number;
+    }
   | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
   | { readonly kind: 'listingText'; readonly preview: string }
   | { readonly kind: 'loading' }
@@ -33,7 +45,11 @@ export function phaseIcon(status: string | undefined): vscode.ThemeIcon {
 
 /** contextValue tags, matched by menus with regular expressions (`viewItem =~ /\bprotected\b/`). */
 export function clusterContext(cluster: Cluster): string {
-  const tags = ['cluster', clusterPhase(cluster.status), cluster.deletionProtection ? 'protected' : 'unprotected'];
+  const tags = [
+    'cluster',
+    clusterPhase(cluster.status),
+    cluster.deletionProtection ? 'protected' : 'unprotected',
+  ];
   if (cluster.instances.some((i) => i.ip)) tags.push('hasIp');
   return tags.join(' ');
 }
@@ -53,7 +69,10 @@ export function clusterTooltip(c: Cluster): vscode.MarkdownString {
     `- Deletion protection: ${c.deletionProtection === undefined ? 'unknown' : c.deletionProtection ? 'on' : 'off'}`,
     c.createdAt ? `- Created: ${md(c.createdAt)}` : undefined,
     c.owner ? `- Owner: ${md(c.owner)}` : undefined,
-    ...c.instances.map((i) => `- Instance \`${i.id}\`: ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`),
+    ...c.instances.map(
+      (i) =>
+        `- Instance \`${i.id}\`: ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
+    ),
   ].filter((l): l is string => l !== undefined);
   const m = new vscode.MarkdownString(lines.join('\n'));
   m.supportThemeIcons = true;
@@ -72,7 +91,12 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   getChildren(node?: ClusterNode): ClusterNode[] {
     if (node) {
       return node.kind === 'cluster'
-        ? node.cluster.instances.map((instance, index) => ({ kind: 'instance', cluster: node.cluster, instance, index }))
+        ? node.cluster.instances.map((instance, index) => ({
+            kind: 'instance',
+            cluster: node.cluster,
+            instance,
+            index,
+          }))
         : [];
     }
     // Signed out: no rows, so the welcome view (Sign in button) shows.
@@ -108,11 +132,20 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     switch (node.kind) {
       case 'cluster': {
         const c = node.cluster;
-        const item = new vscode.TreeItem(clusterLabel(c), c.instances.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          clusterLabel(c),
+          c.instances.length
+            ? vscode.TreeItemCollapsibleState.Collapsed
+            : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = `cluster:${c.id}`;
         const op = this.store.requestFor(c.id);
-        item.description = [clusterShape(c), op ? `${OP_VERB[op.kind]}: ${op.status}` : c.status].filter(Boolean).join(' · ');
-        item.iconPath = op ? new vscode.ThemeIcon('loading~spin', new vscode.ThemeColor('charts.yellow')) : phaseIcon(c.status);
+        item.description = [clusterShape(c), op ? `${OP_VERB[op.kind]}: ${op.status}` : c.status]
+          .filter(Boolean)
+          .join(' · ');
+        item.iconPath = op
+          ? new vscode.ThemeIcon('loading~spin', new vscode.ThemeColor('charts.yellow'))
+          : phaseIcon(c.status);
         item.tooltip = clusterTooltip(c);
         item.contextValue = clusterContext(c);
         return item;
@@ -128,18 +161,25 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         return item;
       }
       case 'error': {
-        const item = new vscode.TreeItem(node.errorKind === 'unauthorized' ? 'Token rejected' : 'Could not load clusters', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          node.errorKind === 'unauthorized' ? 'Token rejected' : 'Could not load clusters',
+          vscode.TreeItemCollapsibleState.None,
+        );
         item.description = node.message;
         item.tooltip = `${node.message}\n\nClick to retry.`;
         item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-        item.command = node.errorKind === 'unauthorized'
-          ? { command: Commands.signIn, title: 'Sign In' }
-          : { command: Commands.refresh, title: 'Retry' };
+        item.command =
+          node.errorKind === 'unauthorized'
+            ? { command: Commands.signIn, title: 'Sign In' }
+            : { command: Commands.refresh, title: 'Retry' };
         item.contextValue = 'error';
         return item;
       }
       case 'listingText': {
-        const item = new vscode.TreeItem('Cluster list (text from the server)', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          'Cluster list (text from the server)',
+          vscode.TreeItemCollapsibleState.None,
+        );
         item.description = node.preview;
         item.tooltip = 'The service answered with a text table only. Click to open it.';
         item.iconPath = new vscode.ThemeIcon('output');
@@ -153,7 +193,10 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         return item;
       }
       case 'empty': {
-        const item = new vscode.TreeItem(node.includeOrg ? 'No clusters in your organisation' : 'No clusters yet', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          node.includeOrg ? 'No clusters in your organisation' : 'No clusters yet',
+          vscode.TreeItemCollapsibleState.None,
+        );
         item.iconPath = new vscode.ThemeIcon('info');
         return item;
       }

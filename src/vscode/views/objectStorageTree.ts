@@ -12,7 +12,12 @@ export type StorageNode =
   | { readonly kind: 'loading' }
   | { readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'status'; readonly record: PublicCredentials }
-  | { readonly kind: 'field'; readonly field: 'endpoint' | 'region' | 'access_key_id' | 'secret' | 'created' | 'updated' | 'iam'; readonly label: string; readonly value: string }
+  | {
+      readonly kind: 'field';
+      readonly field: 'endpoint' | 'region' | 'access_key_id' | 'secret' | 'created' | 'updated' | 'iam';
+      readonly label: string;
+      readonly value: string;
+    }
   | { readonly kind: 'buckets'; readonly buckets: readonly BucketInfo[] | undefined; readonly error?: string }
   | { readonly kind: 'bucket'; readonly bucket: BucketInfo };
 
@@ -22,7 +27,9 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange((t) => { if (t === 'objectStorage' || t === 'account') this.emitter.fire(undefined); });
+    this.subscription = store.onDidChange((t) => {
+      if (t === 'objectStorage' || t === 'account') this.emitter.fire(undefined);
+    });
   }
 
   getChildren(node?: StorageNode): StorageNode[] {
@@ -31,10 +38,17 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
       const s = this.store.objectStorage;
       switch (s.kind) {
         case 'unknown':
-        case 'loading': return [{ kind: 'loading' }];
-        case 'disabled': return [{ kind: 'disabled' }];
-        case 'error': return [{ kind: 'error', message: s.message }];
-        case 'enabled': return [{ kind: 'status', record: s.record }, { kind: 'buckets', buckets: s.buckets, error: s.bucketsError }];
+        case 'loading':
+          return [{ kind: 'loading' }];
+        case 'disabled':
+          return [{ kind: 'disabled' }];
+        case 'error':
+          return [{ kind: 'error', message: s.message }];
+        case 'enabled':
+          return [
+            { kind: 'status', record: s.record },
+            { kind: 'buckets', buckets: s.buckets, error: s.bucketsError },
+          ];
       }
     }
     if (node.kind === 'status') {
@@ -45,12 +59,14 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
         { kind: 'field', field: 'access_key_id', label: 'Access key ID', value: r.access_key_id },
         { kind: 'field', field: 'secret', label: 'Secret access key', value: '•••••••• (in secret storage)' },
       ];
-      if (r.iam_username) rows.push({ kind: 'field', field: 'iam', label: 'IAM user', value: r.iam_username });
+      if (r.iam_username)
+        rows.push({ kind: 'field', field: 'iam', label: 'IAM user', value: r.iam_username });
       if (r.created_at) rows.push({ kind: 'field', field: 'created', label: 'Created', value: r.created_at });
       if (r.updated_at) rows.push({ kind: 'field', field: 'updated', label: 'Updated', value: r.updated_at });
       return rows;
     }
-    if (node.kind === 'buckets') return (node.buckets ?? []).map((bucket) => ({ kind: 'bucket' as const, bucket }));
+    if (node.kind === 'buckets')
+      return (node.buckets ?? []).map((bucket) => ({ kind: 'bucket' as const, bucket }));
     return [];
   }
 
@@ -64,7 +80,8 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
       case 'disabled': {
         const item = new vscode.TreeItem('Object storage is not enabled');
         item.description = 'S3-compatible storage shared by your organisation';
-        item.tooltip = 'TensorPool object storage is S3-compatible and organisation-wide. Enable it to get credentials for the AWS CLI, rclone or any S3 client.';
+        item.tooltip =
+          'TensorPool object storage is S3-compatible and organisation-wide. Enable it to get credentials for the AWS CLI, rclone or any S3 client.';
         item.iconPath = new vscode.ThemeIcon('circle-slash');
         item.contextValue = 'objectStorage disabled';
         return item;
@@ -91,16 +108,38 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
         const item = new vscode.TreeItem(node.label);
         item.id = `objectStorage:${node.field}`;
         item.description = node.value;
-        item.tooltip = node.field === 'secret' ? 'The secret access key is kept in VS Code\'s secret storage. Use the copy action to put it on the clipboard.' : `${node.label}: ${node.value}`;
-        item.iconPath = new vscode.ThemeIcon(node.field === 'secret' ? 'key' : node.field === 'endpoint' ? 'globe' : node.field === 'access_key_id' ? 'account' : 'info');
-        item.contextValue = ['endpoint', 'region', 'access_key_id', 'secret'].includes(node.field) ? `storageField copyable ${node.field}` : 'storageField';
+        item.tooltip =
+          node.field === 'secret'
+            ? "The secret access key is kept in VS Code's secret storage. Use the copy action to put it on the clipboard."
+            : `${node.label}: ${node.value}`;
+        item.iconPath = new vscode.ThemeIcon(
+          node.field === 'secret'
+            ? 'key'
+            : node.field === 'endpoint'
+              ? 'globe'
+              : node.field === 'access_key_id'
+                ? 'account'
+                : 'info',
+        );
+        item.contextValue = ['endpoint', 'region', 'access_key_id', 'secret'].includes(node.field)
+          ? `storageField copyable ${node.field}`
+          : 'storageField';
         return item;
       }
       case 'buckets': {
         const count = node.buckets?.length;
-        const item = new vscode.TreeItem('Buckets', count ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          'Buckets',
+          count ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = 'objectStorage:buckets';
-        item.description = node.error ? `could not list: ${node.error}` : count === undefined ? '' : count === 0 ? 'none yet' : String(count);
+        item.description = node.error
+          ? `could not list: ${node.error}`
+          : count === undefined
+            ? ''
+            : count === 0
+              ? 'none yet'
+              : String(count);
         item.iconPath = new vscode.ThemeIcon(node.error ? 'warning' : 'folder-library');
         item.contextValue = 'buckets';
         return item;
@@ -108,7 +147,14 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
       case 'bucket': {
         const item = new vscode.TreeItem(node.bucket.name);
         item.id = `bucket:${node.bucket.name}`;
-        item.description = [node.bucket.objectCount !== undefined ? `${node.bucket.objectCount} object${node.bucket.objectCount === 1 ? '' : 's'}` : undefined, node.bucket.createdAt].filter(Boolean).join(' · ');
+        item.description = [
+          node.bucket.objectCount !== undefined
+            ? `${node.bucket.objectCount} object${node.bucket.objectCount === 1 ? '' : 's'}`
+            : undefined,
+          node.bucket.createdAt,
+        ]
+          .filter(Boolean)
+          .join(' · ');
         item.iconPath = new vscode.ThemeIcon('archive');
         item.tooltip = `s3://${node.bucket.name}`;
         item.contextValue = 'bucket';

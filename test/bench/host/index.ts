@@ -25,7 +25,8 @@ function env(name: string): string {
   if (!value) throw new Error(`${name} is not set: run the benchmarks through npm run bench`);
   return value;
 }
-const numberEnv = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const numberEnv = (name: string, fallback: number) =>
+  process.env[name] ? Number(process.env[name]) : fallback;
 
 const ENGINE = env('TENSORPOOL_TEST_ENGINE_URL');
 const RESULTS = env('TENSORPOOL_TEST_RESULTS');
@@ -40,7 +41,13 @@ const REFRESHES = 3;
 const TREE_ROUNDS = 15;
 const MIN_INTERVAL_S = 10;
 
-interface LogEntry { seq: number; time: string; method: string; path: string; status: number | null }
+interface LogEntry {
+  seq: number;
+  time: string;
+  method: string;
+  path: string;
+  status: number | null;
+}
 
 async function control(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${ENGINE}/_engine/${path}`, {
@@ -67,7 +74,9 @@ async function until(what: string, timeoutMs: number, check: () => boolean): Pro
 
 /** VS Code's own performance marks in this extension host (vs/base/common/performance, Date.now() ms). */
 function hostMarks(): Record<string, number> {
-  const perf = (globalThis as { MonacoPerformanceMarks?: { getMarks(): Array<{ name: string; startTime: number }> } }).MonacoPerformanceMarks;
+  const perf = (
+    globalThis as { MonacoPerformanceMarks?: { getMarks(): Array<{ name: string; startTime: number }> } }
+  ).MonacoPerformanceMarks;
   const marks: Record<string, number> = {};
   for (const m of perf?.getMarks() ?? []) {
     if (m.name.endsWith(`/${EXTENSION_ID}`)) marks[m.name.split('/')[2]] = m.startTime;
@@ -103,14 +112,17 @@ interface State {
 }
 
 function readState(): State {
-  return fs.existsSync(STATE) ? (JSON.parse(fs.readFileSync(STATE, 'utf8')) as State) : { samples: [], steps: [] };
+  return fs.existsSync(STATE)
+    ? (JSON.parse(fs.readFileSync(STATE, 'utf8')) as State)
+    : { samples: [], steps: [] };
 }
 
 /** User settings (tensorpool.apiUrl = the engine) reach the remote extension host over the workbench
  *  connection, sometimes after the extension activated; wait for them (bounded). */
 async function settingsLoaded(): Promise<void> {
   const deadline = Date.now() + 15_000;
-  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== ENGINE && Date.now() < deadline) await sleep(50);
+  while (vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== ENGINE && Date.now() < deadline)
+    await sleep(50);
 }
 
 async function activated(): Promise<{ api: TensorPoolExtensionApi; by: 'startup' | 'bench' }> {
@@ -122,10 +134,19 @@ async function activated(): Promise<{ api: TensorPoolExtensionApi; by: 'startup'
   return { api: await ext.activate(), by: 'bench' };
 }
 
-async function sampleActivation(launch: number, api: TensorPoolExtensionApi, by: 'startup' | 'bench'): Promise<LaunchSample> {
+async function sampleActivation(
+  launch: number,
+  api: TensorPoolExtensionApi,
+  by: 'startup' | 'bench',
+): Promise<LaunchSample> {
   const a = api.testing.activation;
   const marks = hostMarks();
-  const need = ['willLoadExtensionCode', 'didLoadExtensionCode', 'willActivateExtension', 'didActivateExtension'];
+  const need = [
+    'willLoadExtensionCode',
+    'didLoadExtensionCode',
+    'willActivateExtension',
+    'didActivateExtension',
+  ];
   const missing = need.filter((n) => marks[n] === undefined);
   if (missing.length) throw new Error(`VS Code's performance marks are missing: ${missing.join(', ')}`);
   const apiAtActivation = api.testing.apiLoad();
@@ -134,9 +155,16 @@ async function sampleActivation(launch: number, api: TensorPoolExtensionApi, by:
   // the account stays signed out and nothing is requested.
   if (launch > 0) {
     const apiUrl = vscode.workspace.getConfiguration('tensorpool').get('apiUrl');
-    if (apiUrl !== ENGINE) throw new Error(`the settings did not reach this extension host: tensorpool.apiUrl is ${apiUrl}`);
-    await until('the startup account check (signed in)', 20_000, () => api.store.account.kind === 'signedIn').catch((err: Error) => {
-      throw new Error(`${err.message}; the account is ${JSON.stringify(api.store.account)}; log: ${api.testing.logTail.slice(-5).join(' | ')}`);
+    if (apiUrl !== ENGINE)
+      throw new Error(`the settings did not reach this extension host: tensorpool.apiUrl is ${apiUrl}`);
+    await until(
+      'the startup account check (signed in)',
+      20_000,
+      () => api.store.account.kind === 'signedIn',
+    ).catch((err: Error) => {
+      throw new Error(
+        `${err.message}; the account is ${JSON.stringify(api.store.account)}; log: ${api.testing.logTail.slice(-5).join(' | ')}`,
+      );
     });
   }
   await sleep(300);
@@ -151,7 +179,8 @@ async function sampleActivation(launch: number, api: TensorPoolExtensionApi, by:
     activatedBy: by,
     hostLoadMs: marks.didLoadExtensionCode - marks.willLoadExtensionCode,
     hostActivateMs: marks.didActivateExtension - marks.willActivateExtension,
-    moduleEvalMs: a.moduleStart !== undefined && a.moduleEnd !== undefined ? a.moduleEnd - a.moduleStart : undefined,
+    moduleEvalMs:
+      a.moduleStart !== undefined && a.moduleEnd !== undefined ? a.moduleEnd - a.moduleStart : undefined,
     activateMs: a.activateEnd - a.activateStart,
     requestsBeforeActivated: before.length,
     meAfterActivatedMs: me ? me.ms - a.activatedAt : undefined,
@@ -164,19 +193,26 @@ async function sampleActivation(launch: number, api: TensorPoolExtensionApi, by:
 async function signIn(api: TensorPoolExtensionApi): Promise<void> {
   await control('POST', 'reset', { seed: 'none' });
   const seeded = await control('POST', 'seed', { clusters: CLUSTERS });
-  if (seeded.created !== CLUSTERS) throw new Error(`the engine seeded ${seeded.created} clusters, not ${CLUSTERS}`);
-  const result = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('tensorpool.signIn', { token: env('TENSORPOOL_TEST_TOKEN') });
+  if (seeded.created !== CLUSTERS)
+    throw new Error(`the engine seeded ${seeded.created} clusters, not ${CLUSTERS}`);
+  const result = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>(
+    'tensorpool.signIn',
+    { token: env('TENSORPOOL_TEST_TOKEN') },
+  );
   if (!result?.ok) throw new Error(`sign-in failed: ${result?.message}`);
   await until('signed in', 10_000, () => api.store.account.kind === 'signedIn');
   // The engine's URL also goes into the workspace folder's settings: after a window reload, code-server
   // 1.139 sometimes never delivers the user settings to the new extension host (it would then check the
   // stored token against the default https://engine.tensorpool.dev).
-  await vscode.workspace.getConfiguration('tensorpool').update('apiUrl', ENGINE, vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace
+    .getConfiguration('tensorpool')
+    .update('apiUrl', ENGINE, vscode.ConfigurationTarget.Workspace);
   // The organisation lookup after sign-in; let it land before the window reloads.
   await sleep(500);
 }
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown> | undefined)?.then === 'function';
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof (v as PromiseLike<unknown> | undefined)?.then === 'function';
 
 async function treeBench(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
   await vscode.commands.executeCommand('workbench.view.explorer');
@@ -191,8 +227,11 @@ async function treeBench(api: TensorPoolExtensionApi): Promise<Record<string, un
   await sleep(200);
   const entries = await engineLog();
   const listRequests = entries.filter((e) => e.method === 'GET' && e.path === '/cluster/list').length;
-  const otherRequests = entries.filter((e) => !(e.method === 'GET' && e.path === '/cluster/list')).map((e) => `${e.method} ${e.path}`);
-  if (api.store.clusters.error) throw new Error(`the cluster list failed: ${api.store.clusters.error.message}`);
+  const otherRequests = entries
+    .filter((e) => !(e.method === 'GET' && e.path === '/cluster/list'))
+    .map((e) => `${e.method} ${e.path}`);
+  if (api.store.clusters.error)
+    throw new Error(`the cluster list failed: ${api.store.clusters.error.message}`);
 
   const provider = api.views.clusters;
   const children = (node?: Parameters<typeof provider.getChildren>[0]) => provider.getChildren(node);
@@ -222,20 +261,35 @@ async function treeBench(api: TensorPoolExtensionApi): Promise<Record<string, un
     nodes = instances;
   }
   if (rows < CLUSTERS) throw new Error(`the tree shows ${rows} rows, expected ${CLUSTERS} clusters`);
-  return { rows, instances: nodes, rounds, itemsMs: summarize(rounds), refreshes: REFRESHES, refreshMs: summarize(refreshMs), listRequests, otherRequests };
+  return {
+    rows,
+    instances: nodes,
+    rounds,
+    itemsMs: summarize(rounds),
+    refreshes: REFRESHES,
+    refreshMs: summarize(refreshMs),
+    listRequests,
+    otherRequests,
+  };
 }
 
 async function idleHidden(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
   await vscode.commands.executeCommand('workbench.view.explorer');
   await sleep(500);
-  if (api.testing.nextRefreshDelay() !== undefined) throw new Error('the TensorPool view still counts as visible after opening the Explorer');
+  if (api.testing.nextRefreshDelay() !== undefined)
+    throw new Error('the TensorPool view still counts as visible after opening the Explorer');
   const inTransition = api.store.requests.length;
   await clearLog();
   if (SIGNAL) fs.writeFileSync(SIGNAL, String(Date.now()));
   const started = Date.now();
   await sleep(IDLE_MS);
   const entries = await engineLog();
-  return { windowMs: Date.now() - started, requests: entries.length, paths: entries.map((e) => `${e.method} ${e.path}`), followedRequests: inTransition };
+  return {
+    windowMs: Date.now() - started,
+    requests: entries.length,
+    paths: entries.map((e) => `${e.method} ${e.path}`),
+    followedRequests: inTransition,
+  };
 }
 
 async function visible(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
@@ -243,10 +297,15 @@ async function visible(api: TensorPoolExtensionApi): Promise<Record<string, unkn
   // lose the other user settings (tensorpool.apiUrl) in code-server.
   const config = vscode.workspace.getConfiguration('tensorpool');
   await config.update('refreshInterval', MIN_INTERVAL_S, vscode.ConfigurationTarget.Workspace);
-  await until('the refresh interval setting', 5000, () => vscode.workspace.getConfiguration('tensorpool').get('refreshInterval') === MIN_INTERVAL_S);
+  await until(
+    'the refresh interval setting',
+    5000,
+    () => vscode.workspace.getConfiguration('tensorpool').get('refreshInterval') === MIN_INTERVAL_S,
+  );
   await sleep(500);
   const apiUrl = vscode.workspace.getConfiguration('tensorpool').get('apiUrl');
-  if (apiUrl !== ENGINE) throw new Error(`tensorpool.apiUrl changed to ${apiUrl} after writing tensorpool.refreshInterval`);
+  if (apiUrl !== ENGINE)
+    throw new Error(`tensorpool.apiUrl changed to ${apiUrl} after writing tensorpool.refreshInterval`);
   if (api.store.account.kind !== 'signedIn') throw new Error(`the account is ${api.store.account.kind}`);
   await clearLog();
   const started = Date.now();
@@ -259,7 +318,11 @@ async function visible(api: TensorPoolExtensionApi): Promise<Record<string, unkn
   const windowMs = Date.now() - started;
   const listRequests = entries.filter((e) => e.method === 'GET' && e.path === '/cluster/list').length;
   return {
-    windowMs, intervalS: MIN_INTERVAL_S, nextDelayMs: delay, listRequests, requests: entries.length,
+    windowMs,
+    intervalS: MIN_INTERVAL_S,
+    nextDelayMs: delay,
+    listRequests,
+    requests: entries.length,
     allowed: Math.floor(windowMs / (MIN_INTERVAL_S * 1000)) + 1,
   };
 }
@@ -284,8 +347,11 @@ export async function run(): Promise<void> {
   const finish = (bench: Record<string, unknown>) => {
     const failed = state.steps.filter((s) => s.state === 'failed').length;
     const results = {
-      vscode: vscode.version, node: process.version,
-      passed: state.steps.length - failed, failed, tests: state.steps,
+      vscode: vscode.version,
+      node: process.version,
+      passed: state.steps.length - failed,
+      failed,
+      tests: state.steps,
       bench: { launches: state.samples, ...bench },
     };
     fs.writeFileSync(RESULTS, JSON.stringify(results, null, 2));
@@ -300,19 +366,29 @@ export async function run(): Promise<void> {
   });
   if (!started) return finish({});
   const api = started.value;
-  if (launch === 0 && !(await step(`seed ${CLUSTERS} clusters and sign in`, () => signIn(api)))) return finish({});
+  if (launch === 0 && !(await step(`seed ${CLUSTERS} clusters and sign in`, () => signIn(api))))
+    return finish({});
   if (launch + 1 < LAUNCHES) {
     save();
     // A new extension host loads this module again and this one ends. If it is still here after 30 s the
     // reload did not happen: fail instead of hanging.
     void vscode.commands.executeCommand('workbench.action.reloadWindow');
     await sleep(30_000);
-    state.steps.push({ title: `launch ${launch}: window reload`, state: 'failed', error: 'the window did not reload within 30 s' });
+    state.steps.push({
+      title: `launch ${launch}: window reload`,
+      state: 'failed',
+      error: 'the window did not reload within 30 s',
+    });
     return finish({});
   }
   const bench: Record<string, unknown> = {};
   bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
-  if (IDLE) bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
-  bench.visible = (await step(`${VISIBLE_MS / 1000} s with the view visible, refresh interval ${MIN_INTERVAL_S} s`, () => visible(api)))?.value;
+  if (IDLE)
+    bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
+  bench.visible = (
+    await step(`${VISIBLE_MS / 1000} s with the view visible, refresh interval ${MIN_INTERVAL_S} s`, () =>
+      visible(api),
+    )
+  )?.value;
   return finish(bench);
 }

@@ -15,11 +15,19 @@ import * as spy from './spy';
 import { accountIs, clusterRows, control, setApiUrl, until } from './util';
 
 /** The wizard fields, plus the Create Bucket box. */
-const SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = { ...WIZARD_SCRIPTS, bucket: (v) => [v, ESCAPE] };
+const SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = {
+  ...WIZARD_SCRIPTS,
+  bucket: (v) => [v, ESCAPE],
+};
 
 const COMMANDS: Partial<Record<InputField, string>> = {
-  instanceType: 'tensorpool.createCluster', numNodes: 'tensorpool.createCluster', name: 'tensorpool.createCluster',
-  key: 'tensorpool.createCluster', container: 'tensorpool.createCluster', editName: 'tensorpool.editCluster', bucket: 'tensorpool.createBucket',
+  instanceType: 'tensorpool.createCluster',
+  numNodes: 'tensorpool.createCluster',
+  name: 'tensorpool.createCluster',
+  key: 'tensorpool.createCluster',
+  container: 'tensorpool.createCluster',
+  editName: 'tensorpool.editCluster',
+  bucket: 'tensorpool.createBucket',
 };
 
 suite('Reliability: bad input in the extension host', () => {
@@ -30,108 +38,156 @@ suite('Reliability: bad input in the extension host', () => {
     ext = await freshAccount();
     editTarget = (await clusterRows(ext)).find((r) => r.node.kind === 'cluster')!.node;
   });
-  setup(async () => { await control.clearLog(); });
+  setup(async () => {
+    await control.clearLog();
+  });
   teardown(async () => {
     ext.setPrompter(undefined);
     assert.deepEqual(await control.log(), [], 'nothing reached the engine');
   });
-  suiteTeardown(async () => { await ensureSignedIn(ext); });
+  suiteTeardown(async () => {
+    await ensureSignedIn(ext);
+  });
 
   /** The wizard fields: typed into the step through the real command; refused with the message; the prompt stays open. */
   for (const field of Object.keys(SCRIPTS) as InputField[]) {
     for (const b of badInputsFor(field)) {
-      ledger.cover(test(`${field} ${show(b.value)}: refused by the ${COMMANDS[field]} wizard`, async () => {
-        const p = new ScriptedPrompter(SCRIPTS[field]!(b.value));
-        ext.setPrompter(p);
-        const result = await vscode.commands.executeCommand(COMMANDS[field]!, ...(field === 'editName' ? [editTarget] : []));
-        assert.ok(!result, 'nothing was created or changed');
-        assert.deepEqual(p.remaining, []);
-        assert.equal(p.rejections.length, 1);
-        assert.equal(p.rejections[0].value, b.value);
-        assert.match(p.rejections[0].message, b.expect);
-        const prompts = p.shown.filter((s) => s.kind !== 'confirm');
-        assert.equal(prompts.filter((s) => s.prompt === prompts.at(-1)?.prompt).length, 1, 'the prompt stayed open');
-      }), b.id);
+      ledger.cover(
+        test(`${field} ${show(b.value)}: refused by the ${COMMANDS[field]} wizard`, async () => {
+          const p = new ScriptedPrompter(SCRIPTS[field]!(b.value));
+          ext.setPrompter(p);
+          const result = await vscode.commands.executeCommand(
+            COMMANDS[field]!,
+            ...(field === 'editName' ? [editTarget] : []),
+          );
+          assert.ok(!result, 'nothing was created or changed');
+          assert.deepEqual(p.remaining, []);
+          assert.equal(p.rejections.length, 1);
+          assert.equal(p.rejections[0].value, b.value);
+          assert.match(p.rejections[0].message, b.expect);
+          const prompts = p.shown.filter((s) => s.kind !== 'confirm');
+          assert.equal(
+            prompts.filter((s) => s.prompt === prompts.at(-1)?.prompt).length,
+            1,
+            'the prompt stayed open',
+          );
+        }),
+        b.id,
+      );
     }
   }
 
   /** The sign-in command with a token argument (what automation uses): the same check as the box, no request. */
   for (const b of badInputsFor('token')) {
-    ledger.cover(test(`token ${show(b.value)}: refused by Sign In before any request`, async () => {
-      const result = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('tensorpool.signIn', { token: b.value });
-      assert.equal(result.ok, false);
-      assert.match(result.message ?? '', b.expect);
-      assert.equal(ext.store.account.kind, 'signedIn', 'the current sign-in is untouched');
-    }), b.id);
+    ledger.cover(
+      test(`token ${show(b.value)}: refused by Sign In before any request`, async () => {
+        const result = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>(
+          'tensorpool.signIn',
+          { token: b.value },
+        );
+        assert.equal(result.ok, false);
+        assert.match(result.message ?? '', b.expect);
+        assert.equal(ext.store.account.kind, 'signedIn', 'the current sign-in is untouched');
+      }),
+      b.id,
+    );
   }
 
   /** tensorpool.apiUrl set to each refused URL: "offline" with the reason, and not one request. */
   for (const b of badInputsFor('apiUrl')) {
-    ledger.cover(test(`API URL ${show(b.value)}: refused before any request`, async () => {
-      await setApiUrl(b.value);
-      await until('the account check refuses the URL', () => ext.store.account.kind === 'unreachable' && b.expect.test((ext.store.account as { message: string }).message));
-      assert.match(ext.testing.statusBar.text, /Offline/);
-      assert.match(String(ext.testing.statusBar.tooltip), b.expect);
-    }), b.id);
+    ledger.cover(
+      test(`API URL ${show(b.value)}: refused before any request`, async () => {
+        await setApiUrl(b.value);
+        await until(
+          'the account check refuses the URL',
+          () =>
+            ext.store.account.kind === 'unreachable' &&
+            b.expect.test((ext.store.account as { message: string }).message),
+        );
+        assert.match(ext.testing.statusBar.text, /Offline/);
+        assert.match(String(ext.testing.statusBar.tooltip), b.expect);
+      }),
+      b.id,
+    );
   }
 
   suite('the real quick inputs keep what was typed', () => {
-    suiteSetup(async () => { await ensureSignedIn(ext); });
+    suiteSetup(async () => {
+      await ensureSignedIn(ext);
+    });
 
     async function press(): Promise<void> {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     }
 
     const tokenBad = (i: number): BadInput => badInputsFor('token')[i];
-    ledger.cover(test('the sign-in box: Enter on a bad token shows the message and keeps the text; no request', async () => {
-      const before = spy.inputBoxes.length;
-      const done = vscode.commands.executeCommand<{ ok: boolean; message?: string }>('tensorpool.signIn');
-      await until('the sign-in box', () => spy.inputBoxes.length > before);
-      const box = spy.inputBoxes.at(-1)!;
-      assert.equal(box.password, true, 'a password box');
-      for (const b of [tokenBad(2), tokenBad(4)]) {
-        box.value = b.value;
-        await press();
-        await until('the validation message', () => typeof box.validationMessage === 'string' && b.expect.test(box.validationMessage));
-        assert.equal(box.value, b.value, 'the typed token is still in the box');
-      }
-      box.hide();
-      const result = await done;
-      assert.equal(result.ok, false);
-      assert.equal(ext.store.account.kind, 'signedIn');
-    }), tokenBad(2).id, tokenBad(4).id);
+    ledger.cover(
+      test('the sign-in box: Enter on a bad token shows the message and keeps the text; no request', async () => {
+        const before = spy.inputBoxes.length;
+        const done = vscode.commands.executeCommand<{ ok: boolean; message?: string }>('tensorpool.signIn');
+        await until('the sign-in box', () => spy.inputBoxes.length > before);
+        const box = spy.inputBoxes.at(-1)!;
+        assert.equal(box.password, true, 'a password box');
+        for (const b of [tokenBad(2), tokenBad(4)]) {
+          box.value = b.value;
+          await press();
+          await until(
+            'the validation message',
+            () => typeof box.validationMessage === 'string' && b.expect.test(box.validationMessage),
+          );
+          assert.equal(box.value, b.value, 'the typed token is still in the box');
+        }
+        box.hide();
+        const result = await done;
+        assert.equal(result.ok, false);
+        assert.equal(ext.store.account.kind, 'signedIn');
+      }),
+      tokenBad(2).id,
+      tokenBad(4).id,
+    );
 
     const typeBad = badInputsFor('instanceType').find((b) => b.value === '8 x H100')!;
-    ledger.cover(test('the create wizard\'s instance-type pick: Enter on "8 x H100" shows the message and keeps the text', async () => {
-      ext.setPrompter(undefined);
-      const before = spy.quickPicks.length;
-      const done = vscode.commands.executeCommand('tensorpool.createCluster');
-      await until('the instance-type pick', () => spy.quickPicks.length > before);
-      const qp = spy.quickPicks.at(-1)!;
-      qp.value = typeBad.value;
-      await until('the typed value is offered', () => qp.items.some((i) => i.label.includes(typeBad.value)));
-      qp.activeItems = [qp.items[0]];
-      await press();
-      await until('the message in the title', () => typeBad.expect.test(qp.title ?? ''));
-      assert.equal(qp.value, typeBad.value, 'the typed text is still there');
-      qp.hide();
-      assert.equal(await done, undefined);
-    }), typeBad.id);
+    ledger.cover(
+      test('the create wizard\'s instance-type pick: Enter on "8 x H100" shows the message and keeps the text', async () => {
+        ext.setPrompter(undefined);
+        const before = spy.quickPicks.length;
+        const done = vscode.commands.executeCommand('tensorpool.createCluster');
+        await until('the instance-type pick', () => spy.quickPicks.length > before);
+        const qp = spy.quickPicks.at(-1)!;
+        qp.value = typeBad.value;
+        await until('the typed value is offered', () =>
+          qp.items.some((i) => i.label.includes(typeBad.value)),
+        );
+        qp.activeItems = [qp.items[0]];
+        await press();
+        await until('the message in the title', () => typeBad.expect.test(qp.title ?? ''));
+        assert.equal(qp.value, typeBad.value, 'the typed text is still there');
+        qp.hide();
+        assert.equal(await done, undefined);
+      }),
+      typeBad.id,
+    );
 
     const bucketBad = badInputsFor('bucket').find((b) => b.value === 'UPPER')!;
-    ledger.cover(test('the create-bucket box: Enter on "UPPER" shows the message and keeps the text', async () => {
-      ext.setPrompter(undefined);
-      const before = spy.inputBoxes.length;
-      const done = vscode.commands.executeCommand('tensorpool.createBucket');
-      await until('the bucket box', () => spy.inputBoxes.length > before);
-      const box = spy.inputBoxes.at(-1)!;
-      box.value = bucketBad.value;
-      await press();
-      await until('the validation message', () => typeof box.validationMessage === 'string' && bucketBad.expect.test(box.validationMessage));
-      assert.equal(box.value, bucketBad.value);
-      box.hide();
-      assert.equal(await done, undefined);
-    }), bucketBad.id);
+    ledger.cover(
+      test('the create-bucket box: Enter on "UPPER" shows the message and keeps the text', async () => {
+        ext.setPrompter(undefined);
+        const before = spy.inputBoxes.length;
+        const done = vscode.commands.executeCommand('tensorpool.createBucket');
+        await until('the bucket box', () => spy.inputBoxes.length > before);
+        const box = spy.inputBoxes.at(-1)!;
+        box.value = bucketBad.value;
+        await press();
+        await until(
+          'the validation message',
+          () => typeof box.validationMessage === 'string' && bucketBad.expect.test(box.validationMessage),
+        );
+        assert.equal(box.value, bucketBad.value);
+        box.hide();
+        assert.equal(await done, undefined);
+      }),
+      bucketBad.id,
+    );
   });
 
   test('signed in again at the engine afterwards', async () => {

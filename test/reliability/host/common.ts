@@ -45,5 +45,7 @@ export function statusShowsAccount(ext: TensorPoolExtensionApi): void {
 
 /** Requests in the engine's log other than GETs (and the engine control calls, which are never logged). */
 export async function mutations(): Promise<string[]> {
-  return (await control.log()).filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path} -> ${e.status}`);
+  return (await control.log())
+    .filter((e) => e.method !== 'GET')
+    .map((e) => `${e.method} ${e.path} -> ${e.status}`);
 }

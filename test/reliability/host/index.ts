@@ -20,7 +20,9 @@ interface TestResult {
 /** In order: the secrets session last but one (it searches everything the earlier tests produced), then the unhandled-rejection check. */
 const FILES = ['badInput', 'faults', 'duplicates', 'network', 'secrets', 'unhandled'];
 /** For working on one file: TENSORPOOL_RELIABILITY_FILES=faults,unhandled (run.ts --files faults,unhandled). */
-const ONLY = process.env.TENSORPOOL_RELIABILITY_FILES?.split(',').map((f) => f.trim()).filter(Boolean);
+const ONLY = process.env.TENSORPOOL_RELIABILITY_FILES?.split(',')
+  .map((f) => f.trim())
+  .filter(Boolean);
 
 export async function run(): Promise<void> {
   spy.install();
@@ -32,7 +34,9 @@ export async function run(): Promise<void> {
   const failures = await new Promise<number>((resolve) => {
     const runner = mocha.run(resolve);
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
-    runner.on('fail', (test, err: Error) => tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }));
+    runner.on('fail', (test, err: Error) =>
+      tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
+    );
   });
   let failed = failures;
   const figures = ledger.figures();

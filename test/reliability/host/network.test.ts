@@ -23,7 +23,11 @@ suite('Reliability: VS Code proxy settings (tinyproxy) and TLS', () => {
   let proxy: RunningProxy;
   let tls: TlsServer;
   const enginePort = () => new URL(engine.url).port;
-  const tunnels = (port: string | number) => proxy.log().split('\n').filter((l) => l.includes(`CONNECT 127.0.0.1:${port}`)).length;
+  const tunnels = (port: string | number) =>
+    proxy
+      .log()
+      .split('\n')
+      .filter((l) => l.includes(`CONNECT 127.0.0.1:${port}`)).length;
 
   suiteSetup(async () => {
     ext = await freshAccount();
@@ -38,9 +42,10 @@ suite('Reliability: VS Code proxy settings (tinyproxy) and TLS', () => {
     await Promise.all([proxy?.close(), tls?.close()]);
   });
 
-  const check = (name: string, fn: () => Promise<void>) => ledger.cover(test(name, fn), `network:host: ${name}`);
+  const check = (name: string, fn: () => Promise<void>) =>
+    ledger.cover(test(name, fn), `network:host: ${name}`);
 
-  check('http.proxy: the extension\'s requests go through the proxy', async () => {
+  check("http.proxy: the extension's requests go through the proxy", async () => {
     const before = tunnels(enginePort());
     await setHttp('proxy', proxy.url);
     await setApiUrl(engine.url);
@@ -48,7 +53,10 @@ suite('Reliability: VS Code proxy settings (tinyproxy) and TLS', () => {
     await control.clearLog();
     await ext.refresh();
     assert.equal(ext.store.clusters.error, undefined);
-    assert.ok(tunnels(enginePort()) > before, `tinyproxy tunnelled to the engine: ${proxy.log().slice(-400)}`);
+    assert.ok(
+      tunnels(enginePort()) > before,
+      `tinyproxy tunnelled to the engine: ${proxy.log().slice(-400)}`,
+    );
     assert.ok((await control.calls('GET', '/cluster/list')).length >= 1, 'and the engine answered');
   });
 
@@ -63,19 +71,25 @@ suite('Reliability: VS Code proxy settings (tinyproxy) and TLS', () => {
     await setHttp('noProxy', undefined);
   });
 
-  check('http.proxyStrictSSL: a self-signed certificate is refused with a message naming the setting, then accepted with it off', async () => {
-    await setApiUrl(tls.url);
-    await accountIs(ext, 'unreachable', 20_000);
-    const message = (ext.store.account as { message: string }).message;
-    assert.match(message, /^TLS error talking to 127\.0\.0\.1:\d+ \([A-Z_]+\): the certificate could not be verified\. Check http\.proxyStrictSSL/);
-    assert.match(ext.testing.statusBar.text, /Offline/);
-    assert.equal(tls.hits(), 0, 'no request got through');
-    const before = tunnels(tls.port);
-    await setHttp('proxyStrictSSL', false);
-    await setApiUrl(tls.url);
-    await accountIs(ext, 'signedIn', 20_000);
-    assert.equal((ext.store.account as { label: string }).label, 'tls@reliability.test');
-    assert.ok(tls.hits() > 0);
-    assert.ok(tunnels(tls.port) > before, 'through the proxy (http.proxy is still set)');
-  });
+  check(
+    'http.proxyStrictSSL: a self-signed certificate is refused with a message naming the setting, then accepted with it off',
+    async () => {
+      await setApiUrl(tls.url);
+      await accountIs(ext, 'unreachable', 20_000);
+      const message = (ext.store.account as { message: string }).message;
+      assert.match(
+        message,
+        /^TLS error talking to 127\.0\.0\.1:\d+ \([A-Z_]+\): the certificate could not be verified\. Check http\.proxyStrictSSL/,
+      );
+      assert.match(ext.testing.statusBar.text, /Offline/);
+      assert.equal(tls.hits(), 0, 'no request got through');
+      const before = tunnels(tls.port);
+      await setHttp('proxyStrictSSL', false);
+      await setApiUrl(tls.url);
+      await accountIs(ext, 'signedIn', 20_000);
+      assert.equal((ext.store.account as { label: string }).label, 'tls@reliability.test');
+      assert.ok(tls.hits() > 0);
+      assert.ok(tunnels(tls.port) > before, 'through the proxy (http.proxy is still set)');
+    },
+  );
 });

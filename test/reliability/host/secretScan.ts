@@ -32,7 +32,9 @@ export function codeServerState(): { root: string; userData: string; logFile: st
   if (!tmp) return undefined;
   const root = path.dirname(tmp);
   const userData = path.join(root, 'ud');
-  return fs.existsSync(userData) ? { root, userData, logFile: path.join(root, 'code-server.log') } : undefined;
+  return fs.existsSync(userData)
+    ? { root, userData, logFile: path.join(root, 'code-server.log') }
+    : undefined;
 }
 
 /** Every regular file under `dir` (recursively), with its content as latin1 text (binary-safe for ASCII secrets). */
@@ -40,12 +42,20 @@ export function filesUnder(dir: string): Array<{ file: string; text: string }> {
   const out: Array<{ file: string; text: string }> = [];
   const walk = (d: string) => {
     let names: fs.Dirent[];
-    try { names = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
+    try {
+      names = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const n of names) {
       const p = path.join(d, n.name);
       if (n.isDirectory()) walk(p);
       else if (n.isFile()) {
-        try { out.push({ file: p, text: fs.readFileSync(p).toString('latin1') }); } catch { /* vanished */ }
+        try {
+          out.push({ file: p, text: fs.readFileSync(p).toString('latin1') });
+        } catch {
+          /* vanished */
+        }
       }
     }
   };

@@ -60,7 +60,19 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
     await accountIs(ext, 'signedIn');
 
     // Create (with a pasted key) and follow it to the end; edit it.
-    keep(prompter(['1xH100', ACCEPT, 'secret-session', 'Paste a public key…', ED25519_KEY, 'Only for this cluster', '', 'Off', 'Create cluster']));
+    keep(
+      prompter([
+        '1xH100',
+        ACCEPT,
+        'secret-session',
+        'Paste a public key…',
+        ED25519_KEY,
+        'Only for this cluster',
+        '',
+        'Off',
+        'Create cluster',
+      ]),
+    );
     const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
     assert.ok(id);
     await until('the create ends', () => ext.store.requests.length === 0, 30_000);
@@ -82,81 +94,207 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
     const secret = second.body.secret_access_key;
 
     // Errors whose bodies echo the secrets back.
-    await control.fault({ method: 'GET', path: '/cluster/list', status: 500, times: -1, body: { message: `backend saw Bearer ${engine.token} and key ${secret}` } });
+    await control.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      status: 500,
+      times: -1,
+      body: { message: `backend saw Bearer ${engine.token} and key ${secret}` },
+    });
     await ext.refresh();
     assert.equal(ext.store.clusters.error?.kind, 'server');
     await control.clearFaults();
-    await control.fault({ method: 'PATCH', path: `/cluster/edit/${id}`, status: 422, body: { detail: [{ loc: ['body', 'cluster_name'], msg: `name clashes with ${secret} (token ${engine.token})`, type: 'value_error' }] } });
+    await control.fault({
+      method: 'PATCH',
+      path: `/cluster/edit/${id}`,
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ['body', 'cluster_name'],
+            msg: `name clashes with ${secret} (token ${engine.token})`,
+            type: 'value_error',
+          },
+        ],
+      },
+    });
     const p422 = prompter(['secret-session-3', ACCEPT, 'Apply changes', 'secret-session-4', 'Apply changes']);
-    assert.equal(await vscode.commands.executeCommand('tensorpool.editCluster', (await clusterRows(ext)).find((r) => r.label === 'secret-session-2')?.node ?? node), true);
+    assert.equal(
+      await vscode.commands.executeCommand(
+        'tensorpool.editCluster',
+        (await clusterRows(ext)).find((r) => r.label === 'secret-session-2')?.node ?? node,
+      ),
+      true,
+    );
     keep(p422);
-    assert.ok(p422.shown.some((s) => s.initialError), 'the 422 message was shown at the name step');
-    await control.fault({ method: 'GET', path: '/object-storage/credentials', action: 'truncate', times: -1 });
+    assert.ok(
+      p422.shown.some((s) => s.initialError),
+      'the 422 message was shown at the name step',
+    );
+    await control.fault({
+      method: 'GET',
+      path: '/object-storage/credentials',
+      action: 'truncate',
+      times: -1,
+    });
     await ext.testing.refreshObjectStorage();
     assert.equal(ext.store.objectStorage.kind, 'error');
     await control.clearFaults();
-    await control.fault({ method: 'GET', path: '/me', status: 401, body: { error: `token ${engine.token} revoked`, echo: `Authorization: Bearer ${engine.token}` } });
+    await control.fault({
+      method: 'GET',
+      path: '/me',
+      status: 401,
+      body: { error: `token ${engine.token} revoked`, echo: `Authorization: Bearer ${engine.token}` },
+    });
     await vscode.commands.executeCommand('tensorpool.retryAccountCheck');
     await accountIs(ext, 'rejected');
     await control.clearFaults();
     await ensureSignedIn(ext);
     await ext.testing.refreshObjectStorage();
     await ext.refresh();
-    assert.ok(ext.testing.logTail.some((l) => l.startsWith('[trace]')), 'trace lines were logged');
+    assert.ok(
+      ext.testing.logTail.some((l) => l.startsWith('[trace]')),
+      'trace lines were logged',
+    );
   });
 
   const places: Array<[string, () => Promise<string>]> = [
     ['the log (every level, as written)', async () => ext.testing.logTail.join('\n')],
-    ['the output channel\'s log file', async () => {
-      const state = codeServerState();
-      assert.ok(state, 'code-server\'s folders were found');
-      const files = filesUnder(`${state.userData}/logs`).filter((f) => /TensorPool\.log$/.test(f.file));
-      assert.ok(files.length > 0, 'the TensorPool output channel has a log file');
-      const text = files.map((f) => f.text).join('\n');
-      assert.match(text, /\[trace\]/, 'the file has trace lines');
-      return text;
-    }],
-    ['tensorpool.* settings and settings.json', async () => {
-      const c = vscode.workspace.getConfiguration('tensorpool');
-      const keys = ['apiUrl', 'containerField', 'refreshInterval', 'lowBalanceWarning', 'destroyConfirmation', 'sshUser', 'sshPort', 'sshConfigMode', 'objectStorageProfile'];
-      const state = codeServerState()!;
-      return [JSON.stringify(c), ...keys.map((k) => JSON.stringify(c.inspect(k))), ...filesUnder(`${state.userData}/User`).filter((f) => f.file.endsWith('.json')).map((f) => f.text)].join('\n');
-    }],
+    [
+      "the output channel's log file",
+      async () => {
+        const state = codeServerState();
+        assert.ok(state, "code-server's folders were found");
+        const files = filesUnder(`${state.userData}/logs`).filter((f) => /TensorPool\.log$/.test(f.file));
+        assert.ok(files.length > 0, 'the TensorPool output channel has a log file');
+        const text = files.map((f) => f.text).join('\n');
+        assert.match(text, /\[trace\]/, 'the file has trace lines');
+        return text;
+      },
+    ],
+    [
+      'tensorpool.* settings and settings.json',
+      async () => {
+        const c = vscode.workspace.getConfiguration('tensorpool');
+        const keys = [
+          'apiUrl',
+          'containerField',
+          'refreshInterval',
+          'lowBalanceWarning',
+          'destroyConfirmation',
+          'sshUser',
+          'sshPort',
+          'sshConfigMode',
+          'objectStorageProfile',
+        ];
+        const state = codeServerState()!;
+        return [
+          JSON.stringify(c),
+          ...keys.map((k) => JSON.stringify(c.inspect(k))),
+          ...filesUnder(`${state.userData}/User`)
+            .filter((f) => f.file.endsWith('.json'))
+            .map((f) => f.text),
+        ].join('\n');
+      },
+    ],
     ['globalState', async () => JSON.stringify(ext.testing.globalState())],
-    ['everything code-server keeps on disk for this run (user data, state databases, logs, its own log)', async () => {
-      const state = codeServerState()!;
-      return filesUnder(state.root).map((f) => f.text).join('\n');
-    }],
-    ['the status bar and the store', async () => JSON.stringify({
-      text: ext.testing.statusBar.text,
-      tooltip: (ext.testing.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ?? ext.testing.statusBar.tooltip,
-      account: ext.store.account, clusters: ext.store.clusters, storage: ext.store.objectStorage, requests: ext.store.requests,
-    })],
-    ['every notification, prompt, validation message and error shown', async () => JSON.stringify({ notifications: spy.notifications, shown, boxes: spy.inputBoxes.map((b) => b.validationMessage) })],
-    ['the tree rows and tooltips', async () => {
-      const rows = await clusterRows(ext);
-      return JSON.stringify(rows.map((r) => [r.label, r.description, r.item.tooltip]));
-    }],
-    ['the requests the engine received (User-Agent, path, query, bodies)', async () => {
-      const log = (await control.log()).filter((e) => e.userAgent !== SUITE_AGENT);
-      assert.ok(log.length > 10);
-      const uas = new Set(log.map((e) => e.userAgent));
-      assert.ok([...uas].every((ua) => /^tensorpool-vscode\/\d+\.\d+\.\d+ \(VS Code \d+\.\d+\.\d+; \w+\)$/.test(ua ?? '')), `User-Agents: ${[...uas]}`);
-      const elsewhere = log.filter((e) => JSON.stringify([e.path, e.query, e.body, (e as { rawBody?: string }).rawBody, e.userAgent]).includes('[redacted]'));
-      assert.deepEqual(elsewhere.map((e) => `${e.method} ${e.path}`), [], 'the engine found the token outside the Authorization header');
-      assert.ok(log.every((e) => e.authorization === 'Bearer [redacted]'), 'the token travels in the Authorization header');
-      return JSON.stringify(log.map((e) => [e.method, e.path, e.query, e.body, (e as { rawBody?: string }).rawBody, e.userAgent]));
-    }],
+    [
+      'everything code-server keeps on disk for this run (user data, state databases, logs, its own log)',
+      async () => {
+        const state = codeServerState()!;
+        return filesUnder(state.root)
+          .map((f) => f.text)
+          .join('\n');
+      },
+    ],
+    [
+      'the status bar and the store',
+      async () =>
+        JSON.stringify({
+          text: ext.testing.statusBar.text,
+          tooltip:
+            (ext.testing.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ??
+            ext.testing.statusBar.tooltip,
+          account: ext.store.account,
+          clusters: ext.store.clusters,
+          storage: ext.store.objectStorage,
+          requests: ext.store.requests,
+        }),
+    ],
+    [
+      'every notification, prompt, validation message and error shown',
+      async () =>
+        JSON.stringify({
+          notifications: spy.notifications,
+          shown,
+          boxes: spy.inputBoxes.map((b) => b.validationMessage),
+        }),
+    ],
+    [
+      'the tree rows and tooltips',
+      async () => {
+        const rows = await clusterRows(ext);
+        return JSON.stringify(rows.map((r) => [r.label, r.description, r.item.tooltip]));
+      },
+    ],
+    [
+      'the requests the engine received (User-Agent, path, query, bodies)',
+      async () => {
+        const log = (await control.log()).filter((e) => e.userAgent !== SUITE_AGENT);
+        assert.ok(log.length > 10);
+        const uas = new Set(log.map((e) => e.userAgent));
+        assert.ok(
+          [...uas].every((ua) =>
+            /^tensorpool-vscode\/\d+\.\d+\.\d+ \(VS Code \d+\.\d+\.\d+; \w+\)$/.test(ua ?? ''),
+          ),
+          `User-Agents: ${[...uas]}`,
+        );
+        const elsewhere = log.filter((e) =>
+          JSON.stringify([
+            e.path,
+            e.query,
+            e.body,
+            (e as { rawBody?: string }).rawBody,
+            e.userAgent,
+          ]).includes('[redacted]'),
+        );
+        assert.deepEqual(
+          elsewhere.map((e) => `${e.method} ${e.path}`),
+          [],
+          'the engine found the token outside the Authorization header',
+        );
+        assert.ok(
+          log.every((e) => e.authorization === 'Bearer [redacted]'),
+          'the token travels in the Authorization header',
+        );
+        return JSON.stringify(
+          log.map((e) => [
+            e.method,
+            e.path,
+            e.query,
+            e.body,
+            (e as { rawBody?: string }).rawBody,
+            e.userAgent,
+          ]),
+        );
+      },
+    ],
   ];
 
   for (const [place, read] of places) {
-    ledger.cover(test(`no secret in ${place}`, async () => {
-      const secrets = await hostSecrets();
-      assert.ok(secrets.length >= 4, `the token, the wrong token and two secret keys: ${secrets.map((s) => s.name)}`);
-      const text = await read();
-      const findings = scanForSecrets(text, secrets);
-      ledger.searched(place, findings);
-      assert.deepEqual(findings, []);
-    }), 'secrets:host');
+    ledger.cover(
+      test(`no secret in ${place}`, async () => {
+        const secrets = await hostSecrets();
+        assert.ok(
+          secrets.length >= 4,
+          `the token, the wrong token and two secret keys: ${secrets.map((s) => s.name)}`,
+        );
+        const text = await read();
+        const findings = scanForSecrets(text, secrets);
+        ledger.searched(place, findings);
+        assert.deepEqual(findings, []);
+      }),
+      'secrets:host',
+    );
   }
 });

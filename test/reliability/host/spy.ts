@@ -31,13 +31,21 @@ const REPO_MARKERS = ['/dist/extension.js', '/dist/api.js', '/out/src/'];
 function isOurs(reason: unknown): boolean {
   const text = reason instanceof Error ? `${reason.stack ?? ''}` : String(reason);
   if (REPO_MARKERS.some((m) => text.includes(m))) return true;
-  return !!reason && typeof reason === 'object' && typeof (reason as { kind?: unknown }).kind === 'string' && 'mayHaveReachedServer' in (reason as object);
+  return (
+    !!reason &&
+    typeof reason === 'object' &&
+    typeof (reason as { kind?: unknown }).kind === 'string' &&
+    'mayHaveReachedServer' in (reason as object)
+  );
 }
 
 export function install(): void {
   if (installed) return;
   const w = vscode.window as unknown as Record<string, unknown>;
-  const wrap = (name: 'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage', severity: Notification['severity']) => {
+  const wrap = (
+    name: 'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage',
+    severity: Notification['severity'],
+  ) => {
     const original = vscode.window[name] as (...args: unknown[]) => Thenable<unknown>;
     w[name] = (...args: unknown[]) => {
       const items = args.slice(1).filter((a): a is string => typeof a === 'string');
@@ -61,12 +69,18 @@ export function install(): void {
     return qp;
   };
   process.on('unhandledRejection', (reason) => {
-    problems.push({ kind: 'unhandledRejection', text: reason instanceof Error ? reason.stack ?? reason.message : String(reason), ours: isOurs(reason) });
+    problems.push({
+      kind: 'unhandledRejection',
+      text: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
+      ours: isOurs(reason),
+    });
   });
   process.on('uncaughtException', (err) => {
     problems.push({ kind: 'uncaughtException', text: err.stack ?? err.message, ours: isOurs(err) });
   });
-  installed = vscode.window.showErrorMessage !== undefined && (vscode.window as unknown as Record<string, unknown>).createInputBox !== createInputBox;
+  installed =
+    vscode.window.showErrorMessage !== undefined &&
+    (vscode.window as unknown as Record<string, unknown>).createInputBox !== createInputBox;
 }
 
 /** Notifications since `mark` (an index from `notifications.length`). */

@@ -6,7 +6,11 @@ import { sleep } from './util';
 
 suite('Reliability: the extension host stayed clean', () => {
   test('the spies were in force for the whole run', () => {
-    assert.equal(spy.installed, true, 'vscode.window could not be wrapped: notifications and input boxes were not observed');
+    assert.equal(
+      spy.installed,
+      true,
+      'vscode.window could not be wrapped: notifications and input boxes were not observed',
+    );
     assert.ok(spy.notifications.length > 0, 'notifications were observed');
   });
 
@@ -22,6 +26,9 @@ suite('Reliability: the extension host stayed clean', () => {
   test('no unhandled rejection or uncaught exception from the extension', async () => {
     await sleep(1500); // let anything still in flight settle
     const ours = spy.problems.filter((p) => p.ours);
-    assert.deepEqual(ours.map((p) => `${p.kind}: ${p.text.split('\n').slice(0, 4).join(' | ')}`), []);
+    assert.deepEqual(
+      ours.map((p) => `${p.kind}: ${p.text.split('\n').slice(0, 4).join(' | ')}`),
+      [],
+    );
   });
 });

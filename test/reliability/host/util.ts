@@ -18,28 +18,42 @@ export interface Row<N> {
 }
 
 function labelOf(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+  return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
 }
 
-export async function clusterRows(ext: TensorPoolExtensionApi, parent?: ClusterNode): Promise<Array<Row<ClusterNode>>> {
+export async function clusterRows(
+  ext: TensorPoolExtensionApi,
+  parent?: ClusterNode,
+): Promise<Array<Row<ClusterNode>>> {
   const provider = ext.views.clusters as vscode.TreeDataProvider<ClusterNode>;
   const nodes = (await provider.getChildren(parent)) ?? [];
-  return Promise.all(nodes.map(async (node) => {
-    const item = await provider.getTreeItem(node);
-    return { node, item, label: labelOf(item), description: String(item.description ?? '') };
-  }));
+  return Promise.all(
+    nodes.map(async (node) => {
+      const item = await provider.getTreeItem(node);
+      return { node, item, label: labelOf(item), description: String(item.description ?? '') };
+    }),
+  );
 }
 
-export async function storageRows(ext: TensorPoolExtensionApi, parent?: StorageNode): Promise<Array<Row<StorageNode>>> {
+export async function storageRows(
+  ext: TensorPoolExtensionApi,
+  parent?: StorageNode,
+): Promise<Array<Row<StorageNode>>> {
   const provider = ext.views.objectStorage as vscode.TreeDataProvider<StorageNode>;
   const nodes = (await provider.getChildren(parent)) ?? [];
-  return Promise.all(nodes.map(async (node) => {
-    const item = await provider.getTreeItem(node);
-    return { node, item, label: labelOf(item), description: String(item.description ?? '') };
-  }));
+  return Promise.all(
+    nodes.map(async (node) => {
+      const item = await provider.getTreeItem(node);
+      return { node, item, label: labelOf(item), description: String(item.description ?? '') };
+    }),
+  );
 }
 
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+export async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     assert.ok(Date.now() < deadline, `timed out waiting for: ${what}`);
@@ -49,7 +63,9 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
 
 async function engineControl(method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${engine.url}/_engine/${path}`, {
-    method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   assert.ok(res.ok, `engine ${method} ${path}: ${res.status} ${text}`);
@@ -65,15 +81,24 @@ export function seedClusters(n: number, prefix = 'bulk'): Promise<unknown> {
 export const SUITE_AGENT = 'tensorpool-reliability-suite';
 
 /** Call the engine's API directly with the test token (logged like the extension's calls, under SUITE_AGENT). */
-export async function engineApi<T = unknown>(method: string, apiPath: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(engine.url + apiPath, { method, headers: { authorization: `Bearer ${engine.token}`, 'user-agent': SUITE_AGENT } });
+export async function engineApi<T = unknown>(
+  method: string,
+  apiPath: string,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(engine.url + apiPath, {
+    method,
+    headers: { authorization: `Bearer ${engine.token}`, 'user-agent': SUITE_AGENT },
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
 /** The cluster tree shows what the engine holds: the names of the cluster rows. */
 export async function treeClusterNames(ext: TensorPoolExtensionApi): Promise<string[]> {
-  return (await clusterRows(ext)).filter((r) => r.node.kind === 'cluster').map((r) => r.label).sort();
+  return (await clusterRows(ext))
+    .filter((r) => r.node.kind === 'cluster')
+    .map((r) => r.label)
+    .sort();
 }
 
 /** Hide the TensorPool views, so no automatic refresh adds calls while a test counts them. */

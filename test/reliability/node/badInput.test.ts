@@ -7,7 +7,18 @@
  */
 import * as assert from 'node:assert/strict';
 import { TensorPoolClient, type TensorPoolError } from '../../../src/api';
-import { MAX_NODES, validateApiToken, validateApiUrl, validateBucketName, validateClusterName, validateContainerImage, validateInstanceType, validateNumNodes, validatePublicKey, type Validator } from '../../../src/model/validate';
+import {
+  MAX_NODES,
+  validateApiToken,
+  validateApiUrl,
+  validateBucketName,
+  validateClusterName,
+  validateContainerImage,
+  validateInstanceType,
+  validateNumNodes,
+  validatePublicKey,
+  type Validator,
+} from '../../../src/model/validate';
 import { runCreateWizard } from '../../../src/wizards/createCluster';
 import { runEditWizard } from '../../../src/wizards/editCluster';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
@@ -29,17 +40,28 @@ const VALIDATORS: Record<InputField, Validator> = {
   apiUrl: validateApiUrl,
 };
 
-
 const EXISTING = { id: 'c-existing', name: 'existing', instances: [] };
 
 describe('reliability: bad input is refused before any request', function () {
   this.timeout(10_000);
   let engine: EngineHandle;
-  const client = () => new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 'tensorpool-vscode/reliability', maxRetries: 0 });
+  const client = () =>
+    new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 'tensorpool-vscode/reliability',
+      maxRetries: 0,
+    });
 
-  before(async () => { engine = await startTestEngine(); });
-  after(async () => { await engine?.close(); });
-  beforeEach(async () => { await engine.clearLog(); });
+  before(async () => {
+    engine = await startTestEngine();
+  });
+  after(async () => {
+    await engine?.close();
+  });
+  beforeEach(async () => {
+    await engine.clearLog();
+  });
   afterEach(async () => {
     assert.deepEqual(await engine.log(), [], 'nothing reached the engine');
   });
@@ -50,24 +72,47 @@ describe('reliability: bad input is refused before any request', function () {
     let call: Promise<unknown> | undefined;
     let field = '';
     switch (b.field) {
-      case 'instanceType': call = c.createCluster({ instance_type: b.value, num_nodes: 1 }); field = 'instance_type'; break;
+      case 'instanceType':
+        call = c.createCluster({ instance_type: b.value, num_nodes: 1 });
+        field = 'instance_type';
+        break;
       case 'numNodes': {
         // What the wizard would send if its check were bypassed: the number the text parses to.
         const n = Number(b.value.trim());
         if (Number.isInteger(n) && n >= 1 && n <= MAX_NODES) return; // e.g. "+2": only the wizard's text check applies
-        call = c.createCluster({ instance_type: '1xH100', num_nodes: n }); field = 'num_nodes'; break;
+        call = c.createCluster({ instance_type: '1xH100', num_nodes: n });
+        field = 'num_nodes';
+        break;
       }
-      case 'name': call = c.createCluster({ instance_type: '1xH100', tp_cluster_name: b.value }); field = 'tp_cluster_name'; break;
-      case 'key': call = c.createCluster({ instance_type: '1xH100', public_keys: [b.value] }); field = 'public_keys'; break;
-      case 'container': call = c.createCluster({ instance_type: '1xH100', container: b.value }); field = 'container'; break;
-      case 'editName': call = c.editCluster('c-1', { cluster_name: b.value }); field = 'cluster_name'; break;
-      case 'bucket': call = c.createBucket(b.value); field = 'bucket'; break;
+      case 'name':
+        call = c.createCluster({ instance_type: '1xH100', tp_cluster_name: b.value });
+        field = 'tp_cluster_name';
+        break;
+      case 'key':
+        call = c.createCluster({ instance_type: '1xH100', public_keys: [b.value] });
+        field = 'public_keys';
+        break;
+      case 'container':
+        call = c.createCluster({ instance_type: '1xH100', container: b.value });
+        field = 'container';
+        break;
+      case 'editName':
+        call = c.editCluster('c-1', { cluster_name: b.value });
+        field = 'cluster_name';
+        break;
+      case 'bucket':
+        call = c.createBucket(b.value);
+        field = 'bucket';
+        break;
       case 'apiUrl':
-        assert.throws(() => new TensorPoolClient({ baseUrl: b.value, getToken: () => 't', userAgent: 'u' }), (e: Err) => {
-          assert.equal(e.kind, 'validation');
-          assert.match(e.message, b.expect);
-          return true;
-        });
+        assert.throws(
+          () => new TensorPoolClient({ baseUrl: b.value, getToken: () => 't', userAgent: 'u' }),
+          (e: Err) => {
+            assert.equal(e.kind, 'validation');
+            assert.match(e.message, b.expect);
+            return true;
+          },
+        );
         return;
       case 'token':
         return; // no client path takes a typed token; the sign-in box is checked in the extension host
@@ -76,7 +121,10 @@ describe('reliability: bad input is refused before any request', function () {
       assert.equal(e.kind, 'validation', e.message);
       assert.equal(e.local, true, 'refused locally');
       assert.equal(e.mayHaveReachedServer, false);
-      assert.ok(e.fieldErrors?.some((f) => f.field === field && f.message.length > 10), JSON.stringify(e.fieldErrors));
+      assert.ok(
+        e.fieldErrors?.some((f) => f.field === field && f.message.length > 10),
+        JSON.stringify(e.fieldErrors),
+      );
       return true;
     });
   }
@@ -86,9 +134,15 @@ describe('reliability: bad input is refused before any request', function () {
     const script = WIZARD_SCRIPTS[b.field];
     if (!script) return;
     const p = new ScriptedPrompter(script(b.value));
-    const result = b.field === 'editName'
-      ? await runEditWizard({ prompter: p, clusters: () => [EXISTING] }, { cluster: EXISTING })
-      : await runCreateWizard({ prompter: p, localKeys: async () => [], existingNames: () => [], imageField: 'container' });
+    const result =
+      b.field === 'editName'
+        ? await runEditWizard({ prompter: p, clusters: () => [EXISTING] }, { cluster: EXISTING })
+        : await runCreateWizard({
+            prompter: p,
+            localKeys: async () => [],
+            existingNames: () => [],
+            imageField: 'container',
+          });
     assert.equal(result, undefined, 'the wizard did not finish with the bad value');
     assert.equal(p.remaining.length, 0, `script left over: ${JSON.stringify(p.remaining)}`);
     assert.equal(p.rejections.length, 1, JSON.stringify(p.rejections));
@@ -100,17 +154,24 @@ describe('reliability: bad input is refused before any request', function () {
     const prompts = p.shown.filter((s) => s.kind !== 'confirm');
     const last = prompts.at(-1)!;
     assert.equal(last.step, r.step);
-    assert.equal(prompts.filter((s) => s.prompt === last.prompt).length, 1, 'the prompt stayed open; it was not reopened');
+    assert.equal(
+      prompts.filter((s) => s.prompt === last.prompt).length,
+      1,
+      'the prompt stayed open; it was not reopened',
+    );
   }
 
   for (const b of BAD_INPUTS) {
-    ledger.cover(it(`${b.field} ${show(b.value)}`, async () => {
-      const message = VALIDATORS[b.field](b.value);
-      assert.ok(message, 'refused by its validator');
-      assert.match(message, b.expect, 'with the specific message');
-      assert.ok(!/[\u0000-\u001f]/.test(message), 'the message does not echo control characters');
-      await wizardRefuses(b, message);
-      await clientRefuses(b);
-    }), b.id);
+    ledger.cover(
+      it(`${b.field} ${show(b.value)}`, async () => {
+        const message = VALIDATORS[b.field](b.value);
+        assert.ok(message, 'refused by its validator');
+        assert.match(message, b.expect, 'with the specific message');
+        assert.ok(!/[\u0000-\u001f]/.test(message), 'the message does not echo control characters');
+        await wizardRefuses(b, message);
+        await clientRefuses(b);
+      }),
+      b.id,
+    );
   }
 });

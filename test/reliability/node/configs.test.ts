@@ -21,7 +21,9 @@ describe('reliability: config files round-trip (ssh, AWS, rclone)', function () 
   const cases = configCorpus(RELIABILITY_CORPUS_SEED, PER_FORMAT);
   const results: Array<{ id: string; format: CorpusFormat; problems: string[] }> = [];
 
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'tp-reliability-configs-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tp-reliability-configs-'));
+  });
   after(() => {
     rmSync(dir, { recursive: true, force: true });
     const byFormat: Record<string, number> = {};
@@ -37,16 +39,23 @@ describe('reliability: config files round-trip (ssh, AWS, rclone)', function () 
   it('the corpus is large and varied enough', () => {
     assert.ok(cases.length >= 100, `${cases.length} cases`);
     const originals = cases.map((c) => c.original).filter((t): t is string => t !== undefined);
-    assert.ok(originals.some((t) => t.startsWith('\uFEFF')) && originals.some((t) => t.includes('\r\n')) && cases.some((c) => c.original === undefined));
+    assert.ok(
+      originals.some((t) => t.startsWith('\uFEFF')) &&
+        originals.some((t) => t.includes('\r\n')) &&
+        cases.some((c) => c.original === undefined),
+    );
     assert.deepEqual(new Set(cases.map((c) => c.mode)), new Set([0o600, 0o644, 0o640]));
   });
 
   for (const c of cases) {
-    ledger.cover(it(`${c.id}: foreign bytes, mode, crash before rename`, async () => {
-      const summary = await runConfigCorpus(dir, [c]);
-      const problems = summary.failures.flatMap((f) => f.problems);
-      results.push({ id: c.id, format: c.format, problems });
-      assert.deepEqual(problems, []);
-    }), `config:${c.id}`);
+    ledger.cover(
+      it(`${c.id}: foreign bytes, mode, crash before rename`, async () => {
+        const summary = await runConfigCorpus(dir, [c]);
+        const problems = summary.failures.flatMap((f) => f.problems);
+        results.push({ id: c.id, format: c.format, problems });
+        assert.deepEqual(problems, []);
+      }),
+      `config:${c.id}`,
+    );
   }
 });

@@ -18,15 +18,31 @@ describe('reliability: secrets in awkward answers at the API client', function (
   let engine: EngineHandle;
   let lines: string[];
   const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY';
-  const secrets = (): Secret[] => [{ name: 'the token', value: engine.token }, { name: 'the secret key', value: SECRET }];
-  const make = () => new TensorPoolClient({
-    baseUrl: engine.url, getToken: () => engine.token, userAgent: 'tensorpool-vscode/reliability', maxRetries: 0,
-    log: (_l, m) => { lines.push(m); },
-  });
+  const secrets = (): Secret[] => [
+    { name: 'the token', value: engine.token },
+    { name: 'the secret key', value: SECRET },
+  ];
+  const make = () =>
+    new TensorPoolClient({
+      baseUrl: engine.url,
+      getToken: () => engine.token,
+      userAgent: 'tensorpool-vscode/reliability',
+      maxRetries: 0,
+      log: (_l, m) => {
+        lines.push(m);
+      },
+    });
 
-  before(async () => { engine = await startTestEngine(); });
-  after(async () => { await engine?.close(); });
-  beforeEach(async () => { await engine.reset(); lines = []; });
+  before(async () => {
+    engine = await startTestEngine();
+  });
+  after(async () => {
+    await engine?.close();
+  });
+  beforeEach(async () => {
+    await engine.reset();
+    lines = [];
+  });
 
   /** Everything the failure produced: message, string form, field messages, the log. */
   function everything(e: Err): string {
@@ -35,35 +51,64 @@ describe('reliability: secrets in awkward answers at the API client', function (
 
   const check = (name: string, fn: () => Promise<void>) => ledger.cover(it(name, fn), 'secrets:client');
 
-  check('a credentials answer cut off inside the secret key, at every position, leaks no piece of it', async () => {
-    const c = make();
-    // The client has seen the whole secret before (as after an earlier fetch), and has not.
-    const body = JSON.stringify(credentialsRecord({ secret_access_key: SECRET }));
-    const start = body.indexOf(SECRET);
-    const findings: string[] = [];
-    let cuts = 0;
-    for (let cut = start - 3; cut <= start + SECRET.length + 2; cut++) {
-      await engine.fault({ method: 'GET', path: '/object-storage/credentials', status: 200, rawBody: body.slice(0, cut) });
-      lines = [];
-      const e = await c.objectStorageCredentials().then(() => undefined, (err: Err) => err);
-      assert.ok(e, `cut at ${cut} was refused`);
-      assert.equal(e.kind, 'bad-response');
-      findings.push(...findSecrets(everything(e), secrets()).map((f) => `cut ${cut - start} characters into the secret: ${f}`));
-      cuts++;
-    }
-    ledger.searched(`credentials answers cut at ${cuts} positions around the secret key`, findings);
-    assert.deepEqual(findings, []);
-    assert.ok(cuts > SECRET.length);
-  });
+  check(
+    'a credentials answer cut off inside the secret key, at every position, leaks no piece of it',
+    async () => {
+      const c = make();
+      // The client has seen the whole secret before (as after an earlier fetch), and has not.
+      const body = JSON.stringify(credentialsRecord({ secret_access_key: SECRET }));
+      const start = body.indexOf(SECRET);
+      const findings: string[] = [];
+      let cuts = 0;
+      for (let cut = start - 3; cut <= start + SECRET.length + 2; cut++) {
+        await engine.fault({
+          method: 'GET',
+          path: '/object-storage/credentials',
+          status: 200,
+          rawBody: body.slice(0, cut),
+        });
+        lines = [];
+        const e = await c.objectStorageCredentials().then(
+          () => undefined,
+          (err: Err) => err,
+        );
+        assert.ok(e, `cut at ${cut} was refused`);
+        assert.equal(e.kind, 'bad-response');
+        findings.push(
+          ...findSecrets(everything(e), secrets()).map(
+            (f) => `cut ${cut - start} characters into the secret: ${f}`,
+          ),
+        );
+        cuts++;
+      }
+      ledger.searched(`credentials answers cut at ${cuts} positions around the secret key`, findings);
+      assert.deepEqual(findings, []);
+      assert.ok(cuts > SECRET.length);
+    },
+  );
 
   check('422 field messages that echo the token or the secret are masked', async () => {
     const c = make();
     c.transport.secrets.add(SECRET);
-    await engine.fault({ method: 'POST', path: '/cluster/create', status: 422, body: { detail: [
-      { loc: ['body', 'tp_cluster_name'], msg: `name taken by token ${engine.token}`, type: 'value_error' },
-      { loc: ['body', 'container'], msg: `registry said: secret ${SECRET} invalid`, type: 'value_error' },
-    ] } });
-    const e = await c.createCluster({ instance_type: '1xH100' }).then(() => undefined, (err: Err) => err);
+    await engine.fault({
+      method: 'POST',
+      path: '/cluster/create',
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ['body', 'tp_cluster_name'],
+            msg: `name taken by token ${engine.token}`,
+            type: 'value_error',
+          },
+          { loc: ['body', 'container'], msg: `registry said: secret ${SECRET} invalid`, type: 'value_error' },
+        ],
+      },
+    });
+    const e = await c.createCluster({ instance_type: '1xH100' }).then(
+      () => undefined,
+      (err: Err) => err,
+    );
     assert.equal(e?.kind, 'validation');
     assert.equal(e.fieldErrors?.length, 2, 'the fields are still named');
     const findings = findSecrets(everything(e), secrets());
@@ -76,8 +121,17 @@ describe('reliability: secrets in awkward answers at the API client', function (
     const findings: string[] = [];
     for (const pad of [180, 190, 195, 199]) {
       lines = [];
-      await engine.fault({ method: 'GET', path: '/me', status: 503, contentType: 'text/plain', rawBody: `${'x'.repeat(pad)} ${engine.token} more text after it` });
-      const e = await c.me().then(() => undefined, (err: Err) => err);
+      await engine.fault({
+        method: 'GET',
+        path: '/me',
+        status: 503,
+        contentType: 'text/plain',
+        rawBody: `${'x'.repeat(pad)} ${engine.token} more text after it`,
+      });
+      const e = await c.me().then(
+        () => undefined,
+        (err: Err) => err,
+      );
       assert.equal(e?.kind, 'server');
       findings.push(...findSecrets(everything(e), secrets()).map((f) => `token at ${pad}: ${f}`));
     }
@@ -86,8 +140,19 @@ describe('reliability: secrets in awkward answers at the API client', function (
   });
 
   check('an HTML error page that quotes the Authorization header is masked', async () => {
-    await engine.fault({ method: 'GET', path: '/me', status: 502, contentType: 'text/html', rawBody: `<html><head><title>Bad gateway for Bearer ${engine.token}</title></head><body>Authorization: Bearer ${engine.token}</body></html>` });
-    const e = await make().me().then(() => undefined, (err: Err) => err);
+    await engine.fault({
+      method: 'GET',
+      path: '/me',
+      status: 502,
+      contentType: 'text/html',
+      rawBody: `<html><head><title>Bad gateway for Bearer ${engine.token}</title></head><body>Authorization: Bearer ${engine.token}</body></html>`,
+    });
+    const e = await make()
+      .me()
+      .then(
+        () => undefined,
+        (err: Err) => err,
+      );
     assert.equal(e?.kind, 'server');
     const findings = findSecrets(everything(e), secrets());
     ledger.searched('an HTML error page', findings);

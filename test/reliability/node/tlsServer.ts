@@ -29,27 +29,52 @@ export async function startTlsServer(): Promise<TlsServer> {
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
   try {
-    execFileSync(bin, [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-    ], { stdio: 'pipe' });
+    execFileSync(
+      bin,
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'pipe' },
+    );
     let hits = 0;
-    const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
-      hits++;
-      const body = req.url?.startsWith('/me') ? { email: 'tls@reliability.test', uid: 'usr_tls' } : { detail: 'Not Found' };
-      res.writeHead(req.url?.startsWith('/me') ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    });
+    const server = https.createServer(
+      { key: fs.readFileSync(key), cert: fs.readFileSync(cert) },
+      (req, res) => {
+        hits++;
+        const body = req.url?.startsWith('/me')
+          ? { email: 'tls@reliability.test', uid: 'usr_tls' }
+          : { detail: 'Not Found' };
+        res.writeHead(req.url?.startsWith('/me') ? 200 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     return {
       url: `https://127.0.0.1:${port}`,
       port,
       hits: () => hits,
-      close: () => new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      close: () =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
