@@ -13,7 +13,7 @@ import { json, type Reply } from './http';
 import { clusterJson, requestJson, sshKeyJson } from './present';
 import { bulkSeed } from './seed';
 import { iso } from './state';
-import type { EngineConfig, ListMode } from './types';
+import type { EngineConfig } from './types';
 import { INSTANCE_TYPE_PATTERN, MAX_NUM_NODES } from './validate';
 
 const bad = (message: string): Reply => json(400, { error: message });
@@ -136,7 +136,7 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
       case 'listMode':
         if (value !== 'both' && value !== 'text' && value !== 'structured')
           return "listMode must be 'both', 'text' or 'structured'";
-        next.listMode = value as ListMode;
+        next.listMode = value;
         break;
       default:
         return `unknown config field ${key}`;
@@ -200,14 +200,12 @@ function dump(core: EngineCore): Record<string, unknown> {
       .listSshKeys(state.primaryUser, true)
       .map((k) => sshKeyJson(k, state.users.get(k.ownerUid))),
     object_storage: state.storageRecord(state.primaryUser),
-    buckets: state
-      .listBuckets()
-      .map((bk) => ({
-        name: bk.name,
-        created_at: iso(bk.createdMs),
-        object_count: bk.objects.size,
-        objects: [...bk.objects],
-      })),
+    buckets: state.listBuckets().map((bk) => ({
+      name: bk.name,
+      created_at: iso(bk.createdMs),
+      object_count: bk.objects.size,
+      objects: [...bk.objects],
+    })),
     faults: core.faults.list(),
     log_entries: core.log.list().length,
   };

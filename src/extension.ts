@@ -75,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const log = new Log(secrets);
   const store = new Store();
   const api: ApiService = new ApiService({
-    extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
+    extensionVersion: (context.extension.packageJSON as { version?: string }).version ?? '0.0.0',
     secrets,
     log,
     getToken: () => account.getToken(),
@@ -130,7 +130,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const listing = new ListingDocumentProvider(store);
   const setContext = (key: string, value: unknown) =>
     void vscode.commands.executeCommand('setContext', key, value);
-  const command = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
+  const command = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
   context.subscriptions.push(
     log,

@@ -2,7 +2,7 @@
  * The TensorPool API client: one method per operation the extension uses. Requests are validated
  * locally (zod/mini) before anything is sent; answers are parsed leniently. No `vscode` import.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type { Cluster, ClusterListing } from '../model/cluster';
 import { validateBucketName as validateBucket } from '../model/validate';
 import { BadResponseError, ValidationError, type FieldError } from './errors';

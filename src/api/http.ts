@@ -477,7 +477,8 @@ function errorCode(e: unknown): string | undefined {
 function errorEndpoint(e: unknown): { address: string; port: number } | undefined {
   for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
     const c = cur as { address?: unknown; port?: unknown; cause?: unknown };
-    if (typeof c.port === 'number') return { address: String(c.address ?? ''), port: c.port };
+    if (typeof c.port === 'number')
+      return { address: typeof c.address === 'string' ? c.address : '', port: c.port };
     cur = c.cause;
   }
   return undefined;

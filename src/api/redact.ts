@@ -26,7 +26,8 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
 export class SecretRegistry {
   private readonly values = new Set<string>();
 
-  /** Remember a secret so any later occurrence is masked. Short strings are ignored (they would mask ordinary words). */
+  /** Remember a secret so any later occurrence is masked. Short strings are ignored (they would mask
+   * ordinary words). */
   add(secret: string | undefined | null): void {
     if (secret && secret.length >= 6) this.values.add(secret);
   }

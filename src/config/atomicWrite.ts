@@ -4,7 +4,8 @@
  * the target's mode or 0600 for a new file), is fsynced, then renamed over the target. Before the
  * rename nothing of the old file has changed, and any failure removes the temp file.
  *
- * Also: parent directories are created 0700 (and removed again if the write fails); a symlinked target (dotfile managers) is written
+ * Also: parent directories are created 0700 (and removed again if the write fails); a symlinked target
+ * (dotfile managers) is written
  * through, so the link stays a link; a file that is not valid UTF-8 is refused rather than
  * re-encoded; an edit whose file changed between our read and our rename is recomputed.
  */
@@ -52,7 +53,8 @@ async function statOrUndefined(path: string): Promise<Stats | undefined> {
   }
 }
 
-/** Follow a chain of symbolic links (relative ones from the link's directory); a dangling chain ends at the missing file. */
+/** Follow a chain of symbolic links (relative ones from the link's directory); a dangling chain ends at the
+ * missing file. */
 export async function resolveTarget(path: string): Promise<string> {
   let current = resolve(path);
   for (let hops = 0; hops < MAX_LINKS; hops++) {

@@ -143,7 +143,8 @@ function lineList(lines: number[]): string {
   return lines.map((l) => l + 1).join(' and ');
 }
 
-/** The block's marker lines, undefined when there is none; ConfigError('malformed-block') when it is not exactly one well-ordered pair. */
+/** The block's marker lines, undefined when there is none; ConfigError('malformed-block') when it is not
+ * exactly one well-ordered pair. */
 function locateBlock(doc: Doc): { begin: number; end: number } | undefined {
   const begins: number[] = [];
   const ends: number[] = [];

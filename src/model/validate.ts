@@ -37,7 +37,6 @@ export const MAX_IMAGE_LENGTH = 512;
 // ASCII digits only: `[0-9]` never matches other scripts' digits such as `٣`.
 const INSTANCE_TYPE = /^([1-9][0-9]{0,3})x([A-Za-z][A-Za-z0-9]{0,31})$/;
 // Any C0/C1 control character, DEL, or Unicode line/paragraph separators.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export function hasControlCharacters(value: string): boolean {

@@ -2,7 +2,7 @@
  * Loads the cluster list into the store. One request per refresh, never two at once; the last good
  * answer survives a failed refresh; nothing is requested while signed out.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
 import type { Log } from './log';

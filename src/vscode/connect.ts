@@ -418,7 +418,7 @@ export async function generateEd25519Key(dir = path.join(os.homedir(), '.ssh')):
     execFile(
       'ssh-keygen',
       ['-q', '-t', 'ed25519', '-N', '', '-C', `tensorpool-vscode@${os.hostname()}`, '-f', file],
-      (err) => (err ? reject(err) : resolve()),
+      (err) => (err ? reject(new Error(err.message)) : resolve()),
     );
   });
   const key = (await fs.readFile(`${file}.pub`, 'utf8')).trim();

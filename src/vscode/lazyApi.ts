@@ -20,6 +20,7 @@ export function loadApi(): Promise<Api> {
   // activation bundle), deferred to a microtask so callers always get a promise.
   loading ??= Promise.resolve().then(() => {
     const started = performance.now();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-api)
     const api = require('../api/index.js') as Api;
     timing = { ms: performance.now() - started, at: Date.now() };
     return api;

@@ -3,7 +3,7 @@
  * Every line is redacted: registered secrets and credential-looking patterns never reach it.
  */
 import * as vscode from 'vscode';
-import { SecretRegistry } from '../api/redact';
+import { type SecretRegistry } from '../api/redact';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 

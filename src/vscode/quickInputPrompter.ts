@@ -137,7 +137,7 @@ export class QuickInputPrompter implements Prompter {
         const typed = qp.value.trim();
         const exact = typed ? base.find((i) => i.label.toLowerCase() === typed.toLowerCase()) : undefined;
         const chosen = exact ?? qp.selectedItems[0] ?? qp.activeItems[0];
-        const picked = chosen ?? (o.custom && typed ? ({ label: typed, custom: true } as Item) : undefined);
+        const picked = chosen ?? (o.custom && typed ? { label: typed, custom: true } : undefined);
         if (!picked) return;
         if (picked.custom && o.custom) {
           const t = qp.value.trim();

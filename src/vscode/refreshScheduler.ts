@@ -3,7 +3,7 @@
  * signed in; slow by default (tensorpool.refreshInterval), fast while something is in transition.
  * Nothing polls while nobody is looking.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { isInTransition } from '../model/cluster';
 import type { ClustersController } from './clusters';
 import { readSettings } from './settings';

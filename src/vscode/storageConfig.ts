@@ -124,7 +124,8 @@ export class StorageConfigController {
     return rcloneEntries(forWriters(creds));
   }
 
-  /** Write (after showing what changes) the AWS CLI profile. `quiet` skips the preview (rotation rewrite after consent). */
+  /** Write (after showing what changes) the AWS CLI profile. `quiet` skips the preview (rotation rewrite
+   * after consent). */
   async configureAws(options: { quiet?: boolean; profile?: string } = {}): Promise<boolean> {
     const creds = await this.storage.credentials();
     if (!creds) return false;

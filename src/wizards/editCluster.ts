@@ -80,14 +80,12 @@ export async function runEditWizard(
           await prompter.pick<Cluster>({
             ...meta,
             placeholder: 'Which cluster?',
-            items: deps
-              .clusters()
-              .map((c): PickItem<Cluster> => ({
-                label: clusterLabel(c),
-                description: [clusterShape(c), c.status].filter(Boolean).join(' · '),
-                detail: c.id,
-                value: c,
-              })),
+            items: deps.clusters().map((c): PickItem<Cluster> => ({
+              label: clusterLabel(c),
+              description: [clusterShape(c), c.status].filter(Boolean).join(' · '),
+              detail: c.id,
+              value: c,
+            })),
             active: s.cluster,
           }),
           (cluster) => (cluster.id === s.cluster?.id ? s : startEdit(cluster)),

@@ -8,7 +8,8 @@ export type Answer<T> =
   { readonly kind: 'value'; readonly value: T } | { readonly kind: 'back' } | { readonly kind: 'cancel' };
 
 export type Severity = 'error' | 'warning';
-/** A validation verdict: undefined = fine; a string = error (blocks Enter); an object may be a warning (does not block). */
+/** A validation verdict: undefined = fine; a string = error (blocks Enter); an object may be a warning
+ * (does not block). */
 export type Verdict = string | { readonly message: string; readonly severity: Severity } | undefined;
 
 export function blocks(v: Verdict): boolean {

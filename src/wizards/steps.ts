@@ -20,7 +20,8 @@ export interface RunOptions<S> {
   readonly prompter: Prompter;
   /** Start at this step (e.g. the field a 422 complained about) instead of the first. */
   readonly startAt?: string;
-  /** After the step at startAt is answered, come back to this step (a wizard reopened after an error returns to its summary). */
+  /** After the step at startAt is answered, come back to this step (a wizard reopened after an error
+   * returns to its summary). */
   readonly returnTo?: string;
   /** Whether Escape should ask before discarding (something was typed). */
   readonly isDirty: (state: S) => boolean;

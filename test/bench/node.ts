@@ -14,7 +14,7 @@
 import Module from 'node:module';
 import { performance } from 'node:perf_hooks';
 
-type ApiModule = typeof import('../../src/api');
+type ApiModule = typeof import('../../src/api'); // eslint-disable-line @typescript-eslint/consistent-type-imports -- a type of a require()d bundle
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     const [bundle, url, token, pairsText] = args;
     const pairs = Number(pairsText);
     const api = require(bundle) as ApiModule;
+    // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- required, not imported, on purpose
     const undici = require('undici') as typeof import('undici');
     const client = clientFor(api, url, token);
     const headers = {

@@ -117,7 +117,8 @@ async function npmInstallOnce(
 
 /** Debian packages: chromium (the browser), libkrb5-dev (code-server's kerberos module builds from
  *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg),
- *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability suite's TLS checks). */
+ *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability
+ * suite's TLS checks). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');

@@ -71,6 +71,5 @@ interface PlaywrightCore {
 }
 
 export function loadPlaywright(): PlaywrightCore {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(path.join(TOOLS_DIR, 'node_modules', 'playwright-core')) as PlaywrightCore;
 }

@@ -94,7 +94,7 @@ export function cleanupAll(): Promise<void> {
  */
 export function leftovers(markers: string[]): string[] {
   if (markers.length === 0) return [];
-  let ps = '';
+  let ps: string;
   try {
     ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
   } catch {

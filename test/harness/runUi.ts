@@ -46,7 +46,6 @@ function loadTests(): UiTest[] {
     .readdirSync(UI_DIR)
     .filter((f) => f.endsWith('.ui.js'))
     .sort();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return files.flatMap((f) => (require(path.join(UI_DIR, f)) as { tests: UiTest[] }).tests);
 }
 

@@ -10,7 +10,7 @@ import { accountIs, api, control, signIn, sleep } from './control';
 async function rows(
   ext: TensorPoolExtensionApi,
 ): Promise<Array<{ node: ClusterNode; item: vscode.TreeItem }>> {
-  const provider = ext.views.clusters as vscode.TreeDataProvider<ClusterNode>;
+  const provider = ext.views.clusters;
   const nodes = (await provider.getChildren(undefined)) ?? [];
   return Promise.all(nodes.map(async (node) => ({ node, item: await provider.getTreeItem(node) })));
 }
@@ -102,7 +102,7 @@ suite('Clusters: tree, wizards, tracking', () => {
     const tooltip = (done.item.tooltip as vscode.MarkdownString).value;
     for (const part of ['ID:', 'Type: 2xH100', 'Nodes: 2', 'Deletion protection: on', 'Instance'])
       assert.ok(tooltip.includes(part), `${part} in ${tooltip}`);
-    const kids = await (ext.views.clusters as vscode.TreeDataProvider<ClusterNode>).getChildren(done.node);
+    const kids = await ext.views.clusters.getChildren(done.node);
     assert.equal(kids?.length, 2, 'two instance rows');
     const statuses = (await control.log())
       .filter((e) => e.path.startsWith('/request/info/'))

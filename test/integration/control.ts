@@ -45,10 +45,7 @@ export async function api(): Promise<TensorPoolExtensionApi> {
 }
 
 export async function signIn(token = engine.token): Promise<{ ok: boolean; message?: string }> {
-  return (await vscode.commands.executeCommand('tensorpool.signIn', { token })) as {
-    ok: boolean;
-    message?: string;
-  };
+  return vscode.commands.executeCommand<{ ok: boolean; message?: string }>('tensorpool.signIn', { token });
 }
 
 export async function setApiUrl(url: string | undefined): Promise<void> {

@@ -12,7 +12,7 @@ async function rows(
   ext: TensorPoolExtensionApi,
   parent?: StorageNode,
 ): Promise<Array<{ node: StorageNode; label: string; description: string }>> {
-  const provider = ext.views.objectStorage as vscode.TreeDataProvider<StorageNode>;
+  const provider = ext.views.objectStorage;
   const nodes = (await provider.getChildren(parent)) ?? [];
   return Promise.all(
     nodes.map(async (node) => {

@@ -11,7 +11,8 @@
 //     fresh local engine: fault kinds around the real extension, duplicate creates through the
 //     wizard, the sign-in box, proxy settings, and a secrets session at log level trace.
 //
-// usage: node out/test/reliability/run.js [--vscode 1.100] [--node-only | --host-only] [--files faults,unhandled] [--grep <host test title>]
+// usage: node out/test/reliability/run.js [--vscode 1.100] [--node-only | --host-only] [--files
+// faults,unhandled] [--grep <host test title>]
 // Prints the table of figures, writes test-results/reliability.json, ends with `N passed, N failed`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,10 +44,10 @@ const REUSED_PROXY_TESTS = path.join(REPO, 'out', 'test', 'unit', 'proxy.test.js
 /** Everything this process prints, so the Node part's own secrets can be looked for in the output. */
 const printed: string[] = [];
 const write = process.stdout.write.bind(process.stdout);
-process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
   printed.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
   return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-}) as typeof process.stdout.write;
+};
 
 /** The secrets the Node part handles (its engine's tokens, the fixture storage secret, a network-test token). */
 const NODE_SECRETS = [

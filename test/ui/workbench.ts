@@ -101,7 +101,8 @@ export class Workbench {
     return this.page.locator('.quick-input-widget');
   }
 
-  /** Wait for a quick input whose title, prompt or placeholder shows `text` (a placeholder is an attribute, not text). */
+  /** Wait for a quick input whose title, prompt or placeholder shows `text` (a placeholder is an attribute,
+   * not text). */
   async waitForQuickInput(text: string | RegExp, timeout = 15_000): Promise<void> {
     const matches = (value: string) => (typeof text === 'string' ? value.includes(text) : text.test(value));
     const widget = this.page.locator('.quick-input-widget').first();

@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { editTextFile, readTextFile, resolveTarget, writeFileAtomic } from '../../src/config/atomicWrite';
-import { ConfigError } from '../../src/config/errors';
+import { type ConfigError } from '../../src/config/errors';
 
 const posix = process.platform !== 'win32';
 const modeOf = (p: string): number => statSync(p).mode & 0o777;

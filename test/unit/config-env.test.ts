@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { awsEnvironment, rcloneEnvironment, renderEnvironment } from '../../src/config/env';
-import { ConfigError } from '../../src/config/errors';
+import { type ConfigError } from '../../src/config/errors';
 
 const CREDS = {
   accessKeyId: 'AKIAIOSFODNN7EXAMPLE',

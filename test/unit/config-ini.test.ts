@@ -19,7 +19,7 @@ import {
   removeAwsProfile,
   writeAwsProfile,
 } from '../../src/config/aws';
-import { ConfigError } from '../../src/config/errors';
+import { type ConfigError } from '../../src/config/errors';
 import {
   CONFIGPARSER_DIALECT,
   readSection,

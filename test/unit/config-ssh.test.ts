@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../src/config/errors';
+import { type ConfigError } from '../../src/config/errors';
 import {
   addIncludeLine,
   BLOCK_BEGIN,

@@ -41,7 +41,7 @@ async function call(
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(engine.url + p, { method, headers, body });
   const text = await res.text();
-  let json: Json = {};
+  let json: Json;
   try {
     json = text ? (JSON.parse(text) as Json) : {};
   } catch {

@@ -49,7 +49,8 @@ suite('Reliability: bad input in the extension host', () => {
     await ensureSignedIn(ext);
   });
 
-  /** The wizard fields: typed into the step through the real command; refused with the message; the prompt stays open. */
+  /** The wizard fields: typed into the step through the real command; refused with the message; the prompt
+   * stays open. */
   for (const field of Object.keys(SCRIPTS) as InputField[]) {
     for (const b of badInputsFor(field)) {
       ledger.cover(

@@ -84,8 +84,8 @@ suite('Reliability: fault kinds around the real extension', () => {
     // Retry, as the user would: click the row.
     await control.clearFaults();
     await vscode.commands.executeCommand(
-      rows[0].item.command!.command,
-      ...(rows[0].item.command!.arguments ?? []),
+      rows[0].item.command.command,
+      ...(rows[0].item.command.arguments ?? []),
     );
     assert.equal(ext.store.clusters.error, undefined, 'the retry cleared the error');
     assert.deepEqual(await treeClusterNames(ext), good);
@@ -160,7 +160,7 @@ suite('Reliability: fault kinds around the real extension', () => {
     assert.equal(row.item.command?.command, 'tensorpool.refreshObjectStorage');
     assert.deepEqual(await mutations(), []);
     await control.clearFaults();
-    await vscode.commands.executeCommand(row.item.command!.command);
+    await vscode.commands.executeCommand(row.item.command.command);
     assert.equal(ext.store.objectStorage.kind, 'enabled');
   }
 
@@ -251,7 +251,8 @@ suite('Reliability: fault kinds around the real extension', () => {
       );
       assert.match(ext.testing.statusBar.text, /Offline/);
       assert.equal(ext.testing.statusBar.command, 'tensorpool.retryAccountCheck');
-      // A create while the service refuses connections: nothing was sent, and the user is told so; Try Again sends again (and is refused again).
+      // A create while the service refuses connections: nothing was sent, and the user is told so; Try
+      // Again sends again (and is refused again).
       await control.clearLog();
       const p = new ScriptedPrompter([...createAnswers('refused-1'), 'Try Again', 'Create cluster', ESCAPE]);
       ext.setPrompter(p);

@@ -23,7 +23,8 @@ export const notifications: Notification[] = [];
 export const inputBoxes: vscode.InputBox[] = [];
 export const quickPicks: Array<vscode.QuickPick<vscode.QuickPickItem>> = [];
 export const problems: HostProblem[] = [];
-/** Whether the wrappers are in force (checked by a test, so a change in VS Code cannot make the spies silently blind). */
+/** Whether the wrappers are in force (checked by a test, so a change in VS Code cannot make the spies
+ * silently blind). */
 export let installed = false;
 
 const REPO_MARKERS = ['/dist/extension.js', '/dist/api.js', '/out/src/'];
@@ -35,7 +36,7 @@ function isOurs(reason: unknown): boolean {
     !!reason &&
     typeof reason === 'object' &&
     typeof (reason as { kind?: unknown }).kind === 'string' &&
-    'mayHaveReachedServer' in (reason as object)
+    'mayHaveReachedServer' in reason
   );
 }
 
@@ -65,7 +66,7 @@ export function install(): void {
   const createQuickPick = vscode.window.createQuickPick;
   w.createQuickPick = () => {
     const qp = createQuickPick.call(vscode.window);
-    quickPicks.push(qp as vscode.QuickPick<vscode.QuickPickItem>);
+    quickPicks.push(qp);
     return qp;
   };
   process.on('unhandledRejection', (reason) => {

@@ -25,7 +25,7 @@ export async function clusterRows(
   ext: TensorPoolExtensionApi,
   parent?: ClusterNode,
 ): Promise<Array<Row<ClusterNode>>> {
-  const provider = ext.views.clusters as vscode.TreeDataProvider<ClusterNode>;
+  const provider = ext.views.clusters;
   const nodes = (await provider.getChildren(parent)) ?? [];
   return Promise.all(
     nodes.map(async (node) => {
@@ -39,7 +39,7 @@ export async function storageRows(
   ext: TensorPoolExtensionApi,
   parent?: StorageNode,
 ): Promise<Array<Row<StorageNode>>> {
-  const provider = ext.views.objectStorage as vscode.TreeDataProvider<StorageNode>;
+  const provider = ext.views.objectStorage;
   const nodes = (await provider.getChildren(parent)) ?? [];
   return Promise.all(
     nodes.map(async (node) => {

@@ -117,7 +117,7 @@ describe('reliability: bad input is refused before any request', function () {
       case 'token':
         return; // no client path takes a typed token; the sign-in box is checked in the extension host
     }
-    await assert.rejects(call!, (e: Err) => {
+    await assert.rejects(call, (e: Err) => {
       assert.equal(e.kind, 'validation', e.message);
       assert.equal(e.local, true, 'refused locally');
       assert.equal(e.mayHaveReachedServer, false);
@@ -129,7 +129,8 @@ describe('reliability: bad input is refused before any request', function () {
     });
   }
 
-  /** The wizard step refuses the value with the validator's message and stays open (what was typed stays in the box). */
+  /** The wizard step refuses the value with the validator's message and stays open (what was typed stays in
+   * the box). */
   async function wizardRefuses(b: BadInput, message: string): Promise<void> {
     const script = WIZARD_SCRIPTS[b.field];
     if (!script) return;

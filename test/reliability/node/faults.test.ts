@@ -87,7 +87,8 @@ describe('reliability: fault matrix at the API client', function () {
     return (await engine.calls(method, path)).length;
   }
 
-  /** POST /cluster/create once under `fault` (or a client option): exactly one create reaches the engine (none when nothing could be sent). */
+  /** POST /cluster/create once under `fault` (or a client option): exactly one create reaches the engine
+   * (none when nothing could be sent). */
   async function createOnce(
     fault: Omit<Fault, 'path'> | undefined,
     kind: string,
