@@ -1,17 +1,25 @@
 /**
- * Composition root: wires the services, registers disposables, starts the background token check.
- * No logic lives here, and nothing here waits on the network.
+ * Composition root: builds the services, registers the commands and disposables, starts the
+ * background token check. What happens on sign-in/out and settings changes is in vscode/session.ts;
+ * nothing here waits on the network.
  */
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SecretRegistry } from './api/redact';
+import { generateEd25519Key, readPublicKeys } from './config/sshKeys';
 import type { Prompter } from './wizards/prompter';
 import { AccountController } from './vscode/account';
 import { ApiService } from './vscode/apiService';
 import { TensorPoolAuthProvider } from './vscode/authProvider';
+import { BucketActions } from './vscode/buckets';
 import { ClusterActions } from './vscode/clusterActions';
 import { ClustersController } from './vscode/clusters';
 import { Commands } from './vscode/commands';
-import { ConnectController, generateEd25519Key, readLocalKeys } from './vscode/connect';
+import { ConnectController } from './vscode/connect';
+import { ContextKeys } from './vscode/contextKeys';
+import { CreateClusterAction } from './vscode/createClusterAction';
+import { HostSeams } from './vscode/hostSeams';
 import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
 import { ObjectStorageController } from './vscode/objectStorage';
 import { Log } from './vscode/log';
@@ -19,61 +27,29 @@ import { QuickInputPrompter } from './vscode/quickInputPrompter';
 import { RefreshScheduler } from './vscode/refreshScheduler';
 import { StorageConfigController } from './vscode/storageConfig';
 import { RequestFollower } from './vscode/requestFollower';
-import { apiLoadTiming, type ApiLoadTiming } from './vscode/lazyApi';
-import { affectsApi } from './vscode/settings';
+import { apiLoadTiming } from './vscode/lazyApi';
+import { Session } from './vscode/session';
 import { AccountStatusBar } from './vscode/statusBar';
 import { Store } from './vscode/store';
-import { ClustersTreeProvider, type ClusterNode } from './vscode/views/clustersTree';
+import { StoredState } from './vscode/storedState';
+import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
+import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
+
+export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testApi';
 
 /** Set by the first statement of dist/extension.js (esbuild.mjs banner; `end` by its last statement):
  *  when the bundle started and finished evaluating. Absent when this file is not run from the bundle. */
 declare const __TP_LOAD__: { readonly start: number; readonly end?: number } | undefined;
 
-/** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
-export interface ActivationTimings {
-  readonly moduleStart: number | undefined;
-  readonly moduleEnd: number | undefined;
-  readonly activateStart: number;
-  activateEnd: number;
-  /** Wall-clock time when activate() returned, to compare with the engine's request log. */
-  activatedAt: number;
-}
-
-/** What activate() returns: used by the integration tests, and stable enough for other extensions. */
-export interface TensorPoolExtensionApi {
-  readonly store: Store;
-  readonly views: {
-    readonly clusters: vscode.TreeDataProvider<ClusterNode>;
-    readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
-  };
-  refresh(): Promise<void>;
-  /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
-  setPrompter(prompter: Prompter | undefined): void;
-  /** Read-only views for the integration tests; none of them holds a secret. */
-  readonly testing: {
-    readonly statusBar: vscode.StatusBarItem;
-    readonly authProvider: vscode.AuthenticationProvider;
-    readonly logTail: readonly string[];
-    globalState(): Record<string, unknown>;
-    /** Run the startup token check again (what activation does in the background). */
-    initializeAccount(): Promise<void>;
-    refreshObjectStorage(): Promise<void>;
-    readonly connect: ConnectController;
-    readonly storageConfig: StorageConfigController;
-    nextRefreshDelay(): number | undefined;
-    /** When the bundle was evaluated and activate() ran. */
-    readonly activation: ActivationTimings;
-    /** How long loading the API layer took; undefined until the first request needed it. */
-    apiLoad(): ApiLoadTiming | undefined;
-  };
-}
-
-export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi {
+/** The test surface outside production (see vscode/testApi.ts); an installed extension returns nothing. */
+export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi | undefined {
   const activateStart = performance.now();
   const secrets = new SecretRegistry();
   const log = new Log(secrets);
   const store = new Store();
+  const state = new StoredState(context.globalState);
+  const host = new HostSeams();
   const api: ApiService = new ApiService({
     extensionVersion: (context.extension.packageJSON as { version?: string }).version ?? '0.0.0',
     secrets,
@@ -81,55 +57,59 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     getToken: () => account.getToken(),
     onUnauthorized: () => account.handleUnauthorized(),
   });
-  const account = new AccountController(context.secrets, context.globalState, store, api, secrets, log);
-  const clusters = new ClustersController(store, api, context.globalState, log);
-  let treeVisible = () => false;
+  const account = new AccountController(context.secrets, state, store, api, secrets, log);
+  const clusters = new ClustersController(store, api, state, log);
   const realPrompter = new QuickInputPrompter();
   let prompter: Prompter = realPrompter;
   const prompts = () => prompter;
-  const connect = new ConnectController(store, api, context.globalState, log, prompts);
-  const follower = new RequestFollower(
-    store,
-    api,
-    clusters,
-    log,
-    () => {
-      if (treeVisible()) void clusters.refresh();
-    },
-    (r, outcome) => {
-      if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
-    },
-  );
-  const actions = new ClusterActions(
-    store,
-    api,
-    clusters,
-    follower,
-    log,
-    prompts,
-    { list: readLocalKeys, generate: generateEd25519Key },
-    (clusterId, state) => {
-      if (state.key.kind === 'file') void connect.rememberIdentity(clusterId, state.key.path);
-    },
-  );
-  const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
-  const storageConfig = new StorageConfigController(storage, api, context.globalState, log, prompts);
-  const storageTree = new ObjectStorageTreeProvider(store);
-  const storageView = vscode.window.createTreeView('tensorpool.objectStorage', {
-    treeDataProvider: storageTree,
-  });
   const tree = new ClustersTreeProvider(store);
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
     showCollapseAll: true,
   });
-  treeVisible = () => treeView.visible;
-  const scheduler = new RefreshScheduler(store, clusters, treeVisible);
+  const storageTree = new ObjectStorageTreeProvider(store);
+  const storageView = vscode.window.createTreeView('tensorpool.objectStorage', {
+    treeDataProvider: storageTree,
+  });
+  const connect = new ConnectController(store, api, state, log, prompts, host);
+  const follower = new RequestFollower(
+    store,
+    api,
+    clusters,
+    log,
+    () => session.refreshClustersIfVisible(),
+    (r, outcome) => {
+      if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
+    },
+  );
+  const clusterDeps = { store, api, clusters, follower, log, prompts };
+  const actions = new ClusterActions(clusterDeps);
+  const sshDir = () => path.join(os.homedir(), '.ssh');
+  const create = new CreateClusterAction(
+    clusterDeps,
+    { list: () => readPublicKeys(sshDir()), generate: () => generateEd25519Key(sshDir()) },
+    (clusterId, answers) => {
+      if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
+    },
+  );
+  const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
+  const buckets = new BucketActions(store, api, prompts, () => storage.refresh());
+  const storageConfig = new StorageConfigController(storage, api, state, log, prompts, host);
+  const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);
   const listing = new ListingDocumentProvider(store);
-  const setContext = (key: string, value: unknown) =>
-    void vscode.commands.executeCommand('setContext', key, value);
+  const session = new Session({
+    store,
+    api,
+    account,
+    clusters,
+    storage,
+    scheduler,
+    contextKeys: new ContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value)),
+    clustersView: treeView,
+    storageView,
+  });
   const command = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
   context.subscriptions.push(
@@ -146,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     storageView,
     statusBar,
     authProvider,
+    session,
     vscode.workspace.registerTextDocumentContentProvider('tensorpool', listing),
     command(Commands.signIn, (arg?: { token?: string }) => account.signIn(arg)),
     command(Commands.signOut, () => account.signOut()),
@@ -157,19 +138,15 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         preview: true,
       });
     }),
-    command(Commands.createCluster, () => actions.create()),
+    command(Commands.createCluster, () => create.create()),
     command(Commands.editCluster, (arg?: unknown) => actions.edit(arg)),
     command(Commands.destroyCluster, (arg?: unknown) => actions.destroy(arg)),
     command(Commands.copyClusterId, (arg?: unknown) => actions.copyId(arg)),
     command(Commands.copyIp, (arg?: unknown) => actions.copyIp(arg)),
     command(Commands.copySshCommand, (arg?: unknown) => connect.copySshCommand(arg)),
     command(Commands.showOperations, () => follower.showOperations()),
-    command(Commands.showMine, () =>
-      clusters.setIncludeOrg(false).then(() => setContext('tensorpool.includeOrg', false)),
-    ),
-    command(Commands.showOrganization, () =>
-      clusters.setIncludeOrg(true).then(() => setContext('tensorpool.includeOrg', true)),
-    ),
+    command(Commands.showMine, () => session.setIncludeOrg(false)),
+    command(Commands.showOrganization, () => session.setIncludeOrg(true)),
     command(Commands.refreshObjectStorage, () => storage.refresh()),
     command(Commands.enableObjectStorage, () => storage.enable()),
     command(Commands.disableObjectStorage, () => storage.disable()),
@@ -191,40 +168,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     }),
     command(Commands.openInRemoteSsh, (arg?: unknown) => connect.openRemote(arg)),
     command(Commands.openSshTerminal, (arg?: unknown) => connect.openTerminal(arg)),
-    command(Commands.createBucket, () => storage.createBucket()),
+    command(Commands.createBucket, () => buckets.createBucket()),
     command(Commands.deleteBucket, (node?: StorageNode | string) =>
-      storage.deleteBucket(
+      buckets.deleteBucket(
         typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
       ),
     ),
-    store.onDidChange((topic) => {
-      if (topic === 'objectStorage') setContext('tensorpool.objectStorage', store.objectStorage.kind);
-      if (topic !== 'account') return;
-      setContext('tensorpool.account', store.account.kind);
-      if (store.account.kind === 'signedIn') {
-        if (treeView.visible) void clusters.refresh();
-        if (storageView.visible) void storage.refresh();
-      } else if (store.account.kind === 'signedOut') {
-        clusters.clear();
-        storage.clear();
-      }
-    }),
-    storageView.onDidChangeVisibility((e) => {
-      if (e.visible && account.signedIn) void storage.refresh();
-    }),
-    treeView.onDidChangeVisibility((e) => {
-      if (e.visible && account.signedIn) void clusters.refresh();
-      else scheduler.reschedule();
-    }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('tensorpool.refreshInterval')) scheduler.reschedule();
-      if (!affectsApi(e)) return;
-      api.reset();
-      void account.check();
-    }),
   );
-  setContext('tensorpool.account', store.account.kind);
-  setContext('tensorpool.includeOrg', clusters.includeOrg);
 
   // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
   connect.recordRemoteFolder();
@@ -240,28 +190,30 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     activateEnd: 0,
     activatedAt: 0,
   };
-  const result: TensorPoolExtensionApi = {
-    store,
-    views: { clusters: tree, objectStorage: storageTree },
-    refresh: () => clusters.refresh(),
-    setPrompter: (p) => {
-      prompter = p ?? realPrompter;
-    },
-    testing: {
-      statusBar: statusBar.item,
-      authProvider,
-      logTail: log.tail,
-      globalState: () =>
-        Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
-      initializeAccount: () => account.initialize(),
-      refreshObjectStorage: () => storage.refresh(),
-      connect,
-      storageConfig,
-      nextRefreshDelay: () => scheduler.nextDelay(),
-      activation,
-      apiLoad: apiLoadTiming,
-    },
-  };
+  const result = unlessProduction(
+    context.extensionMode,
+    vscode.ExtensionMode.Production,
+    (): TensorPoolExtensionApi => ({
+      store,
+      views: { clusters: tree, objectStorage: storageTree },
+      refresh: () => clusters.refresh(),
+      setPrompter: (p) => {
+        prompter = p ?? realPrompter;
+      },
+      testing: {
+        statusBar: statusBar.item,
+        authProvider,
+        logTail: log.tail,
+        globalState: () => state.snapshot(),
+        initializeAccount: () => account.initialize(),
+        refreshObjectStorage: () => storage.refresh(),
+        configure: (seams) => host.configure(seams),
+        nextRefreshDelay: () => scheduler.nextDelay(),
+        activation,
+        apiLoad: apiLoadTiming,
+      },
+    }),
+  );
   activation.activateEnd = performance.now();
   activation.activatedAt = Date.now();
   return result;

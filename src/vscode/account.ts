@@ -11,10 +11,10 @@ import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { Log } from './log';
 import type { AccountState, OrgSummary, Store } from './store';
+import { SECRET_KEYS, type StoredState } from './storedState';
+import { promptForToken } from './tokenInput';
 
-export const TOKEN_KEY = 'tensorpool.apiToken';
-export const DASHBOARD_URL = 'https://tensorpool.dev/dashboard';
-const ENV_OFFER_KEY = 'tensorpool.envTokenOffered';
+const TOKEN_KEY = SECRET_KEYS.apiToken;
 
 /** Pick a human label from the /me body, whose shape is unpublished. */
 export function accountLabel(me: Record<string, unknown>): string {
@@ -66,7 +66,7 @@ export class AccountController implements vscode.Disposable {
 
   constructor(
     private readonly secretStorage: vscode.SecretStorage,
-    private readonly globalState: vscode.Memento,
+    private readonly state: StoredState,
     private readonly store: Store,
     private readonly api: ApiService,
     private readonly registry: SecretRegistry,
@@ -216,54 +216,10 @@ export class AccountController implements vscode.Disposable {
   }
 
   private promptForToken(): Promise<SignInResult> {
-    return new Promise((resolve) => {
-      const box = vscode.window.createInputBox();
-      const openDashboard: vscode.QuickInputButton = {
-        iconPath: new vscode.ThemeIcon('link-external'),
-        tooltip: 'Get an API token from the TensorPool dashboard',
-      };
-      box.title = 'TensorPool: Sign In';
-      box.prompt = 'Paste your TensorPool API token (from the account dashboard; the link button opens it).';
-      box.placeholder = 'API token';
-      box.password = true;
-      box.ignoreFocusOut = true;
-      box.buttons = [openDashboard];
-      let settled = false;
-      const finish = (r: SignInResult) => {
-        if (settled) return;
-        settled = true;
-        resolve(r);
-        box.dispose();
-      };
-      box.onDidTriggerButton((b) => {
-        if (b === openDashboard) void vscode.env.openExternal(vscode.Uri.parse(DASHBOARD_URL));
-      });
-      box.onDidChangeValue((v) => {
-        box.validationMessage = v === '' ? undefined : validateApiToken(v);
-      });
-      box.onDidAccept(async () => {
-        const value = box.value;
-        const problem = validateApiToken(value);
-        if (problem) {
-          box.validationMessage = problem;
-          return;
-        }
-        box.busy = true;
-        box.enabled = false;
-        const result = await this.tryToken(value.trim());
-        box.busy = false;
-        box.enabled = true;
-        if (result.ok) {
-          void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
-          finish(result);
-        } else {
-          // Keep what was typed; say why, right where the user is looking.
-          box.validationMessage = result.message;
-        }
-      });
-      box.onDidHide(() => finish({ ok: false, message: 'Sign-in cancelled.' }));
-      box.show();
-    });
+    return promptForToken(
+      (token) => this.tryToken(token),
+      () => void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`),
+    );
   }
 
   async signOut(): Promise<void> {
@@ -308,8 +264,8 @@ export class AccountController implements vscode.Disposable {
   /** The official CLI reads TENSORPOOL_KEY; offer it once when nothing is stored. */
   private async offerEnvironmentToken(): Promise<void> {
     const env = process.env.TENSORPOOL_KEY;
-    if (!env || validateApiToken(env) || this.globalState.get<boolean>(ENV_OFFER_KEY)) return;
-    await this.globalState.update(ENV_OFFER_KEY, true);
+    if (!env || validateApiToken(env) || this.state.get('tensorpool.envTokenOffered')) return;
+    await this.state.update('tensorpool.envTokenOffered', true);
     const pick = await vscode.window.showInformationMessage(
       "TENSORPOOL_KEY is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
       'Use TENSORPOOL_KEY',

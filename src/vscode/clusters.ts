@@ -2,13 +2,11 @@
  * Loads the cluster list into the store. One request per refresh, never two at once; the last good
  * answer survives a failed refresh; nothing is requested while signed out.
  */
-import type * as vscode from 'vscode';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
 import type { Log } from './log';
 import type { Store } from './store';
-
-const INCLUDE_ORG_KEY = 'tensorpool.includeOrg';
+import type { StoredState } from './storedState';
 
 export class ClustersController {
   private inflight: Promise<void> | undefined;
@@ -16,16 +14,16 @@ export class ClustersController {
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly memento: vscode.Memento,
+    private readonly state: StoredState,
     private readonly log: Log,
   ) {}
 
   get includeOrg(): boolean {
-    return this.memento.get<boolean>(INCLUDE_ORG_KEY, false);
+    return this.state.get('tensorpool.includeOrg', false);
   }
 
   async setIncludeOrg(value: boolean): Promise<void> {
-    await this.memento.update(INCLUDE_ORG_KEY, value);
+    await this.state.update('tensorpool.includeOrg', value);
     await this.refresh();
   }
 

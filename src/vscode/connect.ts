@@ -5,10 +5,6 @@
  * the user's ssh config is touched, and the hosts of destroyed clusters are removed.
  */
 import { errorMessage } from '../api/errors';
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   addIncludeLine,
@@ -20,148 +16,46 @@ import {
   type SshPaths,
 } from '../config/sshConfig';
 import { hostAlias, type HostsEdit, type SshHost } from '../config/sshHosts';
-import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../model/cluster';
-import type { LocalKey } from '../wizards/createCluster';
+import { clusterLabel, type Cluster } from '../model/cluster';
+import {
+  buildSshCommand,
+  privateKeyPath,
+  remoteHomeFolder,
+  remoteSshHost,
+  splitCommand,
+} from '../model/sshCommand';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
+import { REMOTE_SSH_ID, type HostSeams } from './hostSeams';
 import type { Log } from './log';
+import { readSshSettings as settings, useSshConfigBlock } from './settings';
 import type { Store } from './store';
-import type { ClusterNode } from './views/clustersTree';
+import type { StoredState } from './storedState';
 
-export const REMOTE_SSH_ID = 'ms-vscode-remote.remote-ssh';
-const IDENTITY_KEY = 'tensorpool.identityFiles';
-const FOLDER_KEY = 'tensorpool.remoteFolders';
-const INCLUDE_DECISION_KEY = 'tensorpool.sshIncludeDecision';
-
-type IncludeDecision = 'added' | 'declined';
-
-export interface ConnectTarget {
-  readonly cluster: Cluster;
-  readonly instance: Instance;
-  /** 1-based node number. */
-  readonly node: number;
-}
-
-/** Split a command line into argv (no shell is involved, so nothing in it is interpreted). */
-export function splitCommand(command: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quote: '"' | "'" | undefined;
-  let has = false;
-  for (const ch of command.trim()) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else cur += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      has = true;
-    } else if (/\s/.test(ch)) {
-      if (has || cur) {
-        out.push(cur);
-        cur = '';
-        has = false;
-      }
-    } else {
-      cur += ch;
-      has = true;
-    }
-  }
-  if (has || cur) out.push(cur);
-  return out;
-}
-
-function settings() {
-  const c = vscode.workspace.getConfiguration('tensorpool');
-  return {
-    user: c.get<string>('sshUser', 'ubuntu') || 'ubuntu',
-    port: c.get<number>('sshPort', 22) || 22,
-    mode: c.get<string>('sshConfigMode', 'include') === 'block' ? ('block' as const) : ('include' as const),
-  };
-}
-
-function homeFolder(user: string): string {
-  return user === 'root' ? '/root' : `/home/${user}`;
-}
+export type { ConnectTarget } from './connectTarget';
 
 export class ConnectController {
-  /** Opens a URI in a new window; replaceable because a test cannot open a second window. */
-  opener: (uri: vscode.Uri) => Thenable<unknown> = (uri) =>
-    vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
-  /** Whether Remote-SSH is installed; replaceable for tests (it cannot be installed offline). */
-  hasRemoteSsh: () => boolean = () => vscode.extensions.getExtension(REMOTE_SSH_ID) !== undefined;
-  /** Whose ~/.ssh is written; replaceable so tests work in a scratch folder. */
-  home: () => string = () => os.homedir();
-
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly memento: vscode.Memento,
+    private readonly state: StoredState,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
+    /** Home folder, window opener and the Remote-SSH check (tests configure them). */
+    private readonly host: HostSeams,
   ) {}
+
+  private home(): string {
+    return this.host.home();
+  }
 
   private paths(): SshPaths {
     return sshPaths(this.home());
   }
 
-  // ---- which node -------------------------------------------------------------------------------
-
-  private async target(arg: unknown): Promise<ConnectTarget | undefined> {
-    const node = arg as ClusterNode | undefined;
-    if (node && typeof node === 'object' && node.kind === 'instance')
-      return { cluster: node.cluster, instance: node.instance, node: node.index + 1 };
-    let cluster: Cluster | undefined;
-    if (node && typeof node === 'object' && node.kind === 'cluster') cluster = node.cluster;
-    else if (typeof arg === 'string')
-      cluster = (this.store.clusters.data?.clusters ?? []).find((c) => c.id === arg || c.name === arg);
-    else {
-      const running = (this.store.clusters.data?.clusters ?? []).filter(
-        (c) => clusterPhase(c.status) === 'running',
-      );
-      if (running.length === 0) {
-        void vscode.window.showInformationMessage('No running cluster to connect to.');
-        return undefined;
-      }
-      const picked = await this.prompts().pick<Cluster>({
-        title: 'Connect to a Cluster',
-        step: 1,
-        totalSteps: 1,
-        canGoBack: false,
-        placeholder: 'Which cluster?',
-        items: running.map((c) => ({
-          label: clusterLabel(c),
-          description: c.instanceType,
-          detail: c.id,
-          value: c,
-        })),
-      });
-      if (picked.kind !== 'value') return undefined;
-      cluster = picked.value;
-    }
-    if (!cluster) return undefined;
-    if (cluster.instances.length <= 1) {
-      const instance = cluster.instances[0];
-      if (!instance) {
-        void vscode.window.showInformationMessage(`${clusterLabel(cluster)} has no nodes yet.`);
-        return undefined;
-      }
-      return { cluster, instance, node: 1 };
-    }
-    const picked = await this.prompts().pick<number>({
-      title: `Connect to ${clusterLabel(cluster)}`,
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      placeholder: 'Which node?',
-      items: cluster.instances.map((i, n) => ({
-        label: `Node ${n + 1}`,
-        description: [i.ip, i.status].filter(Boolean).join(' · '),
-        detail: i.id,
-        value: n,
-      })),
-    });
-    if (picked.kind !== 'value') return undefined;
-    return { cluster, instance: cluster.instances[picked.value], node: picked.value + 1 };
+  private target(arg: unknown): Promise<ConnectTarget | undefined> {
+    return resolveConnectTarget(arg, this.store, this.prompts);
   }
 
   // ---- ssh config --------------------------------------------------------------------------------
@@ -169,7 +63,7 @@ export class ConnectController {
   /** The host entries for every node of a cluster that has an address. */
   hostsFor(cluster: Cluster): SshHost[] {
     const s = settings();
-    const identity = this.memento.get<Record<string, string>>(IDENTITY_KEY, {})[cluster.id];
+    const identity = this.state.get('tensorpool.identityFiles', {})[cluster.id];
     return cluster.instances.flatMap((i, n) =>
       i.ip
         ? [
@@ -209,7 +103,7 @@ export class ConnectController {
     this.log.info(`Wrote ${hosts.length} host(s) for ${t.cluster.id} to ${paths.hostsFile}.`);
     const state = await readIncludeState(paths, this.home());
     if (state === 'global') return mine.alias;
-    const decision = this.memento.get<IncludeDecision>(INCLUDE_DECISION_KEY);
+    const decision = this.state.get('tensorpool.sshIncludeDecision');
     if (decision === 'declined') return undefined;
     const add = 'Add Include Line';
     const block = 'Use a Block in ~/.ssh/config';
@@ -225,18 +119,16 @@ export class ConnectController {
     });
     if (pick === add) {
       await addIncludeLine(paths, this.home());
-      await this.memento.update(INCLUDE_DECISION_KEY, 'added');
+      await this.state.update('tensorpool.sshIncludeDecision', 'added');
       return mine.alias;
     }
     if (pick === block) {
-      await vscode.workspace
-        .getConfiguration('tensorpool')
-        .update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
+      await useSshConfigBlock();
       await editOwnHostsFile(paths, { kind: 'remove', clusterId: t.cluster.id }, { home: this.home() });
       await editBlockFile(paths, edit, { home: this.home() });
       return mine.alias;
     }
-    if (pick === 'Not Now') await this.memento.update(INCLUDE_DECISION_KEY, 'declined');
+    if (pick === 'Not Now') await this.state.update('tensorpool.sshIncludeDecision', 'declined');
     return undefined;
   }
 
@@ -264,14 +156,15 @@ export class ConnectController {
       ? folder.authority.slice('ssh-remote+'.length)
       : undefined;
     if (!folder || !host) return;
-    const all = this.memento.get<Record<string, string>>(FOLDER_KEY, {});
-    if (all[host] !== folder.path) void this.memento.update(FOLDER_KEY, { ...all, [host]: folder.path });
+    const all = this.state.get('tensorpool.remoteFolders', {});
+    if (all[host] !== folder.path)
+      void this.state.update('tensorpool.remoteFolders', { ...all, [host]: folder.path });
   }
 
   rememberIdentity(clusterId: string, publicKeyPath: string): Thenable<void> {
-    const all = { ...this.memento.get<Record<string, string>>(IDENTITY_KEY, {}) };
-    all[clusterId] = publicKeyPath.replace(/\.pub$/, '');
-    return this.memento.update(IDENTITY_KEY, all);
+    const all = { ...this.state.get('tensorpool.identityFiles', {}) };
+    all[clusterId] = privateKeyPath(publicKeyPath);
+    return this.state.update('tensorpool.identityFiles', all);
   }
 
   // ---- commands ----------------------------------------------------------------------------------
@@ -285,7 +178,7 @@ export class ConnectController {
       );
       return undefined;
     }
-    if (!this.hasRemoteSsh()) {
+    if (!this.host.hasRemoteSsh()) {
       const install = 'Install Remote-SSH';
       const terminal = 'Open SSH Terminal Instead';
       const pick = await this.prompts().confirm({
@@ -300,7 +193,7 @@ export class ConnectController {
       }
       if (pick !== install) return undefined;
       await vscode.commands.executeCommand('workbench.extensions.installExtension', REMOTE_SSH_ID);
-      if (!this.hasRemoteSsh()) return undefined;
+      if (!this.host.hasRemoteSsh()) return undefined;
     }
     let alias: string | undefined;
     try {
@@ -311,11 +204,11 @@ export class ConnectController {
       return undefined;
     }
     const s = settings();
-    const host = alias ?? `${s.user}@${t.instance.ip}${s.port !== 22 ? `:${s.port}` : ''}`;
-    const folder = this.memento.get<Record<string, string>>(FOLDER_KEY, {})[host] ?? homeFolder(s.user);
+    const host = alias ?? remoteSshHost(s.user, t.instance.ip, s.port);
+    const folder = this.state.get('tensorpool.remoteFolders', {})[host] ?? remoteHomeFolder(s.user);
     const uri = vscode.Uri.from({ scheme: 'vscode-remote', authority: `ssh-remote+${host}`, path: folder });
     this.log.info(`Opening ${uri.toString()} in a new window.`);
-    await this.opener(uri);
+    await this.host.opener(uri);
     return uri;
   }
 
@@ -329,13 +222,8 @@ export class ConnectController {
       this.log.info(`GET /ssh/${t.instance.id} unavailable (${errorMessage(e)}); building the command.`);
       if (!t.instance.ip) return undefined;
       const s = settings();
-      const identity = this.memento.get<Record<string, string>>(IDENTITY_KEY, {})[t.cluster.id];
-      return [
-        'ssh',
-        ...(s.port !== 22 ? ['-p', String(s.port)] : []),
-        ...(identity ? ['-i', identity] : []),
-        `${s.user}@${t.instance.ip}`,
-      ].join(' ');
+      const identity = this.state.get('tensorpool.identityFiles', {})[t.cluster.id];
+      return buildSshCommand({ user: s.user, host: t.instance.ip, port: s.port, identity });
     }
   }
 
@@ -378,49 +266,4 @@ export class ConnectController {
     terminal.show();
     return terminal;
   }
-}
-
-/** ~/.ssh/*.pub, for the create wizard's key step. */
-export async function readLocalKeys(dir = path.join(os.homedir(), '.ssh')): Promise<LocalKey[]> {
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return [];
-  }
-  const keys: LocalKey[] = [];
-  for (const n of names.filter((x) => x.endsWith('.pub')).sort()) {
-    try {
-      const text = (await fs.readFile(path.join(dir, n), 'utf8')).trim();
-      const [, , ...comment] = text.split(/\s+/);
-      keys.push({ path: path.join(dir, n), key: text, comment: comment.join(' ') || undefined });
-    } catch {
-      /* unreadable: skip */
-    }
-  }
-  return keys;
-}
-
-/** Generate ~/.ssh/tensorpool_ed25519 (or a free variant) with ssh-keygen; the private key never leaves the machine. */
-export async function generateEd25519Key(dir = path.join(os.homedir(), '.ssh')): Promise<LocalKey> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  let file = path.join(dir, 'tensorpool_ed25519');
-  for (
-    let i = 2;
-    await fs.stat(file).then(
-      () => true,
-      () => false,
-    );
-    i++
-  )
-    file = path.join(dir, `tensorpool_ed25519_${i}`);
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      'ssh-keygen',
-      ['-q', '-t', 'ed25519', '-N', '', '-C', `tensorpool-vscode@${os.hostname()}`, '-f', file],
-      (err) => (err ? reject(new Error(err.message)) : resolve()),
-    );
-  });
-  const key = (await fs.readFile(`${file}.pub`, 'utf8')).trim();
-  return { path: `${file}.pub`, key, comment: key.split(/\s+/).slice(2).join(' ') || undefined };
 }

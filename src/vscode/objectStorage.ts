@@ -1,19 +1,19 @@
 /**
  * Object storage (organisation-wide, S3-compatible): its state in the store, enable / rotate /
- * disable, buckets, and the secret access key, which lives only in SecretStorage. Nothing here
+ * disable, and the secret access key, which lives only in SecretStorage. Nothing here
  * puts the secret in a notification, the log, the store or settings.
  */
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { SecretRegistry } from '../api/redact';
-import { validateBucketName } from '../model/validate';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { Log } from './log';
 import type { BucketInfo, PublicCredentials, Store } from './store';
+import { SECRET_KEYS } from './storedState';
 
-export const OBJECT_STORAGE_SECRET_KEY = 'tensorpool.objectStorage.secret';
+const OBJECT_STORAGE_SECRET_KEY = SECRET_KEYS.objectStorage;
 
 interface StoredSecret {
   readonly access_key_id: string;
@@ -282,76 +282,6 @@ export class ObjectStorageController implements vscode.Disposable {
     void vscode.window.showInformationMessage('Object storage is disabled.');
     if (stored) this.registry.add(stored.secret_access_key); // keep masking it in anything still in flight
     return true;
-  }
-
-  async createBucket(): Promise<string | undefined> {
-    const answer = await this.prompter().input({
-      title: 'Create Bucket',
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      prompt:
-        'Bucket name: 3–63 lowercase letters, digits, "." or "-", starting and ending with a letter or digit',
-      value: '',
-      placeholder: 'e.g. training-data',
-      validate: validateBucketName,
-    });
-    if (answer.kind !== 'value') return undefined;
-    const name = answer.value;
-    try {
-      await (await this.api.client()).createBucket(name);
-    } catch (e) {
-      void vscode.window.showErrorMessage(`Could not create bucket ${name}: ${errorMessage(e)}`);
-      return undefined;
-    }
-    await this.refresh();
-    vscode.window.setStatusBarMessage(`$(check) Bucket ${name} created`, 3000);
-    return name;
-  }
-
-  async deleteBucket(bucket?: BucketInfo | string): Promise<boolean> {
-    const name = typeof bucket === 'string' ? bucket : (bucket?.name ?? (await this.pickBucket()));
-    if (!name) return false;
-    const pick = await this.prompter().confirm({
-      message: `Delete bucket ${name}?`,
-      modal: true,
-      actions: ['Delete'],
-      detail:
-        'Only an empty bucket can be deleted: remove its objects first (for example with `aws s3 rm --recursive`). This cannot be undone.',
-    });
-    if (pick !== 'Delete') return false;
-    try {
-      await (await this.api.client()).deleteBucket(name);
-    } catch (e) {
-      const notEmpty = isTensorPoolError(e) && e.kind === 'conflict';
-      void vscode.window.showErrorMessage(
-        notEmpty
-          ? `Bucket ${name} is not empty: ${errorMessage(e)} Delete its objects first, then try again.`
-          : `Could not delete bucket ${name}: ${errorMessage(e)}`,
-      );
-      return false;
-    }
-    await this.refresh();
-    vscode.window.setStatusBarMessage(`$(check) Bucket ${name} deleted`, 3000);
-    return true;
-  }
-
-  private async pickBucket(): Promise<string | undefined> {
-    const s = this.store.objectStorage;
-    const names = s.kind === 'enabled' ? (s.buckets ?? []).map((b) => b.name) : [];
-    if (names.length === 0) {
-      void vscode.window.showInformationMessage('There are no buckets.');
-      return undefined;
-    }
-    const picked = await this.prompter().pick<string>({
-      title: 'Delete Bucket',
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      placeholder: 'Which bucket?',
-      items: names.map((n) => ({ label: n, value: n })),
-    });
-    return picked.kind === 'value' ? picked.value : undefined;
   }
 
   dispose(): void {

@@ -1,24 +1,71 @@
-/** Typed access to the `tensorpool.*` settings. */
+/**
+ * Typed access to the settings: every read of `tensorpool.*` and `http.*` goes through here, with the
+ * defaults of settingDefaults.ts. Read on each use (no cache), so a change applies at once.
+ */
 import * as vscode from 'vscode';
+import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS as D, type SettingName } from './settingDefaults';
 
-export const DEFAULT_API_URL = 'https://engine.tensorpool.dev';
+export const DEFAULT_API_URL = D.apiUrl;
 
 export interface Settings {
   readonly apiUrl: string;
   readonly imageField: 'container' | 'experimental_container';
   readonly refreshIntervalSeconds: number;
   readonly lowBalanceWarning: number;
+  readonly destroyConfirmation: 'typeName' | 'button';
+}
+
+export interface SshSettings {
+  readonly user: string;
+  readonly port: number;
+  readonly mode: 'include' | 'block';
+}
+
+function tensorpool(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('tensorpool');
+}
+
+/** A setting's value, or its default when unset, empty or of the wrong type. */
+function read<K extends SettingName>(c: vscode.WorkspaceConfiguration, name: K): (typeof D)[K] {
+  const value = c.get<unknown>(name);
+  const fallback = D[name];
+  return (
+    typeof value === typeof fallback && value !== '' && value !== 0 ? value : fallback
+  ) as (typeof D)[K];
 }
 
 export function readSettings(): Settings {
-  const c = vscode.workspace.getConfiguration('tensorpool');
+  const c = tensorpool();
   return {
-    apiUrl: c.get<string>('apiUrl', DEFAULT_API_URL) || DEFAULT_API_URL,
+    apiUrl: read(c, 'apiUrl'),
     imageField:
       c.get<string>('containerField') === 'experimental_container' ? 'experimental_container' : 'container',
-    refreshIntervalSeconds: Math.max(10, c.get<number>('refreshInterval', 60)),
-    lowBalanceWarning: c.get<number>('lowBalanceWarning', 20),
+    refreshIntervalSeconds: Math.max(
+      MIN_REFRESH_INTERVAL_S,
+      c.get<number>('refreshInterval', D.refreshInterval),
+    ),
+    lowBalanceWarning: c.get<number>('lowBalanceWarning', D.lowBalanceWarning),
+    destroyConfirmation: c.get<string>('destroyConfirmation') === 'button' ? 'button' : 'typeName',
   };
+}
+
+export function readSshSettings(): SshSettings {
+  const c = tensorpool();
+  return {
+    user: read(c, 'sshUser'),
+    port: read(c, 'sshPort'),
+    mode: c.get<string>('sshConfigMode', D.sshConfigMode) === 'block' ? 'block' : 'include',
+  };
+}
+
+/** The AWS profile / rclone remote name to write (not yet validated). */
+export function readObjectStorageProfile(): string {
+  return read(tensorpool(), 'objectStorageProfile');
+}
+
+/** Switch to keeping our SSH hosts in a marked block of ~/.ssh/config (user settings). */
+export function useSshConfigBlock(): Thenable<void> {
+  return tensorpool().update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
 }
 
 /** VS Code's own proxy settings, which the API client applies to its requests. */
@@ -41,4 +88,8 @@ export function affectsApi(e: vscode.ConfigurationChangeEvent): boolean {
     e.affectsConfiguration('http.noProxy') ||
     e.affectsConfiguration('http.proxySupport')
   );
+}
+
+export function affectsRefreshInterval(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration('tensorpool.refreshInterval');
 }

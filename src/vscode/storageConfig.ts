@@ -5,7 +5,6 @@
  * variables" is the alternative that writes nothing.
  */
 import { errorMessage } from '../api/errors';
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
 import {
@@ -24,25 +23,21 @@ import {
   writeAwsProfile,
   writeRcloneRemote,
   type AwsEntries,
-  type Env,
   type IniEntry,
   type StorageCredentials,
 } from '../config';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import type { HostSeams } from './hostSeams';
 import type { Log } from './log';
 import type { ObjectStorageController } from './objectStorage';
+import { readObjectStorageProfile } from './settings';
+import type { StoredState, StoredStateTypes } from './storedState';
 
-const CONFIGURED_KEY = 'tensorpool.configuredStorageProfiles';
-
-interface Configured {
-  aws?: string;
-  rclone?: string;
-}
+type Configured = StoredStateTypes['tensorpool.configuredStorageProfiles'];
 
 function profileName(): string {
-  const name =
-    vscode.workspace.getConfiguration('tensorpool').get<string>('objectStorageProfile', 'tp') || 'tp';
+  const name = readObjectStorageProfile();
   return validateSectionName(name) ? 'tp' : name;
 }
 
@@ -57,24 +52,22 @@ function forWriters(c: ObjectStorageCredentials): StorageCredentials {
 }
 
 export class StorageConfigController {
-  /** Whose files are written; replaceable so tests work in a scratch folder. */
-  home: () => string = () => os.homedir();
-  env: () => Env = () => process.env;
-
   constructor(
     private readonly storage: ObjectStorageController,
     private readonly api: ApiService,
-    private readonly memento: vscode.Memento,
+    private readonly state: StoredState,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
+    /** Whose files are written and the environment naming them (tests configure a scratch folder). */
+    private readonly host: HostSeams,
   ) {}
 
   private configured(): Configured {
-    return { ...this.memento.get<Configured>(CONFIGURED_KEY, {}) };
+    return { ...this.state.get('tensorpool.configuredStorageProfiles', {}) };
   }
 
   private async remember(kind: keyof Configured, name: string): Promise<void> {
-    await this.memento.update(CONFIGURED_KEY, { ...this.configured(), [kind]: name });
+    await this.state.update('tensorpool.configuredStorageProfiles', { ...this.configured(), [kind]: name });
   }
 
   /** The service's version of the profile when it offers one; ours otherwise. */
@@ -130,7 +123,7 @@ export class StorageConfigController {
     const creds = await this.storage.credentials();
     if (!creds) return false;
     const profile = options.profile ?? profileName();
-    const paths = awsPaths(this.env(), this.home());
+    const paths = awsPaths(this.host.env(), this.host.home());
     try {
       const entries = await this.awsEntriesFor(creds, profile);
       const preview = previewAwsProfile(
@@ -174,7 +167,7 @@ export class StorageConfigController {
     const creds = await this.storage.credentials();
     if (!creds) return false;
     const remote = options.remote ?? profileName();
-    const file = rcloneConfigPath(this.env(), this.home());
+    const file = rcloneConfigPath(this.host.env(), this.host.home());
     try {
       const entries = await this.rcloneEntriesFor(creds, remote);
       const preview = previewRcloneRemote(await readTextFile(file), remote, entries, file);

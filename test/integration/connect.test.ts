@@ -60,12 +60,13 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-home-'));
     fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
     fs.writeFileSync(path.join(home, '.ssh', 'config'), USER_CONFIG, { mode: 0o644 });
-    const c = ext.testing.connect;
-    c.home = () => home;
-    c.opener = async (uri) => {
-      opened.push(uri);
-    };
-    c.hasRemoteSsh = () => remoteSsh;
+    ext.testing.configure({
+      home: () => home,
+      opener: async (uri) => {
+        opened.push(uri);
+      },
+      hasRemoteSsh: () => remoteSsh,
+    });
     await createRunning('gpu-box', 2);
   });
   setup(() => {
@@ -74,6 +75,7 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
   });
   teardown(() => ext.setPrompter(undefined));
   suiteTeardown(async () => {
+    ext.testing.configure({});
     await vscode.workspace
       .getConfiguration('tensorpool')
       .update('sshConfigMode', undefined, vscode.ConfigurationTarget.Global);

@@ -41,7 +41,12 @@ export const control = {
 export async function api(): Promise<TensorPoolExtensionApi> {
   const ext = vscode.extensions.getExtension<TensorPoolExtensionApi>(EXTENSION_ID);
   assert.ok(ext);
-  return ext.activate();
+  const exports = await ext.activate();
+  assert.ok(
+    exports?.testing,
+    'activate() returned no test API: is the extension running in production mode?',
+  );
+  return exports;
 }
 
 export async function signIn(token = engine.token): Promise<{ ok: boolean; message?: string }> {

@@ -42,13 +42,15 @@ suite('Object storage: AWS CLI profile, rclone remote, environment variables', (
     fs.writeFileSync(file('.aws', 'credentials'), CREDENTIALS, { mode: 0o600 });
     fs.writeFileSync(file('.aws', 'config'), CONFIG, { mode: 0o644 });
     fs.writeFileSync(file('rclone.conf'), RCLONE, { mode: 0o640 });
-    ext.testing.storageConfig.home = () => home;
-    ext.testing.storageConfig.env = () => ({ RCLONE_CONFIG: file('rclone.conf') });
+    ext.testing.configure({ home: () => home, env: () => ({ RCLONE_CONFIG: file('rclone.conf') }) });
     ext.setPrompter(new ScriptedPrompter(['Enable']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.enableObjectStorage'), true);
   });
   teardown(() => ext.setPrompter(undefined));
-  suiteTeardown(() => fs.rmSync(home, { recursive: true, force: true }));
+  suiteTeardown(() => {
+    ext.testing.configure({});
+    fs.rmSync(home, { recursive: true, force: true });
+  });
 
   test('AWS CLI: the preview names both files and masks the secret; cancelling writes nothing', async () => {
     const p = new ScriptedPrompter(['<escape>']);

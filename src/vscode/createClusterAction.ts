@@ -1,0 +1,168 @@
+/**
+ * Create a cluster from the palette or the tree. The wizard collects the answers through the Prompter;
+ * this module sends them once (a duplicate GPU cluster costs real money), handles every outcome
+ * without losing the answers, and follows the asynchronous request to its end.
+ */
+import * as vscode from 'vscode';
+import type { TensorPoolClient } from '../api/client';
+import { errorMessage, type TensorPoolError, type ValidationError } from '../api/errors';
+import type { Cluster } from '../model/cluster';
+import { unknownCreateReason } from '../model/outcome';
+import {
+  FIELD_STEP,
+  runCreateWizard,
+  toCreateRequest,
+  type CreateState,
+  type CreateStepId,
+  type LocalKey,
+} from '../wizards/createCluster';
+import { errorKind, knownClusters, mayHaveHappened, type ClusterCommandDeps } from './clusterActions';
+import { readSettings } from './settings';
+
+export class CreateClusterAction {
+  constructor(
+    private readonly d: ClusterCommandDeps,
+    private readonly keys: { list: () => Promise<LocalKey[]>; generate: () => Promise<LocalKey> },
+    /** Called once a create was accepted (e.g. to remember the key file for ssh). */
+    private readonly onCreated: (clusterId: string, state: CreateState) => void = () => undefined,
+  ) {}
+
+  private knownClusters(): readonly Cluster[] {
+    return knownClusters(this.d.store);
+  }
+
+  async create(): Promise<string | undefined> {
+    let client: TensorPoolClient;
+    try {
+      client = await this.d.api.client();
+    } catch (e) {
+      void vscode.window.showErrorMessage(errorMessage(e));
+      return undefined;
+    }
+    let state: CreateState | undefined;
+    let startAt: CreateStepId | undefined;
+    let errors: Partial<Record<CreateStepId, string>> | undefined;
+    for (;;) {
+      state = await runCreateWizard(
+        {
+          prompter: this.d.prompts(),
+          localKeys: this.keys.list,
+          generateKey: this.keys.generate,
+          existingNames: () =>
+            this.knownClusters()
+              .map((c) => c.name)
+              .filter((n): n is string => !!n),
+          imageField: readSettings().imageField,
+        },
+        { initial: state, startAt, errors },
+      );
+      if (!state) return undefined;
+      const body = toCreateRequest(state);
+      try {
+        const res = await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `Creating cluster ${body.tp_cluster_name ?? body.instance_type}…`,
+          },
+          () => client.createCluster(body),
+        );
+        this.d.log.info(`Cluster create accepted: ${res.cluster_id} (request ${res.request_id ?? 'none'})`);
+        this.afterCreate(state, res.cluster_id, res.request_id ?? undefined, res.instance_ids ?? []);
+        return res.cluster_id;
+      } catch (e) {
+        const next = await this.createFailed(e);
+        if (next === 'stop') return undefined;
+        startAt = next.startAt;
+        errors = next.errors;
+      }
+    }
+  }
+
+  /** Decide what to do after a failed create; never resends by itself. */
+  private async createFailed(
+    e: unknown,
+  ): Promise<'stop' | { startAt?: CreateStepId; errors?: Partial<Record<CreateStepId, string>> }> {
+    const err = e as TensorPoolError;
+    this.d.log.warn(`Cluster create failed: ${errorKind(e)}: ${errorMessage(e)}`);
+    if (errorKind(e) === 'validation') {
+      const v = err as ValidationError;
+      const errors: Partial<Record<CreateStepId, string>> = {};
+      for (const f of v.fieldErrors) {
+        const step = FIELD_STEP[f.field];
+        if (step) errors[step] = errors[step] ? `${errors[step]}; ${f.message}` : f.message;
+      }
+      const first = (
+        ['instanceType', 'numNodes', 'name', 'key', 'container', 'deletionProtection'] as CreateStepId[]
+      ).find((s) => errors[s]);
+      if (first) return { startAt: first, errors };
+      return { startAt: 'summary', errors: {} };
+    }
+    if (errorKind(e) === 'conflict') {
+      const pick = await this.d.prompts().confirm({
+        message: `TensorPool refused the cluster: ${err.message}`,
+        actions: ['Change Name'],
+        modal: false,
+        severity: 'error',
+      });
+      return pick === 'Change Name' ? { startAt: 'name', errors: { name: err.message } } : 'stop';
+    }
+    if (mayHaveHappened(e)) {
+      // The request may have been received: sending it again could create a second cluster.
+      const how = unknownCreateReason(errorKind(e));
+      const pick = await this.d.prompts().confirm({
+        message: 'The cluster may or may not have been created.',
+        detail: `${how} (${err.message}). Check the cluster list before trying again: sending it again could create a second cluster.`,
+        actions: ['Check Cluster List', 'Edit Answers'],
+        modal: true,
+        severity: 'warning',
+      });
+      if (pick === 'Check Cluster List') {
+        void vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+        await this.d.clusters.refresh();
+        return 'stop';
+      }
+      return pick === 'Edit Answers' ? { startAt: 'summary' } : 'stop';
+    }
+    const prefix =
+      errorKind(e) === 'forbidden'
+        ? 'This token may not create clusters'
+        : errorKind(e) === 'network'
+          ? 'Nothing was created: could not reach TensorPool'
+          : 'The cluster was not created';
+    const pick = await this.d.prompts().confirm({
+      message: `${prefix}: ${err.message}`,
+      actions: ['Try Again', 'Edit Answers'],
+      modal: false,
+      severity: 'error',
+    });
+    if (pick === 'Try Again') return { startAt: 'summary' };
+    if (pick === 'Edit Answers') return { startAt: 'instanceType' };
+    return 'stop';
+  }
+
+  private afterCreate(
+    state: CreateState,
+    clusterId: string,
+    requestId: string | undefined,
+    instanceIds: string[],
+  ): void {
+    this.onCreated(clusterId, state);
+    const body = toCreateRequest(state);
+    const placeholder: Cluster = {
+      id: clusterId,
+      name: body.tp_cluster_name,
+      instanceType: body.instance_type,
+      numNodes: body.num_nodes,
+      status: 'PROVISIONING',
+      deletionProtection: body.deletion_protection,
+      instances: instanceIds.map((id) => ({ id, status: 'PROVISIONING' })),
+    };
+    void this.d.follower.follow({
+      kind: 'create',
+      requestId,
+      clusterId,
+      label: body.tp_cluster_name ?? clusterId,
+      placeholder,
+    });
+  }
+}

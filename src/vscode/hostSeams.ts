@@ -1,0 +1,46 @@
+/**
+ * What the extension asks of the machine and the workbench that a test cannot provide for real: whose
+ * home folder holds ~/.ssh, ~/.aws and rclone.conf, the environment (AWS_*, RCLONE_CONFIG), opening a
+ * second window, whether Remote-SSH is installed. Controllers get one HostSeams through their
+ * constructor; the composition root owns it, and the test API replaces its values with configure().
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+
+export const REMOTE_SSH_ID = 'ms-vscode-remote.remote-ssh';
+
+export interface HostSeamValues {
+  /** Whose ~/.ssh, ~/.aws and rclone config are read and written. */
+  readonly home: () => string;
+  /** The environment the config writers consult (AWS_SHARED_CREDENTIALS_FILE, RCLONE_CONFIG, ...). */
+  readonly env: () => Readonly<Record<string, string | undefined>>;
+  /** Open a URI in a new window (a test cannot open a second window). */
+  readonly opener: (uri: vscode.Uri) => Thenable<unknown>;
+  /** Whether Remote-SSH is installed (it cannot be installed offline). */
+  readonly hasRemoteSsh: () => boolean;
+}
+
+const REAL: HostSeamValues = {
+  home: () => os.homedir(),
+  env: () => process.env,
+  opener: (uri) => vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true }),
+  hasRemoteSsh: () => vscode.extensions.getExtension(REMOTE_SSH_ID) !== undefined,
+};
+
+export class HostSeams implements HostSeamValues {
+  private values: HostSeamValues;
+
+  constructor(overrides: Partial<HostSeamValues> = {}) {
+    this.values = { ...REAL, ...overrides };
+  }
+
+  /** Use these values instead of the real ones from now on; `{}` restores the real ones. */
+  configure(overrides: Partial<HostSeamValues>): void {
+    this.values = { ...REAL, ...overrides };
+  }
+
+  readonly home = (): string => this.values.home();
+  readonly env = (): Readonly<Record<string, string | undefined>> => this.values.env();
+  readonly opener = (uri: vscode.Uri): Thenable<unknown> => this.values.opener(uri);
+  readonly hasRemoteSsh = (): boolean => this.values.hasRemoteSsh();
+}

@@ -1,0 +1,86 @@
+/**
+ * What the extension does when things change around it, in one place: signing in loads what a visible
+ * view shows, signing out drops it; the `when`-clause context keys follow the store; a view becoming
+ * visible refreshes it; a settings change re-creates the API client and re-checks the token, or
+ * reschedules the automatic refresh. extension.ts builds the services and hands them here.
+ */
+import * as vscode from 'vscode';
+import type { AccountController } from './account';
+import type { ApiService } from './apiService';
+import type { ClustersController } from './clusters';
+import type { ContextKeys } from './contextKeys';
+import type { ObjectStorageController } from './objectStorage';
+import type { RefreshScheduler } from './refreshScheduler';
+import { affectsApi, affectsRefreshInterval } from './settings';
+import type { Store } from './store';
+
+export interface SessionParts {
+  readonly store: Store;
+  readonly api: ApiService;
+  readonly account: AccountController;
+  readonly clusters: ClustersController;
+  readonly storage: ObjectStorageController;
+  readonly scheduler: RefreshScheduler;
+  readonly contextKeys: ContextKeys;
+  readonly clustersView: vscode.TreeView<unknown>;
+  readonly storageView: vscode.TreeView<unknown>;
+}
+
+export class Session implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly p: SessionParts) {
+    this.disposables = [
+      p.store.onDidChange((topic) => {
+        if (topic === 'objectStorage')
+          p.contextKeys.set('tensorpool.objectStorage', p.store.objectStorage.kind);
+        if (topic === 'account') this.accountChanged();
+      }),
+      p.storageView.onDidChangeVisibility((e) => {
+        if (e.visible && p.account.signedIn) void p.storage.refresh();
+      }),
+      p.clustersView.onDidChangeVisibility((e) => {
+        if (e.visible && p.account.signedIn) void p.clusters.refresh();
+        else p.scheduler.reschedule();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)),
+    ];
+    p.contextKeys.set('tensorpool.account', p.store.account.kind);
+    p.contextKeys.set('tensorpool.includeOrg', p.clusters.includeOrg);
+    p.contextKeys.set('tensorpool.objectStorage', p.store.objectStorage.kind);
+  }
+
+  /** Show the whole organisation's clusters, or only mine (a remembered choice). */
+  async setIncludeOrg(include: boolean): Promise<void> {
+    await this.p.clusters.setIncludeOrg(include);
+    this.p.contextKeys.set('tensorpool.includeOrg', include);
+  }
+
+  /** Refresh the cluster list if someone is looking at it. */
+  refreshClustersIfVisible(): void {
+    if (this.p.clustersView.visible) void this.p.clusters.refresh();
+  }
+
+  private accountChanged(): void {
+    const { store, contextKeys, clusters, storage } = this.p;
+    contextKeys.set('tensorpool.account', store.account.kind);
+    if (store.account.kind === 'signedIn') {
+      this.refreshClustersIfVisible();
+      if (this.p.storageView.visible) void storage.refresh();
+    } else if (store.account.kind === 'signedOut') {
+      clusters.clear();
+      storage.clear();
+    }
+  }
+
+  private configurationChanged(e: vscode.ConfigurationChangeEvent): void {
+    if (affectsRefreshInterval(e)) this.p.scheduler.reschedule();
+    if (!affectsApi(e)) return;
+    this.p.api.reset();
+    void this.p.account.check();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

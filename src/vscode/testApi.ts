@@ -1,0 +1,65 @@
+/**
+ * What activate() returns outside production (notes/CONTRACTS.md, "Extension test API"): the store, the
+ * views' data, and read-only views and seams for the integration tests and benchmarks. An installed
+ * (production) extension returns nothing, so it exposes no hooks.
+ */
+import type * as vscode from 'vscode';
+import type { Prompter } from '../wizards/prompter';
+import type { HostSeamValues } from './hostSeams';
+import type { ApiLoadTiming } from './lazyApi';
+import type { Store } from './store';
+import type { ClusterNode } from './views/clustersTree';
+import type { StorageNode } from './views/objectStorageTree';
+
+/** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
+export interface ActivationTimings {
+  readonly moduleStart: number | undefined;
+  readonly moduleEnd: number | undefined;
+  readonly activateStart: number;
+  activateEnd: number;
+  /** Wall-clock time when activate() returned, to compare with the engine's request log. */
+  activatedAt: number;
+}
+
+export interface TensorPoolExtensionApi {
+  readonly store: Store;
+  readonly views: {
+    readonly clusters: vscode.TreeDataProvider<ClusterNode>;
+    readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
+  };
+  refresh(): Promise<void>;
+  /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
+  setPrompter(prompter: Prompter | undefined): void;
+  /** Read-only views for the integration tests; none of them holds a secret. */
+  readonly testing: {
+    readonly statusBar: vscode.StatusBarItem;
+    readonly authProvider: vscode.AuthenticationProvider;
+    readonly logTail: readonly string[];
+    globalState(): Record<string, unknown>;
+    /** Run the startup token check again (what activation does in the background). */
+    initializeAccount(): Promise<void>;
+    refreshObjectStorage(): Promise<void>;
+    /**
+     * Replace the host seams (home folder, environment, window opener, Remote-SSH check) for Connect and
+     * the storage config writers; the ones not given are the real ones again, so `{}` restores all.
+     */
+    configure(seams: Partial<HostSeamValues>): void;
+    nextRefreshDelay(): number | undefined;
+    /** When the bundle was evaluated and activate() ran. */
+    readonly activation: ActivationTimings;
+    /** How long loading the API layer took; undefined until the first request needed it. */
+    apiLoad(): ApiLoadTiming | undefined;
+  };
+}
+
+/**
+ * `build()` unless the extension runs in production mode (an installed extension), else undefined.
+ * The harnesses load the extension with --extensionDevelopmentPath (Development or Test mode).
+ */
+export function unlessProduction<T>(
+  mode: vscode.ExtensionMode,
+  production: vscode.ExtensionMode,
+  build: () => T,
+): T | undefined {
+  return mode === production ? undefined : build();
+}

@@ -1,0 +1,127 @@
+/**
+ * The extension's state tables against package.json and each other: the context keys the when-clauses
+ * use, the settings' defaults, the globalState keys; and the gate that keeps the test API out of a
+ * production install.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CONTEXT_KEY_DEFAULTS, ContextKeys } from '../../src/vscode/contextKeys';
+import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS } from '../../src/vscode/settingDefaults';
+import { SECRET_KEYS, STORED_KEYS, StoredState } from '../../src/vscode/storedState';
+import { unlessProduction } from '../../src/vscode/testApi';
+
+interface Manifest {
+  contributes: {
+    configuration: { properties: Record<string, { default?: unknown; minimum?: number }> };
+  } & Record<string, unknown>;
+}
+
+const root = path.resolve(__dirname, '../../..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+
+/** Every when/enablement clause anywhere under contributes. */
+function clauses(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const n of node) clauses(n, out);
+  else if (node && typeof node === 'object')
+    for (const [k, v] of Object.entries(node)) {
+      if ((k === 'when' || k === 'enablement') && typeof v === 'string') out.push(v);
+      else clauses(v, out);
+    }
+  return out;
+}
+
+/** The context keys a clause reads (the left side of each comparison, or a bare/negated key). */
+function keysIn(clause: string): string[] {
+  return clause
+    .split(/&&|\|\|/)
+    .map((term) => term.trim().replace(/^[!(\s]+/, ''))
+    .map((term) => term.split(/\s*(?:==|!=|=~|>=|<=|>|<|\bin\b|\bnot in\b)\s*/)[0].replace(/[)\s]+$/, ''));
+}
+
+describe('state tables', () => {
+  it('the context-key table holds exactly the tensorpool.* keys package.json when/enablement clauses use', () => {
+    const used = new Set(
+      clauses(manifest.contributes)
+        .flatMap(keysIn)
+        .filter((k) => k.startsWith('tensorpool.')),
+    );
+    assert.ok(used.size > 0, 'found no tensorpool.* context key in package.json');
+    assert.deepEqual([...used].sort(), Object.keys(CONTEXT_KEY_DEFAULTS).sort());
+  });
+
+  it('a value in a clause is not taken for a key', () => {
+    assert.deepEqual(keysIn('view == tensorpool.clusters && !tensorpool.includeOrg'), [
+      'view',
+      'tensorpool.includeOrg',
+    ]);
+    assert.deepEqual(keysIn('tensorpool.account == signedOut || !tensorpool.account'), [
+      'tensorpool.account',
+      'tensorpool.account',
+    ]);
+  });
+
+  it('the settings table names every contributed tensorpool.* setting, with the same default', () => {
+    const contributed = manifest.contributes.configuration.properties;
+    const fromManifest = Object.fromEntries(
+      Object.entries(contributed).map(([k, v]) => [k.replace(/^tensorpool\./, ''), v.default]),
+    );
+    assert.deepEqual(fromManifest, { ...SETTING_DEFAULTS });
+    assert.equal(contributed['tensorpool.refreshInterval'].minimum, MIN_REFRESH_INTERVAL_S);
+  });
+
+  it('every stored key is listed once, starts with tensorpool., and is not a secret key', () => {
+    assert.equal(new Set(STORED_KEYS).size, STORED_KEYS.length);
+    for (const k of STORED_KEYS) assert.match(k, /^tensorpool\./);
+    for (const s of Object.values(SECRET_KEYS)) assert.ok(!(STORED_KEYS as readonly string[]).includes(s), s);
+  });
+
+  it('StoredState reads the fallback until a value is stored, then the value', async () => {
+    const map = new Map<string, unknown>();
+    const state = new StoredState({
+      keys: () => [...map.keys()],
+      get: <T>(k: string, d?: T) => (map.has(k) ? (map.get(k) as T) : d),
+      update: async (k: string, v: unknown) => {
+        if (v === undefined) map.delete(k);
+        else map.set(k, v);
+      },
+    });
+    assert.equal(state.get('tensorpool.includeOrg', false), false);
+    assert.equal(state.get('tensorpool.sshIncludeDecision'), undefined);
+    await state.update('tensorpool.includeOrg', true);
+    await state.update('tensorpool.identityFiles', { c1: '/k' });
+    assert.equal(state.get('tensorpool.includeOrg', false), true);
+    assert.deepEqual(state.snapshot(), {
+      'tensorpool.includeOrg': true,
+      'tensorpool.identityFiles': { c1: '/k' },
+    });
+  });
+
+  it('ContextKeys sends a value once per change and answers the default before the first set', async () => {
+    const sent: Array<[string, unknown]> = [];
+    const keys = new ContextKeys(async (k, v) => {
+      sent.push([k, v]);
+    });
+    assert.equal(keys.get('tensorpool.account'), CONTEXT_KEY_DEFAULTS['tensorpool.account']);
+    keys.set('tensorpool.account', 'checking');
+    keys.set('tensorpool.account', 'checking');
+    keys.set('tensorpool.account', 'signedIn');
+    keys.set('tensorpool.includeOrg', false);
+    assert.deepEqual(sent, [
+      ['tensorpool.account', 'checking'],
+      ['tensorpool.account', 'signedIn'],
+      ['tensorpool.includeOrg', false],
+    ]);
+    assert.equal(keys.get('tensorpool.account'), 'signedIn');
+  });
+
+  it('a production-mode activation exposes no test API; development and test modes do', () => {
+    // vscode.ExtensionMode: Production = 1, Development = 2, Test = 3.
+    let built = 0;
+    const build = () => ({ testing: ++built });
+    assert.equal(unlessProduction(1, 1, build), undefined);
+    assert.equal(built, 0, 'the surface is not even built in production');
+    assert.deepEqual(unlessProduction(2, 1, build), { testing: 1 });
+    assert.deepEqual(unlessProduction(3, 1, build), { testing: 2 });
+  });
+});
