@@ -9,6 +9,7 @@ import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { SecretRegistry } from '../api/redact';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import { Commands } from './commands';
 import type { Log } from './log';
 import type { BucketInfo, PublicCredentials, Store } from './store';
 import { SECRET_KEYS } from './storedState';
@@ -173,7 +174,7 @@ export class ObjectStorageController implements vscode.Disposable {
         )
         .then((p) => {
           if (p === 'Show Credentials') void this.showDetails();
-          if (p === 'Configure AWS CLI') void vscode.commands.executeCommand('tensorpool.configureAws');
+          if (p === 'Configure AWS CLI') void vscode.commands.executeCommand(Commands.configureAws);
         });
       return true;
     } catch (e) {
