@@ -330,7 +330,7 @@ async function keyStep(
       placeholder: 'ssh-ed25519 AAAA… you@host',
       validate: validatePublicKey,
     });
-    if (pasted.kind === 'cancel') return pasted;
+    if (pasted.kind === 'cancel') return { kind: 'cancel', typed: pasted.typed ?? pasteDraft };
     pasteDraft = pasted.kind === 'value' ? pasted.value : (pasted.typed ?? pasteDraft);
     if (pasted.kind === 'value') {
       const save = await askSaveKey(deps.prompter, meta, s.saveKeys);

@@ -130,6 +130,32 @@ describe('wizards keep what was typed', () => {
     assert.deepEqual(s?.key, { kind: 'pasted', key: ED25519_KEY });
   });
 
+  it('a key pasted, Back from the save question, Escape in the paste box: keep editing shows the key', async () => {
+    const p = new ScriptedPrompter([
+      '1xH100',
+      ACCEPT,
+      '',
+      'Paste a public key…',
+      ED25519_KEY,
+      BACK,
+      'Paste a public key…',
+      ESCAPE,
+      KEEP_EDITING,
+      ACCEPT,
+      'Only for this cluster',
+      '',
+      'Off',
+      'Create cluster',
+    ]);
+    const s = await runCreateWizard(createDeps(p));
+    const pastes = p.shown.filter((x) => x.prompt?.startsWith('Paste an SSH public key'));
+    assert.deepEqual(
+      pastes.map((x) => x.value),
+      ['', ED25519_KEY, ED25519_KEY],
+    );
+    assert.deepEqual(s?.key, { kind: 'pasted', key: ED25519_KEY });
+  });
+
   it('reopened after the server refused a field: what is typed there survives Escape and Back', async () => {
     const first = new ScriptedPrompter(['8xH100', '2', 'n1', 'No new key', '', 'Off', 'Create cluster']);
     const answers = await runCreateWizard(createDeps(first));
