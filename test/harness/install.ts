@@ -87,7 +87,11 @@ async function withProgress<T>(what: string, logFile: string, fn: () => Promise<
     if (line !== last.line) last = { line, since: Date.now() };
     const quiet = secondsSince(last.since) >= 20;
     const news = quiet ? `no output for ${secondsSince(last.since)} s (install scripts run silently)` : line;
-    const parts = [`${secondsSince(start)} s`, fetched ? `${fetched} packages fetched` : '', news ?? ''];
+    const parts = [
+      `${secondsSince(start)} s`,
+      fetched ? `${fetched} package${fetched === 1 ? '' : 's'} fetched` : '',
+      news ?? '',
+    ];
     log(`  … ${what}${n}: ${parts.filter(Boolean).join('; ')}`);
   }, 10_000);
   timer.unref();
