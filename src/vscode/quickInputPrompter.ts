@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import {
   blocks,
+  leaving,
+  openingText,
   type Answer,
   type ConfirmOptions,
   type InputOptions,
@@ -33,12 +35,14 @@ export class QuickInputPrompter implements Prompter {
       box.step = o.step;
       box.totalSteps = o.totalSteps;
       box.prompt = o.prompt;
-      box.value = o.value;
+      // What the user typed here and left unconfirmed comes back as it was, not the last confirmed value.
+      const opened = openingText(o);
+      box.value = opened;
       box.placeholder = o.placeholder;
       box.password = o.password ?? false;
       box.ignoreFocusOut = true;
       box.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
-      box.validationMessage = o.initialError ?? (o.value ? toValidation(o.validate(o.value)) : undefined);
+      box.validationMessage = o.initialError ?? (opened ? toValidation(o.validate(opened)) : undefined);
       let done = false;
       const finish = (a: Answer<string>) => {
         if (!done) {
@@ -51,7 +55,7 @@ export class QuickInputPrompter implements Prompter {
         box.validationMessage = toValidation(o.validate(v));
       });
       box.onDidTriggerButton((b) => {
-        if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
+        if (b === vscode.QuickInputButtons.Back) finish(leaving('back', box.value, opened));
       });
       box.onDidAccept(() => {
         const verdict = o.validate(box.value);
@@ -61,7 +65,7 @@ export class QuickInputPrompter implements Prompter {
         }
         finish({ kind: 'value', value: box.value });
       });
-      box.onDidHide(() => finish({ kind: 'cancel' }));
+      box.onDidHide(() => finish(leaving('cancel', box.value, opened)));
       box.show();
     });
   }
@@ -101,7 +105,7 @@ export class QuickInputPrompter implements Prompter {
         }
       };
       let showingCustom = false;
-      qp.onDidChangeValue((text) => {
+      const onValue = (text: string) => {
         if (!o.custom) return;
         const t = text.trim();
         const exact = base.find((i) => i.label.toLowerCase() === t.toLowerCase());
@@ -127,9 +131,18 @@ export class QuickInputPrompter implements Prompter {
         showingCustom = true;
         // A valid custom value is what Enter should take; otherwise the best match in the list stays active.
         if (!blocks(verdict)) qp.activeItems = [custom];
-      });
+      };
+      qp.onDidChangeValue(onValue);
+      // A pick that takes typed values reopens with what was typed in its filter and left unconfirmed.
+      const opened = o.custom ? (o.draft ?? '') : '';
+      if (opened) {
+        qp.value = opened;
+        onValue(opened);
+      }
+      const leave = (kind: 'back' | 'cancel') =>
+        finish(o.custom ? leaving(kind, qp.value, opened) : { kind });
       qp.onDidTriggerButton((b) => {
-        if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
+        if (b === vscode.QuickInputButtons.Back) leave('back');
       });
       qp.onDidAccept(() => {
         // What was typed decides first: the list may have been replaced while the user typed (the custom
@@ -151,7 +164,7 @@ export class QuickInputPrompter implements Prompter {
         }
         finish({ kind: 'value', value: picked.value as T });
       });
-      qp.onDidHide(() => finish({ kind: 'cancel' }));
+      qp.onDidHide(() => leave('cancel'));
       qp.show();
     });
   }

@@ -276,16 +276,22 @@ async function keyStep(
         ? i.value.kind === 'paste'
         : i.value.kind === 'none',
   )?.value;
+  // Text left in the paste box (Escape then keep editing, Back) is shown there again; after Escape, at once.
+  let pasteDraft = meta.draft;
+  let pasteFirst = pasteDraft !== undefined;
   for (;;) {
-    const picked = await deps.prompter.pick<KeyPick>({
-      ...meta,
-      placeholder: keys.length
-        ? 'SSH public key for the nodes (combined with the keys saved for you and your organisation)'
-        : 'No ~/.ssh/*.pub found. Generate or paste a public key, or continue with the keys saved on your account',
-      items,
-      active,
-      initialError,
-    });
+    const picked: Answer<KeyPick> = pasteFirst
+      ? { kind: 'value', value: { kind: 'paste' } }
+      : await deps.prompter.pick<KeyPick>({
+          ...meta,
+          placeholder: keys.length
+            ? 'SSH public key for the nodes (combined with the keys saved for you and your organisation)'
+            : 'No ~/.ssh/*.pub found. Generate or paste a public key, or continue with the keys saved on your account',
+          items,
+          active,
+          initialError,
+        });
+    pasteFirst = false;
     if (picked.kind !== 'value') return picked;
     let v = picked.value;
     if (v.kind === 'none') return { kind: 'value', value: { ...s, key: { kind: 'none' } } };
@@ -320,10 +326,12 @@ async function keyStep(
       ...meta,
       prompt: 'Paste an SSH public key (one line from a .pub file)',
       value: s.key.kind === 'pasted' ? s.key.key : '',
+      draft: pasteDraft,
       placeholder: 'ssh-ed25519 AAAA… you@host',
       validate: validatePublicKey,
     });
-    if (pasted.kind === 'cancel') return pasted;
+    if (pasted.kind === 'cancel') return { kind: 'cancel', typed: pasted.typed ?? pasteDraft };
+    pasteDraft = pasted.kind === 'value' ? pasted.value : (pasted.typed ?? pasteDraft);
     if (pasted.kind === 'value') {
       const save = await askSaveKey(deps.prompter, meta, s.saveKeys);
       if (save.kind === 'value')

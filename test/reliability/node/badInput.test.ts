@@ -152,7 +152,8 @@ describe('reliability: bad input is refused before any request', function () {
     assert.equal(r.message, message);
     // The prompt that refused the value is the last one shown and was shown once: it stayed open
     // (in VS Code: the box keeps the typed text under the message) until the user left.
-    const prompts = p.shown.filter((s) => s.kind !== 'confirm');
+    // The wizard's "Discard …?" question (a pick) is not the field's prompt.
+    const prompts = p.shown.filter((s) => s.kind !== 'confirm' && !s.prompt?.startsWith('Discard'));
     const last = prompts.at(-1)!;
     assert.equal(last.step, r.step);
     assert.equal(
