@@ -30,7 +30,8 @@ import { ensureInstalled, installedPaths } from '../harness/install';
 import { runInHost } from '../harness/runIntegration';
 import { part, runSuite, type SuiteContext } from '../harness/suite';
 import { selectTargets, type Target } from '../harness/targets';
-import { REPO, RESULTS, log, sleep, timed } from '../harness/util';
+import { REPO, RESULTS, log, timed } from '../harness/util';
+import { sleep } from '../shared/wait';
 import type { LaunchSample } from './host/index';
 import { median, round, summarize } from './stats';
 
