@@ -35,7 +35,7 @@ import { sleep } from '../shared/wait';
 import type { LaunchSample } from './host/index';
 import { median, round, summarize } from './stats';
 
-// ---- budgets (the numbers) ----
+// ---- budgets (the README's Performance section) ----
 const BUDGET = {
   activationMs: 25,
   bundleKB: 150,
