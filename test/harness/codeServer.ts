@@ -7,7 +7,9 @@ import * as path from 'node:path';
 import { installedPaths } from './install';
 import { killGroup, registerScratch, spawnGroup } from './processes';
 import type { Target } from './targets';
-import { freePort, tail, waitFor } from './util';
+import { freePort } from '../shared/net';
+import { until } from '../shared/wait';
+import { tail } from './util';
 
 export interface CodeServer {
   /** http://127.0.0.1:PORT */
@@ -122,11 +124,15 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   fs.closeSync(out);
   const stop = () => killGroup(child.pid!);
   try {
-    await waitFor('code-server to listen', 60_000, () => {
-      if (child.exitCode !== null)
-        throw new Error(`code-server exited (${child.exitCode}):\n${tail(logFile)}`);
-      return tail(logFile, 100_000).includes('HTTP server listening') ? true : undefined;
-    });
+    await until(
+      'code-server to listen',
+      () => {
+        if (child.exitCode !== null)
+          throw new Error(`code-server exited (${child.exitCode}):\n${tail(logFile)}`);
+        return tail(logFile, 100_000).includes('HTTP server listening');
+      },
+      60_000,
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -20,7 +20,9 @@ import { ensureInstalled } from './install';
 import { cleanupAll, guardProcess, spawnGroup } from './processes';
 import { TARGETS } from './targets';
 import { Workbench } from '../ui/workbench';
-import { REPO, RESULTS, freePort, log, sleep } from './util';
+import { freePort } from '../shared/net';
+import { sleep } from '../shared/wait';
+import { REPO, RESULTS, log } from './util';
 
 const args = process.argv.slice(2);
 

@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { killGroup, spawnGroup } from './processes';
-import { REPO, freePort, randomToken } from './util';
+import { freePort } from '../shared/net';
+import { REPO, randomToken } from './util';
 
 export interface LocalEngine {
   url: string;

@@ -7,7 +7,7 @@
 // Only the npm registry and Debian's archive are needed.
 // A first install (minutes) says what it installs, "(1/3)", then every 10 s how far it is (withProgress).
 //
-// usage: node out/test/harness/install.js [--vscode 1.100,1.139]
+// usage: node out/test/harness/install.js [--vscode 1.100,1.139] [--system (only the Debian packages)]
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -307,7 +307,7 @@ export async function ensureInstalled(
 }
 
 if (require.main === module) {
-  // --system: only the Debian packages (npm test runs this before the unit tests, which use tinyproxy).
+  // --system: only the Debian packages (the suites that need them call ensureSystemPackages themselves).
   (process.argv.includes('--system') ? ensureSystemPackages() : ensureInstalled(selectTargets())).then(
     () => log('everything installed'),
     (err: Error) => {

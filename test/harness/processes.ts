@@ -5,7 +5,8 @@
 // kills it when the browser closes or this process exits; `leftovers()` double-checks with `ps`.
 import { spawn, execFileSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import * as fs from 'node:fs';
-import { log, sleep, summaryLine } from './util';
+import { sleep } from '../shared/wait';
+import { log, summaryLine } from './util';
 
 const groups = new Map<number, string>(); // pgid -> label
 const scratchDirs = new Set<string>();

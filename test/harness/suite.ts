@@ -1,6 +1,7 @@
 // The frame every harness entry point runs in: guard the process (signals, uncaught errors, watchdog),
 // run the body, clean up every process it started, verify with `ps` that nothing is left, print the
 // `N passed, N failed` line and exit non-zero on any failure.
+import { writeCounts } from './counts';
 import { cleanupAll, guardProcess, leftovers, type Guard, type Tally } from './processes';
 import { log, summaryLine } from './util';
 
@@ -32,7 +33,15 @@ export async function part(ctx: SuiteContext, label: string, fn: (own: Own) => P
   }
 }
 
-export function runSuite(name: string, body: (ctx: SuiteContext) => Promise<void>): void {
+/**
+ * Run a suite's body in the guarded frame. Unless `recordCounts` is false (the benchmarks count budgets,
+ * not tests), the tally goes to test-results/tests-<name>.json for `npm run report`.
+ */
+export function runSuite(
+  name: string,
+  body: (ctx: SuiteContext) => Promise<void>,
+  opts: { recordCounts?: boolean } = {},
+): void {
   const tally = { passed: 0, failed: 0 };
   const ctx: SuiteContext = { tally, markers: [], watchdog: guardProcess(name, { tally }) };
   const started = Date.now();
@@ -52,7 +61,16 @@ export function runSuite(name: string, body: (ctx: SuiteContext) => Promise<void
     } else {
       log('cleanup verified: no process of this run is left');
     }
-    log(`${name} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    log(`${name} took ${seconds.toFixed(1)} s`);
+    if (opts.recordCounts !== false)
+      writeCounts({
+        suite: name,
+        ...ctx.tally,
+        pending: 0,
+        seconds,
+        options: process.argv.slice(2).join(' ') || process.env.VSCODE_TARGETS || '',
+      });
     process.stdout.write(`${summaryLine(ctx.tally.passed, ctx.tally.failed)}\n`);
     process.exit(ctx.tally.failed > 0 || ctx.tally.passed === 0 ? 1 : 0);
   })();

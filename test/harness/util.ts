@@ -1,7 +1,7 @@
-// Small shared helpers for the test harness: paths, logging with timings, ports, tokens, waiting.
+// Small shared helpers for the test harness: paths, logging with timings, tokens (ports and waiting:
+// test/shared).
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 
 /** The repository root. This file runs as out/test/harness/util.js (transpiled by `npm run build`). */
@@ -31,36 +31,8 @@ export async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> 
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 export function randomToken(prefix: string): string {
   return `${prefix}_${crypto.randomBytes(18).toString('base64url')}`;
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Poll `check` every 50 ms until it returns a value other than undefined, or throw after `timeoutMs`. */
-export async function waitFor<T>(what: string, timeoutMs: number, check: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 /** The last `chars` characters of a file, or '' if it does not exist. */

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ClusterNode } from '../../src/vscode/views/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { until } from '../shared/wait';
 import { accountIs, api, control, signIn, sleep } from './control';
 
 async function rows(
@@ -17,18 +18,6 @@ async function rows(
 
 function label(item: vscode.TreeItem): string {
   return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-}
-
-async function until(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    assert.ok(Date.now() < deadline, `timed out waiting for: ${what}`);
-    await sleep(100);
-  }
 }
 
 suite('Clusters: tree, wizards, tracking', () => {

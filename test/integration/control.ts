@@ -3,7 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
+import { sleep } from '../shared/wait';
 import { EXTENSION_ID, engine } from './helpers';
+
+export { sleep } from '../shared/wait';
 
 export interface LogEntry {
   seq: number;
@@ -64,10 +67,6 @@ export async function accountIs(a: TensorPoolExtensionApi, kind: string, timeout
   const deadline = Date.now() + timeoutMs;
   while (a.store.account.kind !== kind) {
     assert.ok(Date.now() < deadline, `account state stayed ${a.store.account.kind}, expected ${kind}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -1,6 +1,9 @@
 // Shared helpers for the integration tests: where the local engine is, the extension and its test API.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { sleep } from '../shared/wait';
+
+export { eventually } from '../shared/wait';
 
 export const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
 
@@ -79,19 +82,6 @@ export async function topLevelLabels(api: ExtensionApi): Promise<string[]> {
   return labels;
 }
 
-/** Retry `check` (an assertion) until it passes or `timeoutMs` runs out; then rethrow its last error. */
-export async function eventually(timeoutMs: number, check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
 /** Names of the clusters the engine holds for the test token (structured part of GET /cluster/list). */
 export async function engineClusterNames(): Promise<string[]> {
   const body = await engine.get<{ clusters?: Array<Record<string, unknown>> }>('/cluster/list');
@@ -115,7 +105,7 @@ export async function settingsLoaded(): Promise<number> {
     vscode.workspace.getConfiguration('tensorpool').get('apiUrl') !== expected &&
     Date.now() - started < 15_000
   ) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   return Date.now() - started;
 }

@@ -1,8 +1,8 @@
 /**
- * What the reliability suite must cover: the fault kinds (issue 9's list, plus a hang and a DNS
- * failure), the corpus of bad input values for every wizard field, the sign-in box and the API URL
- * setting, and a leak detector for secrets. The table's totals are the sizes of these lists, so a
- * kind or value no test covers counts as not handled.
+ * What the reliability suite must cover: the fault kinds (what a client meets on the way to the
+ * service and back, a hang and a DNS failure among them), the corpus of bad input values for every
+ * wizard field, the sign-in box and the API URL setting, and a leak detector for secrets. The table's
+ * totals are the sizes of these lists, so a kind or value no test covers counts as not handled.
  */
 import { ED25519_KEY, RSA_PRIVATE_KEY_HEAD } from '../fixtures/payloads';
 import { ACCEPT, ESCAPE } from '../fixtures/scriptedPrompter';

@@ -5,7 +5,7 @@
 //     node/badInput.test.ts   the bad-input corpus through the validators, the wizards and the client
 //     node/secrets.test.ts    secrets in cut-off answers, 422 field messages, HTML error pages
 //     node/network.test.ts    proxyStrictSSL, HTTPS_PROXY/NO_PROXY, TLS/DNS/refused messages
-//                             (+ test/unit/proxy.test.ts, reused: http.proxy, noProxy, HTTP_PROXY)
+//     node/proxy.test.ts      http.proxy, noProxy, HTTP_PROXY through tinyproxy (counted as network checks)
 //     node/configs.test.ts    120 generated ssh/AWS/rclone configs round-tripped on disk
 //   Host part: host/*.test.ts in the real extension host of VS Code 1.100 (code-server), against a
 //     fresh local engine: fault kinds around the real extension, duplicate creates through the
@@ -35,11 +35,11 @@ interface TestResult {
 
 const argv = process.argv.slice(2);
 const has = (flag: string) => argv.includes(flag);
-const NODE_FILES = ['faults', 'badInput', 'secrets', 'network', 'configs'].map((f) =>
+const NODE_FILES = ['faults', 'badInput', 'secrets', 'network', 'configs', 'proxy'].map((f) =>
   path.join(__dirname, 'node', `${f}.test.js`),
 );
-/** Reused as it is: the unit suite's proxy tests against tinyproxy count among the network checks. */
-const REUSED_PROXY_TESTS = path.join(REPO, 'out', 'test', 'unit', 'proxy.test.js');
+/** The proxy tests against tinyproxy count among the network checks. */
+const PROXY_TESTS = path.join(__dirname, 'node', 'proxy.test.js');
 
 /** Everything this process prints, so the Node part's own secrets can be looked for in the output. */
 const printed: string[] = [];
@@ -69,10 +69,10 @@ async function runNodePart(
   const started = Date.now();
   log('--- Node part: API client, validators and wizards, network, config files ---');
   const mocha = new Mocha({ ui: 'bdd', reporter: 'dot', color: false, timeout: 20_000 });
-  for (const f of [...NODE_FILES, REUSED_PROXY_TESTS]) mocha.addFile(f);
+  for (const f of NODE_FILES) mocha.addFile(f);
   await mocha.loadFilesAsync();
   walkTests(mocha.suite, (t) => {
-    if (t.file === REUSED_PROXY_TESTS) ledger.cover(t, `network:${t.title}`);
+    if (t.file === PROXY_TESTS) ledger.cover(t, `network:${t.title}`);
   });
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {

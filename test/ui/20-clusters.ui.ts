@@ -1,4 +1,4 @@
-// Issue 5 through the real workbench: create a cluster by typing through the wizard, watch it go from
+// Clusters through the real workbench: create a cluster by typing through the wizard, watch it go from
 // provisioning to running, rename it, and try to destroy it while it is protected.
 import * as assert from 'node:assert/strict';
 import type { UiTest } from './types';

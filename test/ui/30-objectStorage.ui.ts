@@ -1,4 +1,4 @@
-// Issue 6 through the real workbench: enable object storage from the tree, copy the endpoint, the section.
+// Object storage through the real workbench: enable it from the tree, copy the endpoint, the section.
 import * as assert from 'node:assert/strict';
 import type { UiTest } from './types';
 

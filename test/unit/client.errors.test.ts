@@ -3,10 +3,10 @@
  * local engine (real sockets: drops, hangs, HTML pages, truncated JSON).
  */
 import * as assert from 'node:assert/strict';
-import * as net from 'node:net';
 import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../src/api';
 import { startTestEngine, type EngineHandle } from '../fixtures/engine';
 import { createInput, validationErrorBody } from '../fixtures/payloads';
+import { freePort } from '../shared/net';
 
 type Err = TensorPoolError & Record<string, unknown>;
 
@@ -239,12 +239,7 @@ describe('API client errors, retries and timeouts', function () {
   });
 
   it('connection refused: NetworkError that says the request was never sent', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const c = make({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
     await rejectsWith(c.createCluster(createInput()), 'network', (e) => {
       assert.equal(e.code, 'ECONNREFUSED');

@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { sleep, until } from '../../shared/wait';
 import { summarize } from '../stats';
 
 const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
@@ -61,16 +62,6 @@ async function control(method: string, path: string, body?: unknown): Promise<an
 }
 const engineLog = async (): Promise<LogEntry[]> => (await control('GET', 'log')).entries as LogEntry[];
 const clearLog = () => control('DELETE', 'log');
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-async function until(what: string, timeoutMs: number, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** VS Code's own performance marks in this extension host (vs/base/common/performance, Date.now() ms). */
 function hostMarks(): Record<string, number> {
@@ -159,8 +150,9 @@ async function sampleActivation(
       throw new Error(`the settings did not reach this extension host: tensorpool.apiUrl is ${apiUrl}`);
     await until(
       'the startup account check (signed in)',
-      20_000,
       () => api.store.account.kind === 'signedIn',
+      20_000,
+      20,
     ).catch((err: Error) => {
       throw new Error(
         `${err.message}; the account is ${JSON.stringify(api.store.account)}; log: ${api.testing.logTail.slice(-5).join(' | ')}`,
@@ -200,7 +192,7 @@ async function signIn(api: TensorPoolExtensionApi): Promise<void> {
     { token: env('TENSORPOOL_TEST_TOKEN') },
   );
   if (!result?.ok) throw new Error(`sign-in failed: ${result?.message}`);
-  await until('signed in', 10_000, () => api.store.account.kind === 'signedIn');
+  await until('signed in', () => api.store.account.kind === 'signedIn', 10_000, 20);
   // The engine's URL also goes into the workspace folder's settings: after a window reload, code-server
   // 1.139 sometimes never delivers the user settings to the new extension host (it would then check the
   // stored token against the default https://engine.tensorpool.dev).
@@ -299,8 +291,9 @@ async function visible(api: TensorPoolExtensionApi): Promise<Record<string, unkn
   await config.update('refreshInterval', MIN_INTERVAL_S, vscode.ConfigurationTarget.Workspace);
   await until(
     'the refresh interval setting',
-    5000,
     () => vscode.workspace.getConfiguration('tensorpool').get('refreshInterval') === MIN_INTERVAL_S,
+    5000,
+    20,
   );
   await sleep(500);
   const apiUrl = vscode.workspace.getConfiguration('tensorpool').get('apiUrl');
@@ -311,7 +304,7 @@ async function visible(api: TensorPoolExtensionApi): Promise<Record<string, unkn
   const started = Date.now();
   await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
   await vscode.commands.executeCommand('tensorpool.clusters.focus');
-  await until('the view to become visible', 5000, () => api.testing.nextRefreshDelay() !== undefined);
+  await until('the view to become visible', () => api.testing.nextRefreshDelay() !== undefined, 5000, 20);
   const delay = api.testing.nextRefreshDelay();
   await sleep(Math.max(0, VISIBLE_MS - (Date.now() - started)));
   const entries = await engineLog();

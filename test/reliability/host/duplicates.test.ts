@@ -4,7 +4,6 @@
 // checked against the engine); when it certainly did not, the user is told that; the answers are kept.
 // (A create that never gets an answer, 30 s, runs in faults.test.ts next to the slow list answer.)
 import * as assert from 'node:assert/strict';
-import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
@@ -12,6 +11,7 @@ import { HTML_502 } from '../catalogue';
 import { ledger } from '../ledger';
 import { createAnswers, ensureSignedIn, freshAccount } from './common';
 import { accountIs, control, engineApi, hideViews, setApiUrl, treeClusterNames } from './util';
+import { freePort as closedPort } from '../../shared/net';
 
 const UNKNOWN = 'The cluster may or may not have been created.';
 
@@ -95,15 +95,6 @@ const CASES: Case[] = [
   },
   { id: 'refused', refused: true, outcome: 'not-sent', createdOnServer: false, answer: 'Try Again' },
 ];
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function engineNames(): Promise<string[]> {
   const { body } = await engineApi<{ clusters: Array<{ name: string }> }>('GET', '/cluster/list');

@@ -4,7 +4,6 @@
 // used), the engine's log shows that only GETs were repeated, and what the user typed is kept.
 // Unhandled rejections are counted for the whole run (spy.ts) and checked at the end (unhandled.test.ts).
 import * as assert from 'node:assert/strict';
-import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
@@ -27,17 +26,9 @@ import {
   treeClusterNames,
   until,
 } from './util';
+import { freePort as closedPort } from '../../shared/net';
 
 type Fault = Record<string, unknown>;
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 suite('Reliability: fault kinds around the real extension', () => {
   let ext: TensorPoolExtensionApi;

@@ -9,6 +9,7 @@ import { engine } from '../../integration/helpers';
 
 export { accountIs, api, control, setApiUrl, signIn, sleep } from '../../integration/control';
 export { engine } from '../../integration/helpers';
+export { until } from '../../shared/wait';
 
 export interface Row<N> {
   node: N;
@@ -47,18 +48,6 @@ export async function storageRows(
       return { node, item, label: labelOf(item), description: String(item.description ?? '') };
     }),
   );
-}
-
-export async function until(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    assert.ok(Date.now() < deadline, `timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function engineControl(method: string, path: string, body?: unknown): Promise<unknown> {

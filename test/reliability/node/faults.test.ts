@@ -6,26 +6,16 @@
  * (The same kinds run around the real extension in test/reliability/host/faults.test.ts.)
  */
 import * as assert from 'node:assert/strict';
-import * as net from 'node:net';
 import { TensorPoolClient, trackRequest, type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { clusterPhase } from '../../../src/model/cluster';
 import { startTestEngine, type EngineHandle, type Fault } from '../../fixtures/engine';
 import { credentialsRecord, clusterRecord, createInput } from '../../fixtures/payloads';
 import { FAULT_KINDS, HTML_502, faultSubject, findSecrets, type FaultKind } from '../catalogue';
 import { ledger } from '../ledger';
+import { freePort as closedPort } from '../../shared/net';
+import { sleep as realSleep } from '../../shared/wait';
 
 type Err = TensorPoolError & Record<string, unknown>;
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('reliability: fault matrix at the API client', function () {
   this.timeout(30_000);

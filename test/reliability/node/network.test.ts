@@ -2,11 +2,10 @@
  * Network reality at the client: VS Code's http.proxyStrictSSL (with and without http.proxy) and
  * HTTPS_PROXY / NO_PROXY against an HTTPS endpoint with a self-signed certificate, through a real
  * proxy (Debian's tinyproxy on loopback), and clear messages for TLS errors, DNS failures and
- * refused connections, direct and behind the proxy. (test/unit/proxy.test.ts, which the suite runs
- * too, covers http.proxy, http.noProxy, HTTP_PROXY and a proxy that is down against plain http.)
+ * refused connections, direct and behind the proxy. (proxy.test.ts next to this file
+ * covers http.proxy, http.noProxy, HTTP_PROXY and a proxy that is down against plain http.)
  */
 import * as assert from 'node:assert/strict';
-import * as net from 'node:net';
 import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { proxyDispatcher } from '../../../src/api/http';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
@@ -14,17 +13,9 @@ import { createInput } from '../../fixtures/payloads';
 import { startTinyproxy, type RunningProxy } from '../../fixtures/tinyproxy';
 import { ledger } from '../ledger';
 import { startTlsServer, type TlsServer } from './tlsServer';
+import { freePort as closedPort } from '../../shared/net';
 
 type Err = TensorPoolError & { code?: string };
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('reliability: network reality (TLS, proxy, DNS, refused)', function () {
   this.timeout(20_000);

@@ -3,10 +3,10 @@
  * as ProxySettings), HTTPS_PROXY / HTTP_PROXY and NO_PROXY from the environment, and clear messages.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient } from '../../src/api';
-import { proxyDispatcher } from '../../src/api/http';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
-import { startTinyproxy, type RunningProxy } from '../fixtures/tinyproxy';
+import { TensorPoolClient } from '../../../src/api';
+import { proxyDispatcher } from '../../../src/api/http';
+import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
+import { startTinyproxy, type RunningProxy } from '../../fixtures/tinyproxy';
 
 describe('proxy support (tinyproxy on loopback)', function () {
   this.timeout(15_000);
