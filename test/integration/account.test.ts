@@ -1,4 +1,4 @@
-// Issue 4: sign-in, the token in SecretStorage checked against /me, the status bar, the Accounts menu.
+// Sign-in, the token in SecretStorage checked against /me, the status bar, the Accounts menu.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';

@@ -1,4 +1,4 @@
-// Issue 5: the clusters tree, create/edit/destroy through scripted answers to the same Prompter the
+// The clusters tree, create/edit/destroy through scripted answers to the same Prompter the
 // real UI uses, exact request bodies from the engine's log, request tracking, refresh only when visible.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';

@@ -1,4 +1,4 @@
-// Issue 7: from a running cluster to a Remote-SSH window or an SSH terminal. The window opener and
+// From a running cluster to a Remote-SSH window or an SSH terminal. The window opener and
 // the Remote-SSH check are injected (a test cannot open a second window or install an extension
 // offline); the ssh config is written for real, in a scratch home folder.
 import * as assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 6: the Object Storage section in every state, enable / rotate / disable, the secret access
+// The Object Storage section in every state, enable / rotate / disable, the secret access
 // key only in SecretStorage, buckets.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';

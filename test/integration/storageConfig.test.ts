@@ -1,4 +1,4 @@
-// Issue 6: AWS CLI profile and rclone remote written into the user's files (a scratch home here):
+// AWS CLI profile and rclone remote written into the user's files (a scratch home here):
 // a preview first (secret masked), only our section changes, modes kept; environment variables as
 // the alternative; rotation offers to rewrite what was configured.
 import * as assert from 'node:assert/strict';
