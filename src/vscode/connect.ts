@@ -10,22 +10,15 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  addIncludeLine,
-  editBlockFile,
-  editOwnHostsFile,
-  readIncludeState,
-  sshPaths,
-  INCLUDE_LINE,
-  type SshPaths,
-} from '../config/sshConfig';
-import { hostAlias, type HostsEdit, type SshHost } from '../config/sshHosts';
+import type { SshPaths } from '../config/sshConfig';
+import type { HostsEdit, SshHost } from '../config/sshHosts';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../model/cluster';
 import type { LocalKey } from '../wizards/createCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { Log } from './log';
 import type { Store } from './store';
+import { configWriters } from './lazyConfig';
 import type { ClusterNode } from './views/clustersTree';
 
 export const REMOTE_SSH_ID = 'ms-vscode-remote.remote-ssh';
@@ -101,7 +94,7 @@ export class ConnectController {
   ) {}
 
   private paths(): SshPaths {
-    return sshPaths(this.home());
+    return configWriters().sshPaths(this.home());
   }
 
   // ---- which node -------------------------------------------------------------------------------
@@ -169,6 +162,7 @@ export class ConnectController {
   /** The host entries for every node of a cluster that has an address. */
   hostsFor(cluster: Cluster): SshHost[] {
     const s = settings();
+    const { hostAlias } = configWriters();
     const identity = this.memento.get<Record<string, string>>(IDENTITY_KEY, {})[cluster.id];
     return cluster.instances.flatMap((i, n) =>
       i.ip
@@ -195,6 +189,8 @@ export class ConnectController {
     const hosts = this.hostsFor(t.cluster);
     const mine = hosts.find((h) => h.hostName === t.instance.ip);
     if (!mine) return undefined;
+    const { addIncludeLine, editBlockFile, editOwnHostsFile, readIncludeState, INCLUDE_LINE } =
+      configWriters();
     const paths = this.paths();
     const edit: HostsEdit = { kind: 'set', clusterId: t.cluster.id, hosts };
     const mode = settings().mode;
@@ -243,6 +239,7 @@ export class ConnectController {
   /** Remove a destroyed cluster's hosts (own file and block, whichever holds them). */
   async removeHosts(clusterId: string): Promise<void> {
     const paths = this.paths();
+    const { editBlockFile, editOwnHostsFile } = configWriters();
     for (const edit of [editOwnHostsFile, editBlockFile]) {
       try {
         await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });

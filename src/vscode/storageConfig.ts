@@ -8,28 +8,10 @@ import { errorMessage } from '../api/errors';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
-import {
-  awsEntries,
-  awsEntriesFromConfigure,
-  awsEnvironment,
-  awsPaths,
-  previewAwsProfile,
-  previewRcloneRemote,
-  rcloneConfigPath,
-  rcloneEntries,
-  rcloneEntriesFromConfigure,
-  readTextFile,
-  renderEnvironment,
-  validateSectionName,
-  writeAwsProfile,
-  writeRcloneRemote,
-  type AwsEntries,
-  type Env,
-  type IniEntry,
-  type StorageCredentials,
-} from '../config';
+import type { AwsEntries, Env, IniEntry, StorageCredentials } from '../config';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import { configWriters } from './lazyConfig';
 import type { Log } from './log';
 import type { ObjectStorageController } from './objectStorage';
 
@@ -43,7 +25,7 @@ interface Configured {
 function profileName(): string {
   const name =
     vscode.workspace.getConfiguration('tensorpool').get<string>('objectStorageProfile', 'tp') || 'tp';
-  return validateSectionName(name) ? 'tp' : name;
+  return configWriters().validateSectionName(name) ? 'tp' : name;
 }
 
 /** The wire record in the writers' terms. */
@@ -79,6 +61,7 @@ export class StorageConfigController {
 
   /** The service's version of the profile when it offers one; ours otherwise. */
   private async awsEntriesFor(creds: ObjectStorageCredentials, profile: string): Promise<AwsEntries> {
+    const { awsEntries, awsEntriesFromConfigure } = configWriters();
     if (profile === 'tp') {
       try {
         const answer = await (await this.api.client()).configureAws();
@@ -104,6 +87,7 @@ export class StorageConfigController {
     creds: ObjectStorageCredentials,
     remote: string,
   ): Promise<readonly IniEntry[]> {
+    const { rcloneEntries, rcloneEntriesFromConfigure } = configWriters();
     if (remote === 'tp') {
       try {
         const answer = await (await this.api.client()).configureRclone();
@@ -130,6 +114,7 @@ export class StorageConfigController {
     const creds = await this.storage.credentials();
     if (!creds) return false;
     const profile = options.profile ?? profileName();
+    const { awsPaths, previewAwsProfile, readTextFile, writeAwsProfile } = configWriters();
     const paths = awsPaths(this.env(), this.home());
     try {
       const entries = await this.awsEntriesFor(creds, profile);
@@ -174,6 +159,7 @@ export class StorageConfigController {
     const creds = await this.storage.credentials();
     if (!creds) return false;
     const remote = options.remote ?? profileName();
+    const { previewRcloneRemote, rcloneConfigPath, readTextFile, writeRcloneRemote } = configWriters();
     const file = rcloneConfigPath(this.env(), this.home());
     try {
       const entries = await this.rcloneEntriesFor(creds, remote);
@@ -224,6 +210,7 @@ export class StorageConfigController {
       active: process.platform === 'win32' ? 'powershell' : 'posix',
     });
     if (shell.kind !== 'value') return false;
+    const { awsEnvironment, renderEnvironment } = configWriters();
     await vscode.env.clipboard.writeText(renderEnvironment(awsEnvironment(forWriters(creds)), shell.value));
     void vscode.window.showInformationMessage(
       'The AWS environment variables (including the secret key) are on the clipboard.',
