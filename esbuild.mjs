@@ -1,6 +1,7 @@
 // One build for everything:
-//   dist/extension.js  the activation bundle: small, no undici/zod (loads dist/api.js on first use)
+//   dist/extension.js  the activation bundle: small, no undici/zod/config writers (loads the two below on first use)
 //   dist/api.js        the API client with undici and zod/mini, loaded lazily by the extension
+//   dist/config.js     the config writers (AWS/rclone profiles, SSH config), loaded lazily by the extension
 //   dist/engine.js     the local TensorPool engine (npm run engine, tests, demo); not shipped in the VSIX
 //   out/**             src/ and test/ transpiled file by file for mocha (unit tests in Node,
 //                      integration tests in the extension host) and the test harness
@@ -13,13 +14,14 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const quiet = process.argv.includes('--quiet');
 
-/** The extension side imports the API layer as `../api/index.js` (see src/vscode/lazyApi.ts); keep it out of the
- *  activation bundle and load the sibling dist/api.js at run time instead. */
-const lazyApi = {
-  name: 'lazy-api',
+/** The extension side imports the API layer as `../api/index.js` and the config writers as `../config/index.js`
+ *  (see src/vscode/lazyApi.ts and lazyConfig.ts); keep them out of the activation bundle and load the sibling
+ *  dist/api.js or dist/config.js at run time instead. */
+const lazyLayers = {
+  name: 'lazy-layers',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/api\/index\.js$/ }, (args) =>
-      args.kind === 'require-call' ? { path: './api.js', external: true } : undefined,
+    build.onResolve({ filter: /^\.\.\/(api|config)\/index\.js$/ }, (args) =>
+      args.kind === 'require-call' ? { path: `./${args.path.split('/')[1]}.js`, external: true } : undefined,
     );
   },
 };
@@ -70,9 +72,10 @@ const builds = [
     entryPoints: { extension: 'src/extension.ts' },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyApi, vscodeOnce],
+    plugins: [lazyLayers, vscodeOnce],
   },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
   {
     ...bundle,
     entryPoints: { engine: 'engine/main.ts' },
@@ -127,8 +130,17 @@ if (watch) {
     pruneStale('out/engine');
     pruneStale('out/test');
   }
+  // The lazily loaded layers must stay out of the activation bundle: a static import of src/config (or of
+  // the API layer's dependencies) from the extension side would quietly pull them in again.
+  const leaked = Object.keys(results[0].metafile.inputs).filter((f) =>
+    /^(src\/config\/|node_modules\/(undici|zod)\/)/.test(f),
+  );
+  if (leaked.length) {
+    console.error(`esbuild: dist/extension.js must not contain ${leaked.join(', ')}: import it lazily`);
+    process.exitCode = 1;
+  }
   if (!quiet) {
-    for (const r of results.slice(0, 3)) {
+    for (const r of results.filter((r) => r.metafile)) {
       for (const [file, info] of Object.entries(r.metafile.outputs)) {
         if (file.endsWith('.js')) console.log(`esbuild: ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
       }

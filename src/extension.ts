@@ -7,7 +7,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SecretRegistry } from './api/redact';
-import { generateEd25519Key, readPublicKeys } from './config/sshKeys';
 import type { Prompter } from './wizards/prompter';
 import { AccountController } from './vscode/account';
 import { ApiService } from './vscode/apiService';
@@ -35,6 +34,7 @@ import { StoredState } from './vscode/storedState';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
+import { configWriters } from './vscode/lazyConfig';
 
 export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testApi';
 
@@ -87,7 +87,10 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const sshDir = () => path.join(os.homedir(), '.ssh');
   const create = new CreateClusterAction(
     clusterDeps,
-    { list: () => readPublicKeys(sshDir()), generate: () => generateEd25519Key(sshDir()) },
+    {
+      list: () => configWriters().readPublicKeys(sshDir()),
+      generate: () => configWriters().generateEd25519Key(sshDir()),
+    },
     (clusterId, answers) => {
       if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
     },

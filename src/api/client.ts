@@ -6,7 +6,8 @@ import type * as z from 'zod/mini';
 import type { Cluster, ClusterListing } from '../model/cluster';
 import { validateBucketName as validateBucket } from '../model/validate';
 import { BadResponseError, ValidationError, type FieldError } from './errors';
-import { Transport, snippet, type CallOptions, type Method, type Query, type TransportOptions } from './http';
+import { Transport, type CallOptions, type Method, type Query, type TransportOptions } from './http';
+import { snippet } from './parse';
 import { toBucket, toCluster, toListing, type Bucket } from './normalize';
 import * as S from './schemas';
 

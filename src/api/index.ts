@@ -15,6 +15,7 @@ export * from './errors';
 export { SecretRegistry, REDACTED } from './redact';
 export { trackRequest } from './tracking';
 export type { TrackOptions, TrackOutcome } from './tracking';
-export type { LogLevel, LogSink, CallOptions } from './http';
+export type { LogLevel, LogSink } from './log';
+export type { CallOptions } from './http';
 export type { Bucket } from './normalize';
 export type * from './schemas';

@@ -150,8 +150,7 @@ export const SshKeyListResponse = z.looseObject({
 });
 export type SshKeyListResponse = z.infer<typeof SshKeyListResponse>;
 
-/** POST /object-storage/enable and GET /object-storage/credentials (and rotate-keys). */
-export const ObjectStorageCredentials = z.looseObject({
+const objectStorageFields = {
   org_id: z.string(),
   access_key_id: z.string(),
   secret_access_key: z.string(),
@@ -162,8 +161,16 @@ export const ObjectStorageCredentials = z.looseObject({
   status: text,
   created_at: text,
   updated_at: text,
-});
+};
+/** POST /object-storage/enable and GET /object-storage/credentials (and rotate-keys). */
+export const ObjectStorageCredentials = z.looseObject(objectStorageFields);
 export type ObjectStorageCredentials = z.infer<typeof ObjectStorageCredentials>;
+/** The credentials record without its secret: what the store and the views hold (the secret lives
+ *  only in SecretStorage). The schema's known fields, not the loose record's index signature, so
+ *  the secret cannot come back in through it. */
+export type PublicCredentials = Readonly<
+  Omit<z.infer<z.ZodMiniObject<typeof objectStorageFields>>, 'secret_access_key'>
+>;
 
 export const AwsConfigureResponse = z.looseObject({
   profile_name: text,

@@ -5,7 +5,7 @@
  * Stopping the wait never cancels the request on the server.
  */
 import { isTerminalRequestStatus } from '../model/cluster';
-import { abortableSleep } from './http';
+import { abortableSleep } from './retry';
 import type { TensorPoolClient } from './client';
 import type { RequestInfo } from './schemas';
 

@@ -56,3 +56,4 @@ export type { RcloneConfigureAnswer, RclonePathOptions } from './rclone';
 export * from './env';
 export * from './sshHosts';
 export * from './sshConfig';
+export * from './sshKeys';

@@ -6,16 +6,8 @@
  */
 import { errorMessage } from '../api/errors';
 import * as vscode from 'vscode';
-import {
-  addIncludeLine,
-  editBlockFile,
-  editOwnHostsFile,
-  readIncludeState,
-  sshPaths,
-  INCLUDE_LINE,
-  type SshPaths,
-} from '../config/sshConfig';
-import { hostAlias, type HostsEdit, type SshHost } from '../config/sshHosts';
+import type { SshPaths } from '../config/sshConfig';
+import type { HostsEdit, SshHost } from '../config/sshHosts';
 import { clusterLabel, type Cluster } from '../model/cluster';
 import {
   buildSshCommand,
@@ -28,6 +20,7 @@ import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
 import { REMOTE_SSH_ID, type HostSeams } from './hostSeams';
+import { configWriters } from './lazyConfig';
 import type { Log } from './log';
 import { readSshSettings as settings, useSshConfigBlock } from './settings';
 import type { Store } from './store';
@@ -51,7 +44,7 @@ export class ConnectController {
   }
 
   private paths(): SshPaths {
-    return sshPaths(this.home());
+    return configWriters().sshPaths(this.home());
   }
 
   private target(arg: unknown): Promise<ConnectTarget | undefined> {
@@ -68,7 +61,7 @@ export class ConnectController {
       i.ip
         ? [
             {
-              alias: hostAlias(cluster.name ?? cluster.id, n + 1),
+              alias: configWriters().hostAlias(cluster.name ?? cluster.id, n + 1),
               hostName: i.ip,
               user: s.user,
               port: s.port,
@@ -93,22 +86,22 @@ export class ConnectController {
     const edit: HostsEdit = { kind: 'set', clusterId: t.cluster.id, hosts };
     const mode = settings().mode;
     if (mode === 'block') {
-      await editBlockFile(paths, edit, { home: this.home() });
+      await configWriters().editBlockFile(paths, edit, { home: this.home() });
       this.log.info(
         `Wrote ${hosts.length} host(s) for ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`,
       );
       return mine.alias;
     }
-    await editOwnHostsFile(paths, edit, { home: this.home() });
+    await configWriters().editOwnHostsFile(paths, edit, { home: this.home() });
     this.log.info(`Wrote ${hosts.length} host(s) for ${t.cluster.id} to ${paths.hostsFile}.`);
-    const state = await readIncludeState(paths, this.home());
+    const state = await configWriters().readIncludeState(paths, this.home());
     if (state === 'global') return mine.alias;
     const decision = this.state.get('tensorpool.sshIncludeDecision');
     if (decision === 'declined') return undefined;
     const add = 'Add Include Line';
     const block = 'Use a Block in ~/.ssh/config';
     const pick = await this.prompts().confirm({
-      message: `Add "${INCLUDE_LINE}" at the top of ~/.ssh/config?`,
+      message: `Add "${configWriters().INCLUDE_LINE}" at the top of ~/.ssh/config?`,
       detail:
         `TensorPool keeps its SSH hosts in ${paths.hostsFile}. One Include line at the top of ~/.ssh/config lets ssh and Remote-SSH find them; nothing else in ~/.ssh/config is changed. You are asked once.` +
         (state === 'scoped'
@@ -118,14 +111,18 @@ export class ConnectController {
       modal: true,
     });
     if (pick === add) {
-      await addIncludeLine(paths, this.home());
+      await configWriters().addIncludeLine(paths, this.home());
       await this.state.update('tensorpool.sshIncludeDecision', 'added');
       return mine.alias;
     }
     if (pick === block) {
       await useSshConfigBlock();
-      await editOwnHostsFile(paths, { kind: 'remove', clusterId: t.cluster.id }, { home: this.home() });
-      await editBlockFile(paths, edit, { home: this.home() });
+      await configWriters().editOwnHostsFile(
+        paths,
+        { kind: 'remove', clusterId: t.cluster.id },
+        { home: this.home() },
+      );
+      await configWriters().editBlockFile(paths, edit, { home: this.home() });
       return mine.alias;
     }
     if (pick === 'Not Now') await this.state.update('tensorpool.sshIncludeDecision', 'declined');
@@ -135,7 +132,7 @@ export class ConnectController {
   /** Remove a destroyed cluster's hosts (own file and block, whichever holds them). */
   async removeHosts(clusterId: string): Promise<void> {
     const paths = this.paths();
-    for (const edit of [editOwnHostsFile, editBlockFile]) {
+    for (const edit of [configWriters().editOwnHostsFile, configWriters().editBlockFile]) {
       try {
         await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });
       } catch (e) {

@@ -3,9 +3,8 @@
  * Every line is redacted: registered secrets and credential-looking patterns never reach it.
  */
 import * as vscode from 'vscode';
+import type { LogLevel } from '../api/log';
 import { type SecretRegistry } from '../api/redact';
-
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 const TAIL = 500;
 

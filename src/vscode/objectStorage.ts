@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { SecretRegistry } from '../api/redact';
+import { maskSecret } from '../model/mask';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
@@ -24,10 +25,6 @@ interface StoredSecret {
 export function publicPart(c: ObjectStorageCredentials): PublicCredentials {
   const { secret_access_key: _secret, ...rest } = c;
   return rest;
-}
-
-export function maskKey(secret: string): string {
-  return secret.length > 8 ? `••••••••${secret.slice(-4)}` : '••••••••';
 }
 
 export class ObjectStorageController implements vscode.Disposable {
@@ -200,7 +197,7 @@ export class ObjectStorageController implements vscode.Disposable {
       { label: 'Access key ID', description: c.access_key_id, field: 'access_key_id' },
       {
         label: 'Secret access key',
-        description: stored ? maskKey(stored.secret_access_key) : '(fetched on copy)',
+        description: stored ? maskSecret(stored.secret_access_key) : '(fetched on copy)',
         detail: "Kept in VS Code's secret storage. Select to copy it to the clipboard.",
         field: 'secret',
       },

@@ -7,28 +7,11 @@
 import { errorMessage } from '../api/errors';
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
-import {
-  awsEntries,
-  awsEntriesFromConfigure,
-  awsEnvironment,
-  awsPaths,
-  previewAwsProfile,
-  previewRcloneRemote,
-  rcloneConfigPath,
-  rcloneEntries,
-  rcloneEntriesFromConfigure,
-  readTextFile,
-  renderEnvironment,
-  validateSectionName,
-  writeAwsProfile,
-  writeRcloneRemote,
-  type AwsEntries,
-  type IniEntry,
-  type StorageCredentials,
-} from '../config';
+import type { AwsEntries, IniEntry, StorageCredentials } from '../config';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { HostSeams } from './hostSeams';
+import { configWriters } from './lazyConfig';
 import type { Log } from './log';
 import type { ObjectStorageController } from './objectStorage';
 import { readObjectStorageProfile } from './settings';
@@ -38,7 +21,7 @@ type Configured = StoredStateTypes['tensorpool.configuredStorageProfiles'];
 
 function profileName(): string {
   const name = readObjectStorageProfile();
-  return validateSectionName(name) ? 'tp' : name;
+  return configWriters().validateSectionName(name) ? 'tp' : name;
 }
 
 /** The wire record in the writers' terms. */
@@ -72,6 +55,7 @@ export class StorageConfigController {
 
   /** The service's version of the profile when it offers one; ours otherwise. */
   private async awsEntriesFor(creds: ObjectStorageCredentials, profile: string): Promise<AwsEntries> {
+    const { awsEntries, awsEntriesFromConfigure } = configWriters();
     if (profile === 'tp') {
       try {
         const answer = await (await this.api.client()).configureAws();
@@ -97,6 +81,7 @@ export class StorageConfigController {
     creds: ObjectStorageCredentials,
     remote: string,
   ): Promise<readonly IniEntry[]> {
+    const { rcloneEntries, rcloneEntriesFromConfigure } = configWriters();
     if (remote === 'tp') {
       try {
         const answer = await (await this.api.client()).configureRclone();
@@ -123,6 +108,7 @@ export class StorageConfigController {
     const creds = await this.storage.credentials();
     if (!creds) return false;
     const profile = options.profile ?? profileName();
+    const { awsPaths, previewAwsProfile, readTextFile, writeAwsProfile } = configWriters();
     const paths = awsPaths(this.host.env(), this.host.home());
     try {
       const entries = await this.awsEntriesFor(creds, profile);
@@ -167,6 +153,7 @@ export class StorageConfigController {
     const creds = await this.storage.credentials();
     if (!creds) return false;
     const remote = options.remote ?? profileName();
+    const { previewRcloneRemote, rcloneConfigPath, readTextFile, writeRcloneRemote } = configWriters();
     const file = rcloneConfigPath(this.host.env(), this.host.home());
     try {
       const entries = await this.rcloneEntriesFor(creds, remote);
@@ -217,6 +204,7 @@ export class StorageConfigController {
       active: process.platform === 'win32' ? 'powershell' : 'posix',
     });
     if (shell.kind !== 'value') return false;
+    const { awsEnvironment, renderEnvironment } = configWriters();
     await vscode.env.clipboard.writeText(renderEnvironment(awsEnvironment(forWriters(creds)), shell.value));
     void vscode.window.showInformationMessage(
       'The AWS environment variables (including the secret key) are on the clipboard.',

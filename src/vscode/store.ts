@@ -4,7 +4,10 @@
  * the account controller's memory).
  */
 import * as vscode from 'vscode';
+import type { PublicCredentials } from '../api/schemas';
 import type { Cluster } from '../model/cluster';
+
+export type { PublicCredentials };
 
 export interface OrgSummary {
   readonly name?: string;
@@ -45,19 +48,6 @@ export interface TrackedRequest {
   /** The cluster as we know it from the create answer: shown until the list has it. */
   readonly placeholder?: Cluster;
   readonly startedAt: number;
-}
-
-/** The object-storage credentials record without its secret (the secret lives only in SecretStorage). */
-export interface PublicCredentials {
-  readonly org_id: string;
-  readonly access_key_id: string;
-  readonly endpoint: string;
-  readonly region: string;
-  readonly profile_id?: string | null;
-  readonly iam_username?: string | null;
-  readonly status?: string | null;
-  readonly created_at?: string | null;
-  readonly updated_at?: string | null;
 }
 
 export interface BucketInfo {

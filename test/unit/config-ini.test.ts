@@ -28,7 +28,7 @@ import {
   type IniEntry,
 } from '../../src/config/ini';
 import { previewIniRemoval, previewIniWrite, type IniTarget } from '../../src/config/iniFile';
-import { maskSecret } from '../../src/config/mask';
+import { maskSecret } from '../../src/model/mask';
 import {
   previewRcloneRemote,
   rcloneConfigPath,

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../../src/api';
-import { proxyDispatcher } from '../../../src/api/http';
+import { proxyDispatcher } from '../../../src/api/proxy';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { createInput } from '../../fixtures/payloads';
 import { startTinyproxy, type RunningProxy } from '../../fixtures/tinyproxy';

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { TensorPoolClient } from '../../../src/api';
-import { proxyDispatcher } from '../../../src/api/http';
+import { proxyDispatcher } from '../../../src/api/proxy';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { startTinyproxy, type RunningProxy } from '../../fixtures/tinyproxy';
 

@@ -1,0 +1,128 @@
+/**
+ * What went wrong when no HTTP answer came: a timeout, a refused or reset connection, DNS, TLS or
+ * the proxy. The message names the likely cause and the setting to check; the error says whether
+ * the request may have reached the server (only a request that was certainly not sent may be
+ * retried when it mutates).
+ */
+import {
+  CancelledError,
+  NetworkError,
+  TimeoutError,
+  type ErrorContext,
+  type TensorPoolError,
+} from './errors';
+import { snippet } from './parse';
+import type { SecretRegistry } from './redact';
+
+/** Failures that happen before a request byte is written: retrying these can never duplicate anything. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+  'UND_ERR_PRX_TLS',
+  'ERR_INVALID_URL',
+]);
+const TLS_CODES = /CERT|SSL|TLS|EPROTO|SELF_SIGNED|VERIFY/;
+
+/** Where the failed attempt was going and how far it got. */
+export interface FailedAttempt {
+  readonly baseUrl: string;
+  /** Whether a proxy dispatcher (or one the caller gave) was in use. */
+  readonly viaDispatcher: boolean;
+  /** Whether the response headers had arrived (the failure came while reading the body). */
+  readonly responded: boolean;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  readonly secrets: SecretRegistry;
+}
+
+/** `No answer from host within 30 s.` */
+export function timeoutError(ctx: ErrorContext, baseUrl: string, timeoutMs: number): TimeoutError {
+  const within = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+  return new TimeoutError(
+    `No answer from ${hostOf(baseUrl)} within ${within}.`,
+    { ...ctx, status: undefined },
+    timeoutMs,
+    true,
+  );
+}
+
+/** The typed error for an attempt that threw instead of answering. */
+export function failureError(e: unknown, ctx: ErrorContext, at: FailedAttempt): TensorPoolError {
+  if (at.signal?.aborted) return new CancelledError('The request was cancelled.', ctx);
+  const code = errorCode(e);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new TimeoutError(
+      `No answer from ${hostOf(at.baseUrl)} in time.`,
+      { ...ctx, status: undefined },
+      at.timeoutMs,
+      true,
+    );
+  }
+  const sent = at.responded || code === undefined || !NOT_SENT_CODES.has(code);
+  return new NetworkError(at.secrets.redact(networkMessage(e, code, at)), ctx, code, sent);
+}
+
+function networkMessage(e: unknown, code: string | undefined, at: FailedAttempt): string {
+  const host = hostOf(at.baseUrl);
+  const raw = e instanceof Error ? e.message : '';
+  const refused = errorEndpoint(e);
+  const target = new URL(at.baseUrl);
+  const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+  const viaProxy = at.viaDispatcher && refused !== undefined && refused.port !== targetPort;
+  if (viaProxy && code === 'ECONNREFUSED')
+    return `Connection refused by the proxy at ${refused.address}:${refused.port}: check http.proxy or HTTPS_PROXY.`;
+  if (/proxy/i.test(raw) && at.viaDispatcher)
+    return `The proxy refused or failed the connection to ${host} (${snippet(raw, 80)}). Check http.proxy or HTTPS_PROXY.`;
+  if (code === 'ECONNREFUSED')
+    return `Connection refused by ${host}: is the service (or the local engine) running?`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `Cannot resolve ${host}: check the API URL and your network or DNS.`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return `Could not connect to ${host} in time: check your network or proxy.`;
+  if (code && TLS_CODES.test(code))
+    return `TLS error talking to ${host} (${code}): the certificate could not be verified. Check http.proxyStrictSSL or your corporate proxy's CA.`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return `The connection to ${host} was closed before an answer arrived.`;
+  return `Network error talking to ${host}${code ? ` (${code})` : ''}.`;
+}
+
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+function errorCode(e: unknown): string | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const c = (cur as { code?: unknown }).code;
+    if (typeof c === 'string') return c;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The address and port a connect error names (Node puts them on the error or its cause). */
+function errorEndpoint(e: unknown): { address: string; port: number } | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const c = cur as { address?: unknown; port?: unknown; cause?: unknown };
+    if (typeof c.port === 'number')
+      return { address: typeof c.address === 'string' ? c.address : '', port: c.port };
+    cur = c.cause;
+  }
+  return undefined;
+}
