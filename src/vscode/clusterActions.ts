@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { TensorPoolClient } from '../api/client';
 import { isTensorPoolError, type TensorPoolError, type ValidationError, errorMessage } from '../api/errors';
 import { clusterLabel, type Cluster } from '../model/cluster';
+import { clusterPickLabel, editSentence } from '../model/labels';
 import {
   FIELD_STEP,
   runCreateWizard,
@@ -73,12 +74,7 @@ export class ClusterActions {
       totalSteps: 1,
       canGoBack: false,
       placeholder,
-      items: all.map((c) => ({
-        label: clusterLabel(c),
-        description: [c.instanceType, c.status].filter(Boolean).join(' · '),
-        detail: c.id,
-        value: c,
-      })),
+      items: all.map((c) => ({ ...clusterPickLabel(c, this.store.requestFor(c.id)?.kind), value: c })),
     });
     return picked.kind === 'value' ? picked.value : undefined;
   }
@@ -223,7 +219,7 @@ export class ClusterActions {
       kind: 'create',
       requestId,
       clusterId,
-      label: body.tp_cluster_name ?? clusterId,
+      label: clusterLabel(placeholder),
       placeholder,
     });
   }
@@ -253,9 +249,10 @@ export class ClusterActions {
       try {
         const client = await this.api.client();
         const res = await client.editCluster(state.cluster.id, changes);
-        void vscode.window.showInformationMessage(
-          `${clusterLabel(state.cluster)}: ${res.message ?? 'changes accepted'}.`,
+        this.log.info(
+          `Cluster edit accepted: ${state.cluster.id} (${JSON.stringify(changes)}): ${res.message ?? 'no message'}`,
         );
+        void vscode.window.showInformationMessage(editSentence(clusterLabel(state.cluster), changes));
         await this.clusters.refresh();
         return true;
       } catch (e) {
@@ -318,6 +315,7 @@ export class ClusterActions {
       if (!pick) return false;
       try {
         await client.editCluster(cluster.id, { deletion_protection: false });
+        this.log.info(`Cluster edit accepted: ${cluster.id} (deletion protection off, before destroy)`);
       } catch (e) {
         void vscode.window.showErrorMessage(
           `Could not turn off deletion protection on ${label}: ${errorMessage(e)}`,

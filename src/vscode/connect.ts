@@ -21,6 +21,7 @@ import {
 } from '../config/sshConfig';
 import { hostAlias, type HostsEdit, type SshHost } from '../config/sshHosts';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../model/cluster';
+import { clusterPickLabel, instanceLabel, stateWord } from '../model/labels';
 import type { LocalKey } from '../wizards/createCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
@@ -128,12 +129,7 @@ export class ConnectController {
         totalSteps: 1,
         canGoBack: false,
         placeholder: 'Which cluster?',
-        items: running.map((c) => ({
-          label: clusterLabel(c),
-          description: c.instanceType,
-          detail: c.id,
-          value: c,
-        })),
+        items: running.map((c) => ({ ...clusterPickLabel(c), value: c })),
       });
       if (picked.kind !== 'value') return undefined;
       cluster = picked.value;
@@ -154,8 +150,8 @@ export class ConnectController {
       canGoBack: false,
       placeholder: 'Which node?',
       items: cluster.instances.map((i, n) => ({
-        label: `Node ${n + 1}`,
-        description: [i.ip, i.status].filter(Boolean).join(' · '),
+        label: instanceLabel(n, i),
+        description: i.status ? stateWord(i.status) : undefined,
         detail: i.id,
         value: n,
       })),

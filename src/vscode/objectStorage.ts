@@ -300,6 +300,7 @@ export class ObjectStorageController implements vscode.Disposable {
     const name = answer.value;
     try {
       await (await this.api.client()).createBucket(name);
+      this.log.info(`Bucket ${name} created.`);
     } catch (e) {
       void vscode.window.showErrorMessage(`Could not create bucket ${name}: ${errorMessage(e)}`);
       return undefined;
@@ -322,6 +323,7 @@ export class ObjectStorageController implements vscode.Disposable {
     if (pick !== 'Delete') return false;
     try {
       await (await this.api.client()).deleteBucket(name);
+      this.log.info(`Bucket ${name} deleted.`);
     } catch (e) {
       const notEmpty = isTensorPoolError(e) && e.kind === 'conflict';
       void vscode.window.showErrorMessage(
