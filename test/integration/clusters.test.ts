@@ -96,7 +96,7 @@ suite('Clusters: tree, wizards, tracking', () => {
     await ext.refresh();
     const done = (await rows(ext)).find((r) => label(r.item) === 'itest-a');
     assert.ok(done);
-    assert.match(String(done.item.description), /RUNNING/);
+    assert.equal(done.item.description, 'running · 2xH100 × 2');
     assert.equal((done.item.iconPath as vscode.ThemeIcon).id, 'vm-running');
     assert.match(done.item.contextValue ?? '', /^cluster running protected hasIp$/);
     const tooltip = (done.item.tooltip as vscode.MarkdownString).value;

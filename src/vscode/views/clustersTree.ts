@@ -85,7 +85,7 @@ export function clusterTooltip(
     c.owner ? `- Owner: ${md(c.owner)}` : undefined,
     ...c.instances.map(
       (i, n) =>
-        `- Node ${n + 1}: instance \`${i.id}\`, ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
+        `- Instance \`${i.id}\` (node ${n + 1}): ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
     ),
   ]);
 }
