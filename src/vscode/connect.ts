@@ -221,6 +221,7 @@ export class ConnectController {
     });
     if (pick === add) {
       await addIncludeLine(paths, this.home());
+      this.log.info(`Added the Include line for ${paths.hostsFile} to ${paths.userConfig}.`);
       await this.memento.update(INCLUDE_DECISION_KEY, 'added');
       return mine.alias;
     }
@@ -230,6 +231,7 @@ export class ConnectController {
         .update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
       await editOwnHostsFile(paths, { kind: 'remove', clusterId: t.cluster.id }, { home: this.home() });
       await editBlockFile(paths, edit, { home: this.home() });
+      this.log.info(`Moved the hosts of ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`);
       return mine.alias;
     }
     if (pick === 'Not Now') await this.memento.update(INCLUDE_DECISION_KEY, 'declined');
@@ -241,7 +243,8 @@ export class ConnectController {
     const paths = this.paths();
     for (const edit of [editOwnHostsFile, editBlockFile]) {
       try {
-        await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });
+        const result = await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });
+        if (result.changed) this.log.info(`Removed the SSH hosts of ${clusterId} from ${result.path}.`);
       } catch (e) {
         this.log.warn(`Could not remove the SSH hosts of ${clusterId}: ${errorMessage(e)}`);
       }

@@ -57,8 +57,9 @@ class RecordingPrompter implements Prompter {
   async input(_o: InputOptions): Promise<Answer<string>> {
     return { kind: 'cancel' };
   }
-  async confirm(_o: ConfirmOptions): Promise<string | undefined> {
-    return undefined;
+  async confirm(o: ConfirmOptions): Promise<string | undefined> {
+    // Only a wizard's "discard?" question can come up here: discard.
+    return o.actions.find((a) => /discard/i.test(a));
   }
 }
 
