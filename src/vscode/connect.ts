@@ -21,7 +21,7 @@ import {
 } from '../config/sshConfig';
 import { hostAlias, type HostsEdit, type SshHost } from '../config/sshHosts';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../model/cluster';
-import { clusterPickLabel, instanceLabel, stateWord } from '../model/labels';
+import { clusterPickLabel } from '../model/labels';
 import type { LocalKey } from '../wizards/createCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
@@ -150,8 +150,8 @@ export class ConnectController {
       canGoBack: false,
       placeholder: 'Which node?',
       items: cluster.instances.map((i, n) => ({
-        label: instanceLabel(n, i),
-        description: i.status ? stateWord(i.status) : undefined,
+        label: `Node ${n + 1}`,
+        description: [i.ip, i.status].filter(Boolean).join(' · '),
         detail: i.id,
         value: n,
       })),

@@ -36,14 +36,14 @@ interface El {
   textContent: string | null;
   ownerDocument: Doc;
 }
-const SHOW_TEXT = 4; // NodeFilter.SHOW_TEXT
 
-/** Where the first word of a row's description ends, and where the row stops showing text. */
+/** Where the first word of a row's description ends, and where the row stops showing text. The
+ * function runs in the page: it may use nothing from this module. */
 async function measure(row: Locator): Promise<RowMeasure> {
   return row.evaluate((el: El) => {
     const desc = el.querySelector('.label-description');
     const clip = el.querySelector('.monaco-icon-label-container') ?? el;
-    const first = el.ownerDocument.createTreeWalker(desc ?? el, SHOW_TEXT).nextNode();
+    const first = el.ownerDocument.createTreeWalker(desc ?? el, 4 /* NodeFilter.SHOW_TEXT */).nextNode();
     const word = (first?.data ?? '').split(' · ')[0];
     let wordRight = Number.POSITIVE_INFINITY;
     if (first && word) {
