@@ -9,6 +9,7 @@ interface RowMeasure {
   text: string;
   word: string;
   wordRight: number;
+  /** Where the row's text stops being readable (its clip box, less an ellipsis when it overflows). */
   clipRight: number;
   actionsLeft: number | null;
 }
@@ -24,6 +25,7 @@ interface TextNode {
 }
 interface Doc {
   createTreeWalker(root: El, whatToShow: number): { nextNode(): TextNode | null };
+  createElement(tag: string): El;
   createRange(): {
     setStart(node: TextNode, offset: number): void;
     setEnd(node: TextNode, offset: number): void;
@@ -35,6 +37,10 @@ interface El {
   getBoundingClientRect(): Rect;
   textContent: string | null;
   ownerDocument: Doc;
+  scrollWidth: number;
+  clientWidth: number;
+  appendChild(child: El): void;
+  remove(): void;
 }
 
 /** Where the first word of a row's description ends, and where the row stops showing text. The
@@ -52,12 +58,21 @@ async function measure(row: Locator): Promise<RowMeasure> {
       range.setEnd(first, word.length);
       wordRight = range.getBoundingClientRect().right;
     }
+    // When the row's text overflows, CSS draws "…" over its last visible characters: leave room for it.
+    let ellipsis = 0;
+    if (desc && clip.scrollWidth > clip.clientWidth) {
+      const probe = el.ownerDocument.createElement('span');
+      probe.textContent = '…';
+      desc.appendChild(probe);
+      ellipsis = probe.getBoundingClientRect().width;
+      probe.remove();
+    }
     const a = el.querySelector('.actions .actions-container')?.getBoundingClientRect();
     return {
       text: `${el.querySelector('.label-name')?.textContent ?? ''} | ${desc?.textContent ?? ''}`,
       word,
       wordRight,
-      clipRight: clip.getBoundingClientRect().right,
+      clipRight: clip.getBoundingClientRect().right - ellipsis,
       actionsLeft: a && a.width > 0 ? a.left : null,
     };
   });
