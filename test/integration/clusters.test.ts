@@ -250,7 +250,11 @@ suite('Clusters: tree, wizards, tracking', () => {
     ]);
     await until('destroy followed to the end', () => ext.store.requests.length === 0);
     await ext.refresh();
-    assert.ok(!(await rows(ext)).some((r) => label(r.item) === 'fine-name'), 'gone from the tree');
+    const left = await rows(ext);
+    assert.ok(
+      !left.some((r) => label(r.item) === 'fine-name'),
+      `gone from the tree: ${JSON.stringify(left.map((r) => [label(r.item), r.item.description]))}`,
+    );
   });
 
   test('tracking shows RETRYING and ends with FAILED and the external message', async () => {
