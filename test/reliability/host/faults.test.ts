@@ -339,7 +339,7 @@ suite('Reliability: fault kinds around the real extension', () => {
       );
       assert.deepEqual(
         (await clusterRows(ext, rows[0].node)).map((r) => r.label),
-        ['203.0.113.9'],
+        ['node 1 · 203.0.113.9'],
       );
       await ext.refresh();
     },
