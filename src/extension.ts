@@ -96,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     },
   );
   const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
-  const buckets = new BucketActions(store, api, prompts, () => storage.refresh());
+  const buckets = new BucketActions(store, api, prompts, log, () => storage.refresh());
   const storageConfig = new StorageConfigController(storage, api, state, log, prompts, host);
   const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
   const statusBar = new AccountStatusBar(store);

@@ -7,6 +7,7 @@ import { isTensorPoolError, errorMessage } from '../api/errors';
 import { validateBucketName } from '../model/validate';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import type { Log } from './log';
 import type { BucketInfo, Store } from './store';
 
 export class BucketActions {
@@ -14,6 +15,7 @@ export class BucketActions {
     private readonly store: Store,
     private readonly api: ApiService,
     private readonly prompts: () => Prompter,
+    private readonly log: Log,
     /** Reload the object-storage state and bucket list. */
     private readonly refresh: () => Promise<void>,
   ) {}
@@ -34,6 +36,7 @@ export class BucketActions {
     const name = answer.value;
     try {
       await (await this.api.client()).createBucket(name);
+      this.log.info(`Bucket ${name} created.`);
     } catch (e) {
       void vscode.window.showErrorMessage(`Could not create bucket ${name}: ${errorMessage(e)}`);
       return undefined;
@@ -56,6 +59,7 @@ export class BucketActions {
     if (pick !== 'Delete') return false;
     try {
       await (await this.api.client()).deleteBucket(name);
+      this.log.info(`Bucket ${name} deleted.`);
     } catch (e) {
       const notEmpty = isTensorPoolError(e) && e.kind === 'conflict';
       void vscode.window.showErrorMessage(

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { TensorPoolClient } from '../api/client';
 import { isTensorPoolError, type ValidationError, errorMessage } from '../api/errors';
 import { clusterLabel, type Cluster } from '../model/cluster';
+import { clusterPickLabel, editSentence } from '../model/labels';
 import { outcomeUnknown } from '../model/outcome';
 import { editChanges, runEditWizard, type EditState } from '../wizards/editCluster';
 import type { Prompter } from '../wizards/prompter';
@@ -73,12 +74,7 @@ export class ClusterActions {
       totalSteps: 1,
       canGoBack: false,
       placeholder,
-      items: all.map((c) => ({
-        label: clusterLabel(c),
-        description: [c.instanceType, c.status].filter(Boolean).join(' · '),
-        detail: c.id,
-        value: c,
-      })),
+      items: all.map((c) => ({ ...clusterPickLabel(c, this.d.store.requestFor(c.id)?.kind), value: c })),
     });
     return picked.kind === 'value' ? picked.value : undefined;
   }
@@ -108,9 +104,10 @@ export class ClusterActions {
       try {
         const client = await this.d.api.client();
         const res = await client.editCluster(state.cluster.id, changes);
-        void vscode.window.showInformationMessage(
-          `${clusterLabel(state.cluster)}: ${res.message ?? 'changes accepted'}.`,
+        this.d.log.info(
+          `Cluster edit accepted: ${state.cluster.id} (${JSON.stringify(changes)}): ${res.message ?? 'no message'}`,
         );
+        void vscode.window.showInformationMessage(editSentence(clusterLabel(state.cluster), changes));
         await this.d.clusters.refresh();
         return true;
       } catch (e) {
@@ -173,6 +170,7 @@ export class ClusterActions {
       if (!pick) return false;
       try {
         await client.editCluster(cluster.id, { deletion_protection: false });
+        this.d.log.info(`Cluster edit accepted: ${cluster.id} (deletion protection off, before destroy)`);
       } catch (e) {
         void vscode.window.showErrorMessage(
           `Could not turn off deletion protection on ${label}: ${errorMessage(e)}`,

@@ -112,6 +112,7 @@ export class ConnectController {
     });
     if (pick === add) {
       await configWriters().addIncludeLine(paths, this.home());
+      this.log.info(`Added the Include line for ${paths.hostsFile} to ${paths.userConfig}.`);
       await this.state.update('tensorpool.sshIncludeDecision', 'added');
       return mine.alias;
     }
@@ -123,6 +124,7 @@ export class ConnectController {
         { home: this.home() },
       );
       await configWriters().editBlockFile(paths, edit, { home: this.home() });
+      this.log.info(`Moved the hosts of ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`);
       return mine.alias;
     }
     if (pick === 'Not Now') await this.state.update('tensorpool.sshIncludeDecision', 'declined');
@@ -134,7 +136,8 @@ export class ConnectController {
     const paths = this.paths();
     for (const edit of [configWriters().editOwnHostsFile, configWriters().editBlockFile]) {
       try {
-        await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });
+        const result = await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });
+        if (result.changed) this.log.info(`Removed the SSH hosts of ${clusterId} from ${result.path}.`);
       } catch (e) {
         this.log.warn(`Could not remove the SSH hosts of ${clusterId}: ${errorMessage(e)}`);
       }

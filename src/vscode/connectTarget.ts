@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../model/cluster';
+import { clusterPickLabel } from '../model/labels';
 import type { Prompter } from '../wizards/prompter';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
@@ -27,12 +28,7 @@ async function pickRunningCluster(store: Store, prompter: Prompter): Promise<Clu
     totalSteps: 1,
     canGoBack: false,
     placeholder: 'Which cluster?',
-    items: running.map((c) => ({
-      label: clusterLabel(c),
-      description: c.instanceType,
-      detail: c.id,
-      value: c,
-    })),
+    items: running.map((c) => ({ ...clusterPickLabel(c), value: c })),
   });
   return picked.kind === 'value' ? picked.value : undefined;
 }

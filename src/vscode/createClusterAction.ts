@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { TensorPoolClient } from '../api/client';
 import { errorMessage, type TensorPoolError, type ValidationError } from '../api/errors';
-import type { Cluster } from '../model/cluster';
+import { clusterLabel, type Cluster } from '../model/cluster';
 import { unknownCreateReason } from '../model/outcome';
 import {
   FIELD_STEP,
@@ -161,7 +161,7 @@ export class CreateClusterAction {
       kind: 'create',
       requestId,
       clusterId,
-      label: body.tp_cluster_name ?? clusterId,
+      label: clusterLabel(placeholder),
       placeholder,
     });
   }

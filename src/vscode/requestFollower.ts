@@ -100,8 +100,10 @@ export class RequestFollower implements vscode.Disposable {
         maxTotalMs: this.maxWaitMs,
         onStatus: (info) => {
           this.log.info(`${VERB[r.kind]} ${r.label}: request ${r.requestId} is ${info.status}`);
+          // Only a new status changes the row: an unchanged one would just redraw it.
           const current = this.store.requestFor(r.clusterId);
-          if (current) this.store.trackRequest({ ...current, status: info.status });
+          if (current && current.status !== info.status)
+            this.store.trackRequest({ ...current, status: info.status });
           this.refreshIfVisible();
         },
       });

@@ -2,7 +2,8 @@
  * The edit-cluster wizard: pick the cluster (unless given), rename and/or set deletion protection,
  * review. Produces only the fields that changed; nothing changed means nothing to send.
  */
-import { clusterLabel, clusterShape, type Cluster } from '../model/cluster';
+import { clusterLabel, type Cluster } from '../model/cluster';
+import { clusterPickLabel } from '../model/labels';
 import { validateClusterName } from '../model/validate';
 import type { PickItem, Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
@@ -80,12 +81,7 @@ export async function runEditWizard(
           await prompter.pick<Cluster>({
             ...meta,
             placeholder: 'Which cluster?',
-            items: deps.clusters().map((c): PickItem<Cluster> => ({
-              label: clusterLabel(c),
-              description: [clusterShape(c), c.status].filter(Boolean).join(' · '),
-              detail: c.id,
-              value: c,
-            })),
+            items: deps.clusters().map((c): PickItem<Cluster> => ({ ...clusterPickLabel(c), value: c })),
             active: s.cluster,
           }),
           (cluster) => (cluster.id === s.cluster?.id ? s : startEdit(cluster)),

@@ -28,6 +28,8 @@ export interface Locator {
   press(key: string, options?: { timeout?: number }): Promise<void>;
   hover(options?: { timeout?: number }): Promise<void>;
   inputValue(options?: { timeout?: number }): Promise<string>;
+  /** Run `fn` in the page on the matched element (E: the DOM type the caller declares). */
+  evaluate<R, E = unknown>(fn: (element: E) => R): Promise<R>;
 }
 
 export interface Keyboard {

@@ -100,11 +100,29 @@ suite('Object storage: state, credentials, buckets', () => {
     assert.equal(status.label, 'Object storage');
     assert.equal(status.description, 'ACTIVE');
     assert.equal(buckets.label, 'Buckets');
-    const fields = Object.fromEntries((await rows(ext, status.node)).map((x) => [x.label, x.description]));
-    assert.equal(fields.Endpoint, creds.endpoint);
-    assert.equal(fields['Access key ID'], creds.access_key_id);
-    assert.ok(fields.Region && fields.Created && fields.Updated, JSON.stringify(fields));
-    assert.ok(!fields['Secret access key'].includes(creds.secret_access_key));
+    const fieldRows = await rows(ext, status.node);
+    const fields = Object.fromEntries(fieldRows.map((x) => [x.label, x.description]));
+    // Short rows (host, shortened key id, relative times); the full values are in the tooltips.
+    assert.equal(fields.Endpoint, new URL(creds.endpoint).host);
+    assert.equal(fields['Key ID'].length, 12);
+    assert.ok(fields['Key ID'].startsWith(creds.access_key_id.slice(0, 6)), fields['Key ID']);
+    assert.ok(fields['Key ID'].endsWith(creds.access_key_id.slice(-5)), fields['Key ID']);
+    const tooltips = Object.fromEntries(
+      await Promise.all(
+        fieldRows.map(async (x) => {
+          const t = (await ext.views.objectStorage.getTreeItem(x.node)).tooltip;
+          return [x.label, typeof t === 'string' ? t : (t?.value ?? '')] as const;
+        }),
+      ),
+    );
+    assert.ok(tooltips.Endpoint.includes(creds.endpoint), tooltips.Endpoint);
+    assert.ok(tooltips['Key ID'].includes(creds.access_key_id), tooltips['Key ID']);
+    assert.ok(fields.Region, JSON.stringify(fields));
+    assert.match(fields.Created, /^(just now|\d+ (second|minute)s? ago)$/);
+    assert.match(fields.Updated, /^(just now|\d+ (second|minute)s? ago)$/);
+    assert.match(tooltips.Created, /\d{4}.*\d:\d\d:\d\d/);
+    for (const t of Object.values(tooltips)) assert.ok(!t.includes(creds.secret_access_key));
+    assert.ok(!fields['Secret key'].includes(creds.secret_access_key));
   });
 
   test('copy endpoint and the secret key (from SecretStorage, no request)', async () => {
@@ -132,8 +150,10 @@ suite('Object storage: state, credentials, buckets', () => {
     secretsSeen.push(after.secret_access_key);
     assert.notEqual(after.access_key_id, before.access_key_id);
     const status = (await rows(ext))[0];
-    const fields = Object.fromEntries((await rows(ext, status.node)).map((x) => [x.label, x.description]));
-    assert.equal(fields['Access key ID'], after.access_key_id);
+    const keyRow = (await rows(ext, status.node)).find((x) => x.label === 'Key ID');
+    assert.ok(keyRow);
+    assert.equal(keyRow.node.kind === 'field' && keyRow.node.value, after.access_key_id);
+    assert.ok(keyRow.description.endsWith(after.access_key_id.slice(-5)), keyRow.description);
     await control.clearLog();
     await vscode.commands.executeCommand('tensorpool.copyStorageSecretKey');
     assert.equal(await vscode.env.clipboard.readText(), after.secret_access_key);

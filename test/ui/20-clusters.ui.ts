@@ -54,7 +54,7 @@ export const tests: UiTest[] = [
       log(`screenshot ${await workbench.screenshot('12-cluster-provisioning')}`);
       await workbench
         .sidebarRows()
-        .filter({ hasText: new RegExp(`${NAME}.*RUNNING`) })
+        .filter({ hasText: new RegExp(`${NAME}.*running`) })
         .first()
         .waitFor({ timeout: 30_000 });
       const message = await workbench.notification(new RegExp(`Cluster ${NAME} is ready`));

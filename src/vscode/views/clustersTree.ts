@@ -2,33 +2,29 @@
  * The Clusters tree: a pure function of the store. Clusters with their instances as children; an
  * error row with a retry action instead of a pile of notifications; when the server answered with
  * text only, a row that opens that text instead of an empty tree.
+ *
+ * Rows are stable: each has an id, the same element object for as long as the row exists (updated
+ * in place), and a change event names only the rows that changed; the whole tree is redrawn only
+ * when rows come, go or move (see stableNodes.ts).
  */
 import * as vscode from 'vscode';
-import {
-  clusterLabel,
-  clusterPhase,
-  clusterShape,
-  type Cluster,
-  type ClusterPhase,
-  type Instance,
-} from '../../model/cluster';
+import { clusterPhase, type Cluster, type ClusterPhase, type Instance } from '../../model/cluster';
+import { clusterDescription, clusterLabel, instanceLabel, stateWord } from '../../model/labels';
 import { Commands } from '../commands';
 import type { Store } from '../store';
+import { itemSignature, sameKeys, StableNodes } from './stableNodes';
+import { md, tooltipTime } from './tooltipText';
 
+/** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
-  | { readonly kind: 'cluster'; readonly cluster: Cluster }
-  | {
-      readonly kind: 'instance';
-      readonly cluster: Cluster;
-      readonly instance: Instance;
-      readonly index: number;
-    }
-  | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
-  | { readonly kind: 'listingText'; readonly preview: string }
+  | { readonly kind: 'cluster'; cluster: Cluster }
+  | { readonly kind: 'instance'; cluster: Cluster; instance: Instance; index: number }
+  | { readonly kind: 'error'; message: string; errorKind: string }
+  | { readonly kind: 'listingText'; preview: string }
   | { readonly kind: 'loading' }
-  | { readonly kind: 'empty'; readonly includeOrg: boolean };
+  | { readonly kind: 'empty'; includeOrg: boolean };
 
-const OP_VERB = { create: 'creating', destroy: 'destroying', edit: 'updating' } as const;
+const OP_LABEL = { create: 'Creating', destroy: 'Destroying', edit: 'Updating' } as const;
 
 const PHASE_ICON: Record<ClusterPhase, [string, string | undefined]> = {
   running: ['vm-running', 'testing.iconPassed'],
@@ -54,51 +50,113 @@ export function clusterContext(cluster: Cluster): string {
   return tags.join(' ');
 }
 
-function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+/** The row's key, which is also its TreeItem id. */
+export function nodeKey(node: ClusterNode): string {
+  switch (node.kind) {
+    case 'cluster':
+      return `cluster:${node.cluster.id}`;
+    case 'instance':
+      return `instance:${node.cluster.id}:${node.instance.id}`;
+    default:
+      return `clusters:${node.kind}`;
+  }
 }
 
-export function clusterTooltip(c: Cluster): vscode.MarkdownString {
-  const lines = [
-    `**${md(clusterLabel(c))}**`,
-    '',
-    `- ID: \`${c.id}\``,
-    c.instanceType ? `- Type: ${md(c.instanceType)}` : undefined,
-    `- Nodes: ${c.numNodes ?? c.instances.length}`,
-    `- Status: ${md(c.status ?? 'unknown')}`,
-    `- Deletion protection: ${c.deletionProtection === undefined ? 'unknown' : c.deletionProtection ? 'on' : 'off'}`,
-    c.createdAt ? `- Created: ${md(c.createdAt)}` : undefined,
-    c.owner ? `- Owner: ${md(c.owner)}` : undefined,
-    ...c.instances.map(
-      (i) =>
-        `- Instance \`${i.id}\`: ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
-    ),
-  ].filter((l): l is string => l !== undefined);
-  const m = new vscode.MarkdownString(lines.join('\n'));
+function markdown(lines: Array<string | undefined>): vscode.MarkdownString {
+  const m = new vscode.MarkdownString(lines.filter((l): l is string => l !== undefined).join('\n'));
   m.supportThemeIcons = true;
   return m;
 }
 
+export function clusterTooltip(
+  c: Cluster,
+  op?: { kind: keyof typeof OP_LABEL; status: string },
+): vscode.MarkdownString {
+  return markdown([
+    `**${md(clusterLabel(c))}** · ${md(clusterDescription(c, op?.kind))}`,
+    '',
+    op ? `- ${OP_LABEL[op.kind]}: request ${md(op.status)}` : undefined,
+    `- Status: ${md(c.status ?? 'unknown')}`,
+    `- ID: \`${c.id}\``,
+    c.instanceType ? `- Type: ${md(c.instanceType)}` : undefined,
+    `- Nodes: ${c.numNodes ?? c.instances.length}`,
+    `- Deletion protection: ${c.deletionProtection === undefined ? 'unknown' : c.deletionProtection ? 'on' : 'off'}`,
+    c.createdAt ? `- Created: ${md(tooltipTime(c.createdAt))}` : undefined,
+    c.owner ? `- Owner: ${md(c.owner)}` : undefined,
+    ...c.instances.map(
+      (i, n) =>
+        `- Instance \`${i.id}\` (node ${n + 1}): ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
+    ),
+  ]);
+}
+
+function instanceTooltip(node: Extract<ClusterNode, { kind: 'instance' }>): vscode.MarkdownString {
+  const i = node.instance;
+  return markdown([
+    `**Node ${node.index + 1}** of ${md(clusterLabel(node.cluster))}`,
+    '',
+    `- Instance ID: \`${i.id}\``,
+    `- Status: ${md(i.status ?? 'unknown')}`,
+    `- Address: ${i.ip ? md(i.ip) : 'none yet'}`,
+    i.privateIp ? `- Private address: ${md(i.privateIp)}` : undefined,
+  ]);
+}
+
 export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<ClusterNode | undefined>();
+  private readonly emitter = new vscode.EventEmitter<ClusterNode | ClusterNode[] | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
+  private readonly nodes = new StableNodes<ClusterNode>();
+  /** Keys of the top-level rows as last handed out; undefined until the first time. */
+  private rootKeys: string[] | undefined;
 
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange(() => this.emitter.fire(undefined));
+    this.subscription = store.onDidChange((topic) => {
+      if (topic !== 'objectStorage') this.update();
+    });
+  }
+
+  /** After a store change: redraw the whole tree if rows came, went or moved, else only changed rows. */
+  private update(): void {
+    const before = this.rootKeys;
+    const { roots, changed } = this.sync();
+    if (!sameKeys(before, roots.map(nodeKey))) this.emitter.fire(undefined);
+    else if (changed.length > 0) this.emitter.fire(changed);
+  }
+
+  /** Bring the kept elements up to date with the store; returns the top-level rows and what changed. */
+  private sync(): { roots: ClusterNode[]; changed: ClusterNode[] } {
+    const roots = this.rootRows().map((fresh) => this.nodes.take(nodeKey(fresh), fresh));
+    const changed = roots.filter((node) => this.nodes.changed(nodeKey(node), this.signature(node)));
+    this.rootKeys = roots.map(nodeKey);
+    const live = new Set(this.rootKeys);
+    for (const node of roots)
+      if (node.kind === 'cluster') for (const i of this.instanceRows(node)) live.add(nodeKey(i));
+    this.nodes.prune((key) => live.has(key));
+    return { roots, changed };
+  }
+
+  /** A cluster row changes when it or any of its nodes shows something else. */
+  private signature(node: ClusterNode): string {
+    const own = itemSignature(this.getTreeItem(node));
+    if (node.kind !== 'cluster') return own;
+    return [own, ...this.instanceRows(node).map((i) => itemSignature(this.getTreeItem(i)))].join('\n');
   }
 
   getChildren(node?: ClusterNode): ClusterNode[] {
-    if (node) {
-      return node.kind === 'cluster'
-        ? node.cluster.instances.map((instance, index) => ({
-            kind: 'instance',
-            cluster: node.cluster,
-            instance,
-            index,
-          }))
-        : [];
-    }
+    if (!node) return this.sync().roots;
+    return node.kind === 'cluster' ? this.instanceRows(node) : [];
+  }
+
+  private instanceRows(node: Extract<ClusterNode, { kind: 'cluster' }>): ClusterNode[] {
+    return node.cluster.instances.map((instance, index) => {
+      const fresh: ClusterNode = { kind: 'instance', cluster: node.cluster, instance, index };
+      return this.nodes.take(nodeKey(fresh), fresh);
+    });
+  }
+
+  /** Fresh (not yet kept) top-level rows for the store as it is. */
+  private rootRows(): ClusterNode[] {
     // Signed out: no rows, so the welcome view (Sign in button) shows.
     if (this.store.account.kind !== 'signedIn') return [];
     const { data, loading, error } = this.store.clusters;
@@ -129,6 +187,12 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   }
 
   getTreeItem(node: ClusterNode): vscode.TreeItem {
+    const item = this.makeItem(node);
+    item.id = nodeKey(node);
+    return item;
+  }
+
+  private makeItem(node: ClusterNode): vscode.TreeItem {
     switch (node.kind) {
       case 'cluster': {
         const c = node.cluster;
@@ -138,25 +202,22 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
             ? vscode.TreeItemCollapsibleState.Collapsed
             : vscode.TreeItemCollapsibleState.None,
         );
-        item.id = `cluster:${c.id}`;
         const op = this.store.requestFor(c.id);
-        item.description = [clusterShape(c), op ? `${OP_VERB[op.kind]}: ${op.status}` : c.status]
-          .filter(Boolean)
-          .join(' · ');
+        // The state word leads: a narrow side bar and the inline buttons cut the end of a row.
+        item.description = clusterDescription(c, op?.kind);
         item.iconPath = op
           ? new vscode.ThemeIcon('loading~spin', new vscode.ThemeColor('charts.yellow'))
           : phaseIcon(c.status);
-        item.tooltip = clusterTooltip(c);
+        item.tooltip = clusterTooltip(c, op);
         item.contextValue = clusterContext(c);
         return item;
       }
       case 'instance': {
         const i = node.instance;
-        const item = new vscode.TreeItem(i.ip ?? i.id, vscode.TreeItemCollapsibleState.None);
-        item.id = `instance:${node.cluster.id}:${i.id}`;
-        item.description = [i.ip ? i.id : undefined, i.status].filter(Boolean).join(' · ');
+        const item = new vscode.TreeItem(instanceLabel(node.index, i), vscode.TreeItemCollapsibleState.None);
+        item.description = stateWord(i.status);
         item.iconPath = phaseIcon(i.status);
-        item.tooltip = `Node ${node.index + 1} of ${clusterLabel(node.cluster)}\n${i.id}${i.ip ? `\n${i.ip}` : ''}${i.privateIp ? `\nprivate ${i.privateIp}` : ''}`;
+        item.tooltip = instanceTooltip(node);
         item.contextValue = `instance ${clusterPhase(i.status)}${i.ip ? ' hasIp' : ''}`;
         return item;
       }

@@ -4,8 +4,11 @@
  * key is shown masked and never held here.
  */
 import * as vscode from 'vscode';
+import { endpointHost, shortenMiddle } from '../../model/labels';
+import { timeForRow } from '../../model/time';
 import { Commands } from '../commands';
 import type { BucketInfo, PublicCredentials, Store } from '../store';
+import { md, tooltipTime } from './tooltipText';
 
 export type StorageNode =
   | { readonly kind: 'disabled' }
@@ -16,6 +19,7 @@ export type StorageNode =
       readonly kind: 'field';
       readonly field: 'endpoint' | 'region' | 'access_key_id' | 'secret' | 'created' | 'updated' | 'iam';
       readonly label: string;
+      /** The full value (what the copy action copies); the row shows it shortened. */
       readonly value: string;
     }
   | { readonly kind: 'buckets'; readonly buckets: readonly BucketInfo[] | undefined; readonly error?: string }
@@ -56,8 +60,8 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
       const rows: StorageNode[] = [
         { kind: 'field', field: 'endpoint', label: 'Endpoint', value: r.endpoint },
         { kind: 'field', field: 'region', label: 'Region', value: r.region },
-        { kind: 'field', field: 'access_key_id', label: 'Access key ID', value: r.access_key_id },
-        { kind: 'field', field: 'secret', label: 'Secret access key', value: '•••••••• (in secret storage)' },
+        { kind: 'field', field: 'access_key_id', label: 'Key ID', value: r.access_key_id },
+        { kind: 'field', field: 'secret', label: 'Secret key', value: '••••••••' },
       ];
       if (r.iam_username)
         rows.push({ kind: 'field', field: 'iam', label: 'IAM user', value: r.iam_username });
@@ -107,20 +111,9 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
       case 'field': {
         const item = new vscode.TreeItem(node.label);
         item.id = `objectStorage:${node.field}`;
-        item.description = node.value;
-        item.tooltip =
-          node.field === 'secret'
-            ? "The secret access key is kept in VS Code's secret storage. Use the copy action to put it on the clipboard."
-            : `${node.label}: ${node.value}`;
-        item.iconPath = new vscode.ThemeIcon(
-          node.field === 'secret'
-            ? 'key'
-            : node.field === 'endpoint'
-              ? 'globe'
-              : node.field === 'access_key_id'
-                ? 'account'
-                : 'info',
-        );
+        item.description = fieldText(node.field, node.value);
+        item.tooltip = fieldTooltip(node.field, node.value);
+        item.iconPath = new vscode.ThemeIcon(FIELD_ICON[node.field] ?? 'info');
         item.contextValue = ['endpoint', 'region', 'access_key_id', 'secret'].includes(node.field)
           ? `storageField copyable ${node.field}`
           : 'storageField';
@@ -151,12 +144,14 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
           node.bucket.objectCount !== undefined
             ? `${node.bucket.objectCount} object${node.bucket.objectCount === 1 ? '' : 's'}`
             : undefined,
-          node.bucket.createdAt,
+          node.bucket.createdAt ? `created ${timeForRow(node.bucket.createdAt, Date.now())}` : undefined,
         ]
           .filter(Boolean)
           .join(' · ');
         item.iconPath = new vscode.ThemeIcon('archive');
-        item.tooltip = `s3://${node.bucket.name}`;
+        item.tooltip = node.bucket.createdAt
+          ? `s3://${node.bucket.name}\nCreated ${tooltipTime(node.bucket.createdAt)}`
+          : `s3://${node.bucket.name}`;
         item.contextValue = 'bucket';
         return item;
       }
@@ -167,4 +162,49 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
     this.subscription.dispose();
     this.emitter.dispose();
   }
+}
+
+type FieldId = Extract<StorageNode, { kind: 'field' }>['field'];
+
+const FIELD_ICON: Partial<Record<FieldId, string>> = {
+  secret: 'key',
+  endpoint: 'globe',
+  access_key_id: 'account',
+  created: 'calendar',
+  updated: 'history',
+};
+
+const FIELD_NAME: Record<FieldId, string> = {
+  endpoint: 'Endpoint',
+  region: 'Region',
+  access_key_id: 'Access key ID',
+  secret: 'Secret access key',
+  created: 'Created',
+  updated: 'Updated',
+  iam: 'IAM user',
+};
+
+/** What a field row shows: short enough for a narrow side bar (the tooltip has it in full). */
+export function fieldText(field: FieldId, value: string, now = Date.now()): string {
+  switch (field) {
+    case 'endpoint':
+      return endpointHost(value);
+    case 'access_key_id':
+      return shortenMiddle(value, 12);
+    case 'created':
+    case 'updated':
+      return timeForRow(value, now);
+    default:
+      return value;
+  }
+}
+
+function fieldTooltip(field: FieldId, value: string): vscode.MarkdownString {
+  const text =
+    field === 'secret'
+      ? "The secret access key is kept in VS Code's secret storage. Use the copy action to put it on the clipboard."
+      : field === 'created' || field === 'updated'
+        ? `**${FIELD_NAME[field]}** ${md(tooltipTime(value))}`
+        : `**${FIELD_NAME[field]}**\n\n\`${value.replace(/`/g, "'")}\``;
+  return new vscode.MarkdownString(text);
 }

@@ -226,7 +226,7 @@ suite('Reliability: fault kinds around the real extension', () => {
       await ext.refresh();
       const after = (await clusterRows(ext)).find((r) => r.label === 'keep-3');
       assert.ok(
-        !after || /DESTROYING/.test(after.description),
+        !after || /^destroying\b/.test(after.description),
         `the tree shows the release went ahead: ${after?.description}`,
       );
       await seedClusters(1, 'keep-3b');
@@ -330,7 +330,7 @@ suite('Reliability: fault kinds around the real extension', () => {
       );
       assert.deepEqual(
         (await clusterRows(ext, rows[0].node)).map((r) => r.label),
-        ['203.0.113.9'],
+        ['node 1 · 203.0.113.9'],
       );
       await ext.refresh();
     },
@@ -474,7 +474,9 @@ suite('Reliability: fault kinds around the real extension', () => {
       assert.equal(ext.store.requestFor(id)?.status, 'PROCESSING');
       const row = (await clusterRows(ext)).find((r) => r.label === 'stuck-1');
       assert.ok(row, 'the cluster is in the tree');
-      assert.match(row.description, /creating: PROCESSING/);
+      // State word first on the row; the request's own status in the tooltip.
+      assert.match(row.description, /^creating\b/);
+      assert.match((row.item.tooltip as vscode.MarkdownString).value, /Creating: request PROCESSING/);
       assert.equal((row.item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
       assert.deepEqual(await mutations(), [`POST /cluster/create -> 202`], 'one create; the rest are polls');
     },
@@ -493,10 +495,11 @@ suite('Reliability: fault kinds around the real extension', () => {
         () => ext.store.requestFor(tracked.clusterId)?.status === 'PAUSED_BY_OPERATOR',
       );
       const row = (await clusterRows(ext)).find((r) => r.label === 'stuck-1')!;
+      assert.match(row.description, /^creating\b/, 'still followed');
       assert.match(
-        row.description,
-        /creating: PAUSED_BY_OPERATOR/,
-        'shown as the server says, still followed',
+        (row.item.tooltip as vscode.MarkdownString).value,
+        /Creating: request PAUSED\\_BY\\_OPERATOR/,
+        'shown as the server says',
       );
       // The operator ends it: the request fails with a reason, which the user is told.
       const mark = spy.notifications.length;
