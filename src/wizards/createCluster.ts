@@ -405,6 +405,7 @@ async function summaryStep(
 
 function describeType(t: string): string {
   const [count, model] = t.split('x');
+  if (model === 'CPU') return `${count} vCPUs per node, no GPU`;
   return `${count} × ${model} GPU${count === '1' ? '' : 's'} per node`;
 }
 
