@@ -9,6 +9,7 @@ import { AccountController } from './vscode/account';
 import { ApiService } from './vscode/apiService';
 import { TensorPoolAuthProvider } from './vscode/authProvider';
 import { ClusterActions } from './vscode/clusterActions';
+import { CliSetup } from './vscode/cliSetup';
 import { ClustersController } from './vscode/clusters';
 import { Commands } from './vscode/commands';
 import { ConnectController, generateEd25519Key, readLocalKeys } from './vscode/connect';
@@ -22,9 +23,11 @@ import { RequestFollower } from './vscode/requestFollower';
 import { apiLoadTiming, type ApiLoadTiming } from './vscode/lazyApi';
 import { affectsApi } from './vscode/settings';
 import { AccountStatusBar } from './vscode/statusBar';
+import { SshKeysController } from './vscode/sshKeys';
 import { Store } from './vscode/store';
 import { ClustersTreeProvider, type ClusterNode } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
+import { SshKeysTreeProvider, type SshKeyNode } from './vscode/views/sshKeysTree';
 
 /** Set by the first statement of dist/extension.js (esbuild.mjs banner; `end` by its last statement):
  *  when the bundle started and finished evaluating. Absent when this file is not run from the bundle. */
@@ -46,6 +49,7 @@ export interface TensorPoolExtensionApi {
   readonly views: {
     readonly clusters: vscode.TreeDataProvider<ClusterNode>;
     readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
+    readonly sshKeys: vscode.TreeDataProvider<SshKeyNode>;
   };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
@@ -61,6 +65,9 @@ export interface TensorPoolExtensionApi {
     refreshObjectStorage(): Promise<void>;
     readonly connect: ConnectController;
     readonly storageConfig: StorageConfigController;
+    /** Saved SSH keys and the command-line setup (health check, `.env` offer; tests replace isTrusted/folders). */
+    readonly sshKeys: SshKeysController;
+    readonly cliSetup: CliSetup;
     nextRefreshDelay(): number | undefined;
     /** When the bundle was evaluated and activate() ran. */
     readonly activation: ActivationTimings;
@@ -74,20 +81,32 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const secrets = new SecretRegistry();
   const log = new Log(secrets);
   const store = new Store();
+  const extensionVersion = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const api: ApiService = new ApiService({
-    extensionVersion: (context.extension.packageJSON as { version?: string }).version ?? '0.0.0',
+    extensionVersion,
     secrets,
     log,
     getToken: () => account.getToken(),
     onUnauthorized: () => account.handleUnauthorized(),
   });
-  const account = new AccountController(context.secrets, context.globalState, store, api, secrets, log);
+  const cliSetup = new CliSetup(api, context.globalState, log, extensionVersion);
+  const account = new AccountController(
+    context.secrets,
+    context.globalState,
+    store,
+    api,
+    secrets,
+    log,
+    cliSetup,
+  );
   const clusters = new ClustersController(store, api, context.globalState, log);
   let treeVisible = () => false;
   const realPrompter = new QuickInputPrompter();
   let prompter: Prompter = realPrompter;
   const prompts = () => prompter;
   const connect = new ConnectController(store, api, context.globalState, log, prompts);
+  const localKeys = { list: readLocalKeys, generate: generateEd25519Key };
+  const sshKeys = new SshKeysController(store, api, context.globalState, log, prompts, localKeys);
   const follower = new RequestFollower(
     store,
     api,
@@ -107,7 +126,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     follower,
     log,
     prompts,
-    { list: readLocalKeys, generate: generateEd25519Key },
+    { ...localKeys, saved: sshKeys.savedForWizard },
     (clusterId, state) => {
       if (state.key.kind === 'file') void connect.rememberIdentity(clusterId, state.key.path);
     },
@@ -124,6 +143,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     showCollapseAll: true,
   });
   treeVisible = () => treeView.visible;
+  const sshKeysTree = new SshKeysTreeProvider(store, (k) => sshKeys.isMine(k));
+  const sshKeysView = vscode.window.createTreeView('tensorpool.sshKeys', { treeDataProvider: sshKeysTree });
   const scheduler = new RefreshScheduler(store, clusters, treeVisible);
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);
@@ -144,6 +165,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     storage,
     storageTree,
     storageView,
+    sshKeysTree,
+    sshKeysView,
     statusBar,
     authProvider,
     vscode.workspace.registerTextDocumentContentProvider('tensorpool', listing),
@@ -197,6 +220,15 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
       ),
     ),
+    command(Commands.refreshSshKeys, () => sshKeys.refresh()),
+    command(Commands.addSshKey, () => sshKeys.add()),
+    command(Commands.removeSshKey, (arg?: unknown) => sshKeys.remove(arg)),
+    command(Commands.showSshKeysMine, () => sshKeys.setIncludeOrg(false)),
+    command(Commands.showSshKeysOrganization, () => sshKeys.setIncludeOrg(true)),
+    command(Commands.showSshKeysText, () => sshKeys.showText()),
+    sshKeysView.onDidChangeVisibility((e) => {
+      if (e.visible && account.signedIn) void sshKeys.refresh();
+    }),
     store.onDidChange((topic) => {
       if (topic === 'objectStorage') setContext('tensorpool.objectStorage', store.objectStorage.kind);
       if (topic !== 'account') return;
@@ -204,9 +236,11 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       if (store.account.kind === 'signedIn') {
         if (treeView.visible) void clusters.refresh();
         if (storageView.visible) void storage.refresh();
+        if (sshKeysView.visible) void sshKeys.refresh();
       } else if (store.account.kind === 'signedOut') {
         clusters.clear();
         storage.clear();
+        sshKeys.clear();
       }
     }),
     storageView.onDidChangeVisibility((e) => {
@@ -225,6 +259,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   );
   setContext('tensorpool.account', store.account.kind);
   setContext('tensorpool.includeOrg', clusters.includeOrg);
+  setContext('tensorpool.sshKeysIncludeOrg', sshKeys.includeOrg);
 
   // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
   connect.recordRemoteFolder();
@@ -242,7 +277,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   };
   const result: TensorPoolExtensionApi = {
     store,
-    views: { clusters: tree, objectStorage: storageTree },
+    views: { clusters: tree, objectStorage: storageTree, sshKeys: sshKeysTree },
     refresh: () => clusters.refresh(),
     setPrompter: (p) => {
       prompter = p ?? realPrompter;
@@ -257,6 +292,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       refreshObjectStorage: () => storage.refresh(),
       connect,
       storageConfig,
+      sshKeys,
+      cliSetup,
       nextRefreshDelay: () => scheduler.nextDelay(),
       activation,
       apiLoad: apiLoadTiming,

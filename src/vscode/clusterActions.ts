@@ -4,6 +4,7 @@
  * outcome without losing the answers, and follows the asynchronous request to its end.
  */
 import * as vscode from 'vscode';
+import type { SavedKeys } from '../wizards/savedKeys';
 import type { TensorPoolClient } from '../api/client';
 import { isTensorPoolError, type TensorPoolError, type ValidationError, errorMessage } from '../api/errors';
 import { clusterLabel, type Cluster } from '../model/cluster';
@@ -46,7 +47,12 @@ export class ClusterActions {
     private readonly log: Log,
     /** The prompter in force: real quick inputs, or scripted answers in tests. */
     private readonly prompts: () => Prompter,
-    private readonly keys: { list: () => Promise<LocalKey[]>; generate: () => Promise<LocalKey> },
+    private readonly keys: {
+      list: () => Promise<LocalKey[]>;
+      generate: () => Promise<LocalKey>;
+      /** The keys saved on the account, for the wizard's "no new key" row (sshKeys.ts). */
+      saved?: () => Promise<SavedKeys | undefined>;
+    },
     /** Called once a create was accepted (e.g. to remember the key file for ssh). */
     private readonly onCreated: (clusterId: string, state: CreateState) => void = () => undefined,
   ) {}
@@ -102,6 +108,7 @@ export class ClusterActions {
           prompter: this.prompts(),
           localKeys: this.keys.list,
           generateKey: this.keys.generate,
+          savedKeys: this.keys.saved,
           existingNames: () =>
             this.knownClusters()
               .map((c) => c.name)

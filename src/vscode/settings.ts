@@ -13,12 +13,27 @@ export interface Settings {
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('tensorpool');
   return {
-    apiUrl: c.get<string>('apiUrl', DEFAULT_API_URL) || DEFAULT_API_URL,
+    apiUrl: effectiveApiUrl().url,
     imageField:
       c.get<string>('containerField') === 'experimental_container' ? 'experimental_container' : 'container',
     refreshIntervalSeconds: Math.max(10, c.get<number>('refreshInterval', 60)),
     lowBalanceWarning: c.get<number>('lowBalanceWarning', 20),
   };
+}
+
+/** Where the base URL comes from: the user's setting wins, then TENSORPOOL_ENGINE (as the official
+ *  CLI reads it), then the default. */
+export type ApiUrlSource = 'setting' | 'TENSORPOOL_ENGINE' | 'default';
+
+export function effectiveApiUrl(env: NodeJS.ProcessEnv = process.env): { url: string; source: ApiUrlSource } {
+  const seen = vscode.workspace.getConfiguration('tensorpool').inspect<string>('apiUrl');
+  const set = [seen?.workspaceFolderValue, seen?.workspaceValue, seen?.globalValue].find(
+    (v) => typeof v === 'string' && v.trim() !== '',
+  );
+  if (set) return { url: set.trim(), source: 'setting' };
+  const fromEnv = env.TENSORPOOL_ENGINE?.trim();
+  if (fromEnv) return { url: fromEnv, source: 'TENSORPOOL_ENGINE' };
+  return { url: DEFAULT_API_URL, source: 'default' };
 }
 
 /** VS Code's own proxy settings, which the API client applies to its requests. */
