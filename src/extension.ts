@@ -89,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     getToken: () => account.getToken(),
     onUnauthorized: () => account.handleUnauthorized(),
   });
-  const cliSetup = new CliSetup(api, context.globalState, log, extensionVersion);
+  const cliSetup = new CliSetup(api, context.globalState, log, extensionVersion, () => prompter);
   const account = new AccountController(
     context.secrets,
     context.globalState,

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
 import { readDotenvToken } from '../config/dotenv';
+import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { Log } from './log';
 import { effectiveApiUrl } from './settings';
@@ -35,6 +36,8 @@ export class CliSetup {
     private readonly globalState: vscode.Memento,
     private readonly log: Log,
     private readonly extensionVersion: string,
+    /** Notifications go through the prompter, so tests can script and count them. */
+    private readonly prompts: () => Prompter,
   ) {}
 
   /**
@@ -68,17 +71,22 @@ export class CliSetup {
   private showRefusal(message: string): void {
     if (this.refusalShown === message) return;
     this.refusalShown = message;
-    void vscode.window
-      .showErrorMessage(
-        `TensorPool refused this version of the extension (${this.extensionVersion}): ${message}`,
-        { detail: 'Update the TensorPool extension, then run "TensorPool: Retry Account Check".' },
-        'Update Extension',
-        'Show Log',
-      )
-      .then((pick) => {
-        if (pick === 'Update Extension') void vscode.commands.executeCommand('extension.open', EXTENSION_ID);
-        if (pick === 'Show Log') this.log.channel.show();
-      });
+    void this.prompts()
+      .confirm({
+        message: `TensorPool refused this version of the extension (${this.extensionVersion}): ${message}`,
+        detail: 'Update the TensorPool extension, then run "TensorPool: Retry Account Check".',
+        actions: ['Update Extension', 'Show Log'],
+        modal: false,
+        severity: 'error',
+      })
+      .then(
+        (pick) => {
+          if (pick === 'Update Extension')
+            void vscode.commands.executeCommand('extension.open', EXTENSION_ID);
+          if (pick === 'Show Log') this.log.channel.show();
+        },
+        () => undefined,
+      );
   }
 
   /**
@@ -100,11 +108,13 @@ export class CliSetup {
     }
     if (!file) return false;
     await this.globalState.update(DOTENV_OFFERED_KEY, [...offered, file].slice(-50));
-    const pick = await vscode.window.showInformationMessage(
-      `This workspace has a .env file (${file}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it? The file is only read, never changed.`,
-      'Read .env',
-      'Not Now',
-    );
+    const pick = await this.prompts().confirm({
+      message: `This workspace has a .env file (${file}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it?`,
+      detail: 'The file is only read, never changed; the token is checked and kept in secret storage.',
+      actions: ['Read .env', 'Not Now'],
+      modal: false,
+      severity: 'info',
+    });
     if (pick !== 'Read .env') return true;
     const found = await readDotenvToken(file);
     if (!found) {
