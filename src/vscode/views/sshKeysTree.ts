@@ -57,7 +57,8 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
         const item = new vscode.TreeItem(k.name, vscode.TreeItemCollapsibleState.None);
         item.id = `sshKey:${k.id ?? k.fingerprint ?? k.name}`;
         const includeOrg = this.store.sshKeys.data?.includeOrg;
-        item.description = [k.type, k.fingerprint, includeOrg ? k.owner : undefined]
+        const added = k.createdAt ? `added ${k.createdAt.slice(0, 10)}` : undefined;
+        item.description = [k.type, k.fingerprint, added, includeOrg ? k.owner : undefined]
           .filter(Boolean)
           .join(' · ');
         item.tooltip = [
