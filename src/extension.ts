@@ -237,6 +237,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         if (treeView.visible) void clusters.refresh();
         if (storageView.visible) void storage.refresh();
         if (sshKeysView.visible) void sshKeys.refresh();
+        void sshKeys.prefetch(); // the create wizard's "no new key" row then needs no request
       } else if (store.account.kind === 'signedOut') {
         clusters.clear();
         storage.clear();

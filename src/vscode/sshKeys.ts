@@ -23,6 +23,9 @@ export interface LocalKeySource {
 
 export class SshKeysController {
   private inflight: Promise<void> | undefined;
+  /** The user's own saved keys as last listed (for the create wizard, so its key step sends nothing). */
+  private mine: SavedKeys | undefined;
+  private prefetching: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -51,6 +54,7 @@ export class SshKeysController {
   }
 
   clear(): void {
+    this.mine = undefined;
     this.store.updateSshKeys({ data: undefined, loading: false, error: undefined });
   }
 
@@ -60,6 +64,7 @@ export class SshKeysController {
     this.store.updateSshKeys({ loading: true });
     try {
       const listing = await (await this.api.client()).sshKeys({ includeOrg });
+      if (!includeOrg) this.mine = listing.keys ? { names: listing.keys.map((k) => k.name) } : undefined;
       this.store.updateSshKeys({
         loading: false,
         error: undefined,
@@ -72,10 +77,28 @@ export class SshKeysController {
     }
   }
 
-  /** The user's own saved keys, for the create wizard; undefined when they cannot be listed as records. */
+  /** List the user's own keys in the background (after each account check, and after add/remove). */
+  prefetch(): Promise<void> {
+    this.prefetching ??= (async () => {
+      try {
+        const listing = await (await this.api.client()).sshKeys({ includeOrg: false });
+        this.mine = listing.keys ? { names: listing.keys.map((k) => k.name) } : undefined;
+      } catch (e) {
+        this.mine = undefined;
+        this.log.info(`Saved SSH keys unavailable: ${errorMessage(e)}`);
+      }
+    })().finally(() => {
+      this.prefetching = undefined;
+    });
+    return this.prefetching;
+  }
+
+  /** The user's own saved keys for the create wizard: the last listing, else listed now; undefined when
+   *  they cannot be listed as records. */
   readonly savedForWizard = async (): Promise<SavedKeys | undefined> => {
-    const listing = await (await this.api.client()).sshKeys({ includeOrg: false });
-    return listing.keys ? { names: listing.keys.map((k) => k.name) } : undefined;
+    if (this.prefetching) await this.prefetching;
+    if (!this.mine) await this.prefetch();
+    return this.mine;
   };
 
   /** Add SSH Key…: returns the fingerprint added, or undefined (cancelled, refused, failed). */
@@ -100,7 +123,7 @@ export class SshKeysController {
       void vscode.window.showInformationMessage(
         answer.message?.trim() || `SSH key ${chosen.key.fingerprint} added to your TensorPool account.`,
       );
-      void this.refresh();
+      void this.refresh().then(() => this.prefetch());
       return chosen.key.fingerprint;
     } catch (e) {
       const message = errorMessage(e);
@@ -127,7 +150,7 @@ export class SshKeysController {
       const answer = await (await this.api.client()).removeSshKey(key.id);
       this.log.info(`SSH key ${key.id} removed.`);
       void vscode.window.showInformationMessage(answer.message?.trim() || `SSH key "${key.name}" removed.`);
-      void this.refresh();
+      void this.refresh().then(() => this.prefetch());
       return true;
     } catch (e) {
       const message = errorMessage(e);
