@@ -72,7 +72,11 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     process.env.TENSORPOOL_ENGINE = engine.url;
     await setApiUrl(undefined);
     await eventually(10_000, async () => {
-      assert.ok(ext.testing.logTail.some((l) => /from TENSORPOOL_ENGINE in the environment/.test(l)));
+      assert.ok(
+        ext.testing.logTail.some((l) => /from TENSORPOOL_ENGINE in the environment/.test(l)),
+        `apiUrl ${JSON.stringify(vscode.workspace.getConfiguration('tensorpool').inspect('apiUrl'))}; ` +
+          ext.testing.logTail.filter((l) => l.includes('Service:')).join(' | '),
+      );
     });
     await accountIs(ext, 'signedIn');
     await control.clearLog();
