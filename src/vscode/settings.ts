@@ -1,7 +1,8 @@
 /** Typed access to the `tensorpool.*` settings. */
 import * as vscode from 'vscode';
+import { DEFAULT_API_URL, pickApiUrl, type ApiUrlSource } from '../model/apiUrl';
 
-export const DEFAULT_API_URL = 'https://engine.tensorpool.dev';
+export { DEFAULT_API_URL };
 
 export interface Settings {
   readonly apiUrl: string;
@@ -21,19 +22,10 @@ export function readSettings(): Settings {
   };
 }
 
-/** Where the base URL comes from: the user's setting wins, then TENSORPOOL_ENGINE (as the official
- *  CLI reads it), then the default. */
-export type ApiUrlSource = 'setting' | 'TENSORPOOL_ENGINE' | 'default';
-
+/** The base URL in use and where it comes from (setting > TENSORPOOL_ENGINE > default; src/model/apiUrl.ts). */
 export function effectiveApiUrl(env: NodeJS.ProcessEnv = process.env): { url: string; source: ApiUrlSource } {
   const seen = vscode.workspace.getConfiguration('tensorpool').inspect<string>('apiUrl');
-  const set = [seen?.workspaceFolderValue, seen?.workspaceValue, seen?.globalValue].find(
-    (v) => typeof v === 'string' && v.trim() !== '',
-  );
-  if (set) return { url: set.trim(), source: 'setting' };
-  const fromEnv = env.TENSORPOOL_ENGINE?.trim();
-  if (fromEnv) return { url: fromEnv, source: 'TENSORPOOL_ENGINE' };
-  return { url: DEFAULT_API_URL, source: 'default' };
+  return pickApiUrl(seen, env);
 }
 
 /** VS Code's own proxy settings, which the API client applies to its requests. */
