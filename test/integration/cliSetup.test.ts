@@ -26,25 +26,6 @@ class HookedPrompter extends ScriptedPrompter {
   }
 }
 
-/** The user settings file the harness writes (code-server keeps it beside TMPDIR in its scratch folder). A
- * machine-overridable setting updated from a remote extension host goes to the remote (Machine) settings,
- * so "not set by the user" also needs the harness's own value out of this file. */
-const USER_SETTINGS = path.resolve(process.env.TMPDIR ?? os.tmpdir(), '..', 'ud', 'User', 'settings.json');
-
-async function unsetApiUrl(): Promise<string | undefined> {
-  await setApiUrl(undefined);
-  let original: string | undefined;
-  try {
-    original = await fs.readFile(USER_SETTINGS, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const parsed = JSON.parse(original) as Record<string, unknown>;
-  delete parsed['tensorpool.apiUrl'];
-  await fs.writeFile(USER_SETTINGS, JSON.stringify(parsed, null, 2));
-  return original;
-}
-
 function tooltipText(ext: TensorPoolExtensionApi): string {
   const t = ext.testing.statusBar.tooltip;
   return typeof t === 'string' ? t : (t?.value ?? '');
@@ -58,7 +39,6 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     engine: process.env.TENSORPOOL_ENGINE,
   };
   let folder: string;
-  let userSettings: string | undefined;
 
   suiteSetup(async () => {
     ext = await api();
@@ -83,7 +63,6 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    if (userSettings !== undefined) await fs.writeFile(USER_SETTINGS, userSettings);
     await setApiUrl(engine.url);
     await fs.rm(folder, { recursive: true, force: true });
   });
@@ -91,7 +70,7 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
   test('TENSORPOOL_ENGINE is the base URL while tensorpool.apiUrl is not set; the tooltip and log say so', async function () {
     assert.equal((await signIn()).ok, true);
     process.env.TENSORPOOL_ENGINE = engine.url;
-    userSettings = await unsetApiUrl();
+    await setApiUrl(undefined);
     const userLevel = () => {
       const seen = vscode.workspace.getConfiguration('tensorpool').inspect('apiUrl') as Record<
         string,
@@ -100,8 +79,9 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
       return ['globalValue', 'globalLocalValue', 'workspaceValue'].some((k) => seen[k] !== undefined);
     };
     for (let i = 0; i < 50 && userLevel(); i++) await sleep(100);
-    // code-server keeps the harness's user-level value in the browser's settings, out of the extension
-    // host's reach: then this case cannot be set up here (pickApiUrl is unit-tested for it).
+    // code-server keeps the harness's user-level value in the browser's (local) user settings, out of
+    // the extension host's reach (its updates go to the remote settings): then this case cannot be set up
+    // here. pickApiUrl is unit-tested for it.
     if (userLevel()) this.skip();
     await eventually(10_000, async () => {
       assert.ok(ext.testing.logTail.some((l) => /from TENSORPOOL_ENGINE in the environment/.test(l)));
@@ -119,8 +99,6 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
 
   test('the setting wins over TENSORPOOL_ENGINE when it is set', async () => {
     process.env.TENSORPOOL_ENGINE = 'http://127.0.0.1:9';
-    if (userSettings !== undefined) await fs.writeFile(USER_SETTINGS, userSettings);
-    userSettings = undefined;
     await setApiUrl(engine.url);
     // The tooltip is rendered by the account check that follows the settings change.
     await eventually(10_000, async () => assert.match(tooltipText(ext), /tensorpool\.apiUrl setting/));
