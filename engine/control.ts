@@ -11,6 +11,7 @@ import type { EngineCore } from './core';
 import { parseFault } from './faults';
 import { json, type Reply } from './http';
 import { clusterJson, requestJson, sshKeyJson } from './present';
+import { parseVersion } from './offered';
 import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { EngineConfig } from './types';
@@ -137,6 +138,17 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
         if (value !== 'both' && value !== 'text' && value !== 'structured')
           return "listMode must be 'both', 'text' or 'structured'";
         next.listMode = value;
+        break;
+      // --- what the engine offers and whom it serves (engine/offered.ts) ---
+      case 'instanceTypes':
+        if (!Array.isArray(value) || value.length === 0 || !value.every((t) => typeof t === 'string' && t))
+          return 'instanceTypes must be a non-empty list of strings';
+        next.instanceTypes = [...(value as string[])];
+        break;
+      case 'minClientVersion':
+        if (value !== null && (typeof value !== 'string' || !parseVersion(value)))
+          return 'minClientVersion must be a version such as 1.2.0, or null';
+        next.minClientVersion = value;
         break;
       default:
         return `unknown config field ${key}`;

@@ -13,9 +13,15 @@ export function json(status: number, body: unknown, headers?: Record<string, str
   return headers ? { status, body, headers } : { status, body };
 }
 
-/** FastAPI's HTTPException shape, used by the service for 404/409 and friends. */
+/** A refusal (404/409 and friends): FastAPI's HTTPException `detail`, plus `message`, which is what
+ *  the official CLI reads first (then `error`, then `external_message`). */
 export function detail(status: number, message: string): Reply {
-  return { status, body: { detail: message } };
+  return { status, body: { detail: message, message } };
+}
+
+/** FastAPI's own answer for a path no route matches: `{"detail": "Not Found"}` and nothing else. */
+export function routeNotFound(): Reply {
+  return { status: 404, body: { detail: 'Not Found' } };
 }
 
 /** The auth error shape of the interface document (401/403): `{"error": "..."}`. */

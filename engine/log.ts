@@ -21,6 +21,8 @@ export interface LogEntry {
   user: string | null;
   authorization: string | null;
   userAgent: string | null;
+  /** The X-Client-Type header (the official CLI sends `cli`), null when absent. */
+  clientType: string | null;
   /** The fault action applied to this call, if any. */
   fault: string | null;
 }

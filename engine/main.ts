@@ -3,6 +3,7 @@
 // then which token to use. Exits cleanly on SIGINT / SIGTERM.
 
 import { startEngine, type EngineOptions } from './server';
+import { parseVersion } from './offered';
 import { DEFAULT_TOKEN } from './state';
 
 const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [options])
@@ -15,6 +16,8 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
   --pending-ms <n>       how long new requests stay PENDING (default 1500)
   --processing-ms <n>    how long they then stay PROCESSING (default 6000)
   --retry-after <s>      Retry-After seconds on unfinished request info (default 2)
+  --instance-types <l>   comma-separated instance types to offer (default: the service's list)
+  --min-client-version <v>  POST /health refuses clients older than v (default: none)
   --verbose              print one line per call to stderr
   --help                 show this help`;
 
@@ -78,6 +81,22 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
       case '--retry-after':
         opts.retryAfterSeconds = number(0);
         break;
+      case '--instance-types': {
+        const list = value()
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+        if (list.length === 0) throw new UsageError('--instance-types needs at least one type');
+        opts.instanceTypes = list;
+        break;
+      }
+      case '--min-client-version': {
+        const v = value();
+        if (!parseVersion(v))
+          throw new UsageError(`--min-client-version needs a version like 1.2.0, got '${v}'`);
+        opts.minClientVersion = v;
+        break;
+      }
       case '--verbose':
         opts.verbose = true;
         break;

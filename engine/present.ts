@@ -61,7 +61,21 @@ export function requestJson(state: EngineState, r: TrackedRequest, now: number):
   };
   // The failure reason only once the request has actually failed.
   if (status === 'FAILED' && r.externalMessage) out.external_message = r.externalMessage;
+  // The short sentence the official CLI prints when a request ends.
+  if (status === 'COMPLETED' || status === 'FAILED') out.message = requestMessage(r, status);
   return out;
+}
+
+const DONE: Record<TrackedRequest['type'], [string, string]> = {
+  CLUSTER_CLAIM: ['is ready', 'could not be created'],
+  CLUSTER_RELEASE: ['was destroyed', 'could not be destroyed'],
+  CLUSTER_EDIT: ['was updated', 'could not be updated'],
+};
+
+function requestMessage(r: TrackedRequest, status: 'COMPLETED' | 'FAILED'): string {
+  const [ok, failed] = DONE[r.type];
+  if (status === 'COMPLETED') return `Cluster ${r.objectId} ${ok}.`;
+  return `Cluster ${r.objectId} ${failed}${r.externalMessage ? `: ${r.externalMessage}` : '.'}`;
 }
 
 export function userJson(u: User, orgName: string): Record<string, unknown> {

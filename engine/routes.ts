@@ -2,7 +2,9 @@
 // Auth (401/403), faults and logging are the server's business (server.ts), not the handlers'.
 
 import { bucketJson, clusterJson, requestJson, sshKeyJson, userJson } from './present';
+import { healthReply } from './health';
 import { detail, json, noContent, queryBool, type Reply } from './http';
+import { unofferedType } from './offered';
 import type { EngineState } from './state';
 import { bucketsText, clusterInfoText, clusterListText, sshKeysText, table, userInfoText } from './text';
 import type { ObjectStorageRecord, User } from './types';
@@ -95,12 +97,12 @@ function body<T>(ctx: PublicCtx, validate: (b: unknown) => Parsed<T>): { value: 
 const health: Route[] = [
   { method: 'GET', pattern: '/healthz', auth: false, handle: () => json(200, { status: 'ok' }) },
   // The official CLI POSTs {package_version, uname, ...} here before every command and prints
-  // `message` when the status is not 200; any body is accepted.
+  // `message` when the status is not 200 (engine/health.ts).
   {
     method: 'POST',
     pattern: '/health',
     auth: false,
-    handle: () => json(200, { status: 'ok', message: 'TensorPool local engine is healthy' }),
+    handle: (ctx) => healthReply(ctx.rawBody, ctx.state.config.minClientVersion),
   },
 ];
 
@@ -165,6 +167,8 @@ const clusters: Route[] = [
     const b = body(ctx, validateCreate);
     if ('reply' in b) return b.reply;
     const input = b.value;
+    const unoffered = unofferedType(input.instanceType, ctx.state.config.instanceTypes);
+    if (unoffered) return unoffered;
     const created = ctx.state.createCluster(ctx.user, input, ctx.now);
     if (!created.ok) return detail(created.code, created.message);
     if (input.saveKeys) {
@@ -358,7 +362,11 @@ const objectStorage: Route[] = [
   get(
     '/object-storage/bucket/list',
     withStorage(({ state }) =>
-      json(200, { buckets: state.listBuckets().map(bucketJson), message: bucketsText(state.listBuckets()) }),
+      // Plain names: the official CLI prints each entry as is (the extension reads names or records).
+      json(200, {
+        buckets: state.listBuckets().map((b) => b.name),
+        message: bucketsText(state.listBuckets()),
+      }),
     ),
   ),
   put(

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { handleControl } from './control';
 import { EngineCore } from './core';
 import type { Fault } from './faults';
-import { authError, detail, encodeBody, json, type Reply } from './http';
+import { authError, detail, encodeBody, json, routeNotFound, type Reply } from './http';
 import { redactAuthorization, redactor, type LogEntry } from './log';
 import { ROUTES, matchRoute, type Route } from './routes';
 import { DEFAULT_CONFIG, DEFAULT_TOKEN } from './state';
@@ -34,6 +34,10 @@ export interface EngineOptions {
   pendingMs?: number;
   processingMs?: number;
   retryAfterSeconds?: number;
+  /** Instance types a create may ask for (default: engine/offered.ts DEFAULT_INSTANCE_TYPES). */
+  instanceTypes?: string[];
+  /** POST /health refuses clients older than this (default: none). */
+  minClientVersion?: string;
   /** Print nothing. In-process use is quiet unless `quiet: false` is passed (the CLI does). */
   quiet?: boolean;
   /** Print one line per handled call to stderr (CLI `--verbose`). */
@@ -70,6 +74,8 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
       pendingMs: opts.pendingMs ?? DEFAULT_CONFIG.pendingMs,
       processingMs: opts.processingMs ?? DEFAULT_CONFIG.processingMs,
       retryAfterSeconds: opts.retryAfterSeconds ?? DEFAULT_CONFIG.retryAfterSeconds,
+      instanceTypes: opts.instanceTypes?.length ? [...opts.instanceTypes] : DEFAULT_CONFIG.instanceTypes,
+      minClientVersion: opts.minClientVersion ?? null,
     },
   });
   const timers = new Set<NodeJS.Timeout>();
@@ -159,12 +165,13 @@ function serve(
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
 
   if (path === '/_engine' || path.startsWith('/_engine/')) {
-    if (!isLoopback(req.socket.remoteAddress)) return send(res, detail(404, 'Not Found'));
+    if (!isLoopback(req.socket.remoteAddress)) return send(res, routeNotFound());
     return send(res, handleControl(core, method, path, url.searchParams, raw));
   }
 
   const authHeader = req.headers.authorization;
   const entry = logCall(core, method, path, url.searchParams, raw, authHeader, req.headers['user-agent']);
+  entry.clientType = header(req.headers['x-client-type']);
   const fault = core.faults.take(method, path);
   if (fault) entry.fault = fault.action;
 
@@ -223,7 +230,7 @@ function dispatch(
   authHeader: string | undefined,
 ): { reply: Reply; user: User | null } {
   const match = matchRoute(ROUTES, method, path);
-  if (match === null) return { reply: detail(404, 'Not Found'), user: null };
+  if (match === null) return { reply: routeNotFound(), user: null };
   if ('allowed' in match)
     return {
       reply: json(405, { detail: 'Method Not Allowed' }, { Allow: match.allowed.join(', ') }),
@@ -245,6 +252,10 @@ function dispatch(
     return { reply: authError(403, 'This API token is read-only and cannot change anything'), user };
   }
   return { reply: route.handle({ ...base, user }), user };
+}
+
+function header(v: string | string[] | undefined): string | null {
+  return (Array.isArray(v) ? v[0] : v) ?? null;
 }
 
 function bearer(header: string | undefined): string | null {
@@ -286,6 +297,7 @@ function logCall(
     user: null,
     authorization: redactAuthorization(authHeader),
     userAgent: userAgent ?? null,
+    clientType: null,
     fault: null,
   });
 }

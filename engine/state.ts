@@ -8,6 +8,7 @@
 // event loop alive, tests can use tiny durations, and a reader always sees a consistent instant.
 
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_INSTANCE_TYPES } from './offered';
 import type {
   Bucket,
   Cluster,
@@ -40,6 +41,8 @@ export const DEFAULT_CONFIG: EngineConfig = {
   stuck: false,
   retrying: false,
   listMode: 'both',
+  instanceTypes: [...DEFAULT_INSTANCE_TYPES],
+  minClientVersion: null,
 };
 
 /** Outcome of an operation that can be refused: ok with a value, or an HTTP-ish refusal. */

@@ -26,6 +26,10 @@ export interface EngineConfig {
   retrying: boolean;
   /** Shape of cluster list/info answers: text `message`, structured fields, or both. */
   listMode: ListMode;
+  /** Instance types a create may ask for; any other is refused with 422 on instance_type. */
+  instanceTypes: string[];
+  /** POST /health refuses clients whose package_version is older (426 + message); null = any. */
+  minClientVersion: string | null;
 }
 
 export interface User {

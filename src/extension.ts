@@ -12,6 +12,7 @@ import { AccountController } from './vscode/account';
 import { ApiService } from './vscode/apiService';
 import { TensorPoolAuthProvider } from './vscode/authProvider';
 import { BucketActions } from './vscode/buckets';
+import { CliSetup } from './vscode/cliSetup';
 import { ClusterActions } from './vscode/clusterActions';
 import { ClustersController } from './vscode/clusters';
 import { Commands } from './vscode/commands';
@@ -28,12 +29,14 @@ import { StorageConfigController } from './vscode/storageConfig';
 import { RequestFollower } from './vscode/requestFollower';
 import { apiLoadTiming } from './vscode/lazyApi';
 import { Session } from './vscode/session';
+import { SshKeysController } from './vscode/sshKeys';
 import { AccountStatusBar } from './vscode/statusBar';
 import { Store } from './vscode/store';
 import { StoredState } from './vscode/storedState';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
+import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
 import { configWriters } from './vscode/lazyConfig';
 
 export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testApi';
@@ -50,18 +53,20 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const store = new Store();
   const state = new StoredState(context.globalState);
   const host = new HostSeams();
+  const extensionVersion = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const api: ApiService = new ApiService({
-    extensionVersion: (context.extension.packageJSON as { version?: string }).version ?? '0.0.0',
+    extensionVersion,
     secrets,
     log,
     getToken: () => account.getToken(),
     onUnauthorized: () => account.handleUnauthorized(),
   });
-  const account = new AccountController(context.secrets, state, store, api, secrets, log);
-  const clusters = new ClustersController(store, api, state, log);
   const realPrompter = new QuickInputPrompter();
   let prompter: Prompter = realPrompter;
   const prompts = () => prompter;
+  const cliSetup = new CliSetup(api, state, log, extensionVersion, prompts, host);
+  const account = new AccountController(context.secrets, state, store, api, secrets, log, cliSetup);
+  const clusters = new ClustersController(store, api, state, log);
   const tree = new ClustersTreeProvider(store);
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
@@ -85,12 +90,16 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const clusterDeps = { store, api, clusters, follower, log, prompts };
   const actions = new ClusterActions(clusterDeps);
   const sshDir = () => path.join(os.homedir(), '.ssh');
+  const localKeys = {
+    list: () => configWriters().readPublicKeys(sshDir()),
+    generate: () => configWriters().generateEd25519Key(sshDir()),
+  };
+  const sshKeys = new SshKeysController(store, api, state, log, prompts, localKeys);
+  const sshKeysTree = new SshKeysTreeProvider(store, (k) => sshKeys.isMine(k));
+  const sshKeysView = vscode.window.createTreeView('tensorpool.sshKeys', { treeDataProvider: sshKeysTree });
   const create = new CreateClusterAction(
     clusterDeps,
-    {
-      list: () => configWriters().readPublicKeys(sshDir()),
-      generate: () => configWriters().generateEd25519Key(sshDir()),
-    },
+    { ...localKeys, saved: sshKeys.savedForWizard },
     (clusterId, answers) => {
       if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
     },
@@ -112,6 +121,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     contextKeys: new ContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value)),
     clustersView: treeView,
     storageView,
+    sshKeys,
+    sshKeysView,
   });
   const command = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
@@ -127,6 +138,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     storage,
     storageTree,
     storageView,
+    sshKeysTree,
+    sshKeysView,
     statusBar,
     authProvider,
     session,
@@ -177,6 +190,12 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
       ),
     ),
+    command(Commands.refreshSshKeys, () => sshKeys.refresh()),
+    command(Commands.addSshKey, () => sshKeys.add()),
+    command(Commands.removeSshKey, (arg?: unknown) => sshKeys.remove(arg)),
+    command(Commands.showSshKeysMine, () => session.setSshKeysIncludeOrg(false)),
+    command(Commands.showSshKeysOrganization, () => session.setSshKeysIncludeOrg(true)),
+    command(Commands.showSshKeysText, () => sshKeys.showText()),
   );
 
   // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
@@ -198,7 +217,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     vscode.ExtensionMode.Production,
     (): TensorPoolExtensionApi => ({
       store,
-      views: { clusters: tree, objectStorage: storageTree },
+      views: { clusters: tree, objectStorage: storageTree, sshKeys: sshKeysTree },
       refresh: () => clusters.refresh(),
       setPrompter: (p) => {
         prompter = p ?? realPrompter;
@@ -210,6 +229,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         globalState: () => state.snapshot(),
         initializeAccount: () => account.initialize(),
         refreshObjectStorage: () => storage.refresh(),
+        sshKeys,
+        cliSetup,
         configure: (seams) => host.configure(seams),
         nextRefreshDelay: () => scheduler.nextDelay(),
         activation,

@@ -10,6 +10,7 @@ import { Transport, type CallOptions, type Method, type Query, type TransportOpt
 import { snippet } from './parse';
 import { toBucket, toCluster, toListing, type Bucket } from './normalize';
 import * as S from './schemas';
+import { healthVerdict, toSshKeyListing, type HealthVerdict, type SshKeyListing } from './sshKeys';
 
 export type ImageField = 'container' | 'experimental_container';
 export type SshSystem = 'linux' | 'darwin' | 'windows';
@@ -91,6 +92,21 @@ export class TensorPoolClient {
     return this.get('/user/ssh-key/list', S.SshKeyListResponse, opts, {
       include_org: options.includeOrg ? 'true' : undefined,
     });
+  }
+
+  /** The saved keys as records (undefined `keys` when the server sent only its text table). */
+  async sshKeys(options: { includeOrg?: boolean } = {}, opts?: CallOptions): Promise<SshKeyListing> {
+    return toSshKeyListing(await this.listSshKeys(options, opts));
+  }
+
+  /** POST /health with this client's version: a 4xx answer refuses the client (see healthVerdict). */
+  async health(info: { package_version: string; uname: string }, opts?: CallOptions): Promise<HealthVerdict> {
+    try {
+      await this.send('POST', '/health', S.MessageResponse, info, opts);
+      return { ok: true };
+    } catch (err) {
+      return healthVerdict(err);
+    }
   }
 
   async removeSshKey(keyId: string, opts?: CallOptions): Promise<S.MessageResponse> {

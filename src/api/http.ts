@@ -149,6 +149,7 @@ export class Transport {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent,
+      'x-client-type': 'vscode', // which client this is, as the official CLI sends `cli`
     };
     const token = this.options.getToken();
     if (token) {

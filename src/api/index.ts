@@ -18,4 +18,5 @@ export type { TrackOptions, TrackOutcome } from './tracking';
 export type { LogLevel, LogSink } from './log';
 export type { CallOptions } from './http';
 export type { Bucket } from './normalize';
+export type { HealthVerdict, SavedSshKey, SshKeyListing } from './sshKeys';
 export type * from './schemas';

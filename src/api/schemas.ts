@@ -141,7 +141,8 @@ export const OrganizationInfo = z.looseObject({
 });
 export type OrganizationInfo = z.infer<typeof OrganizationInfo>;
 
-export const SshKeyAddResponse = z.looseObject({ key_id: z.string(), message: text });
+// The official client reads only `message`: key_id may be missing.
+export const SshKeyAddResponse = z.looseObject({ key_id: text, message: text });
 export type SshKeyAddResponse = z.infer<typeof SshKeyAddResponse>;
 
 export const SshKeyListResponse = z.looseObject({

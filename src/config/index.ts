@@ -57,3 +57,4 @@ export * from './env';
 export * from './sshHosts';
 export * from './sshConfig';
 export * from './sshKeys';
+export * from './dotenv';

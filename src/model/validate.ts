@@ -8,7 +8,8 @@
 
 export type Validator<T = string> = (value: T) => string | undefined;
 
-/** GPU instance types seen in the service's docs; the shape `<count>x<model>` is the contract. */
+/** Instance types seen in the service's docs (the local engine offers the same list by default, see
+ *  engine/offered.ts); the shape `<count>x<model>` is the contract. */
 export const KNOWN_INSTANCE_TYPES: readonly string[] = [
   '1xH100',
   '2xH100',
@@ -27,6 +28,8 @@ export const KNOWN_INSTANCE_TYPES: readonly string[] = [
   '4xB300',
   '8xB300',
   '1xL40S',
+  '32xCPU',
+  '64xCPU',
 ];
 
 /** Largest node count the extension will send; far above any real order, far below a typo like 10^9. */

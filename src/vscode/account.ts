@@ -10,6 +10,7 @@ import { validateApiToken } from '../model/validate';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { Log } from './log';
+import type { CliSetup } from './cliSetup';
 import type { AccountState, OrgSummary, Store } from './store';
 import { SECRET_KEYS, type StoredState } from './storedState';
 import { promptForToken } from './tokenInput';
@@ -71,6 +72,8 @@ export class AccountController implements vscode.Disposable {
     private readonly api: ApiService,
     private readonly registry: SecretRegistry,
     private readonly log: Log,
+    /** The command-line setup: health check and the `.env` token offer (cliSetup.ts). */
+    private readonly cli?: CliSetup,
   ) {
     // Another window signed in or out: follow it.
     this.disposables.push(
@@ -123,6 +126,13 @@ export class AccountController implements vscode.Disposable {
     }
     const seq = ++this.checkSeq;
     this.store.setAccount({ kind: 'checking' });
+    // POST /health first, as the official CLI does; a refusal stops here (cliSetup.ts).
+    const refused = await this.cli?.health();
+    if (seq !== this.checkSeq) return;
+    if (refused !== undefined) {
+      this.store.setAccount({ kind: 'outdated', message: refused });
+      return;
+    }
     try {
       const client = await this.api.client();
       const me = await client.me();
@@ -261,23 +271,33 @@ export class AccountController implements vscode.Disposable {
       });
   };
 
-  /** The official CLI reads TENSORPOOL_KEY; offer it once when nothing is stored. */
+  /** The official CLI reads TENSORPOOL_KEY (some tools TENSORPOOL_API_KEY); offer it once when nothing
+   *  is stored. Without one, a workspace `.env` holding the token is offered (cliSetup.ts). */
   private async offerEnvironmentToken(): Promise<void> {
-    const env = process.env.TENSORPOOL_KEY;
-    if (!env || validateApiToken(env) || this.state.get('tensorpool.envTokenOffered')) return;
+    const name = ['TENSORPOOL_KEY', 'TENSORPOOL_API_KEY'].find((n) => process.env[n]?.trim());
+    const env = name ? process.env[name] : undefined;
+    if (!name || !env || validateApiToken(env)) {
+      await this.cli?.offerDotenvToken((token, source) => this.useOfferedToken(token, source));
+      return;
+    }
+    if (this.state.get('tensorpool.envTokenOffered')) return;
     await this.state.update('tensorpool.envTokenOffered', true);
     const pick = await vscode.window.showInformationMessage(
-      "TENSORPOOL_KEY is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
-      'Use TENSORPOOL_KEY',
+      `${name} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.`,
+      `Use ${name}`,
       'Not Now',
     );
-    if (pick !== 'Use TENSORPOOL_KEY') return;
-    const result = await this.tryToken(env.trim());
+    if (pick === `Use ${name}`) await this.useOfferedToken(env, name);
+  }
+
+  private async useOfferedToken(token: string, source: string): Promise<void> {
+    const problem = validateApiToken(token);
+    const result = problem ? { ok: false, message: problem } : await this.tryToken(token.trim());
     if (result.ok)
       void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
     else
       void vscode.window
-        .showErrorMessage(result.message ?? 'TENSORPOOL_KEY could not be used.', 'Sign In')
+        .showErrorMessage(result.message ?? `${source} could not be used.`, 'Sign In')
         .then((p) => {
           if (p) void vscode.commands.executeCommand(Commands.signIn);
         });

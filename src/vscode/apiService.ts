@@ -19,6 +19,8 @@ export interface ApiServiceOptions {
 
 export class ApiService {
   private cached: { key: string; client: TensorPoolClient } | undefined;
+  /** Set while POST /health refuses this client (cliSetup.ts): every other request is refused here. */
+  refusedBecause: string | undefined;
 
   constructor(private readonly options: ApiServiceOptions) {}
 
@@ -27,7 +29,8 @@ export class ApiService {
   }
 
   /** The client for the signed-in token. Throws a ValidationError when tensorpool.apiUrl is unusable. */
-  async client(): Promise<TensorPoolClient> {
+  async client(purpose?: 'health'): Promise<TensorPoolClient> {
+    this.throwIfRefused(purpose);
     const settings = readSettings();
     const key = `${settings.apiUrl}\n${settings.imageField}\n${JSON.stringify(readProxySettings())}`;
     if (this.cached?.key !== key) {
@@ -38,7 +41,13 @@ export class ApiService {
 
   /** A one-off client for a token that is not stored yet (the sign-in check). No 401 hook. */
   async clientFor(token: string): Promise<TensorPoolClient> {
+    this.throwIfRefused();
     return this.build(() => token, undefined);
+  }
+
+  private throwIfRefused(purpose?: 'health'): void {
+    if (this.refusedBecause !== undefined && purpose !== 'health')
+      throw new Error(`The TensorPool service refused this version of the extension: ${this.refusedBecause}`);
   }
 
   /** Forget the cached client (settings changed). */

@@ -35,6 +35,13 @@ export const Commands = {
   copyStorageEnvironment: 'tensorpool.copyStorageEnvironment',
   openInRemoteSsh: 'tensorpool.openInRemoteSsh',
   openSshTerminal: 'tensorpool.openSshTerminal',
+  // --- saved SSH keys (src/vscode/sshKeys.ts) ---
+  refreshSshKeys: 'tensorpool.refreshSshKeys',
+  addSshKey: 'tensorpool.addSshKey',
+  removeSshKey: 'tensorpool.removeSshKey',
+  showSshKeysMine: 'tensorpool.showSshKeysMine',
+  showSshKeysOrganization: 'tensorpool.showSshKeysOrganization',
+  showSshKeysText: 'tensorpool.showSshKeysText',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

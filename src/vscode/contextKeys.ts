@@ -13,6 +13,8 @@ export interface ContextKeyTypes {
   'tensorpool.includeOrg': boolean;
   /** The object-storage state's kind (unknown, loading, disabled, enabled, error). */
   'tensorpool.objectStorage': ObjectStorageState['kind'];
+  /** The SSH Keys view shows the whole organisation's keys. */
+  'tensorpool.sshKeysIncludeOrg': boolean;
 }
 
 export type ContextKey = keyof ContextKeyTypes;
@@ -22,6 +24,7 @@ export const CONTEXT_KEY_DEFAULTS: { readonly [K in ContextKey]: ContextKeyTypes
   'tensorpool.account': 'checking',
   'tensorpool.includeOrg': false,
   'tensorpool.objectStorage': 'unknown',
+  'tensorpool.sshKeysIncludeOrg': false,
 };
 
 export type SetContext = (key: string, value: unknown) => Thenable<unknown>;

@@ -16,13 +16,19 @@ import {
   type CreateStepId,
   type LocalKey,
 } from '../wizards/createCluster';
+import type { SavedKeys } from '../wizards/savedKeys';
 import { errorKind, knownClusters, mayHaveHappened, type ClusterCommandDeps } from './clusterActions';
 import { readSettings } from './settings';
 
 export class CreateClusterAction {
   constructor(
     private readonly d: ClusterCommandDeps,
-    private readonly keys: { list: () => Promise<LocalKey[]>; generate: () => Promise<LocalKey> },
+    private readonly keys: {
+      list: () => Promise<LocalKey[]>;
+      generate: () => Promise<LocalKey>;
+      /** The keys saved on the account, for the wizard's "no new key" row (sshKeys.ts). */
+      saved?: () => Promise<SavedKeys | undefined>;
+    },
     /** Called once a create was accepted (e.g. to remember the key file for ssh). */
     private readonly onCreated: (clusterId: string, state: CreateState) => void = () => undefined,
   ) {}
@@ -48,6 +54,7 @@ export class CreateClusterAction {
           prompter: this.d.prompts(),
           localKeys: this.keys.list,
           generateKey: this.keys.generate,
+          savedKeys: this.keys.saved,
           existingNames: () =>
             this.knownClusters()
               .map((c) => c.name)

@@ -1,8 +1,9 @@
 /**
  * What the extension asks of the machine and the workbench that a test cannot provide for real: whose
  * home folder holds ~/.ssh, ~/.aws and rclone.conf, the environment (AWS_*, RCLONE_CONFIG), opening a
- * second window, whether Remote-SSH is installed. Controllers get one HostSeams through their
- * constructor; the composition root owns it, and the test API replaces its values with configure().
+ * second window, whether Remote-SSH is installed, Workspace Trust and the workspace folders. Controllers
+ * get one HostSeams through their constructor; the composition root owns it, and the test API
+ * replaces its values with configure().
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -18,6 +19,10 @@ export interface HostSeamValues {
   readonly opener: (uri: vscode.Uri) => Thenable<unknown>;
   /** Whether Remote-SSH is installed (it cannot be installed offline). */
   readonly hasRemoteSsh: () => boolean;
+  /** Workspace Trust (a test cannot open an untrusted workspace in the harness). */
+  readonly isTrusted: () => boolean;
+  /** The workspace folders' paths (where a `.env` may hold a token). */
+  readonly folders: () => readonly string[];
 }
 
 const REAL: HostSeamValues = {
@@ -25,6 +30,8 @@ const REAL: HostSeamValues = {
   env: () => process.env,
   opener: (uri) => vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true }),
   hasRemoteSsh: () => vscode.extensions.getExtension(REMOTE_SSH_ID) !== undefined,
+  isTrusted: () => vscode.workspace.isTrusted,
+  folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
 };
 
 export class HostSeams implements HostSeamValues {
@@ -43,4 +50,6 @@ export class HostSeams implements HostSeamValues {
   readonly env = (): Readonly<Record<string, string | undefined>> => this.values.env();
   readonly opener = (uri: vscode.Uri): Thenable<unknown> => this.values.opener(uri);
   readonly hasRemoteSsh = (): boolean => this.values.hasRemoteSsh();
+  readonly isTrusted = (): boolean => this.values.isTrusted();
+  readonly folders = (): readonly string[] => this.values.folders();
 }

@@ -11,6 +11,7 @@ import type { ClustersController } from './clusters';
 import type { ContextKeys } from './contextKeys';
 import type { ObjectStorageController } from './objectStorage';
 import type { RefreshScheduler } from './refreshScheduler';
+import type { SshKeysController } from './sshKeys';
 import { affectsApi, affectsRefreshInterval } from './settings';
 import type { Store } from './store';
 
@@ -24,6 +25,8 @@ export interface SessionParts {
   readonly contextKeys: ContextKeys;
   readonly clustersView: vscode.TreeView<unknown>;
   readonly storageView: vscode.TreeView<unknown>;
+  readonly sshKeys: SshKeysController;
+  readonly sshKeysView: vscode.TreeView<unknown>;
 }
 
 export class Session implements vscode.Disposable {
@@ -39,6 +42,9 @@ export class Session implements vscode.Disposable {
       p.storageView.onDidChangeVisibility((e) => {
         if (e.visible && p.account.signedIn) void p.storage.refresh();
       }),
+      p.sshKeysView.onDidChangeVisibility((e) => {
+        if (e.visible && p.account.signedIn) void p.sshKeys.refresh();
+      }),
       p.clustersView.onDidChangeVisibility((e) => {
         if (e.visible && p.account.signedIn) void p.clusters.refresh();
         else p.scheduler.reschedule();
@@ -48,6 +54,7 @@ export class Session implements vscode.Disposable {
     p.contextKeys.set('tensorpool.account', p.store.account.kind);
     p.contextKeys.set('tensorpool.includeOrg', p.clusters.includeOrg);
     p.contextKeys.set('tensorpool.objectStorage', p.store.objectStorage.kind);
+    p.contextKeys.set('tensorpool.sshKeysIncludeOrg', p.sshKeys.includeOrg);
   }
 
   /** Show the whole organisation's clusters, or only mine (a remembered choice). */
@@ -56,20 +63,29 @@ export class Session implements vscode.Disposable {
     this.p.contextKeys.set('tensorpool.includeOrg', include);
   }
 
+  /** Show the whole organisation's saved SSH keys, or only mine (a remembered choice). */
+  async setSshKeysIncludeOrg(include: boolean): Promise<void> {
+    await this.p.sshKeys.setIncludeOrg(include);
+    this.p.contextKeys.set('tensorpool.sshKeysIncludeOrg', include);
+  }
+
   /** Refresh the cluster list if someone is looking at it. */
   refreshClustersIfVisible(): void {
     if (this.p.clustersView.visible) void this.p.clusters.refresh();
   }
 
   private accountChanged(): void {
-    const { store, contextKeys, clusters, storage } = this.p;
+    const { store, contextKeys, clusters, storage, sshKeys } = this.p;
     contextKeys.set('tensorpool.account', store.account.kind);
     if (store.account.kind === 'signedIn') {
       this.refreshClustersIfVisible();
       if (this.p.storageView.visible) void storage.refresh();
+      if (this.p.sshKeysView.visible) void sshKeys.refresh();
+      void sshKeys.prefetch(); // the create wizard's "no new key" row then needs no request
     } else if (store.account.kind === 'signedOut') {
       clusters.clear();
       storage.clear();
+      sshKeys.clear();
     }
   }
 

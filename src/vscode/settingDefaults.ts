@@ -3,8 +3,10 @@
  * default from (test/unit/stateTables.test.ts checks them against package.json's contributes.configuration).
  * No `vscode` import, so plain Node tests can read it.
  */
+import { DEFAULT_API_URL } from '../model/apiUrl';
+
 export const SETTING_DEFAULTS = {
-  apiUrl: 'https://engine.tensorpool.dev',
+  apiUrl: DEFAULT_API_URL,
   containerField: 'container',
   refreshInterval: 60,
   lowBalanceWarning: 20,

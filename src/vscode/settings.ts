@@ -3,6 +3,7 @@
  * defaults of settingDefaults.ts. Read on each use (no cache), so a change applies at once.
  */
 import * as vscode from 'vscode';
+import { pickApiUrl, type ApiUrlSource } from '../model/apiUrl';
 import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS as D, type SettingName } from './settingDefaults';
 
 export const DEFAULT_API_URL = D.apiUrl;
@@ -37,7 +38,7 @@ function read<K extends SettingName>(c: vscode.WorkspaceConfiguration, name: K):
 export function readSettings(): Settings {
   const c = tensorpool();
   return {
-    apiUrl: read(c, 'apiUrl'),
+    apiUrl: effectiveApiUrl().url,
     imageField:
       c.get<string>('containerField') === 'experimental_container' ? 'experimental_container' : 'container',
     refreshIntervalSeconds: Math.max(
@@ -66,6 +67,11 @@ export function readObjectStorageProfile(): string {
 /** Switch to keeping our SSH hosts in a marked block of ~/.ssh/config (user settings). */
 export function useSshConfigBlock(): Thenable<void> {
   return tensorpool().update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);
+}
+
+/** The base URL in use and where it comes from (setting > TENSORPOOL_ENGINE > default; src/model/apiUrl.ts). */
+export function effectiveApiUrl(env: NodeJS.ProcessEnv = process.env): { url: string; source: ApiUrlSource } {
+  return pickApiUrl(tensorpool().inspect<string>('apiUrl'), env);
 }
 
 /** VS Code's own proxy settings, which the API client applies to its requests. */

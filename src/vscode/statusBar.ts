@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { Commands } from './commands';
-import { readSettings } from './settings';
+import { effectiveApiUrl, readSettings } from './settings';
 import type { AccountState, Store } from './store';
 
 export interface StatusView {
@@ -77,7 +77,23 @@ export function statusView(state: AccountState, lowBalance: number): StatusView 
         command: Commands.retryAccountCheck,
         background: 'error',
       };
+    case 'outdated':
+      return {
+        text: '$(circle-slash) TensorPool: Update Needed',
+        tooltip: `The TensorPool service refused this version of the extension:\n${state.message}\n\nUpdate the extension, then click to check again.`,
+        command: Commands.retryAccountCheck,
+        background: 'error',
+      };
   }
+}
+
+/** Say which service the window talks to when it is not the default one (and why). */
+function withEndpoint(tooltip: string | vscode.MarkdownString): string | vscode.MarkdownString {
+  const { url, source } = effectiveApiUrl();
+  if (source === 'default') return tooltip;
+  const line = `Service: ${url} (${source === 'setting' ? 'tensorpool.apiUrl setting' : 'TENSORPOOL_ENGINE environment variable'})`;
+  if (typeof tooltip === 'string') return `${tooltip}\n\n${line}`;
+  return tooltip.appendMarkdown('\n\n').appendText(line);
 }
 
 export class AccountStatusBar implements vscode.Disposable {
@@ -97,7 +113,7 @@ export class AccountStatusBar implements vscode.Disposable {
   render(): void {
     const view = statusView(this.store.account, readSettings().lowBalanceWarning);
     this.item.text = view.text;
-    this.item.tooltip = view.tooltip;
+    this.item.tooltip = withEndpoint(view.tooltip);
     this.item.command = view.command;
     this.item.backgroundColor = view.background
       ? new vscode.ThemeColor(`statusBarItem.${view.background}Background`)

@@ -21,7 +21,9 @@ export type AccountState =
   | { readonly kind: 'signedIn'; readonly label: string; readonly id?: string; readonly org?: OrgSummary }
   | { readonly kind: 'rejected'; readonly message: string }
   | { readonly kind: 'forbidden'; readonly message: string }
-  | { readonly kind: 'unreachable'; readonly message: string };
+  | { readonly kind: 'unreachable'; readonly message: string }
+  /** POST /health refused this version of the extension; nothing else is requested. */
+  | { readonly kind: 'outdated'; readonly message: string };
 
 export interface ClusterData {
   /** Undefined when the server answered with text only. */
@@ -68,13 +70,37 @@ export type ObjectStorageState =
     }
   | { readonly kind: 'error'; readonly message: string };
 
-export type StoreTopic = 'account' | 'clusters' | 'requests' | 'objectStorage';
+// --- saved SSH keys (src/vscode/sshKeys.ts) ---
+export interface SshKeyRow {
+  readonly id: string | undefined;
+  readonly name: string;
+  readonly type: string | undefined;
+  readonly fingerprint: string | undefined;
+  readonly createdAt: string | undefined;
+  readonly owner: string | undefined;
+}
+
+export interface SshKeysState {
+  /** Undefined keys with a message: the server sent its text table only. */
+  readonly data:
+    | {
+        readonly keys: readonly SshKeyRow[] | undefined;
+        readonly message?: string;
+        readonly includeOrg: boolean;
+      }
+    | undefined;
+  readonly loading: boolean;
+  readonly error: string | undefined;
+}
+
+export type StoreTopic = 'account' | 'clusters' | 'requests' | 'objectStorage' | 'sshKeys';
 
 export class Store implements vscode.Disposable {
   private accountState: AccountState = { kind: 'signedOut' };
   private clustersState: ClustersState = { data: undefined, loading: false, error: undefined };
   private readonly tracked = new Map<string, TrackedRequest>();
   private objectStorageState: ObjectStorageState = { kind: 'unknown' };
+  private sshKeysState: SshKeysState = { data: undefined, loading: false, error: undefined };
   private readonly emitter = new vscode.EventEmitter<StoreTopic>();
   readonly onDidChange = this.emitter.event;
 
@@ -103,6 +129,15 @@ export class Store implements vscode.Disposable {
   setObjectStorage(state: ObjectStorageState): void {
     this.objectStorageState = state;
     this.emitter.fire('objectStorage');
+  }
+
+  get sshKeys(): SshKeysState {
+    return this.sshKeysState;
+  }
+
+  updateSshKeys(change: Partial<SshKeysState>): void {
+    this.sshKeysState = { ...this.sshKeysState, ...change };
+    this.emitter.fire('sshKeys');
   }
 
   get requests(): readonly TrackedRequest[] {

@@ -18,6 +18,10 @@ export interface StoredStateTypes {
   'tensorpool.sshIncludeDecision': 'added' | 'declined';
   /** The AWS profile and rclone remote this extension wrote (rewritten after a key rotation). */
   'tensorpool.configuredStorageProfiles': { aws?: string; rclone?: string };
+  /** The workspace `.env` files whose token was offered (each once). */
+  'tensorpool.dotenvTokenOffered': string[];
+  /** SSH Keys view scope: the whole organisation (true) or only mine. */
+  'tensorpool.sshKeysIncludeOrg': boolean;
 }
 
 export type StoredKey = keyof StoredStateTypes;
@@ -30,6 +34,8 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.remoteFolders': true,
   'tensorpool.sshIncludeDecision': true,
   'tensorpool.configuredStorageProfiles': true,
+  'tensorpool.dotenvTokenOffered': true,
+  'tensorpool.sshKeysIncludeOrg': true,
 };
 
 export const STORED_KEYS = Object.keys(LISTED) as readonly StoredKey[];

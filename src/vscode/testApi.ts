@@ -10,6 +10,9 @@ import type { ApiLoadTiming } from './lazyApi';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
 import type { StorageNode } from './views/objectStorageTree';
+import type { SshKeyNode } from './views/sshKeysTree';
+import type { SshKeysController } from './sshKeys';
+import type { CliSetup } from './cliSetup';
 
 /** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
 export interface ActivationTimings {
@@ -26,6 +29,7 @@ export interface TensorPoolExtensionApi {
   readonly views: {
     readonly clusters: vscode.TreeDataProvider<ClusterNode>;
     readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
+    readonly sshKeys: vscode.TreeDataProvider<SshKeyNode>;
   };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
@@ -39,9 +43,12 @@ export interface TensorPoolExtensionApi {
     /** Run the startup token check again (what activation does in the background). */
     initializeAccount(): Promise<void>;
     refreshObjectStorage(): Promise<void>;
+    /** Saved SSH keys (add/remove/refresh) and the command-line setup (health check, `.env` offer). */
+    readonly sshKeys: SshKeysController;
+    readonly cliSetup: CliSetup;
     /**
-     * Replace the host seams (home folder, environment, window opener, Remote-SSH check) for Connect and
-     * the storage config writers; the ones not given are the real ones again, so `{}` restores all.
+     * Replace the host seams (home folder, environment, window opener, Remote-SSH check, Workspace Trust,
+     * workspace folders); the ones not given are the real ones again, so `{}` restores all.
      */
     configure(seams: Partial<HostSeamValues>): void;
     nextRefreshDelay(): number | undefined;

@@ -11,6 +11,13 @@ import {
   validatePublicKey,
 } from '../model/validate';
 import type { Answer, PickItem, Prompter, StepMeta } from './prompter';
+import {
+  NO_KEY_LABEL,
+  UNREACHABLE_WARNING,
+  noKeyDescription,
+  noKeySummary,
+  type SavedKeys,
+} from './savedKeys';
 import { mapAnswer, runSteps, type Step, type StepAnswer } from './steps';
 
 export interface LocalKey {
@@ -55,6 +62,8 @@ export interface CreateWizardDeps {
   readonly existingNames: () => readonly string[];
   /** The wire name of the image field, shown in the summary. */
   readonly imageField: string;
+  /** The keys saved on the account (savedKeys.ts); undefined or failing: not known. */
+  readonly savedKeys?: () => Promise<SavedKeys | undefined>;
 }
 
 export interface CreateWizardOptions {
@@ -137,6 +146,11 @@ export async function runCreateWizard(
     return e;
   };
 
+  /** Listed once per wizard run (the key step and the summary both use it). */
+  let saved: Promise<SavedKeys | undefined> | undefined;
+  const savedKeys = () =>
+    (saved ??= deps.savedKeys ? deps.savedKeys().catch(() => undefined) : Promise.resolve(undefined));
+
   const steps: Step<CreateState>[] = [
     {
       id: 'instanceType',
@@ -189,7 +203,7 @@ export async function runCreateWizard(
           (name) => ({ ...s, name }),
         ),
     },
-    { id: 'key', run: (s, meta) => keyStep(deps, s, meta, takeError('key')) },
+    { id: 'key', run: (s, meta) => keyStep(deps, s, meta, takeError('key'), savedKeys) },
     {
       id: 'container',
       run: async (s, meta) =>
@@ -223,7 +237,7 @@ export async function runCreateWizard(
           (deletionProtection) => ({ ...s, deletionProtection }),
         ),
     },
-    { id: 'summary', run: (s, meta) => summaryStep(deps, s, meta) },
+    { id: 'summary', run: async (s, meta) => summaryStep(deps, s, meta, await savedKeys()) },
   ];
 
   return runSteps(steps, options.initial ?? EMPTY_CREATE, {
@@ -241,8 +255,10 @@ async function keyStep(
   s: CreateState,
   meta: StepMeta,
   initialError: string | undefined,
+  savedKeys: () => Promise<SavedKeys | undefined>,
 ): Promise<Answer<CreateState>> {
   const keys = await deps.localKeys();
+  const saved = await savedKeys();
   type KeyPick =
     { kind: 'none' } | { kind: 'paste' } | { kind: 'generate' } | { kind: 'file'; key: LocalKey };
   const items: PickItem<KeyPick>[] = [
@@ -263,8 +279,8 @@ async function keyStep(
       : []),
     { label: '$(clippy) Paste a public key…', value: { kind: 'paste' } },
     {
-      label: '$(circle-slash) No new key',
-      description: 'use only the keys saved on your account and organisation',
+      label: `$(circle-slash) ${NO_KEY_LABEL}`,
+      description: noKeyDescription(saved),
       value: { kind: 'none' },
     },
   ];
@@ -362,20 +378,20 @@ async function summaryStep(
   deps: CreateWizardDeps,
   s: CreateState,
   meta: StepMeta,
+  saved: SavedKeys | undefined,
 ): Promise<StepAnswer<CreateState>> {
   type Row = { kind: 'create' } | { kind: 'edit'; field: CreateStepId };
   const body = toCreateRequest(s);
+  const unreachable = s.key.kind === 'none' && saved?.names.length === 0;
   const keyText =
-    s.key.kind === 'none'
-      ? 'none (saved keys only)'
-      : s.key.kind === 'file'
-        ? basename(s.key.path)
-        : 'pasted key';
+    s.key.kind === 'none' ? noKeySummary(saved) : s.key.kind === 'file' ? basename(s.key.path) : 'pasted key';
   const rows: PickItem<Row>[] = [
     {
       label: '$(rocket) Create cluster',
       description: `${body.instance_type} × ${body.num_nodes} node${body.num_nodes === 1 ? '' : 's'}`,
-      detail: 'Billing starts when the nodes are provisioned.',
+      detail: unreachable
+        ? `Billing starts when the nodes are provisioned. ${UNREACHABLE_WARNING}`
+        : 'Billing starts when the nodes are provisioned.',
       value: { kind: 'create' },
     },
     { label: 'Instance type', description: s.instanceType, value: { kind: 'edit', field: 'instanceType' } },
@@ -413,6 +429,7 @@ async function summaryStep(
 
 function describeType(t: string): string {
   const [count, model] = t.split('x');
+  if (model === 'CPU') return `${count} vCPUs per node, no GPU`;
   return `${count} × ${model} GPU${count === '1' ? '' : 's'} per node`;
 }
 

@@ -1,7 +1,7 @@
 // The local engine over real HTTP: object storage: enabling, credentials, key rotation, buckets, disabling.
 import * as assert from 'node:assert/strict';
 import { sleep } from '../../shared/wait';
-import { assertIssue, call, control, type Json, TOKEN2, useEngine } from './engineHttp';
+import { assertIssue, call, control, TOKEN2, useEngine } from './engineHttp';
 
 describe('local engine', function () {
   this.timeout(20_000);
@@ -104,14 +104,8 @@ describe('local engine', function () {
 
       const list = await call('GET', '/object-storage/bucket/list');
       assert.equal(list.status, 200);
-      assert.deepEqual(
-        (list.json.buckets as Json[]).map((b) => [b.name, b.object_count]),
-        [
-          ['datasets-01', 1],
-          ['empty.bucket', 0],
-        ],
-      );
-      assert.ok(!Number.isNaN(Date.parse(list.json.buckets[0].created_at)));
+      assert.deepEqual(list.json.buckets, ['datasets-01', 'empty.bucket']);
+      assert.match(list.json.message, /datasets-01\s+1\s/);
 
       const full = await call('DELETE', '/object-storage/bucket/delete/datasets-01');
       assert.equal(full.status, 409);
@@ -120,10 +114,7 @@ describe('local engine', function () {
       assert.equal(del.status, 204);
       assert.equal(del.text, '');
       assert.equal((await call('DELETE', '/object-storage/bucket/delete/empty.bucket')).status, 404);
-      assert.deepEqual(
-        ((await call('GET', '/object-storage/bucket/list')).json.buckets as Json[]).map((b) => b.name),
-        ['datasets-01'],
-      );
+      assert.deepEqual((await call('GET', '/object-storage/bucket/list')).json.buckets, ['datasets-01']);
     });
   });
 });

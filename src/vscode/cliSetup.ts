@@ -1,0 +1,138 @@
+/**
+ * What a user of the official `tp` command line already has, picked up by the extension:
+ *  - the base URL from TENSORPOOL_ENGINE (settings.ts effectiveApiUrl; logged here at each check),
+ *  - a token in a workspace folder's `.env` (TENSORPOOL_KEY= or TENSORPOOL_API_KEY=), offered once per
+ *    file, read only after the user agrees, only in a trusted workspace, never written back,
+ *  - POST /health before the background account check: a refusal is shown once, the status bar says
+ *    so, and nothing else is requested until the check is run again.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../api/errors';
+import type { Prompter } from '../wizards/prompter';
+import type { ApiService } from './apiService';
+import type { HostSeams } from './hostSeams';
+import { configWriters } from './lazyConfig';
+import type { Log } from './log';
+import { effectiveApiUrl } from './settings';
+import type { StoredState } from './storedState';
+
+const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
+
+export interface TokenUser {
+  /** Check the token and store it when accepted (the account controller's sign-in path). */
+  (token: string, source: string): Promise<void>;
+}
+
+export class CliSetup {
+  /** The last refusal shown (one notification per message per window). */
+  private refusalShown: string | undefined;
+
+  constructor(
+    private readonly api: ApiService,
+    private readonly state: StoredState,
+    private readonly log: Log,
+    private readonly extensionVersion: string,
+    /** Notifications go through the prompter, so tests can script and count them. */
+    private readonly prompts: () => Prompter,
+    /** Workspace Trust and the workspace folders (tests configure them). */
+    private readonly host: HostSeams,
+  ) {}
+
+  /**
+   * POST /health with this extension's version. Returns the refusal message when the service refuses
+   * this client, otherwise undefined (also when the check itself could not be made: the account check
+   * that follows reports network trouble as usual).
+   */
+  async health(): Promise<string | undefined> {
+    const { url, source } = effectiveApiUrl();
+    this.log.info(
+      `Service: ${url} (${source === 'setting' ? 'from the tensorpool.apiUrl setting' : source === 'TENSORPOOL_ENGINE' ? 'from TENSORPOOL_ENGINE in the environment; the tensorpool.apiUrl setting is not set' : 'default'}).`,
+    );
+    this.api.refusedBecause = undefined;
+    try {
+      const client = await this.api.client('health');
+      const verdict = await client.health({
+        package_version: this.extensionVersion,
+        uname: `${os.type()} ${os.release()} ${os.arch()}`,
+      });
+      this.api.refusedBecause = verdict.ok ? undefined : verdict.message;
+      if (verdict.ok) return undefined;
+      this.log.warn(`The service refused this client (HTTP ${verdict.status}): ${verdict.message}`);
+      this.showRefusal(verdict.message);
+      return verdict.message;
+    } catch (e) {
+      this.log.info(`Health check not answered: ${errorMessage(e)}`);
+      return undefined;
+    }
+  }
+
+  private showRefusal(message: string): void {
+    if (this.refusalShown === message) return;
+    this.refusalShown = message;
+    void this.prompts()
+      .confirm({
+        message: `TensorPool refused this version of the extension (${this.extensionVersion}): ${message}`,
+        detail: 'Update the TensorPool extension, then run "TensorPool: Retry Account Check".',
+        actions: ['Update Extension', 'Show Log'],
+        modal: false,
+        severity: 'error',
+      })
+      .then(
+        (pick) => {
+          if (pick === 'Update Extension')
+            void vscode.commands.executeCommand('extension.open', EXTENSION_ID);
+          if (pick === 'Show Log') this.log.channel.show();
+        },
+        () => undefined,
+      );
+  }
+
+  /**
+   * Offer the token of a workspace folder's `.env`, like the official CLI reads `./.env`. Only the file's
+   * existence is checked before the user agrees; each file is offered once. Returns whether an offer was
+   * made.
+   */
+  async offerDotenvToken(useToken: TokenUser): Promise<boolean> {
+    if (!this.host.isTrusted()) return false;
+    const offered = this.state.get('tensorpool.dotenvTokenOffered', []);
+    let file: string | undefined;
+    for (const folder of this.host.folders()) {
+      const candidate = path.join(folder, '.env');
+      if (offered.includes(candidate)) continue;
+      if (await isFile(candidate)) {
+        file = candidate;
+        break;
+      }
+    }
+    if (!file) return false;
+    await this.state.update('tensorpool.dotenvTokenOffered', [...offered, file].slice(-50));
+    const pick = await this.prompts().confirm({
+      message: `This workspace has a .env file (${file}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it?`,
+      detail: 'The file is only read, never changed; the token is checked and kept in secret storage.',
+      actions: ['Read .env', 'Not Now'],
+      modal: false,
+      severity: 'info',
+    });
+    if (pick !== 'Read .env') return true;
+    const found = await configWriters().readDotenvToken(file);
+    if (!found) {
+      void vscode.window.showWarningMessage(
+        `No TENSORPOOL_KEY (or TENSORPOOL_API_KEY) line with a value in ${file}.`,
+      );
+      return true;
+    }
+    this.log.info(`Using the ${found.name} line of ${file}.`);
+    await useToken(found.value, `${found.name} from .env`);
+    return true;
+  }
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await vscode.workspace.fs.stat(vscode.Uri.file(p))).type === vscode.FileType.File;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The SSH Keys view: a pure function of the store. One row per saved key (name; type, fingerprint
+ * and, in the organisation listing, the owner; the date in the tooltip); an error row with a retry;
+ * when the server answered with text only, a row that opens that text instead of an empty view.
+ *
+ * A view of its own rather than a node under the account: keys are managed (add, remove, Mine /
+ * Organisation) with title-bar actions like the other sections, and the account itself lives in the
+ * status bar, not in a tree.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../commands';
+import type { SshKeyRow, Store } from '../store';
+
+export type SshKeyNode =
+  | { readonly kind: 'key'; readonly key: SshKeyRow; readonly removable: boolean }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'text'; readonly preview: string }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'empty'; readonly includeOrg: boolean };
+
+export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<SshKeyNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly store: Store,
+    private readonly isMine: (k: SshKeyRow) => boolean,
+  ) {
+    this.subscription = store.onDidChange((t) => {
+      if (t === 'sshKeys' || t === 'account') this.emitter.fire(undefined);
+    });
+  }
+
+  getChildren(node?: SshKeyNode): SshKeyNode[] {
+    if (node || this.store.account.kind !== 'signedIn') return [];
+    const { data, loading, error } = this.store.sshKeys;
+    const rows: SshKeyNode[] = [];
+    if (error) rows.push({ kind: 'error', message: error });
+    if (!data) {
+      if (loading && !error) rows.push({ kind: 'loading' });
+      return rows;
+    }
+    if (data.keys === undefined) {
+      rows.push({ kind: 'text', preview: firstLine(data.message) });
+      return rows;
+    }
+    for (const key of data.keys) rows.push({ kind: 'key', key, removable: !!key.id && this.isMine(key) });
+    if (data.keys.length === 0) rows.push({ kind: 'empty', includeOrg: data.includeOrg });
+    return rows;
+  }
+
+  getTreeItem(node: SshKeyNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'key': {
+        const k = node.key;
+        const item = new vscode.TreeItem(k.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `sshKey:${k.id ?? k.fingerprint ?? k.name}`;
+        const includeOrg = this.store.sshKeys.data?.includeOrg;
+        const added = k.createdAt ? `added ${k.createdAt.slice(0, 10)}` : undefined;
+        item.description = [k.type, k.fingerprint, added, includeOrg ? k.owner : undefined]
+          .filter(Boolean)
+          .join(' · ');
+        item.tooltip = [
+          k.name,
+          k.type ? `Type: ${k.type}` : undefined,
+          k.fingerprint ? `Fingerprint: ${k.fingerprint}` : undefined,
+          k.createdAt ? `Added: ${k.createdAt}` : undefined,
+          k.owner ? `Owner: ${k.owner}` : undefined,
+          k.id ? `ID: ${k.id}` : undefined,
+          'Saved keys are added to every new cluster.',
+        ]
+          .filter(Boolean)
+          .join('\n');
+        item.iconPath = new vscode.ThemeIcon('key');
+        item.contextValue = node.removable ? 'sshKey removable' : 'sshKey';
+        return item;
+      }
+      case 'error': {
+        const item = new vscode.TreeItem('Could not load SSH keys', vscode.TreeItemCollapsibleState.None);
+        item.description = node.message;
+        item.tooltip = `${node.message}\n\nClick to retry.`;
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+        item.command = { command: Commands.refreshSshKeys, title: 'Retry' };
+        return item;
+      }
+      case 'text': {
+        const item = new vscode.TreeItem(
+          'SSH keys (text from the server)',
+          vscode.TreeItemCollapsibleState.None,
+        );
+        item.description = node.preview;
+        item.tooltip = 'The service answered with a text table only. Click to open it.';
+        item.iconPath = new vscode.ThemeIcon('output');
+        item.command = { command: Commands.showSshKeysText, title: 'Open SSH key list text' };
+        return item;
+      }
+      case 'loading': {
+        const item = new vscode.TreeItem('Loading SSH keys…', vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon('loading~spin');
+        return item;
+      }
+      case 'empty': {
+        const item = new vscode.TreeItem(
+          node.includeOrg ? 'No SSH keys in your organisation' : 'No SSH keys saved',
+          vscode.TreeItemCollapsibleState.None,
+        );
+        item.description = node.includeOrg ? undefined : 'new clusters get no key unless you choose one';
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.command = { command: Commands.addSshKey, title: 'Add SSH Key' };
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+function firstLine(text: string | undefined): string {
+  const line = (text ?? '').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
+}
