@@ -40,6 +40,7 @@ export const DEFAULT_CONFIG: EngineConfig = {
   stuck: false,
   retrying: false,
   listMode: 'both',
+  answers: {},
 };
 
 /** Outcome of an operation that can be refused: ok with a value, or an HTTP-ish refusal. */

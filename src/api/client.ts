@@ -7,7 +7,15 @@ import type { Cluster, ClusterListing } from '../model/cluster';
 import { validateBucketName as validateBucket } from '../model/validate';
 import { BadResponseError, ValidationError, type FieldError } from './errors';
 import { Transport, snippet, type CallOptions, type Method, type Query, type TransportOptions } from './http';
-import { toBucket, toCluster, toListing, type Bucket } from './normalize';
+import {
+  clusterFromText,
+  sshKeysFromAnswer,
+  toBucket,
+  toCluster,
+  toListing,
+  type Bucket,
+  type SshKeyListing,
+} from './normalize';
 import * as S from './schemas';
 
 export type ImageField = 'container' | 'experimental_container';
@@ -92,6 +100,11 @@ export class TensorPoolClient {
     });
   }
 
+  /** The saved keys as records: the structured list, else the rows read from the text answer. */
+  async sshKeys(options: { includeOrg?: boolean } = {}, opts?: CallOptions): Promise<SshKeyListing> {
+    return sshKeysFromAnswer(await this.listSshKeys(options, opts));
+  }
+
   async removeSshKey(keyId: string, opts?: CallOptions): Promise<S.MessageResponse> {
     requireId(keyId, 'key_id', 'DELETE', '/user/ssh-key/remove');
     return this.send('DELETE', `/user/ssh-key/remove/${seg(keyId)}`, S.MessageResponse, undefined, opts);
@@ -153,7 +166,8 @@ export class TensorPoolClient {
     requireId(cluster, 'cluster', 'GET', '/cluster/info');
     const body = await this.get(`/cluster/info/${seg(cluster)}`, S.ClusterInfoResponse, opts);
     const record = body.cluster ?? body;
-    return { cluster: toCluster(record), message: body.message ?? undefined };
+    const message = body.message ?? undefined;
+    return { cluster: toCluster(record) ?? clusterFromText(message, cluster), message };
   }
 
   /** DELETE /cluster/{cluster}: starts the release (track request_id). Never retried. */

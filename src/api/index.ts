@@ -16,5 +16,5 @@ export { SecretRegistry, REDACTED } from './redact';
 export { trackRequest } from './tracking';
 export type { TrackOptions, TrackOutcome } from './tracking';
 export type { LogLevel, LogSink, CallOptions } from './http';
-export type { Bucket } from './normalize';
+export type { Bucket, SshKeyListing, SshKeyRecord } from './normalize';
 export type * from './schemas';
