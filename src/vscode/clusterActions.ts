@@ -22,6 +22,7 @@ import type { ClustersController } from './clusters';
 import type { Log } from './log';
 import type { RequestFollower } from './requestFollower';
 import { readSettings } from './settings';
+import { ClusterFinder, rememberCreated } from './pickCluster';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
 
@@ -39,7 +40,7 @@ const UNKNOWN_OUTCOME = new Set(['network', 'timeout', 'server', 'bad-response']
 
 export class ClusterActions {
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly api: ApiService,
     private readonly clusters: ClustersController,
     private readonly follower: RequestFollower,
@@ -49,38 +50,23 @@ export class ClusterActions {
     private readonly keys: { list: () => Promise<LocalKey[]>; generate: () => Promise<LocalKey> },
     /** Called once a create was accepted (e.g. to remember the key file for ssh). */
     private readonly onCreated: (clusterId: string, state: CreateState) => void = () => undefined,
-  ) {}
-
-  private knownClusters(): readonly Cluster[] {
-    return this.store.clusters.data?.clusters ?? [];
+  ) {
+    this.finder = new ClusterFinder(store, api, log, prompts, () => clusters.refresh());
   }
 
-  /** The cluster a command is about: the tree node it was invoked on, an id, or a pick. */
-  private async resolveCluster(arg: unknown, placeholder: string): Promise<Cluster | undefined> {
+  private readonly finder: ClusterFinder;
+
+  private knownClusters(): readonly Cluster[] {
+    return this.finder.known();
+  }
+
+  /** The cluster a command is about: the tree node it was invoked on, an id or name, or a pick. */
+  private async resolveCluster(arg: unknown, title: string): Promise<Cluster | undefined> {
     const node = arg as ClusterNode | undefined;
     if (node && typeof node === 'object' && (node.kind === 'cluster' || node.kind === 'instance'))
       return node.cluster;
-    if (typeof arg === 'string') return this.knownClusters().find((c) => c.id === arg || c.name === arg);
-    if (!this.store.clusters.data) await this.clusters.refresh();
-    const all = this.knownClusters();
-    if (all.length === 0) {
-      void vscode.window.showInformationMessage('There are no clusters to choose from.');
-      return undefined;
-    }
-    const picked = await this.prompts().pick<Cluster>({
-      title: placeholder,
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      placeholder,
-      items: all.map((c) => ({
-        label: clusterLabel(c),
-        description: [c.instanceType, c.status].filter(Boolean).join(' · '),
-        detail: c.id,
-        value: c,
-      })),
-    });
-    return picked.kind === 'value' ? picked.value : undefined;
+    if (typeof arg === 'string' && arg.trim()) return this.finder.byId(arg.trim());
+    return this.finder.pick({ title });
   }
 
   // ---- create ------------------------------------------------------------------------------------
@@ -209,6 +195,7 @@ export class ClusterActions {
     instanceIds: string[],
   ): void {
     this.onCreated(clusterId, state);
+    rememberCreated(clusterId, instanceIds);
     const body = toCreateRequest(state);
     const placeholder: Cluster = {
       id: clusterId,
@@ -231,9 +218,8 @@ export class ClusterActions {
   // ---- edit --------------------------------------------------------------------------------------
 
   async edit(arg?: unknown): Promise<boolean> {
-    const preselected = arg === undefined ? undefined : await this.resolveCluster(arg, 'Edit which cluster?');
-    if (arg !== undefined && !preselected) return false;
-    if (!preselected && !this.store.clusters.data) await this.clusters.refresh();
+    const preselected = await this.resolveCluster(arg, 'Edit which cluster?');
+    if (!preselected) return false;
     let state: EditState | undefined;
     let startAt: 'name' | 'deletionProtection' | 'summary' | undefined;
     let errors: Partial<Record<'name' | 'deletionProtection', string>> | undefined;
@@ -404,18 +390,17 @@ export class ClusterActions {
   }
 
   async copyIp(arg?: unknown): Promise<void> {
-    let ip: string | undefined;
     const node = arg as ClusterNode | undefined;
-    if (node && typeof node === 'object' && node.kind === 'instance') ip = node.instance.ip;
-    else {
-      const c = await this.resolveCluster(arg, 'Copy the IP of which cluster?');
-      ip = c?.instances.find((i) => i.ip)?.ip;
-      if (c && !ip) {
-        void vscode.window.showInformationMessage(`${clusterLabel(c)} has no IP address yet.`);
-        return;
-      }
+    const onInstance = !!node && typeof node === 'object' && node.kind === 'instance';
+    const c = await this.resolveCluster(arg, 'Copy the IP of which cluster?');
+    if (!c) return;
+    const found = onInstance ? node.cluster : await this.finder.withInstances(c);
+    const ip = onInstance ? node.instance.ip : (found?.instances.find((i) => i.ip)?.ip ?? found?.ip);
+    if (!ip) {
+      if (found) void vscode.window.showInformationMessage(`${clusterLabel(c)} has no IP address yet.`);
+      else this.finder.noNodes(c);
+      return;
     }
-    if (!ip) return;
     await vscode.env.clipboard.writeText(ip);
     vscode.window.setStatusBarMessage(`$(check) Copied ${ip}`, 3000);
   }

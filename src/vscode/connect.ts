@@ -25,6 +25,8 @@ import type { LocalKey } from '../wizards/createCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { Log } from './log';
+import { Commands } from './commands';
+import { ClusterFinder } from './pickCluster';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
 
@@ -110,35 +112,24 @@ export class ConnectController {
     const node = arg as ClusterNode | undefined;
     if (node && typeof node === 'object' && node.kind === 'instance')
       return { cluster: node.cluster, instance: node.instance, node: node.index + 1 };
-    let cluster: Cluster | undefined;
-    if (node && typeof node === 'object' && node.kind === 'cluster') cluster = node.cluster;
-    else if (typeof arg === 'string')
-      cluster = (this.store.clusters.data?.clusters ?? []).find((c) => c.id === arg || c.name === arg);
-    else {
-      const running = (this.store.clusters.data?.clusters ?? []).filter(
-        (c) => clusterPhase(c.status) === 'running',
-      );
-      if (running.length === 0) {
-        void vscode.window.showInformationMessage('No running cluster to connect to.');
-        return undefined;
-      }
-      const picked = await this.prompts().pick<Cluster>({
+    const finder = new ClusterFinder(this.store, this.api, this.log, this.prompts, () =>
+      vscode.commands.executeCommand(Commands.refresh),
+    );
+    let chosen: Cluster | undefined;
+    if (node && typeof node === 'object' && node.kind === 'cluster') chosen = node.cluster;
+    else if (typeof arg === 'string' && arg.trim()) chosen = await finder.byId(arg.trim());
+    else
+      chosen = await finder.pick({
         title: 'Connect to a Cluster',
-        step: 1,
-        totalSteps: 1,
-        canGoBack: false,
-        placeholder: 'Which cluster?',
-        items: running.map((c) => ({
-          label: clusterLabel(c),
-          description: c.instanceType,
-          detail: c.id,
-          value: c,
-        })),
+        filter: (c) => clusterPhase(c.status) === 'running',
+        filterWhy: 'No cluster is running.',
       });
-      if (picked.kind !== 'value') return undefined;
-      cluster = picked.value;
+    if (!chosen) return undefined;
+    const cluster = await finder.withInstances(chosen);
+    if (!cluster) {
+      finder.noNodes(chosen);
+      return undefined;
     }
-    if (!cluster) return undefined;
     if (cluster.instances.length <= 1) {
       const instance = cluster.instances[0];
       if (!instance) {

@@ -24,6 +24,8 @@ export interface ClusterData {
   /** Undefined when the server answered with text only. */
   readonly clusters: readonly Cluster[] | undefined;
   readonly message: string | undefined;
+  /** With a text-only answer: the clusters read from the text (each `source: 'text'`). */
+  readonly textClusters?: readonly Cluster[];
   readonly includeOrg: boolean;
   readonly at: number;
 }
