@@ -1,7 +1,7 @@
 // The control surface for tests under /_engine/ (no auth, loopback only, never logged):
 //   GET    /_engine/log[?since=<seq>]   DELETE /_engine/log
 //   GET    /_engine/faults              POST /_engine/faults     DELETE /_engine/faults[/<id>]
-//   POST   /_engine/reset {seed?}       GET|POST /_engine/config
+//   POST   /_engine/reset {seed?}       GET|POST /_engine/config (answers: per-endpoint shape and text style)
 //   POST   /_engine/seed {clusters, token?, prefix?, instanceType?, numNodes?}
 //   POST   /_engine/objects {bucket, key}
 //   GET    /_engine/state
@@ -14,7 +14,7 @@ import { clusterJson, requestJson, sshKeyJson } from './present';
 import { parseVersion } from './offered';
 import { bulkSeed } from './seed';
 import { iso } from './state';
-import type { EngineConfig } from './types';
+import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
 import { INSTANCE_TYPE_PATTERN, MAX_NUM_NODES } from './validate';
 
 const bad = (message: string): Reply => json(400, { error: message });
@@ -150,12 +150,58 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
           return 'minClientVersion must be a version such as 1.2.0, or null';
         next.minClientVersion = value;
         break;
+      case 'answers': {
+        const answers = parseAnswers(next.answers, value);
+        if (typeof answers === 'string') return answers;
+        next.answers = answers;
+        break;
+      }
       default:
         return `unknown config field ${key}`;
     }
   }
   Object.assign(config, next);
   return null;
+}
+
+const ANSWER_ENDPOINTS: readonly AnswerEndpoint[] = [
+  'clusterList',
+  'clusterInfo',
+  'me',
+  'sshKeyList',
+  'jobList',
+  'storageList',
+];
+const MODES: readonly ListMode[] = ['both', 'text', 'structured'];
+const STYLES: readonly TextStyle[] = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
+
+/** `answers: { <endpoint>: { mode?, style? } | null }` merged over the current choices (null = back to
+ *  the default). Returns a new object: config copies are shallow and must not share changes. */
+function parseAnswers(current: EngineConfig['answers'], value: unknown): EngineConfig['answers'] | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'answers must be an object keyed by endpoint';
+  const next = { ...current };
+  for (const [endpoint, raw] of Object.entries(value as Record<string, unknown>)) {
+    if (!ANSWER_ENDPOINTS.includes(endpoint as AnswerEndpoint))
+      return `answers: unknown endpoint ${endpoint} (one of ${ANSWER_ENDPOINTS.join(', ')})`;
+    const ep = endpoint as AnswerEndpoint;
+    if (raw === null) {
+      delete next[ep];
+      continue;
+    }
+    if (typeof raw !== 'object' || Array.isArray(raw)) return `answers.${ep} must be an object or null`;
+    const {
+      mode = next[ep]?.mode ?? 'both',
+      style = next[ep]?.style ?? 'plain',
+      ...extra
+    } = raw as Record<string, unknown>;
+    if (Object.keys(extra).length) return `answers.${ep}: unknown field ${Object.keys(extra)[0]}`;
+    if (!MODES.includes(mode as ListMode)) return `answers.${ep}.mode must be one of ${MODES.join(', ')}`;
+    if (!STYLES.includes(style as TextStyle))
+      return `answers.${ep}.style must be one of ${STYLES.join(', ')}`;
+    next[ep] = { mode, style } as AnswerShape;
+  }
+  return next;
 }
 
 function seed(core: EngineCore, b: Record<string, unknown>): Reply {

@@ -6,8 +6,16 @@ import { healthReply } from './health';
 import { detail, json, noContent, queryBool, type Reply } from './http';
 import { unofferedType } from './offered';
 import type { EngineState } from './state';
-import { bucketsText, clusterInfoText, clusterListText, sshKeysText, table, userInfoText } from './text';
-import type { ObjectStorageRecord, User } from './types';
+import {
+  bucketsText,
+  clusterInfoText,
+  clusterListText,
+  meText,
+  sshKeysText,
+  table,
+  userInfoText,
+} from './text';
+import type { AnswerEndpoint, AnswerShape, ObjectStorageRecord, User } from './types';
 import {
   issue,
   parseJsonBody,
@@ -92,6 +100,22 @@ function body<T>(ctx: PublicCtx, validate: (b: unknown) => Parsed<T>): { value: 
   return valid.ok ? { value: valid.value } : { reply: validationReply(valid.issues) };
 }
 
+/** The shape a test chose for an endpoint's answer (POST /_engine/config `answers`). */
+function shapeOf(state: EngineState, endpoint: AnswerEndpoint): AnswerShape {
+  const chosen = state.config.answers[endpoint];
+  if (chosen) return chosen;
+  const listed = endpoint === 'clusterList' || endpoint === 'clusterInfo';
+  return { mode: listed ? state.config.listMode : 'both', style: 'plain' };
+}
+
+/** Text `message`, structured fields, or both, as the endpoint's shape says. */
+function shaped(shape: AnswerShape, message: () => string, fields: () => Record<string, unknown>): Reply {
+  const out: Record<string, unknown> = {};
+  if (shape.mode !== 'structured') out.message = message();
+  if (shape.mode !== 'text') Object.assign(out, fields());
+  return json(200, out);
+}
+
 // --- health & account --------------------------------------------------------------------------------
 
 const health: Route[] = [
@@ -107,9 +131,11 @@ const health: Route[] = [
 ];
 
 const account: Route[] = [
-  get('/me', ({ state, user }) =>
-    json(200, { ...userJson(user, state.org.name), balance: state.org.balanceUsd }),
-  ),
+  get('/me', ({ state, user }) => {
+    const fields = () => ({ ...userJson(user, state.org.name), balance: state.org.balanceUsd });
+    const shape = state.config.answers.me;
+    return shape ? shaped(shape, () => meText(user), fields) : json(200, fields());
+  }),
   get('/user/info', ({ state, user }) =>
     json(200, {
       message: userInfoText(user, state.org),
@@ -147,10 +173,12 @@ const account: Route[] = [
     const f = flag(ctx, 'include_org');
     if ('reply' in f) return f.reply;
     const keys = ctx.state.listSshKeys(ctx.user, f.value);
-    return json(200, {
-      message: sshKeysText(keys, ctx.state.users, f.value),
-      keys: keys.map((k) => sshKeyJson(k, ctx.state.users.get(k.ownerUid))),
-    });
+    const shape = shapeOf(ctx.state, 'sshKeyList');
+    return shaped(
+      shape,
+      () => sshKeysText(keys, ctx.state.users, f.value, shape.style),
+      () => ({ keys: keys.map((k) => sshKeyJson(k, ctx.state.users.get(k.ownerUid))) }),
+    );
   }),
   del('/user/ssh-key/remove/:key_id', ({ state, user, params }) => {
     const removed = state.removeSshKey(user, params.key_id);
@@ -208,23 +236,24 @@ const clusters: Route[] = [
     const inst = flag(ctx, 'instances');
     if ('reply' in inst) return inst.reply;
     const views = ctx.state.listClusters(ctx.user, org.value, ctx.now);
-    const mode = ctx.state.config.listMode;
-    const out: Record<string, unknown> = {};
-    if (mode !== 'structured')
-      out.message = clusterListText(views, { includeOrg: org.value, instances: inst.value });
-    if (mode !== 'text') out.clusters = views.map((v) => clusterJson(v, inst.value));
-    return json(200, out);
+    const shape = shapeOf(ctx.state, 'clusterList');
+    return shaped(
+      shape,
+      () => clusterListText(views, { includeOrg: org.value, instances: inst.value, style: shape.style }),
+      () => ({ clusters: views.map((v) => clusterJson(v, inst.value)) }),
+    );
   }),
 
   get('/cluster/info/:cluster', (ctx) => {
     const cluster = ctx.state.findCluster(ctx.user, ctx.params.cluster, ctx.now);
     if (!cluster) return detail(404, `Cluster '${ctx.params.cluster}' not found`);
     const v = ctx.state.view(cluster, ctx.now);
-    const mode = ctx.state.config.listMode;
-    const out: Record<string, unknown> = {};
-    if (mode !== 'structured') out.message = clusterInfoText(v);
-    if (mode !== 'text') Object.assign(out, clusterJson(v, true));
-    return json(200, out);
+    const shape = shapeOf(ctx.state, 'clusterInfo');
+    return shaped(
+      shape,
+      () => clusterInfoText(v, shape.style),
+      () => ({ ...clusterJson(v, true) }),
+    );
   }),
 
   get('/cluster/operations/:cluster', (ctx) => {

@@ -43,6 +43,7 @@ export const DEFAULT_CONFIG: EngineConfig = {
   listMode: 'both',
   instanceTypes: [...DEFAULT_INSTANCE_TYPES],
   minClientVersion: null,
+  answers: {},
 };
 
 /** Outcome of an operation that can be refused: ok with a value, or an HTTP-ish refusal. */

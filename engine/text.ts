@@ -3,7 +3,7 @@
 // (with instances) renders in a few milliseconds.
 
 import { iso } from './state';
-import type { Bucket, ClusterView, Org, SshKey, User } from './types';
+import type { Bucket, ClusterView, Org, SshKey, TextStyle, User } from './types';
 
 /** Render rows as left-aligned columns separated by two spaces. */
 export function table(header: string[], rows: string[][]): string {
@@ -23,10 +23,57 @@ export function table(header: string[], rows: string[][]): string {
   return out.join('\n');
 }
 
+/** Each rule is four characters: left, between columns, right, horizontal. `v` holds the header's
+ *  and the body's vertical line; `sep`, when given, is drawn between body rows. */
+const BOXES: Record<
+  'grid' | 'box' | 'heavy',
+  { top: string; head: string; sep?: string; bottom: string; v: [string, string] }
+> = {
+  // tabulate "grid": a rule between every row, `=` under the header
+  grid: { top: '+++-', head: '+++=', sep: '+++-', bottom: '+++-', v: ['|', '|'] },
+  // prettytable with Unicode lines: one rule under the header
+  box: { top: '┌┬┐─', head: '├┼┤─', bottom: '└┴┘─', v: ['│', '│'] },
+  // rich's default (HEAVY_HEAD)
+  heavy: { top: '┏┳┓━', head: '┡╇┩━', bottom: '└┴┘─', v: ['┃', '│'] },
+};
+
+function widthsOf(header: string[], rows: string[][]): number[] {
+  const widths = header.map((h) => h.length);
+  for (const row of rows) for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], row[i].length);
+  return widths;
+}
+
+/** Render a table in one of the text styles (`plain` is the CLI's own, two spaces between columns). */
+export function styledTable(style: TextStyle, header: string[], rows: string[][]): string {
+  if (style === 'plain') return table(header, rows);
+  if (style === 'keyValue')
+    return rows.map((r) => header.map((h, i) => `${h}: ${r[i]}`).join('\n')).join('\n\n');
+  const widths = widthsOf(header, rows);
+  if (style === 'markdown') {
+    const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+    return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join(
+      '\n',
+    );
+  }
+  const b = BOXES[style];
+  const rule = (chars: string) =>
+    chars[0] + widths.map((w) => chars[3].repeat(w + 2)).join(chars[1]) + chars[2];
+  const line = (cells: string[], v: string) =>
+    `${v} ${cells.map((c, i) => c.padEnd(widths[i])).join(` ${v} `)} ${v}`;
+  const out = [rule(b.top), line(header, b.v[0]), rule(b.head)];
+  rows.forEach((r, i) => {
+    if (i > 0 && b.sep) out.push(rule(b.sep));
+    out.push(line(r, b.v[1]));
+  });
+  out.push(rule(b.bottom));
+  return out.join('\n');
+}
+
 export function clusterListText(
   views: ClusterView[],
-  opts: { includeOrg: boolean; instances: boolean },
+  opts: { includeOrg: boolean; instances: boolean; style?: TextStyle },
 ): string {
+  const style = opts.style ?? 'plain';
   const scope = opts.includeOrg ? 'organization' : 'account';
   if (views.length === 0)
     return `No clusters found in your ${scope}. Create one with: tp cluster create -t 1xH100`;
@@ -48,7 +95,8 @@ export function clusterListText(
     rows.push(row);
   }
   let text =
-    `${views.length} cluster${views.length === 1 ? '' : 's'} in your ${scope}:\n` + table(header, rows);
+    `${views.length} cluster${views.length === 1 ? '' : 's'} in your ${scope}:\n` +
+    styledTable(style, header, rows);
   if (opts.instances) {
     const irows: string[][] = [];
     for (const v of views) {
@@ -63,15 +111,44 @@ export function clusterListText(
       }
     }
     text +=
-      '\n\nInstances:\n' + table(['INSTANCE ID', 'CLUSTER ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'], irows);
+      '\n\nInstances:\n' +
+      styledTable(style, ['INSTANCE ID', 'CLUSTER ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'], irows);
   }
   return text;
 }
 
-export function clusterInfoText(v: ClusterView): string {
+export function clusterInfoText(v: ClusterView, style: TextStyle = 'plain'): string {
   const c = v.cluster;
+  const instanceHeader = ['INSTANCE ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'];
+  const instanceRows = c.instances.map((i) => [
+    i.id,
+    v.instanceStatus,
+    v.addressed ? i.publicIp : '-',
+    v.addressed ? i.privateIp : '-',
+  ]);
+  if (style !== 'plain') {
+    const header = [
+      'CLUSTER ID',
+      'NAME',
+      'INSTANCE TYPE',
+      'NODES',
+      'STATUS',
+      'DELETION PROTECTION',
+      'CREATED',
+    ];
+    const row = [c.id, c.name, c.instanceType, String(c.numNodes), v.status];
+    row.push(c.deletionProtection ? 'enabled' : 'disabled', iso(c.createdMs));
+    return [
+      styledTable(style, header, [row]),
+      '',
+      'Instances:',
+      styledTable(style, instanceHeader, instanceRows),
+    ].join('\n');
+  }
   const lines = [
     `Cluster ${c.id} (${c.name})`,
+    `  Cluster ID:          ${c.id}`,
+    `  Name:                ${c.name}`,
     `  Status:              ${v.status}`,
     `  Instance type:       ${c.instanceType}`,
     `  Nodes:               ${c.numNodes}`,
@@ -81,15 +158,7 @@ export function clusterInfoText(v: ClusterView): string {
     `  Created:             ${iso(c.createdMs)}`,
     '',
     'Instances:',
-    table(
-      ['INSTANCE ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'],
-      c.instances.map((i) => [
-        i.id,
-        v.instanceStatus,
-        v.addressed ? i.publicIp : '-',
-        v.addressed ? i.privateIp : '-',
-      ]),
-    ),
+    table(instanceHeader, instanceRows),
   ];
   if (v.status === 'RUNNING' && c.instances.length > 0)
     lines.push('', `Connect with: tp ssh ${c.instances[0].id}`);
@@ -106,7 +175,12 @@ export function userInfoText(u: User, org: Org): string {
   ].join('\n');
 }
 
-export function sshKeysText(keys: SshKey[], users: Map<string, User>, includeOrg: boolean): string {
+export function sshKeysText(
+  keys: SshKey[],
+  users: Map<string, User>,
+  includeOrg: boolean,
+  style: TextStyle = 'plain',
+): string {
   if (keys.length === 0)
     return includeOrg
       ? 'No SSH keys in your organization.'
@@ -118,7 +192,7 @@ export function sshKeysText(keys: SshKey[], users: Map<string, User>, includeOrg
     if (includeOrg) row.push(users.get(k.ownerUid)?.email ?? k.ownerUid);
     return row;
   });
-  return table(header, rows);
+  return styledTable(style, header, rows);
 }
 
 export function bucketsText(buckets: Bucket[]): string {
@@ -127,4 +201,9 @@ export function bucketsText(buckets: Bucket[]): string {
     ['BUCKET', 'OBJECTS', 'CREATED'],
     buckets.map((b) => [b.name, String(b.objects.size), iso(b.createdMs)]),
   );
+}
+
+/** /me as text: how a service that only says who you are in words answers. */
+export function meText(u: User): string {
+  return `Logged in as ${u.email}`;
 }

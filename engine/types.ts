@@ -6,6 +6,14 @@ export type RequestType = 'CLUSTER_CLAIM' | 'CLUSTER_RELEASE' | 'CLUSTER_EDIT';
 export type RequestStatus = 'PENDING' | 'PROCESSING' | 'RETRYING' | 'COMPLETED' | 'FAILED';
 export type ClusterStatus = 'PENDING' | 'PROVISIONING' | 'RUNNING' | 'FAILED' | 'DESTROYING';
 export type ListMode = 'both' | 'text' | 'structured';
+/** How text answers draw their tables: the styles the official CLI and Python's table printers use. */
+export type TextStyle = 'plain' | 'markdown' | 'grid' | 'box' | 'heavy' | 'keyValue';
+/** Endpoints whose answer shape a test can choose (see POST /_engine/config `answers`). */
+export type AnswerEndpoint = 'clusterList' | 'clusterInfo' | 'me' | 'sshKeyList' | 'jobList' | 'storageList';
+export interface AnswerShape {
+  mode: ListMode;
+  style: TextStyle;
+}
 export type SeedName = 'demo' | 'none';
 
 /** Knobs that tests change at run time through POST /_engine/config. */
@@ -30,6 +38,9 @@ export interface EngineConfig {
   instanceTypes: string[];
   /** POST /health refuses clients whose package_version is older (426 + message); null = any. */
   minClientVersion: string | null;
+  /** Per-endpoint shape and text style; an endpoint not listed follows listMode (cluster list/info)
+   *  or its usual shape, in the plain style. Replaced, never mutated (config copies are shallow). */
+  answers: Partial<Record<AnswerEndpoint, AnswerShape>>;
 }
 
 export interface User {

@@ -8,7 +8,7 @@ import { validateBucketName as validateBucket } from '../model/validate';
 import { BadResponseError, ValidationError, type FieldError } from './errors';
 import { Transport, type CallOptions, type Method, type Query, type TransportOptions } from './http';
 import { snippet } from './parse';
-import { toBucket, toCluster, toListing, type Bucket } from './normalize';
+import { clusterFromText, toBucket, toCluster, toListing, type Bucket } from './normalize';
 import * as S from './schemas';
 import { healthVerdict, toSshKeyListing, type HealthVerdict, type SshKeyListing } from './sshKeys';
 
@@ -170,7 +170,8 @@ export class TensorPoolClient {
     requireId(cluster, 'cluster', 'GET', '/cluster/info');
     const body = await this.get(`/cluster/info/${seg(cluster)}`, S.ClusterInfoResponse, opts);
     const record = body.cluster ?? body;
-    return { cluster: toCluster(record), message: body.message ?? undefined };
+    const message = body.message ?? undefined;
+    return { cluster: toCluster(record) ?? clusterFromText(message, cluster), message };
   }
 
   /** DELETE /cluster/{cluster}: starts the release (track request_id). Never retried. */

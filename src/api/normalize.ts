@@ -4,35 +4,10 @@
  * and anything unreadable is left out rather than invented.
  */
 import type { Cluster, ClusterListing, Instance } from '../model/cluster';
+import { bool, first, isRecord, num, str } from './loose';
+import { clustersFromText } from './normalizeText';
+export { clusterFromText, clustersFromText } from './normalizeText';
 import type { LooseRecord } from './schemas';
-
-function str(v: unknown): string | undefined {
-  if (typeof v === 'string') return v.trim() === '' ? undefined : v;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return undefined;
-}
-
-function num(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v);
-  return undefined;
-}
-
-function bool(v: unknown): boolean | undefined {
-  if (typeof v === 'boolean') return v;
-  if (v === 'true' || v === 'True') return true;
-  if (v === 'false' || v === 'False') return false;
-  return undefined;
-}
-
-function first(r: LooseRecord, ...keys: string[]): unknown {
-  for (const k of keys) if (r[k] !== undefined && r[k] !== null) return r[k];
-  return undefined;
-}
-
-function isRecord(v: unknown): v is LooseRecord {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
-}
 
 export function toInstance(raw: unknown): Instance | undefined {
   if (typeof raw === 'string') return raw.trim() ? { id: raw } : undefined;
@@ -74,7 +49,11 @@ export function toListing(body: {
   clusters?: LooseRecord[] | null;
 }): ClusterListing & { skipped: number } {
   const message = str(body.message);
-  if (!Array.isArray(body.clusters)) return { clusters: undefined, message, skipped: 0 };
+  if (!Array.isArray(body.clusters)) {
+    // Text only: what the text names is offered alongside (marked as read from text), never as the list.
+    const read = clustersFromText(message);
+    return { clusters: undefined, message, skipped: 0, textClusters: read.clusters, unreadRows: read.unread };
+  }
   const clusters = body.clusters.map(toCluster).filter((c): c is Cluster => c !== undefined);
   return { clusters, message, skipped: body.clusters.length - clusters.length };
 }

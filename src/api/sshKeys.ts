@@ -4,7 +4,9 @@
  * the names seen and a text-only answer is kept as text. No `vscode` import.
  */
 import { TensorPoolError } from './errors';
+import { cell } from './normalizeText';
 import type { LooseRecord, SshKeyListResponse } from './schemas';
+import { recordsFromText, SSH_KEY_COLUMNS } from './textRecords';
 
 export interface SavedSshKey {
   /** What DELETE /user/ssh-key/remove/{key_id} takes; undefined when the server did not say. */
@@ -15,12 +17,16 @@ export interface SavedSshKey {
   readonly createdAt: string | undefined;
   /** The owner's e-mail or uid, when the server gives one (organisation listings). */
   readonly owner: string | undefined;
+  /** Read from the server's text table rather than structured fields (shown as such). */
+  readonly fromText?: true;
 }
 
 export interface SshKeyListing {
-  /** Undefined when the answer carried only its text table. */
+  /** The structured keys, else those read from the text table; undefined when neither gave any. */
   readonly keys: SavedSshKey[] | undefined;
   readonly message: string | undefined;
+  /** Rows of the text table that could not be read (kept as text). */
+  readonly unreadRows?: string[];
 }
 
 const text = (v: unknown): string | undefined =>
@@ -65,11 +71,26 @@ export function toSavedSshKey(raw: unknown): SavedSshKey | undefined {
 
 export function toSshKeyListing(body: SshKeyListResponse): SshKeyListing {
   const message = body.message?.trim() ? body.message : undefined;
-  if (!Array.isArray(body.keys)) return { keys: undefined, message };
+  if (!Array.isArray(body.keys)) return sshKeysFromText(message);
   return {
     keys: body.keys.map(toSavedSshKey).filter((k): k is SavedSshKey => k !== undefined),
     message,
   };
+}
+
+/** A text-only list: the keys its table names (by header), marked as read from text. */
+function sshKeysFromText(message: string | undefined): SshKeyListing {
+  const read = recordsFromText(message, SSH_KEY_COLUMNS, { key: 'id' });
+  const keys = read.records.map(({ fields: f }): SavedSshKey => ({
+    id: cell(f.id),
+    name: cell(f.name) ?? cell(f.id) ?? '',
+    type: cell(f.type),
+    fingerprint: cell(f.fingerprint),
+    createdAt: cell(f.created),
+    owner: cell(f.owner),
+    fromText: true,
+  }));
+  return { keys: keys.length > 0 ? keys : undefined, message, unreadRows: read.unread };
 }
 
 /** What POST /health said about this client: fine, or refused with the server's message. */

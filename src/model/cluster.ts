@@ -22,6 +22,10 @@ export interface Cluster {
   readonly owner?: string;
   readonly container?: string;
   readonly instances: readonly Instance[];
+  /** 'text' when read from the server's text answer (a guess, said so in the UI); else structured. */
+  readonly source?: 'structured' | 'text';
+  /** A public address the text gave for the cluster itself, without naming an instance. */
+  readonly ip?: string;
 }
 
 /** What a cluster list request produced: structured clusters when the server sent them, and its text. */
@@ -29,6 +33,15 @@ export interface ClusterListing {
   /** `undefined` when the server answered with text only (not the same as an empty list). */
   readonly clusters: readonly Cluster[] | undefined;
   readonly message?: string;
+  /** When `clusters` is undefined: the clusters read from the text (each `source: 'text'`). */
+  readonly textClusters?: readonly Cluster[];
+  /** Table rows of the text that could not be read as clusters. */
+  readonly unreadRows?: readonly string[];
+}
+
+/** Every cluster a listing names: the structured ones, else those read from its text. */
+export function knownClusters(listing: ClusterListing | undefined): readonly Cluster[] {
+  return listing?.clusters ?? listing?.textClusters ?? [];
 }
 
 export type ClusterPhase = 'running' | 'transitional' | 'failed' | 'stopped' | 'unknown';

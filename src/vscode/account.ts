@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { SecretRegistry } from '../api/redact';
+import { accountLabel } from '../model/account';
 import { validateApiToken } from '../model/validate';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
@@ -16,18 +17,6 @@ import { SECRET_KEYS, type StoredState } from './storedState';
 import { promptForToken } from './tokenInput';
 
 const TOKEN_KEY = SECRET_KEYS.apiToken;
-
-/** Pick a human label from the /me body, whose shape is unpublished. */
-export function accountLabel(me: Record<string, unknown>): string {
-  for (const k of ['email', 'name', 'username', 'user_name', 'uid', 'user_id', 'id']) {
-    const v = me[k];
-    if (typeof v === 'string' && v.trim()) return v.trim();
-    if (typeof v === 'number') return String(v);
-  }
-  const nested = me.user;
-  if (nested && typeof nested === 'object') return accountLabel(nested as Record<string, unknown>);
-  return 'TensorPool account';
-}
 
 function accountId(me: Record<string, unknown>): string | undefined {
   for (const k of ['uid', 'user_id', 'id', 'email']) {

@@ -6,14 +6,15 @@
 import * as vscode from 'vscode';
 import type { TensorPoolClient } from '../api/client';
 import { isTensorPoolError, type ValidationError, errorMessage } from '../api/errors';
-import { clusterLabel, type Cluster } from '../model/cluster';
-import { clusterPickLabel, editSentence } from '../model/labels';
+import { clusterLabel, knownClusters as knownClustersOf, type Cluster } from '../model/cluster';
+import { editSentence } from '../model/labels';
 import { outcomeUnknown } from '../model/outcome';
 import { editChanges, runEditWizard, type EditState } from '../wizards/editCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { ClustersController } from './clusters';
 import type { Log } from './log';
+import { ClusterFinder } from './pickCluster';
 import type { RequestFollower } from './requestFollower';
 import { readSettings } from './settings';
 import type { Store } from './store';
@@ -44,53 +45,38 @@ export interface ClusterCommandDeps {
   readonly prompts: () => Prompter;
 }
 
-/** The clusters as last listed. */
+/** The clusters as last listed (structured, else read from the text answer). */
 export function knownClusters(store: Store): readonly Cluster[] {
-  return store.clusters.data?.clusters ?? [];
+  return knownClustersOf(store.clusters.data);
 }
 
 export class ClusterActions {
-  constructor(private readonly d: ClusterCommandDeps) {}
+  private readonly finder: ClusterFinder;
 
-  private knownClusters(): readonly Cluster[] {
-    return knownClusters(this.d.store);
+  constructor(private readonly d: ClusterCommandDeps) {
+    this.finder = new ClusterFinder(d.store, d.api, d.log, d.prompts, () => d.clusters.refresh());
   }
 
-  /** The cluster a command is about: the tree node it was invoked on, an id, or a pick. */
-  private async resolveCluster(arg: unknown, placeholder: string): Promise<Cluster | undefined> {
+  /** The cluster a command is about: the tree node it was invoked on, an id or name, or a pick. */
+  private async resolveCluster(arg: unknown, title: string): Promise<Cluster | undefined> {
     const node = arg as ClusterNode | undefined;
     if (node && typeof node === 'object' && (node.kind === 'cluster' || node.kind === 'instance'))
       return node.cluster;
-    if (typeof arg === 'string') return this.knownClusters().find((c) => c.id === arg || c.name === arg);
-    if (!this.d.store.clusters.data) await this.d.clusters.refresh();
-    const all = this.knownClusters();
-    if (all.length === 0) {
-      void vscode.window.showInformationMessage('There are no clusters to choose from.');
-      return undefined;
-    }
-    const picked = await this.d.prompts().pick<Cluster>({
-      title: placeholder,
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      placeholder,
-      items: all.map((c) => ({ ...clusterPickLabel(c, this.d.store.requestFor(c.id)?.kind), value: c })),
-    });
-    return picked.kind === 'value' ? picked.value : undefined;
+    if (typeof arg === 'string' && arg.trim()) return this.finder.byId(arg.trim());
+    return this.finder.pick({ title });
   }
 
   // ---- edit --------------------------------------------------------------------------------------
 
   async edit(arg?: unknown): Promise<boolean> {
-    const preselected = arg === undefined ? undefined : await this.resolveCluster(arg, 'Edit which cluster?');
-    if (arg !== undefined && !preselected) return false;
-    if (!preselected && !this.d.store.clusters.data) await this.d.clusters.refresh();
+    const preselected = await this.resolveCluster(arg, 'Edit which cluster?');
+    if (!preselected) return false;
     let state: EditState | undefined;
     let startAt: 'name' | 'deletionProtection' | 'summary' | undefined;
     let errors: Partial<Record<'name' | 'deletionProtection', string>> | undefined;
     for (;;) {
       state = await runEditWizard(
-        { prompter: this.d.prompts(), clusters: () => this.knownClusters() },
+        { prompter: this.d.prompts(), clusters: () => this.finder.known() },
         { cluster: preselected, initial: state, startAt, errors },
       );
       if (!state?.cluster) return false;
@@ -254,18 +240,17 @@ export class ClusterActions {
   }
 
   async copyIp(arg?: unknown): Promise<void> {
-    let ip: string | undefined;
     const node = arg as ClusterNode | undefined;
-    if (node && typeof node === 'object' && node.kind === 'instance') ip = node.instance.ip;
-    else {
-      const c = await this.resolveCluster(arg, 'Copy the IP of which cluster?');
-      ip = c?.instances.find((i) => i.ip)?.ip;
-      if (c && !ip) {
-        void vscode.window.showInformationMessage(`${clusterLabel(c)} has no IP address yet.`);
-        return;
-      }
+    const onInstance = !!node && typeof node === 'object' && node.kind === 'instance';
+    const c = await this.resolveCluster(arg, 'Copy the IP of which cluster?');
+    if (!c) return;
+    const found = onInstance ? node.cluster : await this.finder.withInstances(c);
+    const ip = onInstance ? node.instance.ip : (found?.instances.find((i) => i.ip)?.ip ?? found?.ip);
+    if (!ip) {
+      if (found) void vscode.window.showInformationMessage(`${clusterLabel(c)} has no IP address yet.`);
+      else this.finder.noNodes(c);
+      return;
     }
-    if (!ip) return;
     await vscode.env.clipboard.writeText(ip);
     vscode.window.setStatusBarMessage(`$(check) Copied ${ip}`, 3000);
   }

@@ -49,10 +49,20 @@ export class ClustersController {
       const listing = await client.listClusters({ includeOrg, instances: true });
       if (listing.skipped)
         this.log.warn(`Cluster list: ${listing.skipped} record(s) without an id were skipped.`);
+      if (listing.unreadRows?.length)
+        this.log.info(
+          `Cluster list text: ${listing.unreadRows.length} row(s) could not be read as clusters.`,
+        );
       this.store.updateClusters({
         loading: false,
         error: undefined,
-        data: { clusters: listing.clusters, message: listing.message, includeOrg, at: Date.now() },
+        data: {
+          clusters: listing.clusters,
+          message: listing.message,
+          textClusters: listing.textClusters,
+          includeOrg,
+          at: Date.now(),
+        },
       });
     } catch (e) {
       const message = errorMessage(e);

@@ -21,7 +21,9 @@ import type { ApiService } from './apiService';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
 import { REMOTE_SSH_ID, type HostSeams } from './hostSeams';
 import { configWriters } from './lazyConfig';
+import { Commands } from './commands';
 import type { Log } from './log';
+import { ClusterFinder } from './pickCluster';
 import { readSshSettings as settings, useSshConfigBlock } from './settings';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
@@ -48,7 +50,10 @@ export class ConnectController {
   }
 
   private target(arg: unknown): Promise<ConnectTarget | undefined> {
-    return resolveConnectTarget(arg, this.store, this.prompts);
+    const finder = new ClusterFinder(this.store, this.api, this.log, this.prompts, () =>
+      vscode.commands.executeCommand(Commands.refresh),
+    );
+    return resolveConnectTarget(arg, finder, this.prompts);
   }
 
   // ---- ssh config --------------------------------------------------------------------------------

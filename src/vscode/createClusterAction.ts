@@ -18,6 +18,7 @@ import {
 } from '../wizards/createCluster';
 import type { SavedKeys } from '../wizards/savedKeys';
 import { errorKind, knownClusters, mayHaveHappened, type ClusterCommandDeps } from './clusterActions';
+import { rememberCreated } from './pickCluster';
 import { readSettings } from './settings';
 
 export class CreateClusterAction {
@@ -153,6 +154,7 @@ export class CreateClusterAction {
     requestId: string | undefined,
     instanceIds: string[],
   ): void {
+    rememberCreated(clusterId, instanceIds);
     this.onCreated(clusterId, state);
     const body = toCreateRequest(state);
     const placeholder: Cluster = {

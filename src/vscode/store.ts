@@ -29,6 +29,8 @@ export interface ClusterData {
   /** Undefined when the server answered with text only. */
   readonly clusters: readonly Cluster[] | undefined;
   readonly message: string | undefined;
+  /** With a text-only answer: the clusters read from the text (each `source: 'text'`). */
+  readonly textClusters?: readonly Cluster[];
   readonly includeOrg: boolean;
   readonly at: number;
 }
@@ -78,6 +80,8 @@ export interface SshKeyRow {
   readonly fingerprint: string | undefined;
   readonly createdAt: string | undefined;
   readonly owner: string | undefined;
+  /** Read from the server's text table rather than structured fields. */
+  readonly fromText?: true;
 }
 
 export interface SshKeysState {

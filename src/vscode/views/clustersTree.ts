@@ -87,6 +87,9 @@ export function clusterTooltip(
       (i, n) =>
         `- Instance \`${i.id}\` (node ${n + 1}): ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
     ),
+    c.source === 'text'
+      ? "\n$(info) _Read from the server's text answer: details the text did not give are unknown._"
+      : undefined,
   ]);
 }
 
@@ -167,9 +170,12 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       return rows;
     }
     if (data.clusters === undefined) {
-      // Text only: the server's text, plus what this window created and is following.
+      // Text only: the server's text (kept for whatever could not be read), the clusters read from
+      // it, and what this window created and is following.
+      const read = data.textClusters ?? [];
       rows.push({ kind: 'listingText', preview: firstLine(data.message) });
-      rows.push(...this.placeholders([]));
+      rows.push(...read.map((cluster) => ({ kind: 'cluster' as const, cluster })));
+      rows.push(...this.placeholders(read));
       return rows;
     }
     rows.push(...data.clusters.map((cluster) => ({ kind: 'cluster' as const, cluster })));

@@ -69,6 +69,9 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
           k.owner ? `Owner: ${k.owner}` : undefined,
           k.id ? `ID: ${k.id}` : undefined,
           'Saved keys are added to every new cluster.',
+          k.fromText
+            ? "Read from the server's text answer: details the text did not give are unknown."
+            : undefined,
         ]
           .filter(Boolean)
           .join('\n');

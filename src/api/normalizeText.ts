@@ -1,0 +1,101 @@
+/**
+ * Text-only answers to the domain model: the clusters, instances and SSH keys a `message` table
+ * names, read by header names (src/api/textRecords.ts). Everything read here is marked
+ * `source: 'text'` so the UI can say it was read from text rather than given as data.
+ */
+import type { Cluster, Instance } from '../model/cluster';
+import {
+  CLUSTER_COLUMNS,
+  INSTANCE_COLUMNS,
+  recordsFromText,
+  type ClusterField,
+  type InstanceField,
+} from './textRecords';
+
+const NONE = new Set(['', '-', '--', '—', '–', 'n/a', 'na', 'none', 'null', '?']);
+const YES = new Set(['yes', 'y', 'true', 'on', 'enabled', 'protected', '✓', '✔', 'x']);
+const NO = new Set(['no', 'n', 'false', 'off', 'disabled', 'unprotected', '✗', '✘']);
+
+/** A cell's text, or undefined for the ways tables say "nothing" (-, n/a, none...). */
+export function cell(v: string | undefined): string | undefined {
+  const t = v?.trim();
+  return t === undefined || NONE.has(t.toLowerCase()) ? undefined : t;
+}
+
+/** An address, not a word such as "pending" or "waiting". */
+function address(v: string | undefined): string | undefined {
+  const t = cell(v);
+  return t && /[\d.:]/.test(t) && !/\s/.test(t) ? t : undefined;
+}
+
+/** "● RUNNING", "🟢 running" → the word. */
+function statusWord(v: string | undefined): string | undefined {
+  const t = cell(v)?.replace(/^[^\p{L}\p{N}]+/u, '');
+  return t || undefined;
+}
+
+function yesNo(v: string | undefined): boolean | undefined {
+  const t = v?.trim().toLowerCase() ?? '';
+  return YES.has(t) ? true : NO.has(t) ? false : undefined;
+}
+
+function textInstance(f: Partial<Record<InstanceField, string>>): Instance | undefined {
+  const id = cell(f.id);
+  if (!id) return undefined;
+  return { id, status: statusWord(f.status), ip: address(f.ip), privateIp: address(f.privateIp) };
+}
+
+function textCluster(
+  f: Partial<Record<ClusterField, string>>,
+  instances: readonly { clusterId?: string; instance: Instance }[],
+  single: boolean,
+): Cluster {
+  const id = f.id!.trim();
+  const nodes = cell(f.nodes);
+  const count = nodes && /^\d+\b/.test(nodes) ? Number(/^\d+/.exec(nodes)![0]) : undefined;
+  const listed = nodes && count === undefined ? nodes.split(/[\s,;]+/).filter(Boolean) : [];
+  const own = instances.filter((i) => i.clusterId === id || (single && i.clusterId === undefined));
+  const container = cell(f.container);
+  return {
+    id,
+    name: cell(f.name),
+    instanceType: cell(f.instanceType),
+    numNodes: count ?? (listed.length || undefined),
+    status: statusWord(f.status),
+    deletionProtection: yesNo(f.deletionProtection),
+    createdAt: cell(f.created),
+    owner: cell(f.owner),
+    container: container === 'default' ? undefined : container,
+    instances: own.length ? own.map((i) => i.instance) : listed.map((iid) => ({ id: iid })),
+    source: 'text',
+    ip: address(f.ip),
+  };
+}
+
+function readClusters(text: unknown, infoId?: string): { clusters: Cluster[]; unread: string[] } {
+  const instances = recordsFromText(text, INSTANCE_COLUMNS, {
+    key: 'id',
+    reject: ['name', 'instance type'],
+  })
+    .records.map((r) => ({ clusterId: cell(r.fields.clusterId), instance: textInstance(r.fields) }))
+    .filter((i): i is { clusterId: string | undefined; instance: Instance } => i.instance !== undefined);
+  const read = recordsFromText(text, CLUSTER_COLUMNS, {
+    key: 'id',
+    reject: ['instance id', 'node id', 'instance', 'instance name'],
+    keyDefault: infoId,
+  });
+  const single = read.records.length === 1;
+  const clusters = read.records.map((r) => textCluster(r.fields, instances, single));
+  return { clusters, unread: read.unread };
+}
+
+/** The clusters a text-only list answer names, each marked `source: 'text'`, and the rows it could not read. */
+export function clustersFromText(text: unknown): { clusters: Cluster[]; unread: string[] } {
+  return readClusters(text);
+}
+
+/** The cluster a text-only info answer describes (its id is the one asked about when the text has none). */
+export function clusterFromText(text: unknown, id: string): Cluster | undefined {
+  const { clusters } = readClusters(text, id);
+  return clusters.find((c) => c.id === id) ?? (clusters.length === 1 ? clusters[0] : undefined);
+}

@@ -1,0 +1,175 @@
+/**
+ * Which cluster, and which of its nodes, a command is about — whatever the service gave: the
+ * structured list, the clusters read from its text answer, the create answer's instance ids, or
+ * GET /cluster/info/{id}, in that order. Pickers are never an unexplained empty list: they say why
+ * and always offer "Enter an ID…".
+ */
+import * as vscode from 'vscode';
+import { errorMessage, isTensorPoolError } from '../api/errors';
+import { clusterLabel, knownClusters, type Cluster, type Instance } from '../model/cluster';
+import { clusterPickLabel, type ClusterPickLabel, type OperationKind } from '../model/labels';
+import type { Prompter } from '../wizards/prompter';
+import type { ApiService } from './apiService';
+import { Commands } from './commands';
+import type { Log } from './log';
+import type { Store } from './store';
+
+export const ENTER_ID = 'Enter an ID…';
+const MAX_REMEMBERED = 50;
+
+/** Instance ids from create answers, kept after the create is no longer followed. */
+const createdInstances = new Map<string, readonly string[]>();
+
+export function rememberCreated(clusterId: string, instanceIds: readonly string[]): void {
+  if (instanceIds.length === 0) return;
+  createdInstances.delete(clusterId);
+  createdInstances.set(clusterId, instanceIds);
+  if (createdInstances.size > MAX_REMEMBERED) createdInstances.delete(createdInstances.keys().next().value!);
+}
+
+/** An id as the service spells them: no spaces or slashes, at most 128 characters. */
+export function validateClusterRef(text: string): string | undefined {
+  const t = text.trim();
+  if (t === '') return 'Enter a cluster ID (or name).';
+  if (t.length > 128) return 'That is too long for a cluster ID.';
+  if (!/^[\w][\w.:-]*$/.test(t)) return 'A cluster ID has no spaces or slashes (e.g. c-1a2b3c).';
+  return undefined;
+}
+
+/** The one cluster label (model/labels.ts), saying when the row was read from the server's text. */
+export function clusterPickItem(c: Cluster, operation?: OperationKind): ClusterPickLabel {
+  const item = clusterPickLabel(c, operation);
+  return c.source === 'text'
+    ? { ...item, detail: `${item.detail} (read from the server’s text answer)` }
+    : item;
+}
+
+export interface PickRequest {
+  readonly title: string;
+  /** Only these clusters are offered (e.g. running ones to connect to). */
+  readonly filter?: (c: Cluster) => boolean;
+  /** Why a filtered-out cluster is not offered ("none is running"). */
+  readonly filterWhy?: string;
+}
+
+export class ClusterFinder {
+  constructor(
+    private readonly store: Store,
+    private readonly api: ApiService,
+    private readonly log: Log,
+    private readonly prompts: () => Prompter,
+    private readonly refresh: () => PromiseLike<unknown>,
+  ) {}
+
+  /** Every cluster known: the list (structured, else read from text) and those being created. */
+  known(): readonly Cluster[] {
+    const listed = knownClusters(this.store.clusters.data);
+    const ids = new Set(listed.map((c) => c.id));
+    const extra = this.store.requests.flatMap((r) =>
+      r.placeholder && !ids.has(r.clusterId) ? [r.placeholder] : [],
+    );
+    return [...listed, ...extra];
+  }
+
+  /** Why the picker has nothing to offer, in words. */
+  private emptyReason(all: readonly Cluster[], req: PickRequest): string {
+    const data = this.store.clusters.data;
+    if (this.store.clusters.error && !data)
+      return `The cluster list could not be loaded (${this.store.clusters.error.message}).`;
+    if (all.length > 0) return req.filterWhy ?? 'No cluster fits.';
+    if (data && data.clusters === undefined)
+      return 'The server answered with text only, and no cluster could be read from it.';
+    return data?.includeOrg ? 'Your organisation has no clusters.' : 'You have no clusters yet.';
+  }
+
+  /** Ask which cluster (or for a typed ID); undefined when the user cancelled or nothing was found. */
+  async pick(req: PickRequest): Promise<Cluster | undefined> {
+    if (!this.store.clusters.data) await this.refresh();
+    const all = this.known();
+    const offered = req.filter ? all.filter(req.filter) : all;
+    const why = offered.length === 0 ? this.emptyReason(all, req) : undefined;
+    const answer = await this.prompts().pick<Cluster | typeof ENTER_ID>({
+      title: req.title,
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      placeholder: why ? `${why} Enter a cluster ID instead.` : 'Which cluster?',
+      items: [
+        ...offered.map((c) => ({ ...clusterPickItem(c, this.store.requestFor(c.id)?.kind), value: c })),
+        { label: ENTER_ID, detail: why ?? 'Type or paste a cluster ID or name.', value: ENTER_ID },
+      ],
+    });
+    if (answer.kind !== 'value') return undefined;
+    if (answer.value !== ENTER_ID) return answer.value;
+    const typed = await this.prompts().input({
+      title: req.title,
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      prompt: 'Cluster ID (or name)',
+      placeholder: 'c-1a2b3c…',
+      value: '',
+      validate: validateClusterRef,
+    });
+    return typed.kind === 'value' ? this.byId(typed.value.trim()) : undefined;
+  }
+
+  /** A cluster by id or name: from what is known, else GET /cluster/info. Says so when there is none. */
+  async byId(ref: string): Promise<Cluster | undefined> {
+    const found = this.known().find((c) => c.id === ref || c.name === ref);
+    if (found) return found;
+    try {
+      const info = await (await this.api.client()).clusterInfo(ref);
+      if (info.cluster) return info.cluster;
+      this.log.info(`GET /cluster/info/${ref}: no cluster could be read from the answer.`);
+    } catch (e) {
+      if (isTensorPoolError(e) && e.kind === 'not-found') {
+        void vscode.window.showErrorMessage(`No cluster "${ref}" on TensorPool: ${errorMessage(e)}`);
+        return undefined;
+      }
+      this.log.warn(`GET /cluster/info/${ref} failed: ${errorMessage(e)}`);
+    }
+    // The service did not describe it: act on the id as given (the action's own answer will tell).
+    return { id: ref, instances: [] };
+  }
+
+  /**
+   * The cluster with its nodes: from the structured list, the text, the create answer's instance
+   * ids, then GET /cluster/info/{id}. Undefined only when none of them names a node.
+   */
+  async withInstances(cluster: Cluster): Promise<Cluster | undefined> {
+    const hasAddress = (c: Cluster | undefined) => !!c && c.instances.some((i) => i.ip);
+    if (hasAddress(cluster)) return cluster;
+    const data = this.store.clusters.data;
+    const candidates = [
+      data?.clusters?.find((c) => c.id === cluster.id),
+      data?.textClusters?.find((c) => c.id === cluster.id),
+    ];
+    const listed = candidates.find(hasAddress);
+    if (listed) return listed;
+    let info: Cluster | undefined;
+    try {
+      info = (await (await this.api.client()).clusterInfo(cluster.id)).cluster;
+    } catch (e) {
+      this.log.warn(`GET /cluster/info/${cluster.id} failed: ${errorMessage(e)}`);
+    }
+    if (hasAddress(info)) return info;
+    const created = createdInstances.get(cluster.id)?.map((id): Instance => ({ id }));
+    const named = [...candidates, info].find((c) => c && c.instances.length > 0)?.instances ?? created;
+    if (named?.length) return { ...cluster, ...info, instances: named };
+    if (cluster.ip ?? info?.ip) return { ...cluster, instances: [{ id: '', ip: cluster.ip ?? info?.ip }] };
+    return undefined;
+  }
+
+  /** Said when no source names a node of the cluster: what happened and what to do next. */
+  noNodes(cluster: Cluster): void {
+    const message =
+      `No node of ${clusterLabel(cluster)} is known yet: neither the cluster list nor GET /cluster/info/${cluster.id} named one. ` +
+      'If it was just created, wait until it is running, then try again.';
+    this.log.warn(message);
+    void vscode.window.showWarningMessage(message, 'Refresh', 'Show Log').then((p) => {
+      if (p === 'Refresh') void this.refresh();
+      if (p === 'Show Log') void vscode.commands.executeCommand(Commands.showLog);
+    });
+  }
+}
