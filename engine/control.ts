@@ -15,6 +15,7 @@ import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { EngineConfig } from './types';
 import { INSTANCE_TYPE_PATTERN, MAX_NUM_NODES } from './validate';
+import { volumeJson } from './volumeWire';
 
 const bad = (message: string): Reply => json(400, { error: message });
 const notFound = (message: string): Reply => json(404, { error: message });
@@ -119,6 +120,7 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
       case 'retryAfterSeconds':
       case 'failCreates':
       case 'failDestroys':
+      case 'balanceUsd':
         if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
           return `${key} must be a number >= 0`;
         if (
@@ -206,6 +208,7 @@ function dump(core: EngineCore): Record<string, unknown> {
       object_count: bk.objects.size,
       objects: [...bk.objects],
     })),
+    volumes: state.volumes.all(now).map(volumeJson),
     faults: core.faults.list(),
     log_entries: core.log.list().length,
   };

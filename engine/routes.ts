@@ -6,6 +6,8 @@ import { detail, json, noContent, queryBool, type Reply } from './http';
 import type { EngineState } from './state';
 import { bucketsText, clusterInfoText, clusterListText, sshKeysText, table, userInfoText } from './text';
 import type { ObjectStorageRecord, User } from './types';
+import { volumeRoutes } from './volumeRoutes';
+import { attachedVolumesJson, attachedVolumesText } from './volumeWire';
 import {
   issue,
   parseJsonBody,
@@ -34,13 +36,13 @@ export type Route =
   | { method: string; pattern: string; auth: false; handle: (ctx: PublicCtx) => Reply }
   | { method: string; pattern: string; auth: true; handle: (ctx: UserCtx) => Reply };
 
-const get = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const get = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'GET',
   pattern,
   auth: true,
   handle,
 });
-const post = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const post = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'POST',
   pattern,
   auth: true,
@@ -52,13 +54,13 @@ const put = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   auth: true,
   handle,
 });
-const patch = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const patch = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'PATCH',
   pattern,
   auth: true,
   handle,
 });
-const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'DELETE',
   pattern,
   auth: true,
@@ -66,7 +68,7 @@ const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
 });
 
 /** Read a boolean query flag; null means "answer 422". */
-function flag(ctx: PublicCtx, name: string): { value: boolean } | { reply: Reply } {
+export function flag(ctx: PublicCtx, name: string): { value: boolean } | { reply: Reply } {
   const v = queryBool(ctx.query, name);
   if (v === null) {
     return {
@@ -83,7 +85,10 @@ function flag(ctx: PublicCtx, name: string): { value: boolean } | { reply: Reply
   return { value: v ?? false };
 }
 
-function body<T>(ctx: PublicCtx, validate: (b: unknown) => Parsed<T>): { value: T } | { reply: Reply } {
+export function body<T>(
+  ctx: PublicCtx,
+  validate: (b: unknown) => Parsed<T>,
+): { value: T } | { reply: Reply } {
   const parsed = parseJsonBody(ctx.rawBody);
   if (!parsed.ok) return { reply: validationReply(parsed.issues) };
   const valid = validate(parsed.value);
@@ -206,9 +211,19 @@ const clusters: Route[] = [
     const views = ctx.state.listClusters(ctx.user, org.value, ctx.now);
     const mode = ctx.state.config.listMode;
     const out: Record<string, unknown> = {};
+    // Storage volumes: each cluster's attached volumes (engine/volumeRoutes.ts).
+    const vols = views.map((v) => ({
+      clusterId: v.cluster.id,
+      list: ctx.state.volumes.forCluster(v.cluster.id, ctx.now),
+    }));
     if (mode !== 'structured')
-      out.message = clusterListText(views, { includeOrg: org.value, instances: inst.value });
-    if (mode !== 'text') out.clusters = views.map((v) => clusterJson(v, inst.value));
+      out.message =
+        clusterListText(views, { includeOrg: org.value, instances: inst.value }) + attachedVolumesText(vols);
+    if (mode !== 'text')
+      out.clusters = views.map((v, i) => ({
+        ...clusterJson(v, inst.value),
+        attached_volumes: attachedVolumesJson(vols[i].list),
+      }));
     return json(200, out);
   }),
 
@@ -218,8 +233,11 @@ const clusters: Route[] = [
     const v = ctx.state.view(cluster, ctx.now);
     const mode = ctx.state.config.listMode;
     const out: Record<string, unknown> = {};
-    if (mode !== 'structured') out.message = clusterInfoText(v);
-    if (mode !== 'text') Object.assign(out, clusterJson(v, true));
+    const vols = ctx.state.volumes.forCluster(cluster.id, ctx.now); // storage volumes
+    if (mode !== 'structured')
+      out.message = clusterInfoText(v) + attachedVolumesText([{ clusterId: cluster.id, list: vols }]);
+    if (mode !== 'text')
+      Object.assign(out, clusterJson(v, true), { attached_volumes: attachedVolumesJson(vols) });
     return json(200, out);
   }),
 
@@ -380,7 +398,7 @@ const objectStorage: Route[] = [
   ),
 ];
 
-export const ROUTES: Route[] = [...health, ...account, ...clusters, ...objectStorage];
+export const ROUTES: Route[] = [...health, ...account, ...clusters, ...objectStorage, ...volumeRoutes()];
 
 // --- matching ------------------------------------------------------------------------------------------
 

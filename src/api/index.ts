@@ -17,4 +17,5 @@ export { trackRequest } from './tracking';
 export type { TrackOptions, TrackOutcome } from './tracking';
 export type { LogLevel, LogSink, CallOptions } from './http';
 export type { Bucket } from './normalize';
+export type { VolumeApi, VolumeInfo } from './volumes';
 export type * from './schemas';
