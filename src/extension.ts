@@ -25,6 +25,9 @@ import { AccountStatusBar } from './vscode/statusBar';
 import { Store } from './vscode/store';
 import { ClustersTreeProvider, type ClusterNode } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
+import type { VolumeNode } from './vscode/views/volumesTree';
+import type { VolumesController } from './vscode/volumes';
+import { setupVolumes } from './vscode/volumesSetup';
 
 /** Set by the first statement of dist/extension.js (esbuild.mjs banner; `end` by its last statement):
  *  when the bundle started and finished evaluating. Absent when this file is not run from the bundle. */
@@ -46,6 +49,7 @@ export interface TensorPoolExtensionApi {
   readonly views: {
     readonly clusters: vscode.TreeDataProvider<ClusterNode>;
     readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
+    readonly volumes: vscode.TreeDataProvider<VolumeNode>;
   };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
@@ -61,6 +65,8 @@ export interface TensorPoolExtensionApi {
     refreshObjectStorage(): Promise<void>;
     readonly connect: ConnectController;
     readonly storageConfig: StorageConfigController;
+    /** Storage volumes: list, operations being followed, refresh. */
+    readonly volumes: VolumesController;
     nextRefreshDelay(): number | undefined;
     /** When the bundle was evaluated and activate() ran. */
     readonly activation: ActivationTimings;
@@ -118,12 +124,20 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const storageView = vscode.window.createTreeView('tensorpool.objectStorage', {
     treeDataProvider: storageTree,
   });
-  const tree = new ClustersTreeProvider(store);
+  const tree = new ClustersTreeProvider(store, (clusterId) => volumes.attachedTo(clusterId));
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
     showCollapseAll: true,
   });
   treeVisible = () => treeView.visible;
+  const volumes = setupVolumes(context, {
+    store,
+    api,
+    log,
+    prompts,
+    refreshClusters: () => clusters.refresh(),
+    onVolumesChanged: () => tree.refreshView(),
+  });
   const scheduler = new RefreshScheduler(store, clusters, treeVisible);
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);
@@ -242,7 +256,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   };
   const result: TensorPoolExtensionApi = {
     store,
-    views: { clusters: tree, objectStorage: storageTree },
+    views: { clusters: tree, objectStorage: storageTree, volumes: volumes.tree },
     refresh: () => clusters.refresh(),
     setPrompter: (p) => {
       prompter = p ?? realPrompter;
@@ -257,6 +271,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       refreshObjectStorage: () => storage.refresh(),
       connect,
       storageConfig,
+      volumes: volumes.controller,
       nextRefreshDelay: () => scheduler.nextDelay(),
       activation,
       apiLoad: apiLoadTiming,

@@ -35,6 +35,18 @@ export const Commands = {
   copyStorageEnvironment: 'tensorpool.copyStorageEnvironment',
   openInRemoteSsh: 'tensorpool.openInRemoteSsh',
   openSshTerminal: 'tensorpool.openSshTerminal',
+  // storage volumes
+  refreshVolumes: 'tensorpool.refreshVolumes',
+  showVolumesMine: 'tensorpool.showVolumesMine',
+  showVolumesOrganization: 'tensorpool.showVolumesOrganization',
+  showVolumeListText: 'tensorpool.showVolumeListText',
+  createVolume: 'tensorpool.createVolume',
+  editVolume: 'tensorpool.editVolume',
+  attachVolume: 'tensorpool.attachVolume',
+  detachVolume: 'tensorpool.detachVolume',
+  destroyVolume: 'tensorpool.destroyVolume',
+  copyMountPath: 'tensorpool.copyMountPath',
+  copyVolumeId: 'tensorpool.copyVolumeId',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -12,8 +12,10 @@ import {
   type ClusterPhase,
   type Instance,
 } from '../../model/cluster';
+import type { AttachedVolume } from '../../model/volume';
 import { Commands } from '../commands';
 import type { Store } from '../store';
+import { clusterVolumeItem } from './volumesTree';
 
 export type ClusterNode =
   | { readonly kind: 'cluster'; readonly cluster: Cluster }
@@ -23,6 +25,7 @@ export type ClusterNode =
       readonly instance: Instance;
       readonly index: number;
     }
+  | { readonly kind: 'clusterVolume'; readonly cluster: Cluster; readonly volume: AttachedVolume }
   | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
   | { readonly kind: 'listingText'; readonly preview: string }
   | { readonly kind: 'loading' }
@@ -84,19 +87,39 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    /** Storage volumes attached to a cluster when its record does not list them (volumes view data). */
+    private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
+  ) {
     this.subscription = store.onDidChange(() => this.emitter.fire(undefined));
+  }
+
+  /** Fire a change (the volumes list changed). */
+  refreshView(): void {
+    this.emitter.fire(undefined);
+  }
+
+  private volumeChildren(cluster: Cluster): ClusterNode[] {
+    return (cluster.volumes ?? this.volumesOf(cluster.id)).map((volume) => ({
+      kind: 'clusterVolume' as const,
+      cluster,
+      volume,
+    }));
   }
 
   getChildren(node?: ClusterNode): ClusterNode[] {
     if (node) {
       return node.kind === 'cluster'
-        ? node.cluster.instances.map((instance, index) => ({
-            kind: 'instance',
-            cluster: node.cluster,
-            instance,
-            index,
-          }))
+        ? [
+            ...node.cluster.instances.map((instance, index) => ({
+              kind: 'instance' as const,
+              cluster: node.cluster,
+              instance,
+              index,
+            })),
+            ...this.volumeChildren(node.cluster),
+          ]
         : [];
     }
     // Signed out: no rows, so the welcome view (Sign in button) shows.
@@ -134,7 +157,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         const c = node.cluster;
         const item = new vscode.TreeItem(
           clusterLabel(c),
-          c.instances.length
+          c.instances.length || this.volumeChildren(c).length
             ? vscode.TreeItemCollapsibleState.Collapsed
             : vscode.TreeItemCollapsibleState.None,
         );
@@ -160,6 +183,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         item.contextValue = `instance ${clusterPhase(i.status)}${i.ip ? ' hasIp' : ''}`;
         return item;
       }
+      case 'clusterVolume':
+        return clusterVolumeItem(node.cluster.id, node.volume);
       case 'error': {
         const item = new vscode.TreeItem(
           node.errorKind === 'unauthorized' ? 'Token rejected' : 'Could not load clusters',
