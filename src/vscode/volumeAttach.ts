@@ -4,7 +4,7 @@
  * others are listed with the reason. Attaching restarts every node of the cluster, so it is
  * confirmed first; every request id the service returns is followed to its end.
  */
-import { errorMessage } from '../api/errors';
+import { errorMessage, isTensorPoolError } from '../api/errors';
 import { clusterLabel, clusterShape, type Cluster } from '../model/cluster';
 import { attachIneligibility, mountPath, volumeLabel, type Volume } from '../model/volume';
 import type { PickItem, Prompter } from '../wizards/prompter';
@@ -13,6 +13,8 @@ import type { Store } from './store';
 import type { VolumeActions } from './volumeActions';
 import type { VolumesController } from './volumes';
 import * as vscode from 'vscode';
+
+const UNKNOWN = new Set(['network', 'timeout', 'server', 'bad-response']);
 
 type ClusterChoice =
   { kind: 'cluster'; cluster: Cluster } | { kind: 'ineligible'; reason: string } | { kind: 'enter' };
@@ -66,7 +68,8 @@ export class VolumeAttach {
       const v = picked.value;
       if (v.kind === 'cluster') return { id: v.cluster.id, label: clusterLabel(v.cluster) };
       if (v.kind === 'ineligible') {
-        await this.prompts().confirm({ message: v.reason, actions: [], modal: false, severity: 'warning' });
+        // Said, not asked: the picker opens again at once.
+        void this.prompts().confirm({ message: v.reason, actions: [], modal: false, severity: 'warning' });
         continue;
       }
       const typed = await this.prompts().input({
@@ -118,6 +121,18 @@ export class VolumeAttach {
         .then(() => this.refreshClusters());
       return true;
     } catch (e) {
+      if (isTensorPoolError(e) && UNKNOWN.has(e.kind) && e.mayHaveReachedServer) {
+        // The request may have been acted on: never sent again by itself.
+        const pick = await this.prompts().confirm({
+          message: 'The volume may or may not have been attached.',
+          detail: `${errorMessage(e)}. Check the volume list before trying again: the nodes of ${target.label} may be restarting.`,
+          actions: ['Check Volume List'],
+          modal: true,
+          severity: 'warning',
+        });
+        if (pick) await Promise.all([this.volumes.refresh(), this.refreshClusters()]);
+        return false;
+      }
       void vscode.window.showErrorMessage(
         `Could not attach ${volumeLabel(volume)} to ${target.label}: ${errorMessage(e)}`,
       );
