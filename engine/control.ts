@@ -16,6 +16,7 @@ import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
 import { INSTANCE_TYPE_PATTERN, MAX_NUM_NODES } from './validate';
+import { volumeJson } from './volumeWire';
 
 const bad = (message: string): Reply => json(400, { error: message });
 const notFound = (message: string): Reply => json(404, { error: message });
@@ -120,6 +121,7 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
       case 'retryAfterSeconds':
       case 'failCreates':
       case 'failDestroys':
+      case 'balanceUsd':
         if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
           return `${key} must be a number >= 0`;
         if (
@@ -264,6 +266,7 @@ function dump(core: EngineCore): Record<string, unknown> {
       object_count: bk.objects.size,
       objects: [...bk.objects],
     })),
+    volumes: state.volumes.all(now).map(volumeJson),
     faults: core.faults.list(),
     log_entries: core.log.list().length,
   };

@@ -70,12 +70,18 @@ const DONE: Record<TrackedRequest['type'], [string, string]> = {
   CLUSTER_CLAIM: ['is ready', 'could not be created'],
   CLUSTER_RELEASE: ['was destroyed', 'could not be destroyed'],
   CLUSTER_EDIT: ['was updated', 'could not be updated'],
+  STORAGE_CREATE: ['is ready', 'could not be created'],
+  STORAGE_DESTROY: ['was destroyed', 'could not be destroyed'],
+  STORAGE_ATTACH: ['was attached', 'could not be attached'],
+  STORAGE_DETACH: ['was detached', 'could not be detached'],
+  STORAGE_EDIT: ['was updated', 'could not be updated'],
 };
 
 function requestMessage(r: TrackedRequest, status: 'COMPLETED' | 'FAILED'): string {
   const [ok, failed] = DONE[r.type];
-  if (status === 'COMPLETED') return `Cluster ${r.objectId} ${ok}.`;
-  return `Cluster ${r.objectId} ${failed}${r.externalMessage ? `: ${r.externalMessage}` : '.'}`;
+  const what = r.type.startsWith('STORAGE_') ? 'Volume' : 'Cluster';
+  if (status === 'COMPLETED') return `${what} ${r.objectId} ${ok}.`;
+  return `${what} ${r.objectId} ${failed}${r.externalMessage ? `: ${r.externalMessage}` : '.'}`;
 }
 
 export function userJson(u: User, orgName: string): Record<string, unknown> {

@@ -16,6 +16,8 @@ import {
   userInfoText,
 } from './text';
 import type { AnswerEndpoint, AnswerShape, ObjectStorageRecord, User } from './types';
+import { volumeRoutes } from './volumeRoutes';
+import { attachedVolumesJson, attachedVolumesText } from './volumeWire';
 import {
   issue,
   parseJsonBody,
@@ -44,13 +46,13 @@ export type Route =
   | { method: string; pattern: string; auth: false; handle: (ctx: PublicCtx) => Reply }
   | { method: string; pattern: string; auth: true; handle: (ctx: UserCtx) => Reply };
 
-const get = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const get = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'GET',
   pattern,
   auth: true,
   handle,
 });
-const post = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const post = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'POST',
   pattern,
   auth: true,
@@ -62,13 +64,13 @@ const put = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   auth: true,
   handle,
 });
-const patch = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const patch = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'PATCH',
   pattern,
   auth: true,
   handle,
 });
-const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
+export const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
   method: 'DELETE',
   pattern,
   auth: true,
@@ -76,7 +78,7 @@ const del = (pattern: string, handle: (ctx: UserCtx) => Reply): Route => ({
 });
 
 /** Read a boolean query flag; null means "answer 422". */
-function flag(ctx: PublicCtx, name: string): { value: boolean } | { reply: Reply } {
+export function flag(ctx: PublicCtx, name: string): { value: boolean } | { reply: Reply } {
   const v = queryBool(ctx.query, name);
   if (v === null) {
     return {
@@ -93,7 +95,10 @@ function flag(ctx: PublicCtx, name: string): { value: boolean } | { reply: Reply
   return { value: v ?? false };
 }
 
-function body<T>(ctx: PublicCtx, validate: (b: unknown) => Parsed<T>): { value: T } | { reply: Reply } {
+export function body<T>(
+  ctx: PublicCtx,
+  validate: (b: unknown) => Parsed<T>,
+): { value: T } | { reply: Reply } {
   const parsed = parseJsonBody(ctx.rawBody);
   if (!parsed.ok) return { reply: validationReply(parsed.issues) };
   const valid = validate(parsed.value);
@@ -237,10 +242,22 @@ const clusters: Route[] = [
     if ('reply' in inst) return inst.reply;
     const views = ctx.state.listClusters(ctx.user, org.value, ctx.now);
     const shape = shapeOf(ctx.state, 'clusterList');
+    // Storage volumes: each cluster's attached volumes (engine/volumeRoutes.ts).
+    const vols = views.map((v) => ({
+      clusterId: v.cluster.id,
+      list: ctx.state.volumes.forCluster(v.cluster.id, ctx.now),
+    }));
     return shaped(
       shape,
-      () => clusterListText(views, { includeOrg: org.value, instances: inst.value, style: shape.style }),
-      () => ({ clusters: views.map((v) => clusterJson(v, inst.value)) }),
+      () =>
+        clusterListText(views, { includeOrg: org.value, instances: inst.value, style: shape.style }) +
+        attachedVolumesText(vols),
+      () => ({
+        clusters: views.map((v, i) => ({
+          ...clusterJson(v, inst.value),
+          attached_volumes: attachedVolumesJson(vols[i].list),
+        })),
+      }),
     );
   }),
 
@@ -249,10 +266,11 @@ const clusters: Route[] = [
     if (!cluster) return detail(404, `Cluster '${ctx.params.cluster}' not found`);
     const v = ctx.state.view(cluster, ctx.now);
     const shape = shapeOf(ctx.state, 'clusterInfo');
+    const vols = ctx.state.volumes.forCluster(cluster.id, ctx.now); // storage volumes
     return shaped(
       shape,
-      () => clusterInfoText(v, shape.style),
-      () => ({ ...clusterJson(v, true) }),
+      () => clusterInfoText(v, shape.style) + attachedVolumesText([{ clusterId: cluster.id, list: vols }]),
+      () => ({ ...clusterJson(v, true), attached_volumes: attachedVolumesJson(vols) }),
     );
   }),
 
@@ -417,7 +435,7 @@ const objectStorage: Route[] = [
   ),
 ];
 
-export const ROUTES: Route[] = [...health, ...account, ...clusters, ...objectStorage];
+export const ROUTES: Route[] = [...health, ...account, ...clusters, ...objectStorage, ...volumeRoutes()];
 
 // --- matching ------------------------------------------------------------------------------------------
 

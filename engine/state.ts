@@ -25,6 +25,7 @@ import type {
   User,
 } from './types';
 import type { CreateInput, EditInput, SshKeyInput } from './validate';
+import { VolumeStore } from './volumes';
 
 export const DEFAULT_TOKEN = 'tp_local_dev_token';
 export const ORG_ID = 'org_local';
@@ -44,6 +45,7 @@ export const DEFAULT_CONFIG: EngineConfig = {
   instanceTypes: [...DEFAULT_INSTANCE_TYPES],
   minClientVersion: null,
   answers: {},
+  balanceUsd: 2500,
 };
 
 /** Outcome of an operation that can be refused: ok with a value, or an HTTP-ish refusal. */
@@ -138,7 +140,7 @@ export interface ClusterSeed {
 
 export class EngineState {
   config: EngineConfig;
-  readonly org: Org = { id: ORG_ID, name: ORG_NAME, balanceUsd: 2500 };
+  readonly org: Org;
   readonly users = new Map<string, User>();
   /** token -> uid. Tokens are never exposed by any read of the state. */
   private readonly tokens = new Map<string, string>();
@@ -157,9 +159,20 @@ export class EngineState {
   private storage: ObjectStorageRecord | null = null;
   private readonly buckets = new Map<string, Bucket>();
   private nextHost = 0;
+  /** Storage volumes (engine/volumes.ts). */
+  readonly volumes: VolumeStore = new VolumeStore(this);
 
   constructor(opts: StateOptions) {
     this.config = { ...opts.config };
+    // The balance is a config knob (POST /_engine/config {balanceUsd}), read live.
+    const config = () => this.config;
+    this.org = {
+      id: ORG_ID,
+      name: ORG_NAME,
+      get balanceUsd() {
+        return config().balanceUsd;
+      },
+    };
     let n = 0;
     const add = (token: string | null, user: Omit<User, 'uid' | 'orgId'>): User => {
       const u: User = { uid: `usr_${++n}`, orgId: ORG_ID, ...user };
@@ -262,6 +275,34 @@ export class EngineState {
       outcome,
       externalMessage,
     });
+  }
+
+  /** A request on any object (storage volumes) following the current config; `immediate`: already
+   *  COMPLETED (edits). */
+  startObjectRequest(
+    type: RequestType,
+    objectId: string,
+    owner: User,
+    now: number,
+    immediate = false,
+  ): TrackedRequest {
+    const c = this.config;
+    const r: TrackedRequest = {
+      id: `req_${hex(10)}`,
+      type,
+      objectId,
+      ownerUid: owner.uid,
+      orgId: owner.orgId,
+      createdMs: now,
+      pendingMs: immediate ? 0 : c.pendingMs,
+      processingMs: immediate ? 0 : c.processingMs,
+      stuck: immediate ? false : c.stuck,
+      retrying: immediate ? false : c.retrying,
+      outcome: 'COMPLETED',
+      externalMessage: null,
+    };
+    this.requests.set(r.id, r);
+    return r;
   }
 
   /** A request visible to the caller (same organisation), by id. */
@@ -396,6 +437,11 @@ export class EngineState {
       if (id) return this.clusters.get(id);
     }
     return undefined;
+  }
+
+  /** A cluster by id, whoever owns it (volume attachments). */
+  findClusterById(id: string): Cluster | undefined {
+    return this.clusters.get(id);
   }
 
   findInstance(

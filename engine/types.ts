@@ -2,7 +2,15 @@
 // time (request status, cluster status, instance addresses) is *derived* from these records and the
 // current clock by state.ts, never stored, so the engine needs no timers (see state.ts).
 
-export type RequestType = 'CLUSTER_CLAIM' | 'CLUSTER_RELEASE' | 'CLUSTER_EDIT';
+export type RequestType =
+  | 'CLUSTER_CLAIM'
+  | 'CLUSTER_RELEASE'
+  | 'CLUSTER_EDIT'
+  | 'STORAGE_CREATE'
+  | 'STORAGE_DESTROY'
+  | 'STORAGE_ATTACH'
+  | 'STORAGE_DETACH'
+  | 'STORAGE_EDIT';
 export type RequestStatus = 'PENDING' | 'PROCESSING' | 'RETRYING' | 'COMPLETED' | 'FAILED';
 export type ClusterStatus = 'PENDING' | 'PROVISIONING' | 'RUNNING' | 'FAILED' | 'DESTROYING';
 export type ListMode = 'both' | 'text' | 'structured';
@@ -41,6 +49,8 @@ export interface EngineConfig {
   /** Per-endpoint shape and text style; an endpoint not listed follows listMode (cluster list/info)
    *  or its usual shape, in the plain style. Replaced, never mutated (config copies are shallow). */
   answers: Partial<Record<AnswerEndpoint, AnswerShape>>;
+  /** The organisation's balance in USD (storage volume creates need 24 h of cost covered). */
+  balanceUsd: number;
 }
 
 export interface User {

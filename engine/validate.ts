@@ -70,7 +70,7 @@ function isObject(v: unknown): v is Obj {
 }
 
 /** The body must be a JSON object (pydantic: model_attributes_type; null counts as missing). */
-function requireObject(body: unknown): Parsed<Obj> {
+export function requireObject(body: unknown): Parsed<Obj> {
   if (body === null || body === undefined)
     return { ok: false, issues: [issue('missing', ['body'], 'Field required', null)] };
   if (!isObject(body)) {

@@ -37,6 +37,7 @@ import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi }
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
 import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
+import { setupVolumes } from './vscode/volumesSetup';
 import { configWriters } from './vscode/lazyConfig';
 
 export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testApi';
@@ -67,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const cliSetup = new CliSetup(api, state, log, extensionVersion, prompts, host);
   const account = new AccountController(context.secrets, state, store, api, secrets, log, cliSetup);
   const clusters = new ClustersController(store, api, state, log);
-  const tree = new ClustersTreeProvider(store);
+  const tree = new ClustersTreeProvider(store, (clusterId) => volumes.attachedTo(clusterId));
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
     showCollapseAll: true,
@@ -111,6 +112,19 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);
   const listing = new ListingDocumentProvider(store);
+  const contextKeys = new ContextKeys((key, value) =>
+    vscode.commands.executeCommand('setContext', key, value),
+  );
+  const volumes = setupVolumes(context, {
+    store,
+    api,
+    log,
+    prompts,
+    state,
+    contextKeys,
+    refreshClusters: () => clusters.refresh(),
+    onVolumesChanged: () => tree.refreshView(),
+  });
   const session = new Session({
     store,
     api,
@@ -118,7 +132,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     clusters,
     storage,
     scheduler,
-    contextKeys: new ContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value)),
+    contextKeys,
     clustersView: treeView,
     storageView,
     sshKeys,
@@ -217,7 +231,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     vscode.ExtensionMode.Production,
     (): TensorPoolExtensionApi => ({
       store,
-      views: { clusters: tree, objectStorage: storageTree, sshKeys: sshKeysTree },
+      views: { clusters: tree, objectStorage: storageTree, sshKeys: sshKeysTree, volumes: volumes.tree },
       refresh: () => clusters.refresh(),
       setPrompter: (p) => {
         prompter = p ?? realPrompter;
@@ -231,6 +245,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         refreshObjectStorage: () => storage.refresh(),
         sshKeys,
         cliSetup,
+        volumes: volumes.controller,
         configure: (seams) => host.configure(seams),
         nextRefreshDelay: () => scheduler.nextDelay(),
         activation,

@@ -11,6 +11,7 @@ import { snippet } from './parse';
 import { clusterFromText, toBucket, toCluster, toListing, type Bucket } from './normalize';
 import * as S from './schemas';
 import { healthVerdict, toSshKeyListing, type HealthVerdict, type SshKeyListing } from './sshKeys';
+import { VolumeApi } from './volumes';
 
 export type ImageField = 'container' | 'experimental_container';
 export type SshSystem = 'linux' | 'darwin' | 'windows';
@@ -39,10 +40,13 @@ const seg = (v: string) => encodeURIComponent(v);
 export class TensorPoolClient {
   readonly transport: Transport;
   readonly imageField: ImageField;
+  /** Storage volumes (src/api/volumes.ts). */
+  readonly volumes: VolumeApi;
 
   constructor(options: ClientOptions) {
     this.transport = new Transport(options);
     this.imageField = options.imageField ?? 'container';
+    this.volumes = new VolumeApi(this.transport);
   }
 
   get baseUrl(): string {
@@ -266,14 +270,14 @@ function localError(method: string, path: string, fieldErrors: FieldError[]): Va
   return new ValidationError(message, { method, path }, fieldErrors, true);
 }
 
-function requireId(value: string, field: string, method: string, path: string): void {
+export function requireId(value: string, field: string, method: string, path: string): void {
   if (typeof value !== 'string' || value.trim() === '') {
     throw localError(method, path, [{ field, message: `${field} is required.` }]);
   }
 }
 
 /** Validate a request body; on failure throw a local ValidationError naming each field. */
-function checkRequest<T>(schema: z.ZodMiniType<T>, input: unknown, method: string, path: string): T {
+export function checkRequest<T>(schema: z.ZodMiniType<T>, input: unknown, method: string, path: string): T {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const fieldErrors: FieldError[] = parsed.error.issues.map((issue) => ({

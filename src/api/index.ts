@@ -19,4 +19,5 @@ export type { LogLevel, LogSink } from './log';
 export type { CallOptions } from './http';
 export type { Bucket } from './normalize';
 export type { HealthVerdict, SavedSshKey, SshKeyListing } from './sshKeys';
+export type { VolumeApi, VolumeInfo } from './volumes';
 export type * from './schemas';

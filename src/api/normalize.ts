@@ -4,6 +4,7 @@
  * and anything unreadable is left out rather than invented.
  */
 import type { Cluster, ClusterListing, Instance } from '../model/cluster';
+import type { AttachedVolume } from '../model/volume';
 import { bool, first, isRecord, num, str } from './loose';
 import { clustersFromText } from './normalizeText';
 export { clusterFromText, clustersFromText } from './normalizeText';
@@ -30,6 +31,7 @@ export function toCluster(raw: unknown): Cluster | undefined {
   const ids = first(raw, 'instance_ids');
   const list = Array.isArray(rawInstances) ? rawInstances : Array.isArray(ids) ? ids : [];
   const instances = list.map(toInstance).filter((i): i is Instance => i !== undefined);
+  const volumes = toAttachedVolumes(first(raw, 'attached_volumes', 'volumes', 'storage'));
   return {
     id,
     name: str(first(raw, 'name', 'cluster_name', 'tp_cluster_name')),
@@ -41,6 +43,7 @@ export function toCluster(raw: unknown): Cluster | undefined {
     owner: str(first(raw, 'owner', 'owner_email', 'user_email', 'uid')),
     container: str(first(raw, 'container', 'experimental_container', 'image')),
     instances,
+    ...(volumes ? { volumes } : {}),
   };
 }
 
@@ -74,4 +77,23 @@ export function toBucket(raw: unknown): Bucket | undefined {
     createdAt: str(first(raw, 'created_at', 'creation_date', 'CreationDate', 'createdAt')),
     objectCount: num(first(raw, 'object_count', 'objects', 'objectCount')),
   };
+}
+
+/** A cluster record's `attached_volumes` (or `volumes`), when the server gives them. */
+export function toAttachedVolumes(raw: unknown): AttachedVolume[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const out: AttachedVolume[] = [];
+  for (const r of raw) {
+    if (typeof r === 'string' && r.trim()) out.push({ id: r });
+    if (!isRecord(r)) continue;
+    const id = str(first(r, 'storage_id', 'id', 'volume_id'));
+    if (id)
+      out.push({
+        id,
+        name: str(first(r, 'name')),
+        sizeGb: num(first(r, 'size_gb', 'size')),
+        status: str(first(r, 'status')),
+      });
+  }
+  return out;
 }

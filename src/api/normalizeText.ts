@@ -72,16 +72,19 @@ function textCluster(
   };
 }
 
+/** A table with these headers lists storage volumes (e.g. a cluster's attached volumes), not clusters. */
+const VOLUME_HEADERS = ['storage id', 'volume id', 'mount path', 'storage name', 'volume name'];
+
 function readClusters(text: unknown, infoId?: string): { clusters: Cluster[]; unread: string[] } {
   const instances = recordsFromText(text, INSTANCE_COLUMNS, {
     key: 'id',
-    reject: ['name', 'instance type'],
+    reject: ['name', 'instance type', ...VOLUME_HEADERS],
   })
     .records.map((r) => ({ clusterId: cell(r.fields.clusterId), instance: textInstance(r.fields) }))
     .filter((i): i is { clusterId: string | undefined; instance: Instance } => i.instance !== undefined);
   const read = recordsFromText(text, CLUSTER_COLUMNS, {
     key: 'id',
-    reject: ['instance id', 'node id', 'instance', 'instance name'],
+    reject: ['instance id', 'node id', 'instance', 'instance name', ...VOLUME_HEADERS],
     keyDefault: infoId,
   });
   const single = read.records.length === 1;

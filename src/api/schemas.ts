@@ -12,6 +12,7 @@ import {
   validateInstanceType,
   validatePublicKey,
 } from '../model/validate';
+import { MAX_VOLUME_GB, validateVolumeName } from '../model/volume';
 
 const rule = (validate: (v: string) => string | undefined) =>
   z.superRefine((value: string, ctx) => {
@@ -200,3 +201,80 @@ export const HttpValidationError = z.looseObject({
     }),
   ),
 });
+
+// ---- storage volumes (spec "Storage volumes"; note create/edit and attach/detach name fields differently)
+
+const volumeSize = (field: string) =>
+  z
+    .int(`${field} must be a whole number of GB.`)
+    .check(
+      z.gte(1, 'A volume needs at least 1 GB.'),
+      z.lte(MAX_VOLUME_GB, `At most ${MAX_VOLUME_GB} GB can be requested.`),
+    );
+
+/** POST /storage/create. */
+export const VolumeCreateRequest = z.strictObject({
+  size: volumeSize('size'),
+  deletion_protection: z.boolean('deletion_protection is required.'),
+  name: z.optional(z.string().check(rule(validateVolumeName))),
+});
+export type VolumeCreateRequest = z.infer<typeof VolumeCreateRequest>;
+
+/** PATCH /storage/edit/{storage_id}: at least one field; growth is checked by the caller (it knows the size). */
+export const VolumeEditRequest = z
+  .strictObject({
+    tp_storage_name: z.optional(z.string().check(rule(validateVolumeName))),
+    deletion_protection: z.optional(z.boolean()),
+    size_gb: z.optional(volumeSize('size_gb')),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.tp_storage_name == null && body.deletion_protection == null && body.size_gb == null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          input: body,
+          message: 'Nothing to change: give tp_storage_name, size_gb or deletion_protection.',
+        });
+      }
+    }),
+  );
+export type VolumeEditRequest = z.infer<typeof VolumeEditRequest>;
+
+const id = (field: string) =>
+  z.string(`${field} is required.`).check(z.trim(), z.minLength(1, `${field} is required.`));
+
+/** POST /storage/attach: one volume, a list of clusters. */
+export const VolumeAttachRequest = z.strictObject({
+  storage_id: id('storage_id'),
+  cluster_ids: z.array(id('cluster_ids')).check(z.minLength(1, 'Give at least one cluster to attach to.')),
+});
+export type VolumeAttachRequest = z.infer<typeof VolumeAttachRequest>;
+
+/** POST /storage/detach: one volume, one cluster. */
+export const VolumeDetachRequest = z.strictObject({
+  storage_id: id('storage_id'),
+  cluster_id: id('cluster_id'),
+});
+export type VolumeDetachRequest = z.infer<typeof VolumeDetachRequest>;
+
+export const VolumeCreateResponse = z.looseObject({
+  message: text,
+  request_id: z.optional(z.nullable(z.string())),
+  storage_id: z.optional(z.nullable(z.string())),
+});
+export type VolumeCreateResponse = z.infer<typeof VolumeCreateResponse>;
+
+export const VolumeAttachResponse = z.looseObject({
+  message: text,
+  request_ids: z.optional(z.nullable(z.array(z.string()))),
+  request_id: z.optional(z.nullable(z.string())),
+});
+export type VolumeAttachResponse = z.infer<typeof VolumeAttachResponse>;
+
+export const VolumeListResponse = z.looseObject({
+  message: text,
+  volumes: z.optional(z.nullable(z.array(LooseRecord))),
+  storage: z.optional(z.nullable(z.array(LooseRecord))),
+});
+export type VolumeListResponse = z.infer<typeof VolumeListResponse>;

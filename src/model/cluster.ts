@@ -2,6 +2,7 @@
  * The domain model the UI works with: clusters and instances as the extension understands them,
  * whatever shape the server sent (see src/api/normalize.ts). Status vocabularies are open strings.
  */
+import type { AttachedVolume } from './volume';
 
 export interface Instance {
   readonly id: string;
@@ -26,6 +27,8 @@ export interface Cluster {
   readonly source?: 'structured' | 'text';
   /** A public address the text gave for the cluster itself, without naming an instance. */
   readonly ip?: string;
+  /** Storage volumes attached to it, when the server lists them (src/model/volume.ts). */
+  readonly volumes?: readonly AttachedVolume[];
 }
 
 /** What a cluster list request produced: structured clusters when the server sent them, and its text. */

@@ -42,6 +42,18 @@ export const Commands = {
   showSshKeysMine: 'tensorpool.showSshKeysMine',
   showSshKeysOrganization: 'tensorpool.showSshKeysOrganization',
   showSshKeysText: 'tensorpool.showSshKeysText',
+  // storage volumes
+  refreshVolumes: 'tensorpool.refreshVolumes',
+  showVolumesMine: 'tensorpool.showVolumesMine',
+  showVolumesOrganization: 'tensorpool.showVolumesOrganization',
+  showVolumeListText: 'tensorpool.showVolumeListText',
+  createVolume: 'tensorpool.createVolume',
+  editVolume: 'tensorpool.editVolume',
+  attachVolume: 'tensorpool.attachVolume',
+  detachVolume: 'tensorpool.detachVolume',
+  destroyVolume: 'tensorpool.destroyVolume',
+  copyMountPath: 'tensorpool.copyMountPath',
+  copyVolumeId: 'tensorpool.copyVolumeId',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -15,6 +15,8 @@ export interface ContextKeyTypes {
   'tensorpool.objectStorage': ObjectStorageState['kind'];
   /** The SSH Keys view shows the whole organisation's keys. */
   'tensorpool.sshKeysIncludeOrg': boolean;
+  /** The Volumes view shows the whole organisation's volumes. */
+  'tensorpool.volumesIncludeOrg': boolean;
 }
 
 export type ContextKey = keyof ContextKeyTypes;
@@ -25,6 +27,7 @@ export const CONTEXT_KEY_DEFAULTS: { readonly [K in ContextKey]: ContextKeyTypes
   'tensorpool.includeOrg': false,
   'tensorpool.objectStorage': 'unknown',
   'tensorpool.sshKeysIncludeOrg': false,
+  'tensorpool.volumesIncludeOrg': false,
 };
 
 export type SetContext = (key: string, value: unknown) => Thenable<unknown>;

@@ -22,6 +22,8 @@ export interface StoredStateTypes {
   'tensorpool.dotenvTokenOffered': string[];
   /** SSH Keys view scope: the whole organisation (true) or only mine. */
   'tensorpool.sshKeysIncludeOrg': boolean;
+  /** Volumes view scope: the whole organisation (true) or only mine. */
+  'tensorpool.volumesIncludeOrg': boolean;
 }
 
 export type StoredKey = keyof StoredStateTypes;
@@ -36,6 +38,7 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.configuredStorageProfiles': true,
   'tensorpool.dotenvTokenOffered': true,
   'tensorpool.sshKeysIncludeOrg': true,
+  'tensorpool.volumesIncludeOrg': true,
 };
 
 export const STORED_KEYS = Object.keys(LISTED) as readonly StoredKey[];

@@ -13,6 +13,8 @@ import type { StorageNode } from './views/objectStorageTree';
 import type { SshKeyNode } from './views/sshKeysTree';
 import type { SshKeysController } from './sshKeys';
 import type { CliSetup } from './cliSetup';
+import type { VolumeNode } from './views/volumesTree';
+import type { VolumesController } from './volumes';
 
 /** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
 export interface ActivationTimings {
@@ -30,6 +32,7 @@ export interface TensorPoolExtensionApi {
     readonly clusters: vscode.TreeDataProvider<ClusterNode>;
     readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
     readonly sshKeys: vscode.TreeDataProvider<SshKeyNode>;
+    readonly volumes: vscode.TreeDataProvider<VolumeNode>;
   };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
@@ -46,6 +49,8 @@ export interface TensorPoolExtensionApi {
     /** Saved SSH keys (add/remove/refresh) and the command-line setup (health check, `.env` offer). */
     readonly sshKeys: SshKeysController;
     readonly cliSetup: CliSetup;
+    /** Storage volumes: list, operations being followed, refresh. */
+    readonly volumes: VolumesController;
     /**
      * Replace the host seams (home folder, environment, window opener, Remote-SSH check, Workspace Trust,
      * workspace folders); the ones not given are the real ones again, so `{}` restores all.

@@ -46,7 +46,17 @@ export const HTML_502 =
 // ---- bad input ----------------------------------------------------------------------------------
 
 export type InputField =
-  'instanceType' | 'numNodes' | 'name' | 'key' | 'container' | 'editName' | 'bucket' | 'token' | 'apiUrl';
+  | 'instanceType'
+  | 'numNodes'
+  | 'name'
+  | 'key'
+  | 'container'
+  | 'editName'
+  | 'bucket'
+  | 'token'
+  | 'apiUrl'
+  | 'volumeSize'
+  | 'volumeName';
 
 export interface BadInput {
   /** `bad:<field>:<n>`: stable within a run, used to merge the Node and host parts. */
@@ -167,6 +177,21 @@ const URLS: Array<[string, RegExp]> = [
   ['https://user:pw@engine.tensorpool.dev', /user name or password/],
 ];
 
+const VOLUME_SIZES: Array<[string, RegExp]> = [
+  ['', /Enter the size in GB/],
+  ['0', /at least 1 GB/],
+  ['-1', /cannot be negative/],
+  ['-100', /cannot be negative/],
+  ['1.5', /whole number of GB/],
+  ['0,5', /whole number of GB/],
+  ['1000000000000', /more than the 100000 GB/],
+  ['100001', /more than the 100000 GB/],
+  ['1e12', /whole number of GB/],
+  ['lots', /not a number/],
+  ['100 GB', /not a number/],
+  ['\u0663', /not a number/],
+];
+
 const FIELDS: Array<[InputField, Array<[string, RegExp]>]> = [
   ['instanceType', INSTANCE],
   ['numNodes', NODES],
@@ -177,6 +202,8 @@ const FIELDS: Array<[InputField, Array<[string, RegExp]>]> = [
   ['bucket', BUCKETS],
   ['token', TOKENS],
   ['apiUrl', URLS],
+  ['volumeSize', VOLUME_SIZES],
+  ['volumeName', NAMES], // volume names follow the cluster-name rules
 ];
 
 export const BAD_INPUTS: readonly BadInput[] = FIELDS.flatMap(([field, list]) =>

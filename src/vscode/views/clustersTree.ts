@@ -10,15 +10,18 @@
 import * as vscode from 'vscode';
 import { clusterPhase, type Cluster, type ClusterPhase, type Instance } from '../../model/cluster';
 import { clusterDescription, clusterLabel, instanceLabel, stateWord } from '../../model/labels';
+import type { AttachedVolume } from '../../model/volume';
 import { Commands } from '../commands';
 import type { Store } from '../store';
 import { itemSignature, sameKeys, StableNodes } from './stableNodes';
 import { md, tooltipTime } from './tooltipText';
+import { clusterVolumeItem } from './volumesTree';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
   | { readonly kind: 'cluster'; cluster: Cluster }
   | { readonly kind: 'instance'; cluster: Cluster; instance: Instance; index: number }
+  | { readonly kind: 'clusterVolume'; cluster: Cluster; volume: AttachedVolume }
   | { readonly kind: 'error'; message: string; errorKind: string }
   | { readonly kind: 'listingText'; preview: string }
   | { readonly kind: 'loading' }
@@ -57,6 +60,8 @@ export function nodeKey(node: ClusterNode): string {
       return `cluster:${node.cluster.id}`;
     case 'instance':
       return `instance:${node.cluster.id}:${node.instance.id}`;
+    case 'clusterVolume':
+      return `cluster:${node.cluster.id}:volume:${node.volume.id}`;
     default:
       return `clusters:${node.kind}`;
   }
@@ -113,10 +118,19 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   /** Keys of the top-level rows as last handed out; undefined until the first time. */
   private rootKeys: string[] | undefined;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    /** Storage volumes attached to a cluster when its record does not list them (volumes view data). */
+    private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
+  ) {
     this.subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
+  }
+
+  /** The volumes list changed: redraw the clusters whose attached volumes changed. */
+  refreshView(): void {
+    this.update();
   }
 
   /** After a store change: redraw the whole tree if rows came, went or moved, else only changed rows. */
@@ -134,7 +148,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     this.rootKeys = roots.map(nodeKey);
     const live = new Set(this.rootKeys);
     for (const node of roots)
-      if (node.kind === 'cluster') for (const i of this.instanceRows(node)) live.add(nodeKey(i));
+      if (node.kind === 'cluster') for (const i of this.childRows(node)) live.add(nodeKey(i));
     this.nodes.prune((key) => live.has(key));
     return { roots, changed };
   }
@@ -143,19 +157,32 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private signature(node: ClusterNode): string {
     const own = itemSignature(this.getTreeItem(node));
     if (node.kind !== 'cluster') return own;
-    return [own, ...this.instanceRows(node).map((i) => itemSignature(this.getTreeItem(i)))].join('\n');
+    return [own, ...this.childRows(node).map((i) => itemSignature(this.getTreeItem(i)))].join('\n');
   }
 
   getChildren(node?: ClusterNode): ClusterNode[] {
     if (!node) return this.sync().roots;
-    return node.kind === 'cluster' ? this.instanceRows(node) : [];
+    return node.kind === 'cluster' ? this.childRows(node) : [];
   }
 
-  private instanceRows(node: Extract<ClusterNode, { kind: 'cluster' }>): ClusterNode[] {
-    return node.cluster.instances.map((instance, index) => {
-      const fresh: ClusterNode = { kind: 'instance', cluster: node.cluster, instance, index };
-      return this.nodes.take(nodeKey(fresh), fresh);
-    });
+  /** A cluster's nodes, then its attached storage volumes (with their mount paths). */
+  private childRows(node: Extract<ClusterNode, { kind: 'cluster' }>): ClusterNode[] {
+    const instances = node.cluster.instances.map((instance, index): ClusterNode => ({
+      kind: 'instance',
+      cluster: node.cluster,
+      instance,
+      index,
+    }));
+    const volumes = this.volumesFor(node.cluster).map((volume): ClusterNode => ({
+      kind: 'clusterVolume',
+      cluster: node.cluster,
+      volume,
+    }));
+    return [...instances, ...volumes].map((fresh) => this.nodes.take(nodeKey(fresh), fresh));
+  }
+
+  private volumesFor(cluster: Cluster): readonly AttachedVolume[] {
+    return cluster.volumes ?? this.volumesOf(cluster.id);
   }
 
   /** Fresh (not yet kept) top-level rows for the store as it is. */
@@ -204,7 +231,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         const c = node.cluster;
         const item = new vscode.TreeItem(
           clusterLabel(c),
-          c.instances.length
+          c.instances.length || this.volumesFor(c).length
             ? vscode.TreeItemCollapsibleState.Collapsed
             : vscode.TreeItemCollapsibleState.None,
         );
@@ -227,6 +254,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         item.contextValue = `instance ${clusterPhase(i.status)}${i.ip ? ' hasIp' : ''}`;
         return item;
       }
+      case 'clusterVolume':
+        return clusterVolumeItem(node.cluster.id, node.volume);
       case 'error': {
         const item = new vscode.TreeItem(
           node.errorKind === 'unauthorized' ? 'Token rejected' : 'Could not load clusters',

@@ -18,6 +18,8 @@ import { accountIs, clusterRows, control, setApiUrl, until } from './util';
 const SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = {
   ...WIZARD_SCRIPTS,
   bucket: (v) => [v, ESCAPE],
+  volumeSize: (v) => [v, ESCAPE],
+  volumeName: (v) => ['10', v, ESCAPE, 'Discard'],
 };
 
 const COMMANDS: Partial<Record<InputField, string>> = {
@@ -28,6 +30,8 @@ const COMMANDS: Partial<Record<InputField, string>> = {
   container: 'tensorpool.createCluster',
   editName: 'tensorpool.editCluster',
   bucket: 'tensorpool.createBucket',
+  volumeSize: 'tensorpool.createVolume',
+  volumeName: 'tensorpool.createVolume',
 };
 
 suite('Reliability: bad input in the extension host', () => {

@@ -19,6 +19,7 @@ import {
   validatePublicKey,
   type Validator,
 } from '../../../src/model/validate';
+import { MAX_VOLUME_GB, validateVolumeName, validateVolumeSize } from '../../../src/model/volume';
 import { runCreateWizard } from '../../../src/wizards/createCluster';
 import { runEditWizard } from '../../../src/wizards/editCluster';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
@@ -38,6 +39,8 @@ const VALIDATORS: Record<InputField, Validator> = {
   bucket: validateBucketName,
   token: validateApiToken,
   apiUrl: validateApiUrl,
+  volumeSize: (v) => validateVolumeSize(v),
+  volumeName: validateVolumeName,
 };
 
 const EXISTING = { id: 'c-existing', name: 'existing', instances: [] };
@@ -114,6 +117,18 @@ describe('reliability: bad input is refused before any request', function () {
           },
         );
         return;
+      case 'volumeSize': {
+        const n = Number(b.value.trim());
+        // e.g. "1e3": only the wizard's text check applies
+        if (Number.isInteger(n) && n >= 1 && n <= MAX_VOLUME_GB) return;
+        call = c.volumes.createVolume({ size: n, deletion_protection: false });
+        field = 'size';
+        break;
+      }
+      case 'volumeName':
+        call = c.volumes.createVolume({ size: 1, deletion_protection: false, name: b.value });
+        field = 'name';
+        break;
       case 'token':
         return; // no client path takes a typed token; the sign-in box is checked in the extension host
     }

@@ -1,0 +1,297 @@
+/**
+ * Create, edit and destroy storage volumes, and the copy actions. Each request is sent once (never
+ * retried); a 422 reopens the wizard at its field with everything typed kept; a protected or
+ * attached volume is never sent to destroy: the user is told why and offered the way out.
+ * Attach/detach: volumeAttach.ts.
+ */
+import * as vscode from 'vscode';
+import { errorMessage, isTensorPoolError, type ValidationError } from '../api/errors';
+import { mountPath, volumeLabel, type Volume } from '../model/volume';
+import {
+  runCreateVolumeWizard,
+  toVolumeCreateRequest,
+  VOLUME_FIELD_STEP,
+  type CreateVolumeState,
+  type CreateVolumeStepId,
+} from '../wizards/createVolume';
+import {
+  EDIT_FIELD_STEP,
+  runEditVolumeWizard,
+  startVolumeEdit,
+  volumeChanges,
+  type EditVolumeState,
+  type EditVolumeStepId,
+} from '../wizards/editVolume';
+import type { Prompter } from '../wizards/prompter';
+import type { ApiService } from './apiService';
+import { Commands } from './commands';
+import type { Log } from './log';
+import type { VolumesController } from './volumes';
+import type { VolumeNode } from './views/volumesTree';
+
+const kindOf = (e: unknown): string => (isTensorPoolError(e) ? e.kind : 'unknown');
+const UNKNOWN_OUTCOME = new Set(['network', 'timeout', 'server', 'bad-response']);
+
+/** Field errors of a 422 mapped to wizard steps; a message without a field goes to `fallback`. */
+function stepErrors<K extends string>(
+  e: unknown,
+  map: Readonly<Record<string, K>>,
+  fallback: K,
+): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const f of (e as ValidationError).fieldErrors ?? []) {
+    const step = map[f.field] ?? fallback;
+    out[step] = out[step] ? `${out[step]}; ${f.message}` : f.message;
+  }
+  if (Object.keys(out).length === 0) out[fallback] = errorMessage(e);
+  return out;
+}
+
+export class VolumeActions {
+  constructor(
+    private readonly volumes: VolumesController,
+    private readonly api: ApiService,
+    private readonly log: Log,
+    private readonly prompts: () => Prompter,
+  ) {}
+
+  /** The volume a command is about: a tree node, an id, or a pick (with "Enter an ID…"). */
+  async resolveVolume(arg: unknown, title: string): Promise<Volume | undefined> {
+    const node = arg as VolumeNode | { kind: 'clusterVolume'; volume: { id: string } } | undefined;
+    if (node && typeof node === 'object' && 'volume' in node) {
+      const id = node.volume.id;
+      return this.volumes.volumes.find((v) => v.id === id) ?? { ...node.volume, attachments: [] };
+    }
+    if (typeof arg === 'string')
+      return this.volumes.volumes.find((v) => v.id === arg || v.name === arg) ?? { id: arg, attachments: [] };
+    if (!this.volumes.data) await this.volumes.refresh();
+    const all = this.volumes.volumes;
+    const why =
+      this.volumes.data?.volumes === undefined
+        ? 'The service listed volumes as text only'
+        : all.length === 0
+          ? 'You have no volumes in this scope'
+          : undefined;
+    type Choice = { volume: Volume } | 'enter';
+    const picked = await this.prompts().pick<Choice>({
+      title,
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      placeholder: why ? `${why}: enter a volume ID` : title,
+      items: [
+        ...all.map((v) => ({
+          label: volumeLabel(v),
+          description: [v.sizeGb !== undefined ? `${v.sizeGb} GB` : undefined, v.status]
+            .filter(Boolean)
+            .join(' · '),
+          detail: v.id,
+          value: { volume: v },
+        })),
+        { label: '$(edit) Enter an ID…', description: why, value: 'enter' },
+      ],
+    });
+    if (picked.kind !== 'value') return undefined;
+    if (picked.value !== 'enter') return picked.value.volume;
+    const typed = await this.prompts().input({
+      title,
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      prompt: "Storage volume ID (as in the service's list, e.g. vol-…)",
+      value: '',
+      validate: (v) =>
+        v.trim() === '' ? 'Enter a volume ID.' : /\s/.test(v.trim()) ? 'An ID has no spaces.' : undefined,
+    });
+    return typed.kind === 'value' ? { id: typed.value.trim(), attachments: [] } : undefined;
+  }
+
+  // ---- create ------------------------------------------------------------------------------------
+
+  async create(): Promise<string | undefined> {
+    let state: CreateVolumeState | undefined;
+    let startAt: CreateVolumeStepId | undefined;
+    let errors: Partial<Record<CreateVolumeStepId, string>> | undefined;
+    for (;;) {
+      state = await runCreateVolumeWizard(
+        {
+          prompter: this.prompts(),
+          volumes: () => this.volumes.volumes,
+          ratePerGbHour: this.volumes.ratePerGbHour(),
+        },
+        { initial: state, startAt, errors },
+      );
+      if (!state) return undefined;
+      const body = toVolumeCreateRequest(state);
+      try {
+        const client = await this.api.client();
+        const res = await client.volumes.createVolume(body);
+        const id = res.storage_id ?? undefined;
+        this.log.info(`Volume create accepted: ${id ?? '(no id)'} (request ${res.request_id ?? 'none'})`);
+        const label = body.name ?? id ?? `${body.size} GB volume`;
+        if (id) {
+          const placeholder: Volume = {
+            id,
+            name: body.name,
+            sizeGb: body.size,
+            status: 'CREATING',
+            deletionProtection: body.deletion_protection,
+            attachments: [],
+          };
+          void this.volumes.follow(
+            { kind: 'create', volumeId: id, label, placeholder },
+            res.request_id ? [res.request_id] : [],
+          );
+        } else void this.volumes.refresh();
+        return id;
+      } catch (e) {
+        this.log.warn(`Volume create failed: ${kindOf(e)}: ${errorMessage(e)}`);
+        if (kindOf(e) === 'validation') {
+          errors = stepErrors(e, VOLUME_FIELD_STEP, 'size');
+          startAt = (['size', 'name', 'deletionProtection'] as const).find((s) => errors?.[s]) ?? 'summary';
+          continue;
+        }
+        if (kindOf(e) === 'conflict') {
+          errors = { name: errorMessage(e) };
+          startAt = 'name';
+          continue;
+        }
+        const unknown = UNKNOWN_OUTCOME.has(kindOf(e)) && (!isTensorPoolError(e) || e.mayHaveReachedServer);
+        const pick = await this.prompts().confirm({
+          message: unknown
+            ? 'The volume may or may not have been created.'
+            : `The volume was not created: ${errorMessage(e)}`,
+          detail: unknown
+            ? `${errorMessage(e)}. Check the volume list before trying again: sending it again could create a second volume.`
+            : undefined,
+          actions: unknown ? ['Check Volume List', 'Edit Answers'] : ['Edit Answers'],
+          modal: unknown,
+          severity: unknown ? 'warning' : 'error',
+        });
+        if (pick === 'Check Volume List') await this.volumes.refresh();
+        if (pick !== 'Edit Answers') return undefined;
+        startAt = 'summary';
+        errors = undefined;
+      }
+    }
+  }
+
+  // ---- edit --------------------------------------------------------------------------------------
+
+  async edit(arg?: unknown): Promise<boolean> {
+    const volume = await this.resolveVolume(arg, 'Edit which volume?');
+    if (!volume) return false;
+    let state: EditVolumeState = startVolumeEdit(volume);
+    let startAt: EditVolumeStepId | undefined;
+    let errors: Partial<Record<EditVolumeStepId, string>> | undefined;
+    let reopened = false;
+    for (;;) {
+      const answered = await runEditVolumeWizard(
+        { prompter: this.prompts(), volumes: () => this.volumes.volumes },
+        { initial: state, startAt, errors, reopened },
+      );
+      if (!answered) return false;
+      state = answered;
+      const changes = volumeChanges(state);
+      if (Object.keys(changes).length === 0) {
+        void vscode.window.showInformationMessage(
+          `Nothing changed on ${volumeLabel(volume)}; nothing was sent.`,
+        );
+        return false;
+      }
+      try {
+        const client = await this.api.client();
+        const res = await client.volumes.editVolume(volume.id, changes);
+        void vscode.window.showInformationMessage(
+          `${volumeLabel(volume)}: ${res.message ?? 'changes accepted'}.`,
+        );
+        await this.volumes.refresh();
+        return true;
+      } catch (e) {
+        this.log.warn(`Volume edit failed: ${kindOf(e)}: ${errorMessage(e)}`);
+        if (kindOf(e) === 'validation' || kindOf(e) === 'conflict') {
+          errors = stepErrors(e, EDIT_FIELD_STEP, kindOf(e) === 'conflict' ? 'name' : 'summary');
+          startAt = (['name', 'size', 'deletionProtection', 'summary'] as const).find((s) => errors?.[s]);
+          reopened = true;
+          continue;
+        }
+        void vscode.window.showErrorMessage(`Could not edit ${volumeLabel(volume)}: ${errorMessage(e)}`);
+        return false;
+      }
+    }
+  }
+
+  // ---- destroy -----------------------------------------------------------------------------------
+
+  async destroy(arg?: unknown): Promise<boolean> {
+    const volume = await this.resolveVolume(arg, 'Destroy which volume?');
+    if (!volume) return false;
+    const label = volumeLabel(volume);
+    if (volume.deletionProtection) {
+      const pick = await this.prompts().confirm({
+        message: `${label} has deletion protection on, so it cannot be destroyed.`,
+        detail: 'Turn deletion protection off first (Edit Volume…); nothing was sent.',
+        actions: ['Turn Off Protection…'],
+        modal: true,
+      });
+      if (pick) await vscode.commands.executeCommand(Commands.editVolume, volume.id);
+      return false;
+    }
+    if (volume.attachments.length) {
+      const on = volume.attachments.map((a) => a.clusterName ?? a.clusterId).join(', ');
+      const pick = await this.prompts().confirm({
+        message: `${label} is attached to ${on}, so it cannot be destroyed.`,
+        detail: 'Detach it from every cluster first; nothing was sent.',
+        actions: ['Detach…'],
+        modal: true,
+      });
+      if (pick) await vscode.commands.executeCommand(Commands.detachVolume, volume.id);
+      return false;
+    }
+    const typed = await this.prompts().input({
+      title: `Destroy ${label}`,
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      prompt: `Type the volume name "${label}" to destroy it. Everything stored on it is lost; this cannot be undone.`,
+      value: '',
+      placeholder: label,
+      validate: (v) => (v === '' || v === label ? undefined : `Type exactly "${label}" to confirm.`),
+    });
+    if (typed.kind !== 'value' || typed.value !== label) return false;
+    try {
+      const client = await this.api.client();
+      const res = await client.volumes.destroyVolume(volume.id);
+      this.log.info(`Volume destroy accepted: ${volume.id} (request ${res.request_id ?? 'none'})`);
+      void this.volumes.follow(
+        { kind: 'destroy', volumeId: volume.id, label },
+        res.request_id ? [res.request_id] : [],
+      );
+      return true;
+    } catch (e) {
+      const extra =
+        kindOf(e) === 'conflict'
+          ? ' Turn deletion protection off and detach it from every cluster first.'
+          : '';
+      void vscode.window.showErrorMessage(`Could not destroy ${label}: ${errorMessage(e)}${extra}`);
+      await this.volumes.refresh();
+      return false;
+    }
+  }
+
+  // ---- copy --------------------------------------------------------------------------------------
+
+  async copyMountPath(arg?: unknown): Promise<void> {
+    const v = await this.resolveVolume(arg, 'Copy the mount path of which volume?');
+    if (!v) return;
+    await vscode.env.clipboard.writeText(mountPath(v.id));
+    vscode.window.setStatusBarMessage(`$(check) Copied ${mountPath(v.id)}`, 3000);
+  }
+
+  async copyId(arg?: unknown): Promise<void> {
+    const v = await this.resolveVolume(arg, 'Copy the ID of which volume?');
+    if (!v) return;
+    await vscode.env.clipboard.writeText(v.id);
+    vscode.window.setStatusBarMessage(`$(check) Copied volume ID ${v.id}`, 3000);
+  }
+}

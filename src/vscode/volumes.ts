@@ -1,0 +1,236 @@
+/**
+ * Storage volumes: the list (single-flight refresh, last good answer kept on error, Mine /
+ * Organisation), automatic refresh only while the Volumes view is visible (fast while something is
+ * in transition), and following STORAGE_* requests to their end with one message at the end.
+ * Following goes on when the view is closed; stopping it never cancels anything on the server.
+ */
+import * as vscode from 'vscode';
+import { errorMessage, isTensorPoolError } from '../api/errors';
+import type { TrackOutcome } from '../api/tracking';
+import { isVolumeInTransition, type Volume } from '../model/volume';
+import type { ApiService } from './apiService';
+import { loadApi } from './lazyApi';
+import type { Log } from './log';
+import { FAST_REFRESH_MS } from './refreshScheduler';
+import { readSettings } from './settings';
+import type { Store } from './store';
+import type { StoredState } from './storedState';
+
+export interface VolumeData {
+  /** Undefined when the server answered with text only. */
+  readonly volumes: readonly Volume[] | undefined;
+  readonly message: string | undefined;
+  /** With a text-only answer: the volumes read from its table. */
+  readonly textVolumes?: readonly Volume[];
+  readonly includeOrg: boolean;
+}
+
+export type VolumeOpKind = 'create' | 'attach' | 'detach' | 'destroy';
+
+export interface VolumeOp {
+  readonly kind: VolumeOpKind;
+  readonly volumeId: string;
+  readonly label: string;
+  readonly status: string;
+  /** The volume as the create answer describes it: shown until the list has it. */
+  readonly placeholder?: Volume;
+}
+
+const VERB: Record<VolumeOpKind, string> = {
+  create: 'Creating',
+  attach: 'Attaching',
+  detach: 'Detaching',
+  destroy: 'Destroying',
+};
+const DONE: Record<VolumeOpKind, string> = {
+  create: 'is ready',
+  attach: 'is attached',
+  detach: 'is detached',
+  destroy: 'was destroyed',
+};
+
+export class VolumesController implements vscode.Disposable {
+  data: VolumeData | undefined;
+  loading = false;
+  error: { readonly message: string; readonly kind: string } | undefined;
+  private readonly ops = new Map<string, VolumeOp>();
+  private readonly waits = new Set<AbortController>();
+  private inflight: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  /** Whether the Volumes view is visible (set by the composition root). */
+  isVisible: () => boolean = () => false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly api: ApiService,
+    private readonly state: StoredState,
+    private readonly log: Log,
+  ) {}
+
+  get includeOrg(): boolean {
+    return this.state.get('tensorpool.volumesIncludeOrg', false);
+  }
+
+  async setIncludeOrg(value: boolean): Promise<void> {
+    await this.state.update('tensorpool.volumesIncludeOrg', value);
+    await this.refresh();
+  }
+
+  get volumes(): readonly Volume[] {
+    return this.data?.volumes ?? this.data?.textVolumes ?? [];
+  }
+
+  get operations(): readonly VolumeOp[] {
+    return [...this.ops.values()];
+  }
+
+  opFor(volumeId: string): VolumeOp | undefined {
+    return this.ops.get(volumeId);
+  }
+
+  /** Price per GB-hour seen on listed volumes (for the 24-hour sentence), when the server gives it. */
+  ratePerGbHour(): number | undefined {
+    const v = this.volumes.find((x) => x.hourlyRate !== undefined && x.sizeGb);
+    return v ? v.hourlyRate! / v.sizeGb! : undefined;
+  }
+
+  private changed(): void {
+    this.emitter.fire();
+    this.reschedule();
+  }
+
+  /** Refresh now; joins a refresh already under way. */
+  refresh(): Promise<void> {
+    this.inflight ??= this.load().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  clear(): void {
+    this.data = undefined;
+    this.error = undefined;
+    this.loading = false;
+    this.changed();
+  }
+
+  private async load(): Promise<void> {
+    if (this.store.account.kind !== 'signedIn') return;
+    const includeOrg = this.includeOrg;
+    this.loading = true;
+    this.emitter.fire();
+    try {
+      const client = await this.api.client();
+      const listing = await client.volumes.listVolumes({ includeOrg });
+      if (listing.skipped)
+        this.log.warn(`Volume list: ${listing.skipped} record(s) without an id were skipped.`);
+      this.data = {
+        volumes: listing.volumes,
+        message: listing.message,
+        textVolumes: listing.textVolumes,
+        includeOrg,
+      };
+      this.error = undefined;
+    } catch (e) {
+      this.error = { message: errorMessage(e), kind: isTensorPoolError(e) ? e.kind : 'unknown' };
+      this.log.warn(`Volume list failed: ${this.error.message}`);
+    } finally {
+      this.loading = false;
+      this.changed();
+    }
+  }
+
+  /** When the next automatic refresh happens, or undefined when none should (view hidden, signed out). */
+  nextDelay(): number | undefined {
+    if (!this.isVisible() || this.store.account.kind !== 'signedIn') return undefined;
+    const busy = this.ops.size > 0 || this.volumes.some(isVolumeInTransition);
+    return busy ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000;
+  }
+
+  reschedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const delay = this.nextDelay();
+    if (delay === undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, delay);
+  }
+
+  private refreshIfVisible(): void {
+    if (this.isVisible()) void this.refresh();
+  }
+
+  /** Follow every request of one operation to its end; one message when all have ended. */
+  async follow(op: Omit<VolumeOp, 'status'>, requestIds: readonly string[]): Promise<TrackOutcome[]> {
+    this.ops.set(op.volumeId, { ...op, status: requestIds.length ? 'PENDING' : 'ACCEPTED' });
+    this.changed();
+    this.refreshIfVisible();
+    if (requestIds.length === 0) {
+      void vscode.window.showInformationMessage(
+        `${VERB[op.kind]} ${op.label}: accepted by TensorPool. The list refreshes as it progresses.`,
+      );
+      this.ops.delete(op.volumeId);
+      this.changed();
+      return [];
+    }
+    const ac = new AbortController();
+    this.waits.add(ac);
+    let outcomes: TrackOutcome[] = [];
+    try {
+      const [{ trackRequest }, client] = await Promise.all([loadApi(), this.api.client()]);
+      outcomes = await Promise.all(
+        requestIds.map((id) =>
+          trackRequest(client, id, {
+            signal: ac.signal,
+            maxTotalMs: 60 * 60_000,
+            onStatus: (info) => {
+              this.log.info(`${VERB[op.kind]} ${op.label}: request ${id} is ${info.status}`);
+              const current = this.ops.get(op.volumeId);
+              if (current) this.ops.set(op.volumeId, { ...current, status: info.status });
+              this.changed();
+              this.refreshIfVisible();
+            },
+          }),
+        ),
+      );
+    } catch (e) {
+      this.log.warn(`Stopped following ${op.label}: ${errorMessage(e)}`);
+      void vscode.window.showWarningMessage(
+        `Lost track of ${VERB[op.kind].toLowerCase()} ${op.label}: ${errorMessage(e)}. The operation goes on; refresh the list to see where it stands.`,
+      );
+    } finally {
+      this.waits.delete(ac);
+      this.ops.delete(op.volumeId);
+      this.changed();
+      this.refreshIfVisible();
+    }
+    this.announce(op, outcomes);
+    return outcomes;
+  }
+
+  private announce(op: Omit<VolumeOp, 'status'>, outcomes: TrackOutcome[]): void {
+    if (outcomes.length === 0 || outcomes.some((o) => o.kind === 'stopped')) return;
+    const failed = outcomes.find((o) => o.kind === 'failed');
+    if (failed) {
+      void vscode.window.showErrorMessage(
+        `${VERB[op.kind]} ${op.label} failed: ${failed.info.external_message ?? 'TensorPool reported FAILED without a reason.'}`,
+      );
+    } else if (outcomes.some((o) => o.kind === 'gave-up')) {
+      void vscode.window.showWarningMessage(
+        `${VERB[op.kind]} ${op.label} is still in progress after an hour. Stopped waiting; the operation goes on.`,
+      );
+    } else {
+      void vscode.window.showInformationMessage(`Volume ${op.label} ${DONE[op.kind]}.`);
+    }
+  }
+
+  dispose(): void {
+    for (const ac of this.waits) ac.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The create-volume wizard: size (with the service's 24-hour balance rule in the prompt), optional
+ * name, deletion protection, summary. It produces the POST /storage/create body; sending it (once)
+ * is the caller's job.
+ */
+import { balanceRule, validateUniqueVolumeName, validateVolumeSize, type Volume } from '../model/volume';
+import type { PickItem, Prompter } from './prompter';
+import { mapAnswer, runSteps, type Step } from './steps';
+
+export const CREATE_VOLUME_TITLE = 'Create TensorPool Storage Volume';
+
+export interface CreateVolumeState {
+  readonly size: string;
+  readonly name: string;
+  readonly deletionProtection: boolean;
+}
+
+export const EMPTY_VOLUME: CreateVolumeState = { size: '', name: '', deletionProtection: false };
+
+export type CreateVolumeStepId = 'size' | 'name' | 'deletionProtection' | 'summary';
+
+/** Which step a request field belongs to (a 422 reopens the wizard there). */
+export const VOLUME_FIELD_STEP: Readonly<Record<string, CreateVolumeStepId>> = {
+  size: 'size',
+  name: 'name',
+  deletion_protection: 'deletionProtection',
+};
+
+export interface CreateVolumeDeps {
+  readonly prompter: Prompter;
+  /** Volumes in scope (names must be unique). */
+  readonly volumes: () => readonly Volume[];
+  /** Price per GB-hour when known (from listed volumes), for the balance sentence. */
+  readonly ratePerGbHour?: number;
+}
+
+export interface CreateVolumeOptions {
+  readonly initial?: CreateVolumeState;
+  readonly startAt?: CreateVolumeStepId;
+  readonly errors?: Partial<Record<CreateVolumeStepId, string>>;
+}
+
+export function toVolumeCreateRequest(s: CreateVolumeState): {
+  size: number;
+  deletion_protection: boolean;
+  name?: string;
+} {
+  return {
+    size: Number(s.size.trim()),
+    deletion_protection: s.deletionProtection,
+    ...(s.name.trim() ? { name: s.name.trim() } : {}),
+  };
+}
+
+export async function runCreateVolumeWizard(
+  deps: CreateVolumeDeps,
+  options: CreateVolumeOptions = {},
+): Promise<CreateVolumeState | undefined> {
+  const { prompter } = deps;
+  const errors = { ...options.errors };
+  const take = (id: CreateVolumeStepId) => {
+    const e = errors[id];
+    delete errors[id];
+    return e;
+  };
+  const steps: Step<CreateVolumeState>[] = [
+    {
+      id: 'size',
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: `Size in GB (a whole number, at least 1). ${balanceRule(deps.ratePerGbHour, s.size || '100')}`,
+            placeholder: '100',
+            value: s.size,
+            initialError: take('size'),
+            validate: (v) => validateVolumeSize(v),
+          }),
+          (size) => ({ ...s, size: size.trim() }),
+        ),
+    },
+    {
+      id: 'name',
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: 'Name (optional, unique among your volumes); leave empty for a generated name',
+            placeholder: 'datasets',
+            value: s.name,
+            initialError: take('name'),
+            validate: (v) => (v === '' ? undefined : validateUniqueVolumeName(deps.volumes(), undefined, v)),
+          }),
+          (name) => ({ ...s, name: name.trim() }),
+        ),
+    },
+    {
+      id: 'deletionProtection',
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.pick<boolean>({
+            ...meta,
+            placeholder: 'Deletion protection: a protected volume cannot be destroyed',
+            items: [
+              { label: 'Off', description: 'the volume can be destroyed', value: false },
+              { label: 'On', description: 'protect against accidental destroy', value: true },
+            ],
+            active: s.deletionProtection,
+            initialError: take('deletionProtection'),
+          }),
+          (deletionProtection) => ({ ...s, deletionProtection }),
+        ),
+    },
+    {
+      id: 'summary',
+      run: async (s, meta) => {
+        type Row = 'create' | 'size' | 'name' | 'deletionProtection';
+        const rows: PickItem<Row>[] = [
+          {
+            label: '$(database) Create volume',
+            description: `${s.size} GB${s.name ? `, ${s.name}` : ''}`,
+            detail: `${balanceRule(deps.ratePerGbHour, s.size)} Billing starts when it is created.`,
+            value: 'create',
+          },
+          { label: 'Size', description: `${s.size} GB`, value: 'size' },
+          { label: 'Name', description: s.name || '(generated)', value: 'name' },
+          {
+            label: 'Deletion protection',
+            description: s.deletionProtection ? 'on' : 'off',
+            value: 'deletionProtection',
+          },
+        ];
+        const picked = await prompter.pick<Row>({
+          ...meta,
+          placeholder: 'Review and create (pick a row to change it)',
+          items: rows,
+          active: 'create',
+          initialError: take('summary'),
+        });
+        if (picked.kind !== 'value') return picked;
+        return picked.value === 'create'
+          ? { kind: 'value', value: s }
+          : { kind: 'goto', target: picked.value, value: s };
+      },
+    },
+  ];
+  return runSteps(steps, options.initial ?? EMPTY_VOLUME, {
+    title: CREATE_VOLUME_TITLE,
+    prompter,
+    startAt: options.startAt,
+    returnTo: options.initial ? 'summary' : undefined,
+    isDirty: (s) => s.size !== '' || s.name !== '' || s.deletionProtection,
+    discardMessage: 'Discard this new volume?',
+  });
+}

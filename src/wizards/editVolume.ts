@@ -1,0 +1,183 @@
+/**
+ * The edit-volume wizard: rename, grow (sizes only grow: a smaller or equal size is refused here,
+ * before anything is sent), deletion protection, review. Produces only the fields that changed,
+ * under the service's names (tp_storage_name, size_gb, deletion_protection).
+ */
+import { validateNewSize, validateUniqueVolumeName, volumeLabel, type Volume } from '../model/volume';
+import type { Prompter } from './prompter';
+import { mapAnswer, runSteps, type Step } from './steps';
+
+export const EDIT_VOLUME_TITLE = 'Edit TensorPool Storage Volume';
+
+export interface EditVolumeState {
+  readonly volume: Volume;
+  readonly name: string;
+  readonly size: string;
+  readonly deletionProtection: boolean;
+}
+
+export type EditVolumeStepId = 'name' | 'size' | 'deletionProtection' | 'summary';
+
+export const EDIT_FIELD_STEP: Readonly<Record<string, EditVolumeStepId>> = {
+  tp_storage_name: 'name',
+  size_gb: 'size',
+  deletion_protection: 'deletionProtection',
+};
+
+export interface VolumeChanges {
+  tp_storage_name?: string;
+  size_gb?: number;
+  deletion_protection?: boolean;
+}
+
+export function startVolumeEdit(volume: Volume): EditVolumeState {
+  return {
+    volume,
+    name: volume.name ?? '',
+    size: volume.sizeGb === undefined ? '' : String(volume.sizeGb),
+    deletionProtection: volume.deletionProtection ?? false,
+  };
+}
+
+/** What differs from the volume as it is; empty when nothing changed. */
+export function volumeChanges(s: EditVolumeState): VolumeChanges {
+  const out: VolumeChanges = {};
+  const name = s.name.trim();
+  if (name !== '' && name !== (s.volume.name ?? '')) out.tp_storage_name = name;
+  const size = Number(s.size.trim());
+  if (s.size.trim() !== '' && size !== s.volume.sizeGb) out.size_gb = size;
+  if (s.deletionProtection !== (s.volume.deletionProtection ?? false))
+    out.deletion_protection = s.deletionProtection;
+  return out;
+}
+
+export function describeChanges(c: VolumeChanges): string[] {
+  const lines: string[] = [];
+  if (c.tp_storage_name !== undefined) lines.push(`rename to "${c.tp_storage_name}"`);
+  if (c.size_gb !== undefined) lines.push(`grow to ${c.size_gb} GB`);
+  if (c.deletion_protection !== undefined)
+    lines.push(`deletion protection ${c.deletion_protection ? 'on' : 'off'}`);
+  return lines;
+}
+
+export async function runEditVolumeWizard(
+  deps: { readonly prompter: Prompter; readonly volumes: () => readonly Volume[] },
+  options: {
+    readonly initial: EditVolumeState;
+    readonly startAt?: EditVolumeStepId;
+    readonly errors?: Partial<Record<EditVolumeStepId, string>>;
+    readonly reopened?: boolean;
+  },
+): Promise<EditVolumeState | undefined> {
+  const { prompter } = deps;
+  const errors = { ...options.errors };
+  const take = (id: EditVolumeStepId) => {
+    const e = errors[id];
+    delete errors[id];
+    return e;
+  };
+  const v = options.initial.volume;
+  const label = volumeLabel(v);
+  const steps: Step<EditVolumeState>[] = [
+    {
+      id: 'name',
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: `Name for ${label} (keep it to leave the name unchanged)`,
+            value: s.name,
+            initialError: take('name'),
+            validate: (x) =>
+              x.trim() === (v.name ?? '') && x.trim() !== ''
+                ? undefined
+                : validateUniqueVolumeName(deps.volumes(), v.id, x),
+          }),
+          (name) => ({ ...s, name: name.trim() }),
+        ),
+    },
+    {
+      id: 'size',
+      run: async (s, meta) =>
+        mapAnswer(
+          await prompter.input({
+            ...meta,
+            prompt: `Size in GB: sizes only grow (now ${v.sizeGb ?? 'unknown'} GB; keep it to leave the size unchanged)`,
+            value: s.size,
+            initialError: take('size'),
+            validate: (x) =>
+              v.sizeGb !== undefined && x.trim() === String(v.sizeGb)
+                ? undefined
+                : validateNewSize(v.sizeGb, x),
+          }),
+          (size) => ({ ...s, size: size.trim() }),
+        ),
+    },
+    {
+      id: 'deletionProtection',
+      run: async (s, meta) => {
+        const current = v.deletionProtection ?? false;
+        return mapAnswer(
+          await prompter.pick<boolean>({
+            ...meta,
+            placeholder: 'Deletion protection: a protected volume cannot be destroyed',
+            items: [
+              {
+                label: 'On',
+                description: current ? '(current)' : 'protect against accidental destroy',
+                value: true,
+              },
+              {
+                label: 'Off',
+                description: !current ? '(current)' : 'allow destroying the volume',
+                value: false,
+              },
+            ],
+            active: s.deletionProtection,
+            initialError: take('deletionProtection'),
+          }),
+          (deletionProtection) => ({ ...s, deletionProtection }),
+        );
+      },
+    },
+    {
+      id: 'summary',
+      run: async (s, meta) => {
+        const lines = describeChanges(volumeChanges(s));
+        type Row = 'apply' | 'name' | 'size' | 'deletionProtection';
+        const picked = await prompter.pick<Row>({
+          ...meta,
+          placeholder: lines.length ? `Apply: ${lines.join(', ')}?` : 'Nothing changed',
+          items: [
+            {
+              label: lines.length ? '$(check) Apply changes' : '$(close) Nothing to change: close',
+              description: lines.join(', '),
+              value: 'apply',
+            },
+            { label: 'Name', description: s.name, value: 'name' },
+            { label: 'Size', description: `${s.size} GB`, value: 'size' },
+            {
+              label: 'Deletion protection',
+              description: s.deletionProtection ? 'on' : 'off',
+              value: 'deletionProtection',
+            },
+          ],
+          active: 'apply',
+          initialError: take('summary'),
+        });
+        if (picked.kind !== 'value') return picked;
+        return picked.value === 'apply'
+          ? { kind: 'value', value: s }
+          : { kind: 'goto', target: picked.value, value: s };
+      },
+    },
+  ];
+  return runSteps(steps, options.initial, {
+    title: EDIT_VOLUME_TITLE,
+    prompter,
+    startAt: options.startAt,
+    returnTo: options.reopened ? 'summary' : undefined,
+    isDirty: (s) => Object.keys(volumeChanges(s)).length > 0,
+    discardMessage: 'Discard your changes to the volume?',
+  });
+}
