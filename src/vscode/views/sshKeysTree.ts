@@ -41,10 +41,10 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
       if (loading && !error) rows.push({ kind: 'loading' });
       return rows;
     }
-    if (data.keys === undefined) {
+    // A text-only answer: the server's text first (one click away), then the keys read from it, if any.
+    if (data.keys === undefined || data.keys.some((k) => k.fromText))
       rows.push({ kind: 'text', preview: firstLine(data.message) });
-      return rows;
-    }
+    if (data.keys === undefined) return rows;
     for (const key of data.keys) rows.push({ kind: 'key', key, removable: !!key.id && this.isMine(key) });
     if (data.keys.length === 0) rows.push({ kind: 'empty', includeOrg: data.includeOrg });
     return rows;
