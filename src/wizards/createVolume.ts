@@ -4,6 +4,7 @@
  * is the caller's job.
  */
 import { balanceRule, validateUniqueVolumeName, validateVolumeSize, type Volume } from '../model/volume';
+import { errorTaker, pickNewProtection, protectionRow } from './commonSteps';
 import type { PickItem, Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
@@ -57,12 +58,7 @@ export async function runCreateVolumeWizard(
   options: CreateVolumeOptions = {},
 ): Promise<CreateVolumeState | undefined> {
   const { prompter } = deps;
-  const errors = { ...options.errors };
-  const take = (id: CreateVolumeStepId) => {
-    const e = errors[id];
-    delete errors[id];
-    return e;
-  };
+  const take = errorTaker(options.errors);
   const steps: Step<CreateVolumeState>[] = [
     {
       id: 'size',
@@ -98,13 +94,9 @@ export async function runCreateVolumeWizard(
       id: 'deletionProtection',
       run: async (s, meta) =>
         mapAnswer(
-          await prompter.pick<boolean>({
-            ...meta,
+          await pickNewProtection(prompter, meta, {
             placeholder: 'Deletion protection: a protected volume cannot be destroyed',
-            items: [
-              { label: 'Off', description: 'the volume can be destroyed', value: false },
-              { label: 'On', description: 'protect against accidental destroy', value: true },
-            ],
+            offDescription: 'the volume can be destroyed',
             active: s.deletionProtection,
             initialError: take('deletionProtection'),
           }),
@@ -124,11 +116,7 @@ export async function runCreateVolumeWizard(
           },
           { label: 'Size', description: `${s.size} GB`, value: 'size' },
           { label: 'Name', description: s.name || '(generated)', value: 'name' },
-          {
-            label: 'Deletion protection',
-            description: s.deletionProtection ? 'on' : 'off',
-            value: 'deletionProtection',
-          },
+          protectionRow(s.deletionProtection, 'deletionProtection'),
         ];
         const picked = await prompter.pick<Row>({
           ...meta,

@@ -5,6 +5,7 @@
 import { clusterLabel, type Cluster } from '../model/cluster';
 import { clusterPickLabel } from '../model/labels';
 import { validateClusterName } from '../model/validate';
+import { errorTaker, pickEditedProtection, protectionRow, reviewChanges } from './commonSteps';
 import type { PickItem, Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
@@ -70,7 +71,7 @@ export async function runEditWizard(
   options: EditWizardOptions = {},
 ): Promise<EditState | undefined> {
   const { prompter } = deps;
-  const errors = { ...options.errors };
+  const take = errorTaker(options.errors);
   const preselected = options.cluster !== undefined;
   const steps: Step<EditState>[] = [
     {
@@ -89,84 +90,49 @@ export async function runEditWizard(
     },
     {
       id: 'name',
-      run: async (s, meta) => {
-        const e = errors.name;
-        delete errors.name;
-        return mapAnswer(
+      run: async (s, meta) =>
+        mapAnswer(
           await prompter.input({
             ...meta,
             prompt: `Name for ${s.cluster ? clusterLabel(s.cluster) : 'the cluster'} (keep it to leave the name unchanged)`,
             value: s.name,
-            initialError: e,
+            initialError: take('name'),
             validate: (v) =>
               v.trim() === (s.cluster?.name ?? '') && v.trim() !== ''
                 ? undefined
                 : validateNewName(deps.clusters(), s.cluster, v),
           }),
           (name) => ({ ...s, name: name.trim() }),
-        );
-      },
+        ),
     },
     {
       id: 'deletionProtection',
-      run: async (s, meta) => {
-        const e = errors.deletionProtection;
-        delete errors.deletionProtection;
-        const current = s.cluster?.deletionProtection ?? false;
-        return mapAnswer(
-          await prompter.pick<boolean>({
-            ...meta,
-            placeholder: 'Deletion protection: a protected cluster cannot be destroyed',
-            items: [
-              {
-                label: 'On',
-                description: current ? '(current)' : 'protect against accidental destroy',
-                value: true,
-              },
-              {
-                label: 'Off',
-                description: !current ? '(current)' : 'allow destroying the cluster',
-                value: false,
-              },
-            ],
+      run: async (s, meta) =>
+        mapAnswer(
+          await pickEditedProtection(prompter, meta, {
+            noun: 'cluster',
+            current: s.cluster?.deletionProtection ?? false,
             active: s.deletionProtection,
-            initialError: e,
+            initialError: take('deletionProtection'),
           }),
           (deletionProtection) => ({ ...s, deletionProtection }),
-        );
-      },
+        ),
     },
     {
       id: 'summary',
-      run: async (s, meta) => {
+      run: (s, meta) => {
         const changes = editChanges(s);
         const lines: string[] = [];
         if (changes.cluster_name !== undefined) lines.push(`rename to "${changes.cluster_name}"`);
         if (changes.deletion_protection !== undefined)
           lines.push(`deletion protection ${changes.deletion_protection ? 'on' : 'off'}`);
-        type Row = 'apply' | 'name' | 'deletionProtection';
-        const picked = await prompter.pick<Row>({
-          ...meta,
-          placeholder: lines.length ? `Apply: ${lines.join(', ')}?` : 'Nothing changed',
-          items: [
-            {
-              label: lines.length ? '$(check) Apply changes' : '$(close) Nothing to change: close',
-              description: lines.join(', '),
-              value: 'apply',
-            },
+        return reviewChanges(prompter, meta, s, {
+          changes: lines,
+          fields: [
             { label: 'Name', description: s.name, value: 'name' },
-            {
-              label: 'Deletion protection',
-              description: s.deletionProtection ? 'on' : 'off',
-              value: 'deletionProtection',
-            },
+            protectionRow(s.deletionProtection, 'deletionProtection'),
           ],
-          active: 'apply',
         });
-        if (picked.kind !== 'value') return picked;
-        return picked.value === 'apply'
-          ? { kind: 'value', value: s }
-          : { kind: 'goto', target: picked.value, value: s };
       },
     },
   ];

@@ -4,6 +4,7 @@
  * under the service's names (tp_storage_name, size_gb, deletion_protection).
  */
 import { validateNewSize, validateUniqueVolumeName, volumeLabel, type Volume } from '../model/volume';
+import { errorTaker, pickEditedProtection, protectionRow, reviewChanges } from './commonSteps';
 import type { Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
@@ -70,12 +71,7 @@ export async function runEditVolumeWizard(
   },
 ): Promise<EditVolumeState | undefined> {
   const { prompter } = deps;
-  const errors = { ...options.errors };
-  const take = (id: EditVolumeStepId) => {
-    const e = errors[id];
-    delete errors[id];
-    return e;
-  };
+  const take = errorTaker(options.errors);
   const v = options.initial.volume;
   const label = volumeLabel(v);
   const steps: Step<EditVolumeState>[] = [
@@ -115,61 +111,29 @@ export async function runEditVolumeWizard(
     },
     {
       id: 'deletionProtection',
-      run: async (s, meta) => {
-        const current = v.deletionProtection ?? false;
-        return mapAnswer(
-          await prompter.pick<boolean>({
-            ...meta,
-            placeholder: 'Deletion protection: a protected volume cannot be destroyed',
-            items: [
-              {
-                label: 'On',
-                description: current ? '(current)' : 'protect against accidental destroy',
-                value: true,
-              },
-              {
-                label: 'Off',
-                description: !current ? '(current)' : 'allow destroying the volume',
-                value: false,
-              },
-            ],
+      run: async (s, meta) =>
+        mapAnswer(
+          await pickEditedProtection(prompter, meta, {
+            noun: 'volume',
+            current: v.deletionProtection ?? false,
             active: s.deletionProtection,
             initialError: take('deletionProtection'),
           }),
           (deletionProtection) => ({ ...s, deletionProtection }),
-        );
-      },
+        ),
     },
     {
       id: 'summary',
-      run: async (s, meta) => {
-        const lines = describeChanges(volumeChanges(s));
-        type Row = 'apply' | 'name' | 'size' | 'deletionProtection';
-        const picked = await prompter.pick<Row>({
-          ...meta,
-          placeholder: lines.length ? `Apply: ${lines.join(', ')}?` : 'Nothing changed',
-          items: [
-            {
-              label: lines.length ? '$(check) Apply changes' : '$(close) Nothing to change: close',
-              description: lines.join(', '),
-              value: 'apply',
-            },
+      run: (s, meta) =>
+        reviewChanges(prompter, meta, s, {
+          changes: describeChanges(volumeChanges(s)),
+          fields: [
             { label: 'Name', description: s.name, value: 'name' },
             { label: 'Size', description: `${s.size} GB`, value: 'size' },
-            {
-              label: 'Deletion protection',
-              description: s.deletionProtection ? 'on' : 'off',
-              value: 'deletionProtection',
-            },
+            protectionRow(s.deletionProtection, 'deletionProtection'),
           ],
-          active: 'apply',
           initialError: take('summary'),
-        });
-        if (picked.kind !== 'value') return picked;
-        return picked.value === 'apply'
-          ? { kind: 'value', value: s }
-          : { kind: 'goto', target: picked.value, value: s };
-      },
+        }),
     },
   ];
   return runSteps(steps, options.initial, {
