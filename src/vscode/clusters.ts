@@ -4,35 +4,34 @@
  */
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
+import { ListScope } from './listScope';
 import type { Log } from './log';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 
 export class ClustersController {
-  private inflight: Promise<void> | undefined;
+  private readonly scope: ListScope;
 
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly state: StoredState,
+    state: StoredState,
     private readonly log: Log,
-  ) {}
-
-  get includeOrg(): boolean {
-    return this.state.get('tensorpool.includeOrg', false);
+  ) {
+    this.scope = new ListScope(state, 'tensorpool.includeOrg', () => this.load());
   }
 
-  async setIncludeOrg(value: boolean): Promise<void> {
-    await this.state.update('tensorpool.includeOrg', value);
-    await this.refresh();
+  get includeOrg(): boolean {
+    return this.scope.includeOrg;
+  }
+
+  setIncludeOrg(value: boolean): Promise<void> {
+    return this.scope.setIncludeOrg(value);
   }
 
   /** Refresh now; joins a refresh already under way instead of starting a second one. */
   refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+    return this.scope.refresh();
   }
 
   /** Drop what is shown (signed out, or another account). */

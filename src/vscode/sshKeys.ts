@@ -11,6 +11,7 @@ import type { LocalKey } from '../wizards/createCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { SavedKeys } from '../wizards/savedKeys';
 import type { ApiService } from './apiService';
+import { ListScope } from './listScope';
 import type { Log } from './log';
 import type { SshKeyRow, Store } from './store';
 import type { StoredState } from './storedState';
@@ -21,7 +22,7 @@ export interface LocalKeySource {
 }
 
 export class SshKeysController {
-  private inflight: Promise<void> | undefined;
+  private readonly scope: ListScope;
   /** The user's own saved keys as last listed (for the create wizard, so its key step sends nothing). */
   private mine: SavedKeys | undefined;
   private prefetching: Promise<void> | undefined;
@@ -29,26 +30,24 @@ export class SshKeysController {
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly state: StoredState,
+    state: StoredState,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
     private readonly localKeys: LocalKeySource,
-  ) {}
-
-  get includeOrg(): boolean {
-    return this.state.get('tensorpool.sshKeysIncludeOrg', false);
+  ) {
+    this.scope = new ListScope(state, 'tensorpool.sshKeysIncludeOrg', () => this.load());
   }
 
-  async setIncludeOrg(value: boolean): Promise<void> {
-    await this.state.update('tensorpool.sshKeysIncludeOrg', value);
-    await this.refresh();
+  get includeOrg(): boolean {
+    return this.scope.includeOrg;
+  }
+
+  setIncludeOrg(value: boolean): Promise<void> {
+    return this.scope.setIncludeOrg(value);
   }
 
   refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+    return this.scope.refresh();
   }
 
   clear(): void {

@@ -9,6 +9,7 @@ import { errorMessage, isTensorPoolError } from '../api/errors';
 import type { TrackOutcome } from '../api/tracking';
 import { isVolumeInTransition, type Volume } from '../model/volume';
 import type { ApiService } from './apiService';
+import { ListScope, RefreshTimer } from './listScope';
 import { loadApi } from './lazyApi';
 import type { Log } from './log';
 import { FAST_REFRESH_MS } from './refreshScheduler';
@@ -55,8 +56,11 @@ export class VolumesController implements vscode.Disposable {
   error: { readonly message: string; readonly kind: string } | undefined;
   private readonly ops = new Map<string, VolumeOp>();
   private readonly waits = new Set<AbortController>();
-  private inflight: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly scope: ListScope;
+  private readonly timer = new RefreshTimer(
+    () => this.nextDelay(),
+    () => void this.refresh(),
+  );
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   /** Whether the Volumes view is visible (set by the composition root). */
@@ -65,17 +69,18 @@ export class VolumesController implements vscode.Disposable {
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly state: StoredState,
+    state: StoredState,
     private readonly log: Log,
-  ) {}
-
-  get includeOrg(): boolean {
-    return this.state.get('tensorpool.volumesIncludeOrg', false);
+  ) {
+    this.scope = new ListScope(state, 'tensorpool.volumesIncludeOrg', () => this.load());
   }
 
-  async setIncludeOrg(value: boolean): Promise<void> {
-    await this.state.update('tensorpool.volumesIncludeOrg', value);
-    await this.refresh();
+  get includeOrg(): boolean {
+    return this.scope.includeOrg;
+  }
+
+  setIncludeOrg(value: boolean): Promise<void> {
+    return this.scope.setIncludeOrg(value);
   }
 
   get volumes(): readonly Volume[] {
@@ -103,10 +108,7 @@ export class VolumesController implements vscode.Disposable {
 
   /** Refresh now; joins a refresh already under way. */
   refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+    return this.scope.refresh();
   }
 
   clear(): void {
@@ -150,14 +152,7 @@ export class VolumesController implements vscode.Disposable {
   }
 
   reschedule(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const delay = this.nextDelay();
-    if (delay === undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refresh();
-    }, delay);
+    this.timer.reschedule();
   }
 
   private refreshIfVisible(): void {
@@ -230,7 +225,7 @@ export class VolumesController implements vscode.Disposable {
 
   dispose(): void {
     for (const ac of this.waits) ac.abort();
-    if (this.timer) clearTimeout(this.timer);
+    this.timer.stop();
     this.emitter.dispose();
   }
 }
