@@ -4,34 +4,19 @@
  */
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
-import { ListScope } from './listScope';
+import { ScopedList } from './listScope';
 import type { Log } from './log';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 
-export class ClustersController {
-  private readonly scope: ListScope;
-
+export class ClustersController extends ScopedList {
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
     state: StoredState,
     private readonly log: Log,
   ) {
-    this.scope = new ListScope(state, 'tensorpool.includeOrg', () => this.load());
-  }
-
-  get includeOrg(): boolean {
-    return this.scope.includeOrg;
-  }
-
-  setIncludeOrg(value: boolean): Promise<void> {
-    return this.scope.setIncludeOrg(value);
-  }
-
-  /** Refresh now; joins a refresh already under way instead of starting a second one. */
-  refresh(): Promise<void> {
-    return this.scope.refresh();
+    super(state, 'tensorpool.includeOrg');
   }
 
   /** Drop what is shown (signed out, or another account). */
@@ -39,7 +24,7 @@ export class ClustersController {
     this.store.updateClusters({ data: undefined, loading: false, error: undefined });
   }
 
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
     this.store.updateClusters({ loading: true });

@@ -21,27 +21,27 @@ export class SingleFlight {
 
 type ScopeKey = 'tensorpool.includeOrg' | 'tensorpool.sshKeysIncludeOrg' | 'tensorpool.volumesIncludeOrg';
 
-/** A list's scope (only mine, or the whole organisation) and its single-flight refresh. */
-export class ListScope {
-  private readonly flight: SingleFlight;
+/** A list controller: its scope (only mine, or the whole organisation) and single-flight refresh. */
+export abstract class ScopedList {
+  private readonly flight = new SingleFlight(() => this.load());
 
   constructor(
-    private readonly state: StoredState,
-    private readonly key: ScopeKey,
-    load: () => Promise<void>,
-  ) {
-    this.flight = new SingleFlight(load);
-  }
+    private readonly scopeState: StoredState,
+    private readonly scopeKey: ScopeKey,
+  ) {}
 
   get includeOrg(): boolean {
-    return this.state.get(this.key, false);
+    return this.scopeState.get(this.scopeKey, false);
   }
 
   /** Remember the scope, then refresh the list. */
   async setIncludeOrg(value: boolean): Promise<void> {
-    await this.state.update(this.key, value);
+    await this.scopeState.update(this.scopeKey, value);
     await this.refresh();
   }
+
+  /** Load the list into the store (nothing while signed out). */
+  protected abstract load(): Promise<void>;
 
   /** Refresh now; joins a refresh already under way instead of starting a second one. */
   refresh(): Promise<void> {

@@ -11,7 +11,7 @@ import type { LocalKey } from '../wizards/createCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { SavedKeys } from '../wizards/savedKeys';
 import type { ApiService } from './apiService';
-import { ListScope } from './listScope';
+import { ScopedList } from './listScope';
 import type { Log } from './log';
 import type { SshKeyRow, Store } from './store';
 import type { StoredState } from './storedState';
@@ -21,8 +21,7 @@ export interface LocalKeySource {
   readonly generate: () => Promise<LocalKey>;
 }
 
-export class SshKeysController {
-  private readonly scope: ListScope;
+export class SshKeysController extends ScopedList {
   /** The user's own saved keys as last listed (for the create wizard, so its key step sends nothing). */
   private mine: SavedKeys | undefined;
   private prefetching: Promise<void> | undefined;
@@ -35,19 +34,7 @@ export class SshKeysController {
     private readonly prompts: () => Prompter,
     private readonly localKeys: LocalKeySource,
   ) {
-    this.scope = new ListScope(state, 'tensorpool.sshKeysIncludeOrg', () => this.load());
-  }
-
-  get includeOrg(): boolean {
-    return this.scope.includeOrg;
-  }
-
-  setIncludeOrg(value: boolean): Promise<void> {
-    return this.scope.setIncludeOrg(value);
-  }
-
-  refresh(): Promise<void> {
-    return this.scope.refresh();
+    super(state, 'tensorpool.sshKeysIncludeOrg');
   }
 
   clear(): void {
@@ -55,7 +42,7 @@ export class SshKeysController {
     this.store.updateSshKeys({ data: undefined, loading: false, error: undefined });
   }
 
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
     this.store.updateSshKeys({ loading: true });

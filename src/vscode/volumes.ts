@@ -9,7 +9,7 @@ import { errorMessage, isTensorPoolError } from '../api/errors';
 import type { TrackOutcome } from '../api/tracking';
 import { isVolumeInTransition, type Volume } from '../model/volume';
 import type { ApiService } from './apiService';
-import { ListScope, RefreshTimer } from './listScope';
+import { RefreshTimer, ScopedList } from './listScope';
 import { loadApi } from './lazyApi';
 import type { Log } from './log';
 import { FAST_REFRESH_MS } from './refreshScheduler';
@@ -50,13 +50,12 @@ const DONE: Record<VolumeOpKind, string> = {
   destroy: 'was destroyed',
 };
 
-export class VolumesController implements vscode.Disposable {
+export class VolumesController extends ScopedList implements vscode.Disposable {
   data: VolumeData | undefined;
   loading = false;
   error: { readonly message: string; readonly kind: string } | undefined;
   private readonly ops = new Map<string, VolumeOp>();
   private readonly waits = new Set<AbortController>();
-  private readonly scope: ListScope;
   private readonly timer = new RefreshTimer(
     () => this.nextDelay(),
     () => void this.refresh(),
@@ -72,15 +71,7 @@ export class VolumesController implements vscode.Disposable {
     state: StoredState,
     private readonly log: Log,
   ) {
-    this.scope = new ListScope(state, 'tensorpool.volumesIncludeOrg', () => this.load());
-  }
-
-  get includeOrg(): boolean {
-    return this.scope.includeOrg;
-  }
-
-  setIncludeOrg(value: boolean): Promise<void> {
-    return this.scope.setIncludeOrg(value);
+    super(state, 'tensorpool.volumesIncludeOrg');
   }
 
   get volumes(): readonly Volume[] {
@@ -106,11 +97,6 @@ export class VolumesController implements vscode.Disposable {
     this.reschedule();
   }
 
-  /** Refresh now; joins a refresh already under way. */
-  refresh(): Promise<void> {
-    return this.scope.refresh();
-  }
-
   clear(): void {
     this.data = undefined;
     this.error = undefined;
@@ -118,7 +104,7 @@ export class VolumesController implements vscode.Disposable {
     this.changed();
   }
 
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
     this.loading = true;
