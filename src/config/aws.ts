@@ -6,7 +6,9 @@
  */
 import { join } from 'node:path';
 import { readTextFile, type AtomicWriteOptions, type WriteResult } from './atomicWrite';
-import { assertSectionName, DEFAULT_PROFILE, type StorageCredentials } from './credentials';
+import { assertSectionName, DEFAULT_PROFILE, type Env, type StorageCredentials } from './credentials';
+
+export type { Env } from './credentials';
 import { ConfigError } from './errors';
 import { CONFIGPARSER_DIALECT, readSection, type IniEntry, type SectionRef } from './ini';
 import {
@@ -17,8 +19,6 @@ import {
   type IniPreview,
   type IniTarget,
 } from './iniFile';
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface AwsPaths {
   readonly credentials: string;

@@ -4,6 +4,9 @@
  */
 import { ConfigError } from './errors';
 
+/** Environment variables as read (process.env or a test's copy). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 export interface StorageCredentials {
   readonly accessKeyId: string;
   readonly secretAccessKey: string;

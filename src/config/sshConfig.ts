@@ -132,29 +132,31 @@ function writesHosts(edit: HostsEdit): boolean {
 }
 
 /** Include mode: edit our own hosts file (a removal from a missing file writes nothing). */
-export async function editOwnHostsFile(
+export function editOwnHostsFile(
   paths: SshPaths,
   edit: HostsEdit,
   opts: RenderOptions & AtomicWriteOptions = {},
 ): Promise<WriteResult> {
-  if (writesHosts(edit)) await ensureKnownHostsFile(paths);
-  return editTextFile(
-    paths.hostsFile,
-    (old) => inFile(paths.hostsFile, () => editOwnHostsText(old, edit, opts)),
-    opts,
-  );
+  return editHosts(paths, paths.hostsFile, edit, opts, (old) => editOwnHostsText(old, edit, opts));
 }
 
 /** Block mode: edit our block in ~/.ssh/config (a removal where there is no block writes nothing). */
-export async function editBlockFile(
+export function editBlockFile(
   paths: SshPaths,
   edit: HostsEdit,
   opts: RenderOptions & AtomicWriteOptions = {},
 ): Promise<WriteResult> {
+  return editHosts(paths, paths.userConfig, edit, opts, (old) => editBlockText(old ?? '', edit, opts));
+}
+
+/** Make sure the known_hosts file exists when hosts are written, then edit `file` with `editText`. */
+async function editHosts(
+  paths: SshPaths,
+  file: string,
+  edit: HostsEdit,
+  opts: AtomicWriteOptions,
+  editText: (old: string | undefined) => string,
+): Promise<WriteResult> {
   if (writesHosts(edit)) await ensureKnownHostsFile(paths);
-  return editTextFile(
-    paths.userConfig,
-    (old) => inFile(paths.userConfig, () => editBlockText(old ?? '', edit, opts)),
-    opts,
-  );
+  return editTextFile(file, (old) => inFile(file, () => editText(old)), opts);
 }

@@ -4,35 +4,19 @@
  */
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
+import { ScopedList } from './listScope';
 import type { Log } from './log';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 
-export class ClustersController {
-  private inflight: Promise<void> | undefined;
-
+export class ClustersController extends ScopedList {
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly state: StoredState,
+    state: StoredState,
     private readonly log: Log,
-  ) {}
-
-  get includeOrg(): boolean {
-    return this.state.get('tensorpool.includeOrg', false);
-  }
-
-  async setIncludeOrg(value: boolean): Promise<void> {
-    await this.state.update('tensorpool.includeOrg', value);
-    await this.refresh();
-  }
-
-  /** Refresh now; joins a refresh already under way instead of starting a second one. */
-  refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+  ) {
+    super(state, 'tensorpool.includeOrg');
   }
 
   /** Drop what is shown (signed out, or another account). */
@@ -40,7 +24,7 @@ export class ClustersController {
     this.store.updateClusters({ data: undefined, loading: false, error: undefined });
   }
 
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
     this.store.updateClusters({ loading: true });

@@ -11,6 +11,7 @@ import { maskSecret } from '../model/mask';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
+import { SingleFlight } from './listScope';
 import type { Log } from './log';
 import type { BucketInfo, PublicCredentials, Store } from './store';
 import { SECRET_KEYS } from './storedState';
@@ -28,7 +29,7 @@ export function publicPart(c: ObjectStorageCredentials): PublicCredentials {
 }
 
 export class ObjectStorageController implements vscode.Disposable {
-  private inflight: Promise<void> | undefined;
+  private readonly flight = new SingleFlight(() => this.load());
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -47,10 +48,7 @@ export class ObjectStorageController implements vscode.Disposable {
   // ---- state -------------------------------------------------------------------------------------
 
   refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+    return this.flight.run();
   }
 
   clear(): void {

@@ -6,13 +6,17 @@
 import type * as vscode from 'vscode';
 import { isInTransition } from '../model/cluster';
 import type { ClustersController } from './clusters';
+import { RefreshTimer } from './listScope';
 import { readSettings } from './settings';
 import type { Store } from './store';
 
 export const FAST_REFRESH_MS = 5000;
 
 export class RefreshScheduler implements vscode.Disposable {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timer = new RefreshTimer(
+    () => this.nextDelay(),
+    () => void this.clusters.refresh(),
+  );
   private readonly subscription: vscode.Disposable;
 
   constructor(
@@ -35,18 +39,11 @@ export class RefreshScheduler implements vscode.Disposable {
   }
 
   reschedule(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const delay = this.nextDelay();
-    if (delay === undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.clusters.refresh();
-    }, delay);
+    this.timer.reschedule();
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer.stop();
     this.subscription.dispose();
   }
 }

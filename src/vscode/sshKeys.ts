@@ -11,6 +11,7 @@ import type { LocalKey } from '../wizards/createCluster';
 import type { Prompter } from '../wizards/prompter';
 import type { SavedKeys } from '../wizards/savedKeys';
 import type { ApiService } from './apiService';
+import { ScopedList } from './listScope';
 import type { Log } from './log';
 import type { SshKeyRow, Store } from './store';
 import type { StoredState } from './storedState';
@@ -20,8 +21,7 @@ export interface LocalKeySource {
   readonly generate: () => Promise<LocalKey>;
 }
 
-export class SshKeysController {
-  private inflight: Promise<void> | undefined;
+export class SshKeysController extends ScopedList {
   /** The user's own saved keys as last listed (for the create wizard, so its key step sends nothing). */
   private mine: SavedKeys | undefined;
   private prefetching: Promise<void> | undefined;
@@ -29,26 +29,12 @@ export class SshKeysController {
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly state: StoredState,
+    state: StoredState,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
     private readonly localKeys: LocalKeySource,
-  ) {}
-
-  get includeOrg(): boolean {
-    return this.state.get('tensorpool.sshKeysIncludeOrg', false);
-  }
-
-  async setIncludeOrg(value: boolean): Promise<void> {
-    await this.state.update('tensorpool.sshKeysIncludeOrg', value);
-    await this.refresh();
-  }
-
-  refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+  ) {
+    super(state, 'tensorpool.sshKeysIncludeOrg');
   }
 
   clear(): void {
@@ -56,7 +42,7 @@ export class SshKeysController {
     this.store.updateSshKeys({ data: undefined, loading: false, error: undefined });
   }
 
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
     this.store.updateSshKeys({ loading: true });

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { PublicCredentials } from '../api/schemas';
+import type { SavedSshKey } from '../api/sshKeys';
 import type { Cluster } from '../model/cluster';
 
 export type { PublicCredentials };
@@ -73,16 +74,8 @@ export type ObjectStorageState =
   | { readonly kind: 'error'; readonly message: string };
 
 // --- saved SSH keys (src/vscode/sshKeys.ts) ---
-export interface SshKeyRow {
-  readonly id: string | undefined;
-  readonly name: string;
-  readonly type: string | undefined;
-  readonly fingerprint: string | undefined;
-  readonly createdAt: string | undefined;
-  readonly owner: string | undefined;
-  /** Read from the server's text table rather than structured fields. */
-  readonly fromText?: true;
-}
+/** A saved key as listed by the API (one type for the API answer and the view row). */
+export type SshKeyRow = SavedSshKey;
 
 export interface SshKeysState {
   /** Undefined keys with a message: the server sent its text table only. */

@@ -9,6 +9,7 @@ import { errorMessage, isTensorPoolError } from '../api/errors';
 import type { TrackOutcome } from '../api/tracking';
 import { isVolumeInTransition, type Volume } from '../model/volume';
 import type { ApiService } from './apiService';
+import { RefreshTimer, ScopedList } from './listScope';
 import { loadApi } from './lazyApi';
 import type { Log } from './log';
 import { FAST_REFRESH_MS } from './refreshScheduler';
@@ -49,14 +50,16 @@ const DONE: Record<VolumeOpKind, string> = {
   destroy: 'was destroyed',
 };
 
-export class VolumesController implements vscode.Disposable {
+export class VolumesController extends ScopedList implements vscode.Disposable {
   data: VolumeData | undefined;
   loading = false;
   error: { readonly message: string; readonly kind: string } | undefined;
   private readonly ops = new Map<string, VolumeOp>();
   private readonly waits = new Set<AbortController>();
-  private inflight: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timer = new RefreshTimer(
+    () => this.nextDelay(),
+    () => void this.refresh(),
+  );
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   /** Whether the Volumes view is visible (set by the composition root). */
@@ -65,17 +68,10 @@ export class VolumesController implements vscode.Disposable {
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    private readonly state: StoredState,
+    state: StoredState,
     private readonly log: Log,
-  ) {}
-
-  get includeOrg(): boolean {
-    return this.state.get('tensorpool.volumesIncludeOrg', false);
-  }
-
-  async setIncludeOrg(value: boolean): Promise<void> {
-    await this.state.update('tensorpool.volumesIncludeOrg', value);
-    await this.refresh();
+  ) {
+    super(state, 'tensorpool.volumesIncludeOrg');
   }
 
   get volumes(): readonly Volume[] {
@@ -101,14 +97,6 @@ export class VolumesController implements vscode.Disposable {
     this.reschedule();
   }
 
-  /** Refresh now; joins a refresh already under way. */
-  refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
-  }
-
   clear(): void {
     this.data = undefined;
     this.error = undefined;
@@ -116,7 +104,7 @@ export class VolumesController implements vscode.Disposable {
     this.changed();
   }
 
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
     this.loading = true;
@@ -150,14 +138,7 @@ export class VolumesController implements vscode.Disposable {
   }
 
   reschedule(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const delay = this.nextDelay();
-    if (delay === undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refresh();
-    }, delay);
+    this.timer.reschedule();
   }
 
   private refreshIfVisible(): void {
@@ -230,7 +211,7 @@ export class VolumesController implements vscode.Disposable {
 
   dispose(): void {
     for (const ac of this.waits) ac.abort();
-    if (this.timer) clearTimeout(this.timer);
+    this.timer.stop();
     this.emitter.dispose();
   }
 }

@@ -3,8 +3,9 @@
  * local engine (real sockets: drops, hangs, HTML pages, truncated JSON).
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../src/api';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import type { ClientOptions, TensorPoolError } from '../../src/api';
+import { testClient, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 import { createInput, validationErrorBody } from '../fixtures/payloads';
 import { freePort } from '../shared/net';
 
@@ -23,11 +24,7 @@ describe('API client errors, retries and timeouts', function () {
   let engine: EngineHandle;
   let sleeps: number[];
   const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
-      userAgent: 'tensorpool-vscode/test',
-      retryBaseMs: 5,
+    testClient(engine, {
       timeoutMs: 2000,
       sleep: async (ms) => {
         sleeps.push(ms);
@@ -35,14 +32,8 @@ describe('API client errors, retries and timeouts', function () {
       ...over,
     });
 
-  before(async () => {
-    engine = await startTestEngine();
-  });
-  after(async () => {
-    await engine.close();
-  });
-  beforeEach(async () => {
-    await engine.reset();
+  useTestEngine((e) => (engine = e));
+  beforeEach(() => {
     sleeps = [];
   });
 

@@ -3,8 +3,9 @@
  * X-Client-Type header every call carries.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient } from '../../src/api';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import type { TensorPoolClient } from '../../src/api';
+import { testClient, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY } from '../fixtures/payloads';
 
 describe('API client: health check, client type, saved SSH keys', function () {
@@ -12,18 +13,9 @@ describe('API client: health check, client type, saved SSH keys', function () {
   let client: TensorPoolClient;
   const info = { package_version: '0.1.0', uname: 'Linux 6.1 x64' };
 
-  before(async () => {
-    engine = await startTestEngine();
-  });
-  after(() => engine.close());
-  beforeEach(async () => {
-    await engine.reset();
-    client = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
-      userAgent: 'tensorpool-vscode/test',
-      retryBaseMs: 5,
-    });
+  useTestEngine((e) => (engine = e));
+  beforeEach(() => {
+    client = testClient(engine);
   });
 
   it('health() sends package_version and uname with X-Client-Type: vscode and is ok by default', async () => {

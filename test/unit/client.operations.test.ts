@@ -3,30 +3,18 @@
  * request bodies read back from the engine's request log.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, trackRequest, type ClientOptions } from '../../src/api';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import { type TensorPoolClient, trackRequest, type ClientOptions } from '../../src/api';
+import { testClient, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY, createInput } from '../fixtures/payloads';
 
 describe('API client operations (local engine over HTTP)', function () {
   let engine: EngineHandle;
   let client: TensorPoolClient;
-  const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
-      userAgent: 'tensorpool-vscode/test',
-      retryBaseMs: 5,
-      ...over,
-    });
+  const make = (over: Partial<ClientOptions> = {}) => testClient(engine, over);
 
-  before(async () => {
-    engine = await startTestEngine();
-  });
-  after(async () => {
-    await engine.close();
-  });
-  beforeEach(async () => {
-    await engine.reset();
+  useTestEngine((e) => (engine = e));
+  beforeEach(() => {
     client = make();
   });
 

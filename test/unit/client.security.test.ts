@@ -3,7 +3,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { SecretRegistry, TensorPoolClient, type ClientOptions, type LogLevel } from '../../src/api';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import { testClient, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY, RSA_PRIVATE_KEY_HEAD, createInput } from '../fixtures/payloads';
 
 describe('API client: base URL, local validation, secrets', function () {
@@ -11,24 +12,15 @@ describe('API client: base URL, local validation, secrets', function () {
   let engine: EngineHandle;
   let lines: Array<[LogLevel, string]>;
   const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
-      userAgent: 'tensorpool-vscode/test',
+    testClient(engine, {
       retryBaseMs: 1,
       maxRetries: 1,
       log: (level, message) => lines.push([level, message]),
       ...over,
     });
 
-  before(async () => {
-    engine = await startTestEngine();
-  });
-  after(async () => {
-    await engine.close();
-  });
-  beforeEach(async () => {
-    await engine.reset();
+  useTestEngine((e) => (engine = e));
+  beforeEach(() => {
     lines = [];
   });
 

@@ -4,27 +4,17 @@
  * the engine's request log.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, trackRequest, type TensorPoolError } from '../../src/api';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import { type TensorPoolClient, trackRequest, type TensorPoolError } from '../../src/api';
+import { testClient, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 
 describe('API client: storage volumes (local engine over HTTP)', function () {
   let engine: EngineHandle;
   let client: TensorPoolClient;
 
-  before(async () => {
-    engine = await startTestEngine({ pendingMs: 10, processingMs: 20 });
-  });
-  after(async () => {
-    await engine.close();
-  });
-  beforeEach(async () => {
-    await engine.reset();
-    client = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
-      userAgent: 'tensorpool-vscode/test',
-      retryBaseMs: 5,
-    });
+  useTestEngine((e) => (engine = e), { pendingMs: 10, processingMs: 20 });
+  beforeEach(() => {
+    client = testClient(engine);
   });
 
   const settle = async (id: string | null | undefined) => {

@@ -1,21 +1,12 @@
 /** The create wizard's SSH keys: listing ~/.ssh/*.pub and generating an ed25519 pair with ssh-keygen. */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freeKeyPath, generateEd25519Key, keyComment, readPublicKeys } from '../../src/config/sshKeys';
+import { hasSshKeygen } from '../shared/sshKeygen';
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl';
-
-function hasSshKeygen(): boolean {
-  try {
-    execFileSync('ssh-keygen', ['-?'], { stdio: 'ignore' });
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-  return true;
-}
 
 describe('ssh keys', () => {
   let dir: string;

@@ -3,30 +3,20 @@
  * text uses, chosen through POST /_engine/config `answers`.
  */
 import * as assert from 'node:assert/strict';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import { engineCall, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY } from '../fixtures/payloads';
 
 describe('engine: text-only answers per endpoint, in several table styles', function () {
   let engine: EngineHandle;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await engine.raw(path, {
-      method,
-      headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
+  const call = (method: string, path: string, body?: unknown) => engineCall(engine, method, path, body);
   const control = async (body: unknown) => {
     const res = await engine.raw('/_engine/config', { method: 'POST', body: JSON.stringify(body) });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   };
 
-  before(async () => {
-    engine = await startTestEngine();
-  });
-  after(async () => engine.close());
+  useTestEngine((e) => (engine = e));
   beforeEach(async () => {
-    await engine.reset();
     await call('POST', '/cluster/create', {
       instance_type: '1xH100',
       tp_cluster_name: 'styled',

@@ -4,17 +4,14 @@
  * modes, and clusters showing their attached volumes.
  */
 import * as assert from 'node:assert/strict';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import { engineCall, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 
 describe('Local engine: storage volumes', function () {
   let engine: EngineHandle;
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await engine.raw(path, {
-      method,
-      headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
+    const { status, json } = await engineCall(engine, method, path, body);
+    return { status, body: json };
   };
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const clusters = async () => {
@@ -32,11 +29,7 @@ describe('Local engine: storage volumes', function () {
     return made.body.storage_id as string;
   };
 
-  before(async () => {
-    engine = await startTestEngine({ pendingMs: 10, processingMs: 20 });
-  });
-  after(() => engine.close());
-  beforeEach(() => engine.reset());
+  useTestEngine((e) => (engine = e), { pendingMs: 10, processingMs: 20 });
 
   it('create answers 202 {message, request_id, storage_id}; the STORAGE_CREATE request goes PENDING to COMPLETED', async () => {
     const made = await call('POST', '/storage/create', { size: 100, deletion_protection: false, name: 'ds' });

@@ -9,16 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PRIVATE_KEY_MESSAGE, looksLikePrivateKey, parsePublicKey } from '../../src/model/sshPublicKey';
 import { ED25519_KEY, RSA_PRIVATE_KEY_HEAD } from '../fixtures/payloads';
-
-function hasSshKeygen(): boolean {
-  try {
-    execFileSync('ssh-keygen', ['-?'], { stdio: 'ignore' });
-  } catch (e) {
-    // ssh-keygen -? exits 1 with its usage: it exists.
-    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-  return true;
-}
+import { hasSshKeygen } from '../shared/sshKeygen';
 
 describe('SSH public keys', () => {
   it('parses type, body and comment, and normalises spacing', () => {

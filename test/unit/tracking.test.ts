@@ -3,7 +3,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { TensorPoolClient, trackRequest } from '../../src/api';
-import { startTestEngine, type EngineHandle } from '../fixtures/engine';
+import { useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
 import { createInput } from '../fixtures/payloads';
 
 describe('request tracking', function () {
@@ -26,14 +27,18 @@ describe('request tracking', function () {
       );
     });
 
-  before(async () => {
-    engine = await startTestEngine({ pendingMs: 40, processingMs: 80, retryAfterSeconds: 1 });
-  });
-  after(async () => {
-    await engine.close();
-  });
-  beforeEach(async () => {
-    await engine.reset();
+  /** The next GET /request/info/{id} answers 200 with this status (and these headers). */
+  const answer = (id: string, status: string, headers?: Record<string, string>) =>
+    engine.fault({
+      method: 'GET',
+      path: `/request/info/${id}`,
+      status: 200,
+      body: { request_id: id, status },
+      ...(headers ? { headers } : {}),
+    });
+
+  useTestEngine((e) => (engine = e), { pendingMs: 40, processingMs: 80, retryAfterSeconds: 1 });
+  beforeEach(() => {
     waits = [];
     client = new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 'test' });
   });
@@ -68,44 +73,17 @@ describe('request tracking', function () {
   });
 
   it('waits 2 s when Retry-After is missing or unreadable', async () => {
-    await engine.fault({
-      method: 'GET',
-      path: '/request/info/r-x',
-      status: 200,
-      body: { request_id: 'r-x', status: 'PROCESSING' },
-    });
-    await engine.fault({
-      method: 'GET',
-      path: '/request/info/r-x',
-      status: 200,
-      body: { request_id: 'r-x', status: 'PROCESSING' },
-      headers: { 'retry-after': 'soon' },
-    });
-    await engine.fault({
-      method: 'GET',
-      path: '/request/info/r-x',
-      status: 200,
-      body: { request_id: 'r-x', status: 'COMPLETED' },
-    });
+    await answer('r-x', 'PROCESSING');
+    await answer('r-x', 'PROCESSING', { 'retry-after': 'soon' });
+    await answer('r-x', 'COMPLETED');
     const outcome = await trackRequest(client, 'r-x', { sleep });
     assert.equal(outcome.kind, 'completed');
     assert.deepEqual(waits, [2000, 2000]);
   });
 
   it('an unknown status is "still going"', async () => {
-    await engine.fault({
-      method: 'GET',
-      path: '/request/info/r-u',
-      status: 200,
-      body: { request_id: 'r-u', status: 'WARMING_UP' },
-      headers: { 'retry-after': '1' },
-    });
-    await engine.fault({
-      method: 'GET',
-      path: '/request/info/r-u',
-      status: 200,
-      body: { request_id: 'r-u', status: 'COMPLETED' },
-    });
+    await answer('r-u', 'WARMING_UP', { 'retry-after': '1' });
+    await answer('r-u', 'COMPLETED');
     const seen: string[] = [];
     const outcome = await trackRequest(client, 'r-u', { sleep, onStatus: (i) => seen.push(i.status) });
     assert.deepEqual(seen, ['WARMING_UP', 'COMPLETED']);

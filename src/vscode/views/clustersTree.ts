@@ -14,7 +14,8 @@ import type { AttachedVolume } from '../../model/volume';
 import { Commands } from '../commands';
 import type { Store } from '../store';
 import { itemSignature, sameKeys, StableNodes } from './stableNodes';
-import { md, tooltipTime } from './tooltipText';
+import { clusterTooltip, instanceTooltip } from './clusterTooltips';
+import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
 import { clusterVolumeItem } from './volumesTree';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
@@ -26,8 +27,6 @@ export type ClusterNode =
   | { readonly kind: 'listingText'; preview: string }
   | { readonly kind: 'loading' }
   | { readonly kind: 'empty'; includeOrg: boolean };
-
-const OP_LABEL = { create: 'Creating', destroy: 'Destroying', edit: 'Updating' } as const;
 
 const PHASE_ICON: Record<ClusterPhase, [string, string | undefined]> = {
   running: ['vm-running', 'testing.iconPassed'],
@@ -65,49 +64,6 @@ export function nodeKey(node: ClusterNode): string {
     default:
       return `clusters:${node.kind}`;
   }
-}
-
-function markdown(lines: Array<string | undefined>): vscode.MarkdownString {
-  const m = new vscode.MarkdownString(lines.filter((l): l is string => l !== undefined).join('\n'));
-  m.supportThemeIcons = true;
-  return m;
-}
-
-export function clusterTooltip(
-  c: Cluster,
-  op?: { kind: keyof typeof OP_LABEL; status: string },
-): vscode.MarkdownString {
-  return markdown([
-    `**${md(clusterLabel(c))}** · ${md(clusterDescription(c, op?.kind))}`,
-    '',
-    op ? `- ${OP_LABEL[op.kind]}: request ${md(op.status)}` : undefined,
-    `- Status: ${md(c.status ?? 'unknown')}`,
-    `- ID: \`${c.id}\``,
-    c.instanceType ? `- Type: ${md(c.instanceType)}` : undefined,
-    `- Nodes: ${c.numNodes ?? c.instances.length}`,
-    `- Deletion protection: ${c.deletionProtection === undefined ? 'unknown' : c.deletionProtection ? 'on' : 'off'}`,
-    c.createdAt ? `- Created: ${md(tooltipTime(c.createdAt))}` : undefined,
-    c.owner ? `- Owner: ${md(c.owner)}` : undefined,
-    ...c.instances.map(
-      (i, n) =>
-        `- Instance \`${i.id}\` (node ${n + 1}): ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
-    ),
-    c.source === 'text'
-      ? "\n$(info) _Read from the server's text answer: details the text did not give are unknown._"
-      : undefined,
-  ]);
-}
-
-function instanceTooltip(node: Extract<ClusterNode, { kind: 'instance' }>): vscode.MarkdownString {
-  const i = node.instance;
-  return markdown([
-    `**Node ${node.index + 1}** of ${md(clusterLabel(node.cluster))}`,
-    '',
-    `- Instance ID: \`${i.id}\``,
-    `- Status: ${md(i.status ?? 'unknown')}`,
-    `- Address: ${i.ip ? md(i.ip) : 'none yet'}`,
-    i.privateIp ? `- Private address: ${md(i.privateIp)}` : undefined,
-  ]);
 }
 
 export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode>, vscode.Disposable {
@@ -256,46 +212,26 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'clusterVolume':
         return clusterVolumeItem(node.cluster.id, node.volume);
-      case 'error': {
-        const item = new vscode.TreeItem(
-          node.errorKind === 'unauthorized' ? 'Token rejected' : 'Could not load clusters',
-          vscode.TreeItemCollapsibleState.None,
-        );
-        item.description = node.message;
-        item.tooltip = `${node.message}\n\nClick to retry.`;
-        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-        item.command =
-          node.errorKind === 'unauthorized'
-            ? { command: Commands.signIn, title: 'Sign In' }
-            : { command: Commands.refresh, title: 'Retry' };
-        item.contextValue = 'error';
-        return item;
-      }
-      case 'listingText': {
-        const item = new vscode.TreeItem(
+      case 'error':
+        return node.errorKind === 'unauthorized'
+          ? errorRow('Token rejected', node.message, { command: Commands.signIn, title: 'Sign In' }, 'error')
+          : errorRow(
+              'Could not load clusters',
+              node.message,
+              { command: Commands.refresh, title: 'Retry' },
+              'error',
+            );
+      case 'listingText':
+        return listingTextRow(
           'Cluster list (text from the server)',
-          vscode.TreeItemCollapsibleState.None,
+          node.preview,
+          { command: Commands.showListingText, title: 'Open cluster list text' },
+          'listingText',
         );
-        item.description = node.preview;
-        item.tooltip = 'The service answered with a text table only. Click to open it.';
-        item.iconPath = new vscode.ThemeIcon('output');
-        item.command = { command: Commands.showListingText, title: 'Open cluster list text' };
-        item.contextValue = 'listingText';
-        return item;
-      }
-      case 'loading': {
-        const item = new vscode.TreeItem('Loading clusters…', vscode.TreeItemCollapsibleState.None);
-        item.iconPath = new vscode.ThemeIcon('loading~spin');
-        return item;
-      }
-      case 'empty': {
-        const item = new vscode.TreeItem(
-          node.includeOrg ? 'No clusters in your organisation' : 'No clusters yet',
-          vscode.TreeItemCollapsibleState.None,
-        );
-        item.iconPath = new vscode.ThemeIcon('info');
-        return item;
-      }
+      case 'loading':
+        return loadingRow('Loading clusters…');
+      case 'empty':
+        return emptyRow(node.includeOrg ? 'No clusters in your organisation' : 'No clusters yet');
     }
   }
 
@@ -303,9 +239,4 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     this.subscription.dispose();
     this.emitter.dispose();
   }
-}
-
-function firstLine(text: string | undefined): string {
-  const line = (text ?? '').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
-  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
 }

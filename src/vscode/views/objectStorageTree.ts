@@ -8,6 +8,7 @@ import { endpointHost, shortenMiddle } from '../../model/labels';
 import { timeForRow } from '../../model/time';
 import { Commands } from '../commands';
 import type { BucketInfo, PublicCredentials, Store } from '../store';
+import { errorRow } from './commonRows';
 import { md, tooltipTime } from './tooltipText';
 
 export type StorageNode =
@@ -90,15 +91,13 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
         item.contextValue = 'objectStorage disabled';
         return item;
       }
-      case 'error': {
-        const item = new vscode.TreeItem('Object storage state unknown');
-        item.description = node.message;
-        item.tooltip = `${node.message}\n\nClick to retry.`;
-        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-        item.command = { command: Commands.refreshObjectStorage, title: 'Retry' };
-        item.contextValue = 'objectStorage error';
-        return item;
-      }
+      case 'error':
+        return errorRow(
+          'Object storage state unknown',
+          node.message,
+          { command: Commands.refreshObjectStorage, title: 'Retry' },
+          'objectStorage error',
+        );
       case 'status': {
         const item = new vscode.TreeItem('Object storage', vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'objectStorage:status';

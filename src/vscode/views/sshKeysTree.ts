@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../commands';
 import type { SshKeyRow, Store } from '../store';
+import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
 
 export type SshKeyNode =
   | { readonly kind: 'key'; readonly key: SshKeyRow; readonly removable: boolean }
@@ -79,40 +80,24 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
         item.contextValue = node.removable ? 'sshKey removable' : 'sshKey';
         return item;
       }
-      case 'error': {
-        const item = new vscode.TreeItem('Could not load SSH keys', vscode.TreeItemCollapsibleState.None);
-        item.description = node.message;
-        item.tooltip = `${node.message}\n\nClick to retry.`;
-        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-        item.command = { command: Commands.refreshSshKeys, title: 'Retry' };
-        return item;
-      }
-      case 'text': {
-        const item = new vscode.TreeItem(
-          'SSH keys (text from the server)',
-          vscode.TreeItemCollapsibleState.None,
-        );
-        item.description = node.preview;
-        item.tooltip = 'The service answered with a text table only. Click to open it.';
-        item.iconPath = new vscode.ThemeIcon('output');
-        item.command = { command: Commands.showSshKeysText, title: 'Open SSH key list text' };
-        return item;
-      }
-      case 'loading': {
-        const item = new vscode.TreeItem('Loading SSH keys…', vscode.TreeItemCollapsibleState.None);
-        item.iconPath = new vscode.ThemeIcon('loading~spin');
-        return item;
-      }
-      case 'empty': {
-        const item = new vscode.TreeItem(
+      case 'error':
+        return errorRow('Could not load SSH keys', node.message, {
+          command: Commands.refreshSshKeys,
+          title: 'Retry',
+        });
+      case 'text':
+        return listingTextRow('SSH keys (text from the server)', node.preview, {
+          command: Commands.showSshKeysText,
+          title: 'Open SSH key list text',
+        });
+      case 'loading':
+        return loadingRow('Loading SSH keys…');
+      case 'empty':
+        return emptyRow(
           node.includeOrg ? 'No SSH keys in your organisation' : 'No SSH keys saved',
-          vscode.TreeItemCollapsibleState.None,
+          { command: Commands.addSshKey, title: 'Add SSH Key' },
+          node.includeOrg ? undefined : 'new clusters get no key unless you choose one',
         );
-        item.description = node.includeOrg ? undefined : 'new clusters get no key unless you choose one';
-        item.iconPath = new vscode.ThemeIcon('info');
-        item.command = { command: Commands.addSshKey, title: 'Add SSH Key' };
-        return item;
-      }
     }
   }
 
@@ -120,9 +105,4 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
     this.subscription.dispose();
     this.emitter.dispose();
   }
-}
-
-function firstLine(text: string | undefined): string {
-  const line = (text ?? '').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
-  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
 }

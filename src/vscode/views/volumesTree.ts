@@ -17,6 +17,7 @@ import {
 import { Commands } from '../commands';
 import type { Store } from '../store';
 import type { VolumesController } from '../volumes';
+import { emptyRow, errorRow, loadingRow } from './commonRows';
 
 export type VolumeNode =
   | { readonly kind: 'volume'; readonly volume: Volume }
@@ -181,15 +182,13 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
         item.contextValue = 'volumeAttachment';
         return item;
       }
-      case 'error': {
-        const item = new vscode.TreeItem('Could not load volumes', vscode.TreeItemCollapsibleState.None);
-        item.description = node.message;
-        item.tooltip = `${node.message}\n\nClick to retry.`;
-        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-        item.command = { command: Commands.refreshVolumes, title: 'Retry' };
-        item.contextValue = 'error';
-        return item;
-      }
+      case 'error':
+        return errorRow(
+          'Could not load volumes',
+          node.message,
+          { command: Commands.refreshVolumes, title: 'Retry' },
+          'error',
+        );
       case 'textLine': {
         const item = new vscode.TreeItem(node.line, vscode.TreeItemCollapsibleState.None);
         item.id = `volumeText:${node.index}`;
@@ -199,20 +198,13 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
         item.contextValue = 'listingText';
         return item;
       }
-      case 'loading': {
-        const item = new vscode.TreeItem('Loading volumes…', vscode.TreeItemCollapsibleState.None);
-        item.iconPath = new vscode.ThemeIcon('loading~spin');
-        return item;
-      }
-      case 'empty': {
-        const item = new vscode.TreeItem(
-          node.includeOrg ? 'No volumes in your organisation' : 'No volumes yet',
-          vscode.TreeItemCollapsibleState.None,
-        );
-        item.iconPath = new vscode.ThemeIcon('info');
-        item.command = { command: Commands.createVolume, title: 'Create Volume…' };
-        return item;
-      }
+      case 'loading':
+        return loadingRow('Loading volumes…');
+      case 'empty':
+        return emptyRow(node.includeOrg ? 'No volumes in your organisation' : 'No volumes yet', {
+          command: Commands.createVolume,
+          title: 'Create Volume…',
+        });
     }
   }
 

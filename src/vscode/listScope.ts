@@ -1,0 +1,75 @@
+/**
+ * Small pieces the list controllers share: a single-flight load (a refresh joins the one under
+ * way instead of starting a second request), the Mine / Organisation scope kept in globalState, and
+ * the automatic-refresh timer.
+ */
+import type { StoredState } from './storedState';
+
+/** Runs `load` at most once at a time; callers during a run get the same promise. */
+export class SingleFlight {
+  private inflight: Promise<void> | undefined;
+
+  constructor(private readonly load: () => Promise<void>) {}
+
+  run(): Promise<void> {
+    this.inflight ??= this.load().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+}
+
+type ScopeKey = 'tensorpool.includeOrg' | 'tensorpool.sshKeysIncludeOrg' | 'tensorpool.volumesIncludeOrg';
+
+/** A list controller: its scope (only mine, or the whole organisation) and single-flight refresh. */
+export abstract class ScopedList {
+  private readonly flight = new SingleFlight(() => this.load());
+
+  constructor(
+    private readonly scopeState: StoredState,
+    private readonly scopeKey: ScopeKey,
+  ) {}
+
+  get includeOrg(): boolean {
+    return this.scopeState.get(this.scopeKey, false);
+  }
+
+  /** Remember the scope, then refresh the list. */
+  async setIncludeOrg(value: boolean): Promise<void> {
+    await this.scopeState.update(this.scopeKey, value);
+    await this.refresh();
+  }
+
+  /** Load the list into the store (nothing while signed out). */
+  protected abstract load(): Promise<void>;
+
+  /** Refresh now; joins a refresh already under way instead of starting a second one. */
+  refresh(): Promise<void> {
+    return this.flight.run();
+  }
+}
+
+/** One pending automatic refresh at a time, re-armed from `nextDelay` (undefined: none). */
+export class RefreshTimer {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly nextDelay: () => number | undefined,
+    private readonly fire: () => void,
+  ) {}
+
+  reschedule(): void {
+    this.stop();
+    const delay = this.nextDelay();
+    if (delay === undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.fire();
+    }, delay);
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
