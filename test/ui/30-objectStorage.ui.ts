@@ -10,6 +10,7 @@ export const tests: UiTest[] = [
         .locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: 'Object Storage' })
         .first()
         .waitFor({ timeout: 15_000 });
+      await workbench.showSections('Object Storage');
       await workbench.clickRowAction('Object storage is not enabled', 'Enable Object Storage');
       const box = await workbench.dialog(/organisation-wide/);
       log(`screenshot ${await workbench.screenshot('20-enable-confirm')}`);

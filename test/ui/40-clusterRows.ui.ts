@@ -101,6 +101,7 @@ export const tests: UiTest[] = [
     name: 'cluster rows show their state word in full at the default side-bar width',
     async run(ctx) {
       const { workbench, log } = ctx;
+      await workbench.showSections('Clusters');
       await workbench
         .sidebarRows()
         .filter({ hasText: /llm-train-8xh100\s*running/ })

@@ -15,6 +15,7 @@ export const tests: UiTest[] = [
         .locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: 'Volumes' })
         .first()
         .waitFor({ timeout: 15_000 });
+      await workbench.showSections('Clusters', 'Volumes');
       await workbench.runCommand('TensorPool: Create Volume…');
       await workbench.waitForQuickInput(/Size in GB/);
       await workbench.replaceQuickInputText('0');
@@ -76,7 +77,8 @@ export const tests: UiTest[] = [
         .sidebarRows()
         .filter({ hasText: new RegExp(`^\\s*${CLUSTER}`) })
         .first();
-      await clusterRow.click();
+      // An earlier test may have left the row expanded (a click on an expanded row collapses it).
+      if ((await clusterRow.getAttribute('aria-expanded')) !== 'true') await clusterRow.click();
       const child = workbench
         .sidebarRows()
         .filter({ hasText: new RegExp(`${VOLUME}\\s*/mnt/vol-`) })

@@ -40,6 +40,27 @@ export class Workbench {
       .waitFor({ state: 'attached', timeout: 15_000 });
   }
 
+  /**
+   * Expand the named side-bar sections and collapse the others. Four TensorPool sections share the side
+   * bar, and a list renders only the rows that fit its pane, so a test gives the sections it reads room.
+   */
+  async showSections(...names: string[]): Promise<void> {
+    const headers = this.page.locator('[id="workbench.parts.sidebar"] .pane-header');
+    const count = await headers.count();
+    for (let i = 0; i < count; i++) {
+      const header = headers.nth(i);
+      const title = (await header.locator('.title').first().innerText()).trim().toLowerCase();
+      const wanted = names.some((n) => title === n.toLowerCase());
+      const expanded = (await header.getAttribute('aria-expanded')) === 'true';
+      if (wanted !== expanded) await header.locator('.title').first().click();
+    }
+    for (const name of names)
+      await this.page
+        .locator('[id="workbench.parts.sidebar"] .pane-header[aria-expanded="true"]', { hasText: name })
+        .first()
+        .waitFor({ timeout: 10_000 });
+  }
+
   /** F1, type `>label`, wait for the entry, run it. */
   async runCommand(label: string): Promise<void> {
     await this.page.keyboard.press('F1');
