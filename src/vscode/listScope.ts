@@ -1,17 +1,33 @@
 /**
- * Small pieces the list controllers share: a single-flight load (a refresh joins the one under
- * way instead of starting a second request), the Mine / Organisation scope kept in globalState, and
+ * Small pieces the list controllers share: a single-flight load (never two requests at once; a
+ * refresh asked for during one gets one more after it), the Mine / Organisation scope kept in globalState, and
  * the automatic-refresh timer.
  */
 import type { StoredState } from './storedState';
 
-/** Runs `load` at most once at a time; callers during a run get the same promise. */
+/**
+ * Runs `load` at most once at a time. A call while a load is under way gets one more load after it
+ * (shared by every such caller): the one under way may have read the list before the change the caller
+ * is asking about (a destroy that just finished), so joining it could hand back a stale list.
+ */
 export class SingleFlight {
   private inflight: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
 
   constructor(private readonly load: () => Promise<void>) {}
 
   run(): Promise<void> {
+    if (!this.inflight) return this.start();
+    this.next ??= this.inflight
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start();
+      });
+    return this.next;
+  }
+
+  private start(): Promise<void> {
     this.inflight ??= this.load().finally(() => {
       this.inflight = undefined;
     });
@@ -43,7 +59,7 @@ export abstract class ScopedList {
   /** Load the list into the store (nothing while signed out). */
   protected abstract load(): Promise<void>;
 
-  /** Refresh now; joins a refresh already under way instead of starting a second one. */
+  /** Refresh now; never two requests at once (a call during one gets one more after it). */
   refresh(): Promise<void> {
     return this.flight.run();
   }
