@@ -13,6 +13,27 @@ const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 1],
 ];
 
+/** Intl formatters are slow to make (tens of microseconds): one per locale and zone, reused. */
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const exactFormats = new Map<string, Intl.DateTimeFormat>();
+
+function relativeFormat(locale: string): Intl.RelativeTimeFormat {
+  let f = relativeFormats.get(locale);
+  if (!f) relativeFormats.set(locale, (f = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })));
+  return f;
+}
+
+function exactFormat(locale: string, timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone ?? ''}`;
+  let f = exactFormats.get(key);
+  if (!f)
+    exactFormats.set(
+      key,
+      (f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'long', timeZone })),
+    );
+  return f;
+}
+
 /** Parse a service timestamp; undefined for anything that is not a date. */
 export function parseTime(text: string | undefined): Date | undefined {
   if (!text || text.trim() === '') return undefined;
@@ -29,7 +50,7 @@ export function relativeTime(text: string | undefined, now: number, locale = 'en
   if (!date) return undefined;
   const seconds = Math.round((date.getTime() - now) / 1000);
   if (Math.abs(seconds) < 45) return 'just now';
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = relativeFormat(locale);
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === 'second') {
       return format.format(Math.round(seconds / size), unit);
@@ -42,7 +63,7 @@ export function relativeTime(text: string | undefined, now: number, locale = 'en
 export function exactTime(text: string | undefined, locale = 'en', timeZone?: string): string | undefined {
   const date = parseTime(text);
   if (!date) return undefined;
-  return date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'long', timeZone });
+  return exactFormat(locale, timeZone).format(date);
 }
 
 /** Row text for a timestamp: relative when it is a date, else the text as the service sent it. */
