@@ -119,7 +119,8 @@ export class RequestFollower implements vscode.Disposable {
         });
     } finally {
       if (this.waits.get(r.clusterId) === ac) this.waits.delete(r.clusterId);
-      this.store.untrackRequest(r.clusterId);
+      // A newer operation on this cluster (destroy right after an edit) stays followed.
+      this.store.untrackRequest(r.clusterId, r.requestId);
       this.refreshIfVisible();
     }
     if (outcome) {

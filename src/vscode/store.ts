@@ -147,8 +147,13 @@ export class Store implements vscode.Disposable {
     this.emitter.fire('requests');
   }
 
-  untrackRequest(clusterId: string): void {
-    if (this.tracked.delete(clusterId)) this.emitter.fire('requests');
+  /** Stop showing a cluster's operation; with `requestId`, only if that is still the one shown (a
+   *  newer operation on the same cluster, e.g. destroy after an edit, stays). */
+  untrackRequest(clusterId: string, requestId?: string): void {
+    const current = this.tracked.get(clusterId);
+    if (!current || (requestId !== undefined && current.requestId !== requestId)) return;
+    this.tracked.delete(clusterId);
+    this.emitter.fire('requests');
   }
 
   requestFor(clusterId: string): TrackedRequest | undefined {

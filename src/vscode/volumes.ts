@@ -56,6 +56,7 @@ export class VolumesController extends ScopedList implements vscode.Disposable {
   error: { readonly message: string; readonly kind: string } | undefined;
   private readonly ops = new Map<string, VolumeOp>();
   private readonly waits = new Set<AbortController>();
+  private readonly owners = new Map<string, AbortController>();
   private readonly timer = new RefreshTimer(
     () => this.nextDelay(),
     () => void this.refresh(),
@@ -147,6 +148,9 @@ export class VolumesController extends ScopedList implements vscode.Disposable {
 
   /** Follow every request of one operation to its end; one message when all have ended. */
   async follow(op: Omit<VolumeOp, 'status'>, requestIds: readonly string[]): Promise<TrackOutcome[]> {
+    const ac = new AbortController();
+    // Only this operation's own entry is removed at its end: a newer one on the volume stays.
+    this.owners.set(op.volumeId, ac);
     this.ops.set(op.volumeId, { ...op, status: requestIds.length ? 'PENDING' : 'ACCEPTED' });
     this.changed();
     this.refreshIfVisible();
@@ -154,11 +158,11 @@ export class VolumesController extends ScopedList implements vscode.Disposable {
       void vscode.window.showInformationMessage(
         `${VERB[op.kind]} ${op.label}: accepted by TensorPool. The list refreshes as it progresses.`,
       );
+      this.owners.delete(op.volumeId);
       this.ops.delete(op.volumeId);
       this.changed();
       return [];
     }
-    const ac = new AbortController();
     this.waits.add(ac);
     let outcomes: TrackOutcome[] = [];
     try {
@@ -170,7 +174,7 @@ export class VolumesController extends ScopedList implements vscode.Disposable {
             maxTotalMs: 60 * 60_000,
             onStatus: (info) => {
               this.log.info(`${VERB[op.kind]} ${op.label}: request ${id} is ${info.status}`);
-              const current = this.ops.get(op.volumeId);
+              const current = this.owners.get(op.volumeId) === ac ? this.ops.get(op.volumeId) : undefined;
               if (current) this.ops.set(op.volumeId, { ...current, status: info.status });
               this.changed();
               this.refreshIfVisible();
@@ -185,8 +189,11 @@ export class VolumesController extends ScopedList implements vscode.Disposable {
       );
     } finally {
       this.waits.delete(ac);
-      this.ops.delete(op.volumeId);
-      this.changed();
+      if (this.owners.get(op.volumeId) === ac) {
+        this.owners.delete(op.volumeId);
+        this.ops.delete(op.volumeId);
+        this.changed();
+      }
       this.refreshIfVisible();
     }
     this.announce(op, outcomes);
