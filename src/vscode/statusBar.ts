@@ -99,6 +99,7 @@ function withEndpoint(tooltip: string | vscode.MarkdownString): string | vscode.
 export class AccountStatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly subscription: vscode.Disposable;
+  private readonly settingsSubscription: vscode.Disposable;
 
   constructor(private readonly store: Store) {
     this.item = vscode.window.createStatusBarItem('tensorpool.account', vscode.StatusBarAlignment.Left, -100);
@@ -106,6 +107,10 @@ export class AccountStatusBar implements vscode.Disposable {
     this.render();
     this.subscription = store.onDidChange((topic) => {
       if (topic === 'account') this.render();
+    });
+    // The tooltip names the service in use: a new URL shows at once, even when the account stays the same.
+    this.settingsSubscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('tensorpool.apiUrl')) this.render();
     });
     this.item.show();
   }
@@ -122,6 +127,7 @@ export class AccountStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.settingsSubscription.dispose();
     this.item.dispose();
   }
 }

@@ -31,6 +31,15 @@ export async function summaryStep(
         : 'Billing starts when the nodes are provisioned.',
       value: { kind: 'create' },
     },
+    ...(unreachable
+      ? [
+          {
+            label: '$(key) Add an SSH Key…',
+            description: 'pick one from ~/.ssh, generate or paste one; it can be saved to your account',
+            value: { kind: 'edit', field: 'key' } as Row,
+          },
+        ]
+      : []),
     { label: 'Instance type', description: s.instanceType, value: { kind: 'edit', field: 'instanceType' } },
     { label: 'Nodes', description: s.numNodes, value: { kind: 'edit', field: 'numNodes' } },
     { label: 'Name', description: s.name || '(generated)', value: { kind: 'edit', field: 'name' } },

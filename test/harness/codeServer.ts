@@ -55,6 +55,9 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** User settings on top of the quiet defaults. */
   settings?: Record<string, unknown>;
+  /** Settings of the opened folder (.vscode/settings.json): tests can change and clear these from the
+   *  extension host, while user settings live in the browser's storage under code-server. */
+  workspaceSettings?: Record<string, unknown>;
   /** .vsix files to install before starting. */
   vsix?: string[];
   /** Bind to this port instead of a free one. */
@@ -68,6 +71,13 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   for (const dir of ['ud/User', 'exts', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp'])
     fs.mkdirSync(path.join(state, dir), { recursive: true });
   fs.mkdirSync(workspace, { recursive: true });
+  if (opts.workspaceSettings) {
+    fs.mkdirSync(path.join(workspace, '.vscode'));
+    fs.writeFileSync(
+      path.join(workspace, '.vscode/settings.json'),
+      JSON.stringify(opts.workspaceSettings, null, 2),
+    );
+  }
   fs.writeFileSync(
     path.join(state, 'ud/User/settings.json'),
     JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2),

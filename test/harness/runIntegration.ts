@@ -77,7 +77,8 @@ export async function runInHost(
         TENSORPOOL_TEST_RESULTS: resultsFile,
         ...options.env,
       },
-      settings: { 'tensorpool.apiUrl': engine.url },
+      // In the folder's settings, so a test can clear it (TENSORPOOL_ENGINE applies when it is unset).
+      workspaceSettings: { 'tensorpool.apiUrl': engine.url },
     }),
   );
   own(server.stop);

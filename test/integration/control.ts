@@ -59,7 +59,7 @@ export async function signIn(token = engine.token): Promise<{ ok: boolean; messa
 export async function setApiUrl(url: string | undefined): Promise<void> {
   await vscode.workspace
     .getConfiguration('tensorpool')
-    .update('apiUrl', url, vscode.ConfigurationTarget.Global);
+    .update('apiUrl', url, vscode.ConfigurationTarget.Workspace);
 }
 
 /** Wait until the store's account state has this kind (bounded). */

@@ -97,7 +97,7 @@ suite('SSH keys: view, add, remove, and the create wizard', () => {
       'No new key',
       '',
       'Off',
-      'SSH key',
+      'Add an SSH Key…',
       ESCAPE,
       'Discard',
     ]);
@@ -115,7 +115,11 @@ suite('SSH keys: view, add, remove, and the create wizard', () => {
       summary.items.find((i) => i.label === 'SSH key')?.description ?? '',
       /Pick this row to add a key/,
     );
-    // Picking the row offers the key step again (pick, paste or generate a key).
+    assert.ok(
+      summary.items.some((i) => i.label === 'Add an SSH Key…'),
+      'the summary offers to add a key',
+    );
+    // Picking "Add an SSH Key…" offers the key step again (pick, paste or generate a key).
     assert.equal(p.picks.filter((x) => x.items.some((i) => i.label === 'Paste a public key…')).length, 2);
     assert.equal((await control.calls('POST', '/cluster/create')).length, 0);
     assert.deepEqual(

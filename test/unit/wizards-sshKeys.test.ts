@@ -88,9 +88,12 @@ describe('Add SSH Key wizard', () => {
 
 describe('create wizard and saved keys', () => {
   const script = ['1xH100', '<accept>', '', 'No new key', '', 'Off', 'Create cluster'];
-  /** Run the wizard to the end with "No new key"; the recorded picks come back. */
-  async function create(savedKeys: () => Promise<{ names: string[] } | undefined>) {
-    const p = new RecordingPrompter([...script]);
+  /** Run the wizard to the end with "No new key" (or another script); the recorded picks come back. */
+  async function create(
+    savedKeys: () => Promise<{ names: string[] } | undefined>,
+    answers: readonly string[] = script,
+  ) {
+    const p = new RecordingPrompter([...answers]);
     const state = await runCreateWizard({
       prompter: p,
       localKeys: async () => [],
@@ -118,6 +121,20 @@ describe('create wizard and saved keys', () => {
     const summary = p.picks.at(-1)!;
     assert.match(summary[0].detail ?? '', /will be unreachable over SSH/);
     assert.match(summary.find((i) => i.label === 'SSH key')?.description ?? '', /unreachable over SSH/);
+    assert.ok(
+      summary.some((i) => i.label.endsWith('Add an SSH Key…')),
+      'the summary offers to add a key',
+    );
+  });
+
+  it('no saved key: "Add an SSH Key…" in the summary leads to a pasted key saved to the account', async () => {
+    const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHx3Jz0Fq7m9i5h2aXbq2Yb0p7m3v4ZcE8Qy1mK2w5rT dev@box';
+    const answers = [...script.slice(0, -1), 'Add an SSH Key…', 'Paste a public key…', key, 'Save the key'];
+    const { p, state } = await create(async () => ({ names: [] }), [...answers, 'Create cluster']);
+    assert.deepEqual([state?.key, state?.saveKeys], [{ kind: 'pasted', key }, true]);
+    const last = p.picks.at(-1)!;
+    assert.doesNotMatch(last[0].detail ?? '', /unreachable/, 'no warning once a key is chosen');
+    assert.ok(!last.some((i) => i.label.endsWith('Add an SSH Key…')));
   });
 
   it('saved keys unknown (listing failed): the neutral wording, no warning', async () => {
