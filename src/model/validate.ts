@@ -188,3 +188,12 @@ function shorten(value: string, max = 40): string {
   const printable = value.replace(CONTROL, '?');
   return printable.length > max ? `${printable.slice(0, max)}…` : printable;
 }
+
+/** A cluster id (or name) typed by hand, as the service spells them: no spaces or slashes, at most 128. */
+export const validateClusterRef: Validator = (text) => {
+  const t = text.trim();
+  if (t === '') return 'Enter a cluster ID (or name).';
+  if (t.length > 128) return 'That is too long for a cluster ID.';
+  if (!/^[\w][\w.:-]*$/.test(t)) return 'A cluster ID has no spaces or slashes (e.g. c-1a2b3c).';
+  return undefined;
+};

@@ -5,23 +5,14 @@ import * as assert from 'node:assert/strict';
 import { parsePublicKey } from '../../src/model/sshPublicKey';
 import { runAddSshKeyWizard, validateKeyName, type AddSshKeyDeps } from '../../src/wizards/addSshKey';
 import { runCreateWizard, type LocalKey } from '../../src/wizards/createCluster';
-import type { PickOptions } from '../../src/wizards/prompter';
 import { noKeyDescription, noKeySummary } from '../../src/wizards/savedKeys';
-import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { ESCAPE, RecordingPrompter, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { ED25519_KEY, RSA_PRIVATE_KEY_HEAD } from '../fixtures/payloads';
 
 const LOCAL: LocalKey = { path: '/home/dev/.ssh/id_ed25519.pub', key: ED25519_KEY, comment: 'dev@laptop' };
 const BROKEN: LocalKey = { path: '/home/dev/.ssh/broken.pub', key: 'not a key' };
 const FINGERPRINT = (parsePublicKey(ED25519_KEY) as { ok: true; key: { fingerprint: string } }).key
   .fingerprint;
-
-class RecordingPrompter extends ScriptedPrompter {
-  readonly picks: Array<Array<{ label: string; description?: string; detail?: string }>> = [];
-  override pick<T>(o: PickOptions<T>) {
-    this.picks.push(o.items.map((i) => ({ label: i.label, description: i.description, detail: i.detail })));
-    return super.pick(o);
-  }
-}
 
 function deps(p: ScriptedPrompter, over: Partial<AddSshKeyDeps> = {}): AddSshKeyDeps {
   return { prompter: p, localKeys: async () => [LOCAL, BROKEN], ...over };
