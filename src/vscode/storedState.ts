@@ -49,17 +49,32 @@ export const SECRET_KEYS = {
   objectStorage: 'tensorpool.objectStorage.secret',
 } as const;
 
-/** Typed get/update over a Memento (globalState). */
-export class StoredState {
+/** Everything kept per workspace (workspaceState), by key, with its type. */
+export interface WorkspaceStateTypes {
+  /** "Run and don't ask again for this workspace": commands the service sends for a job may run here. */
+  'tensorpool.localCommandsAllowed': boolean;
+  /** Job file (workspace-relative path) -> the cluster id it last ran on (preselected next time). */
+  'tensorpool.jobClusters': Record<string, string>;
+}
+
+const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {
+  'tensorpool.localCommandsAllowed': true,
+  'tensorpool.jobClusters': true,
+};
+
+export const WORKSPACE_KEYS = Object.keys(WORKSPACE_LISTED) as readonly (keyof WorkspaceStateTypes)[];
+
+/** Typed get/update over a Memento. */
+class TypedMemento<T> {
   constructor(private readonly memento: vscode.Memento) {}
 
-  get<K extends StoredKey>(key: K): StoredStateTypes[K] | undefined;
-  get<K extends StoredKey>(key: K, fallback: StoredStateTypes[K]): StoredStateTypes[K];
-  get<K extends StoredKey>(key: K, fallback?: StoredStateTypes[K]): StoredStateTypes[K] | undefined {
-    return this.memento.get<StoredStateTypes[K]>(key) ?? fallback;
+  get<K extends keyof T & string>(key: K): T[K] | undefined;
+  get<K extends keyof T & string>(key: K, fallback: T[K]): T[K];
+  get<K extends keyof T & string>(key: K, fallback?: T[K]): T[K] | undefined {
+    return this.memento.get<T[K]>(key) ?? fallback;
   }
 
-  update<K extends StoredKey>(key: K, value: StoredStateTypes[K] | undefined): Thenable<void> {
+  update<K extends keyof T & string>(key: K, value: T[K] | undefined): Thenable<void> {
     return this.memento.update(key, value);
   }
 
@@ -68,3 +83,9 @@ export class StoredState {
     return Object.fromEntries(this.memento.keys().map((k) => [k, this.memento.get(k)]));
   }
 }
+
+/** globalState, typed by StoredStateTypes. */
+export class StoredState extends TypedMemento<StoredStateTypes> {}
+
+/** workspaceState, typed by WorkspaceStateTypes. */
+export class WorkspaceState extends TypedMemento<WorkspaceStateTypes> {}

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CONTEXT_KEY_DEFAULTS, ContextKeys } from '../../src/vscode/contextKeys';
 import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS } from '../../src/vscode/settingDefaults';
-import { SECRET_KEYS, STORED_KEYS, StoredState } from '../../src/vscode/storedState';
+import { SECRET_KEYS, STORED_KEYS, StoredState, WORKSPACE_KEYS } from '../../src/vscode/storedState';
 import { unlessProduction } from '../../src/vscode/testApi';
 
 interface Manifest {
@@ -72,7 +72,11 @@ describe('state tables', () => {
 
   it('every stored key is listed once, starts with tensorpool., and is not a secret key', () => {
     assert.equal(new Set(STORED_KEYS).size, STORED_KEYS.length);
-    for (const k of STORED_KEYS) assert.match(k, /^tensorpool\./);
+    for (const k of [...STORED_KEYS, ...WORKSPACE_KEYS]) assert.match(k, /^tensorpool\./);
+    assert.ok(
+      !WORKSPACE_KEYS.some((k) => (STORED_KEYS as readonly string[]).includes(k)),
+      'one home per key',
+    );
     for (const s of Object.values(SECRET_KEYS)) assert.ok(!(STORED_KEYS as readonly string[]).includes(s), s);
   });
 

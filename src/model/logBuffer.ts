@@ -1,0 +1,54 @@
+/**
+ * Log text on its way to a terminal: lines are gathered and handed over in batches (one write per
+ * frame, not one per line), with terminal line endings, and what waits is bounded: when the terminal
+ * falls behind by more than `maxPendingChars`, the oldest waiting lines are dropped and a marker says
+ * how many. Memory stays bounded however long the log. No `vscode` import.
+ */
+export class LogBuffer {
+  private chunks: string[] = [];
+  private pendingChars = 0;
+  private droppedLines = 0;
+
+  constructor(private readonly maxPendingChars = 1_000_000) {}
+
+  get pending(): number {
+    return this.pendingChars;
+  }
+
+  /** Add text (one message or several lines); a missing final newline is added. */
+  push(text: string): void {
+    const chunk = toTerminal(text.endsWith('\n') ? text : `${text}\n`);
+    this.chunks.push(chunk);
+    this.pendingChars += chunk.length;
+    while (this.pendingChars > this.maxPendingChars && this.chunks.length > 1) {
+      const old = this.chunks.shift()!;
+      this.pendingChars -= old.length;
+      this.droppedLines += countLines(old);
+    }
+  }
+
+  /** Everything waiting, as one string for one write (undefined when nothing waits). */
+  take(): string | undefined {
+    if (this.chunks.length === 0) return undefined;
+    const marker =
+      this.droppedLines > 0
+        ? `\x1b[2m… ${this.droppedLines} line${this.droppedLines === 1 ? '' : 's'} not shown: the log came faster than the terminal could draw it …\x1b[0m\r\n`
+        : '';
+    const text = marker + this.chunks.join('');
+    this.chunks = [];
+    this.pendingChars = 0;
+    this.droppedLines = 0;
+    return text;
+  }
+}
+
+/** Terminal line endings: every bare \n becomes \r\n (a \r\n stays as it is). */
+export function toTerminal(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
+}
+
+function countLines(chunk: string): number {
+  let n = 0;
+  for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,83 @@
+/**
+ * A job's log terminal: a Pseudoterminal (so the job's ANSI colours render) named after the job and its
+ * state. Text is written in batches at most every FLUSH_MS through a bounded LogBuffer, so a job printing
+ * hundreds of thousands of lines costs one write per frame and bounded memory. Closing the terminal
+ * stops following (onClosed), never the job; after the job ends the terminal stays open and readable.
+ */
+import * as vscode from 'vscode';
+import { LogBuffer } from '../model/logBuffer';
+
+const FLUSH_MS = 50;
+
+export class JobTerminal implements vscode.Disposable {
+  readonly terminal: vscode.Terminal;
+  private readonly write = new vscode.EventEmitter<string>();
+  private readonly rename = new vscode.EventEmitter<string>();
+  private readonly buffer = new LogBuffer();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private opened = false;
+  private closed = false;
+
+  constructor(
+    private readonly jobName: string,
+    /** The user closed the terminal: stop following (the job goes on). */
+    private readonly onClosed: () => void,
+    show = true,
+  ) {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.write.event,
+      onDidChangeName: this.rename.event,
+      open: () => {
+        this.opened = true;
+        this.flush();
+      },
+      close: () => {
+        this.closed = true;
+        this.onClosed();
+        this.dispose();
+      },
+    };
+    this.terminal = vscode.window.createTerminal({
+      name: `TensorPool job ${jobName}`,
+      pty,
+      iconPath: new vscode.ThemeIcon('server-process'),
+    });
+    if (show) this.terminal.show(true);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** A message from the job's log (or ours), shown as it comes. */
+  append(text: string): void {
+    if (this.closed) return;
+    this.buffer.push(text);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /** A line of our own (dimmed), e.g. "Connection lost; reconnecting in 2 s…". */
+  note(text: string): void {
+    this.append(`\x1b[2m${text}\x1b[0m`);
+  }
+
+  /** The job's state in the terminal's title. */
+  setState(state: string): void {
+    if (!this.closed) this.rename.fire(`TensorPool job ${this.jobName} · ${state}`);
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.opened || this.closed) return;
+    const text = this.buffer.take();
+    if (text) this.write.fire(text);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.write.dispose();
+    this.rename.dispose();
+  }
+}

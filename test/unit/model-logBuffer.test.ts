@@ -1,0 +1,39 @@
+import * as assert from 'node:assert/strict';
+import { LogBuffer, toTerminal } from '../../src/model/logBuffer';
+
+describe('job log buffer', () => {
+  it('hands over everything waiting in one write, with terminal line endings', () => {
+    const b = new LogBuffer();
+    assert.equal(b.take(), undefined);
+    b.push('epoch 1');
+    b.push('loss 0.5\nloss 0.4\n');
+    b.push('windows\r\nline');
+    assert.equal(b.take(), 'epoch 1\r\nloss 0.5\r\nloss 0.4\r\nwindows\r\nline\r\n');
+    assert.equal(b.take(), undefined, 'taken once');
+    assert.equal(b.pending, 0);
+  });
+
+  it('keeps colours (escape sequences pass through)', () => {
+    assert.equal(toTerminal('\x1b[32mok\x1b[0m\n'), '\x1b[32mok\x1b[0m\r\n');
+  });
+
+  it('bounds what waits: the oldest lines are dropped and counted when the terminal falls behind', () => {
+    const b = new LogBuffer(100);
+    for (let i = 0; i < 1_000; i++) b.push(`line ${i}`);
+    assert.ok(b.pending <= 100, `pending ${b.pending}`);
+    const text = b.take()!;
+    const lines = text.split('\r\n').filter(Boolean);
+    assert.match(lines[0], /… \d+ lines not shown: the log came faster than the terminal could draw it …/);
+    const dropped = Number(/… (\d+) lines/.exec(lines[0])![1]);
+    assert.equal(dropped + lines.length - 1, 1_000, 'every line is either shown or counted');
+    assert.equal(lines.at(-1), 'line 999', 'the newest line is kept');
+    b.push('after');
+    assert.equal(b.take(), 'after\r\n', 'the count starts again');
+  });
+
+  it('a single message larger than the bound is still shown whole', () => {
+    const b = new LogBuffer(10);
+    b.push('x'.repeat(50));
+    assert.equal(b.take(), `${'x'.repeat(50)}\r\n`);
+  });
+});
