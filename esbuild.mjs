@@ -1,7 +1,10 @@
 // One build for everything:
-//   dist/extension.js  the activation bundle: small, no undici/zod/config writers (loads the two below on first use)
+//   dist/extension.js  the activation bundle: small, no undici/zod/config writers/wizards (loads the three below
+//                      on first use)
 //   dist/api.js        the API client with undici and zod/mini, loaded lazily by the extension
 //   dist/config.js     the config writers (AWS/rclone profiles, SSH config), loaded lazily by the extension
+//   dist/actions.js    the command actions and the wizards (src/vscode/actions.ts), loaded on the first command
+//                      that needs them
 //   dist/engine.js     the local TensorPool engine (npm run engine, tests, demo); not shipped in the VSIX
 //   out/**             src/ and test/ transpiled file by file for mocha (unit tests in Node,
 //                      integration tests in the extension host) and the test harness
@@ -14,17 +17,39 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const quiet = process.argv.includes('--quiet');
 
-/** The extension side imports the API layer as `../api/index.js` and the config writers as `../config/index.js`
- *  (see src/vscode/lazyApi.ts and lazyConfig.ts); keep them out of the activation bundle and load the sibling
- *  dist/api.js or dist/config.js at run time instead. */
+/** The extension side imports the API layer as `../api/index.js`, the config writers as `../config/index.js`
+ *  and the command actions as `./actions.js` (see src/vscode/lazyApi.ts, lazyConfig.ts and lazyActions.ts);
+ *  keep them out of the activation bundle and load the sibling dist/api.js, dist/config.js or
+ *  dist/actions.js at run time instead. */
 const lazyLayers = {
   name: 'lazy-layers',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/(api|config)\/index\.js$/ }, (args) =>
       args.kind === 'require-call' ? { path: `./${args.path.split('/')[1]}.js`, external: true } : undefined,
     );
+    build.onResolve({ filter: /^\.\/actions\.js$/ }, (args) =>
+      args.kind === 'require-call' ? { path: './actions.js', external: true } : undefined,
+    );
   },
 };
+
+/** The command actions: in dist/actions.js only (see src/vscode/actions.ts); the build fails if one of them
+ *  (or a wizard) lands in dist/extension.js. */
+const LAZY_ACTIONS = new Set(
+  [
+    'actions',
+    'buckets',
+    'clusterActions',
+    'connect',
+    'connectTarget',
+    'createClusterAction',
+    'pickCluster',
+    'sshKeyActions',
+    'storageConfig',
+    'volumeActions',
+    'volumeAttach',
+  ].map((name) => `src/vscode/${name}.ts`),
+);
 
 const bundle = {
   bundle: true,
@@ -76,6 +101,13 @@ const builds = [
   },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...bundle,
+    entryPoints: { actions: 'src/vscode/actions.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [lazyLayers, vscodeOnce],
+  },
   {
     ...bundle,
     entryPoints: { engine: 'engine/main.ts' },
@@ -130,10 +162,13 @@ if (watch) {
     pruneStale('out/engine');
     pruneStale('out/test');
   }
-  // The lazily loaded layers must stay out of the activation bundle: a static import of src/config (or of
-  // the API layer's dependencies) from the extension side would quietly pull them in again.
-  const leaked = Object.keys(results[0].metafile.inputs).filter((f) =>
-    /^(src\/config\/|node_modules\/(undici|zod)\/)/.test(f),
+  // The lazily loaded layers must stay out of the activation bundle: a static import of src/config, of
+  // the API layer's dependencies, of a wizard or of a command action (src/vscode/actions.ts lists them)
+  // from the extension side would quietly pull them in again.
+  const leaked = Object.keys(results[0].metafile.inputs).filter(
+    (f) =>
+      /^(src\/config\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod)\/)/.test(f) ||
+      LAZY_ACTIONS.has(f),
   );
   if (leaked.length) {
     console.error(`esbuild: dist/extension.js must not contain ${leaked.join(', ')}: import it lazily`);

@@ -9,24 +9,22 @@ import * as vscode from 'vscode';
 import { SecretRegistry } from './api/redact';
 import type { Prompter } from './wizards/prompter';
 import { AccountController } from './vscode/account';
+import { registerActionCommands } from './vscode/actionCommands';
 import { ApiService } from './vscode/apiService';
 import { TensorPoolAuthProvider } from './vscode/authProvider';
-import { BucketActions } from './vscode/buckets';
 import { CliSetup } from './vscode/cliSetup';
-import { ClusterActions } from './vscode/clusterActions';
 import { ClustersController } from './vscode/clusters';
 import { Commands } from './vscode/commands';
-import { ConnectController } from './vscode/connect';
 import { ContextKeys } from './vscode/contextKeys';
-import { CreateClusterAction } from './vscode/createClusterAction';
 import { HostSeams } from './vscode/hostSeams';
 import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
 import { ObjectStorageController } from './vscode/objectStorage';
 import { Log } from './vscode/log';
 import { QuickInputPrompter } from './vscode/quickInputPrompter';
 import { RefreshScheduler } from './vscode/refreshScheduler';
-import { StorageConfigController } from './vscode/storageConfig';
+import { recordRemoteFolder } from './vscode/remoteFolder';
 import { RequestFollower } from './vscode/requestFollower';
+import { lazyActions } from './vscode/lazyActions';
 import { apiLoadTiming } from './vscode/lazyApi';
 import { Session } from './vscode/session';
 import { SshKeysController } from './vscode/sshKeys';
@@ -77,7 +75,6 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const storageView = vscode.window.createTreeView('tensorpool.objectStorage', {
     treeDataProvider: storageTree,
   });
-  const connect = new ConnectController(store, api, state, log, prompts, host);
   const follower = new RequestFollower(
     store,
     api,
@@ -85,29 +82,19 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     log,
     () => session.refreshClustersIfVisible(),
     (r, outcome) => {
-      if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
+      if (r.kind === 'destroy' && outcome.kind === 'completed')
+        void actions().then((a) => a.connect.removeHosts(r.clusterId));
     },
   );
-  const clusterDeps = { store, api, clusters, follower, log, prompts };
-  const actions = new ClusterActions(clusterDeps);
   const sshDir = () => path.join(os.homedir(), '.ssh');
   const localKeys = {
     list: () => configWriters().readPublicKeys(sshDir()),
     generate: () => configWriters().generateEd25519Key(sshDir()),
   };
-  const sshKeys = new SshKeysController(store, api, state, log, prompts, localKeys);
+  const sshKeys = new SshKeysController(store, api, state, log);
   const sshKeysTree = new SshKeysTreeProvider(store, (k) => sshKeys.isMine(k));
   const sshKeysView = vscode.window.createTreeView('tensorpool.sshKeys', { treeDataProvider: sshKeysTree });
-  const create = new CreateClusterAction(
-    clusterDeps,
-    { ...localKeys, saved: sshKeys.savedForWizard },
-    (clusterId, answers) => {
-      if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
-    },
-  );
   const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
-  const buckets = new BucketActions(store, api, prompts, log, () => storage.refresh());
-  const storageConfig = new StorageConfigController(storage, api, state, log, prompts, host);
   const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);
@@ -119,11 +106,25 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     store,
     api,
     log,
-    prompts,
     state,
     contextKeys,
-    refreshClusters: () => clusters.refresh(),
     onVolumesChanged: () => tree.refreshView(),
+  });
+  // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
+  const actions = lazyActions({
+    store,
+    api,
+    state,
+    log,
+    prompts,
+    host,
+    clusters,
+    follower,
+    sshKeys,
+    localKeys,
+    storage,
+    volumes: volumes.controller,
+    refreshClusters: () => clusters.refresh(),
   });
   const session = new Session({
     store,
@@ -168,22 +169,12 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         preview: true,
       });
     }),
-    command(Commands.createCluster, () => create.create()),
-    command(Commands.editCluster, (arg?: unknown) => actions.edit(arg)),
-    command(Commands.destroyCluster, (arg?: unknown) => actions.destroy(arg)),
-    command(Commands.copyClusterId, (arg?: unknown) => actions.copyId(arg)),
-    command(Commands.copyIp, (arg?: unknown) => actions.copyIp(arg)),
-    command(Commands.copySshCommand, (arg?: unknown) => connect.copySshCommand(arg)),
     command(Commands.showOperations, () => follower.showOperations()),
     command(Commands.showMine, () => session.setIncludeOrg(false)),
     command(Commands.showOrganization, () => session.setIncludeOrg(true)),
     command(Commands.refreshObjectStorage, () => storage.refresh()),
     command(Commands.enableObjectStorage, () => storage.enable()),
     command(Commands.disableObjectStorage, () => storage.disable()),
-    command(Commands.rotateObjectStorageKeys, () => storage.rotate(() => storageConfig.afterRotation())),
-    command(Commands.configureAws, () => storageConfig.configureAws()),
-    command(Commands.configureRclone, () => storageConfig.configureRclone()),
-    command(Commands.copyStorageEnvironment, () => storageConfig.copyEnvironment()),
     command(Commands.showObjectStorageCredentials, () => storage.showDetails()),
     command(Commands.copyStorageEndpoint, () => storage.copy('endpoint')),
     command(Commands.copyStorageRegion, () => storage.copy('region')),
@@ -196,24 +187,15 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         return storage.copy(node.field);
       return vscode.env.clipboard.writeText(node.value);
     }),
-    command(Commands.openInRemoteSsh, (arg?: unknown) => connect.openRemote(arg)),
-    command(Commands.openSshTerminal, (arg?: unknown) => connect.openTerminal(arg)),
-    command(Commands.createBucket, () => buckets.createBucket()),
-    command(Commands.deleteBucket, (node?: StorageNode | string) =>
-      buckets.deleteBucket(
-        typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
-      ),
-    ),
     command(Commands.refreshSshKeys, () => sshKeys.refresh()),
-    command(Commands.addSshKey, () => sshKeys.add()),
-    command(Commands.removeSshKey, (arg?: unknown) => sshKeys.remove(arg)),
     command(Commands.showSshKeysMine, () => session.setSshKeysIncludeOrg(false)),
     command(Commands.showSshKeysOrganization, () => session.setSshKeysIncludeOrg(true)),
     command(Commands.showSshKeysText, () => sshKeys.showText()),
+    ...registerActionCommands(actions, storage),
   );
 
   // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
-  connect.recordRemoteFolder();
+  recordRemoteFolder(state);
 
   // In the background, after activation returns: read the token and check it against /me.
   setImmediate(() => void account.initialize());

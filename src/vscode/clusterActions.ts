@@ -14,7 +14,7 @@ import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { ClustersController } from './clusters';
 import type { Log } from './log';
-import { ClusterFinder } from './pickCluster';
+import { ClusterFinder, type CreatedInstances } from './pickCluster';
 import type { RequestFollower } from './requestFollower';
 import { readSettings } from './settings';
 import type { Store } from './store';
@@ -43,6 +43,8 @@ export interface ClusterCommandDeps {
   readonly log: Log;
   /** The prompter in force: real quick inputs, or scripted answers in tests. */
   readonly prompts: () => Prompter;
+  /** Instance ids from create answers (one per window; see pickCluster.ts). */
+  readonly created: CreatedInstances;
 }
 
 /** The clusters as last listed (structured, else read from the text answer). */
@@ -54,7 +56,7 @@ export class ClusterActions {
   private readonly finder: ClusterFinder;
 
   constructor(private readonly d: ClusterCommandDeps) {
-    this.finder = new ClusterFinder(d.store, d.api, d.log, d.prompts, () => d.clusters.refresh());
+    this.finder = new ClusterFinder(d.store, d.api, d.log, d.prompts, () => d.clusters.refresh(), d.created);
   }
 
   /** The cluster a command is about: the tree node it was invoked on, an id or name, or a pick. */

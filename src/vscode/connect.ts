@@ -23,7 +23,7 @@ import { REMOTE_SSH_ID, type HostSeams } from './hostSeams';
 import { configWriters } from './lazyConfig';
 import { Commands } from './commands';
 import type { Log } from './log';
-import { ClusterFinder } from './pickCluster';
+import { ClusterFinder, type CreatedInstances } from './pickCluster';
 import { readSshSettings as settings, useSshConfigBlock } from './settings';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
@@ -39,6 +39,8 @@ export class ConnectController {
     private readonly prompts: () => Prompter,
     /** Home folder, window opener and the Remote-SSH check (tests configure them). */
     private readonly host: HostSeams,
+    /** Instance ids from create answers (one per window; see pickCluster.ts). */
+    private readonly created: CreatedInstances,
   ) {}
 
   private home(): string {
@@ -50,8 +52,13 @@ export class ConnectController {
   }
 
   private target(arg: unknown): Promise<ConnectTarget | undefined> {
-    const finder = new ClusterFinder(this.store, this.api, this.log, this.prompts, () =>
-      vscode.commands.executeCommand(Commands.refresh),
+    const finder = new ClusterFinder(
+      this.store,
+      this.api,
+      this.log,
+      this.prompts,
+      () => vscode.commands.executeCommand(Commands.refresh),
+      this.created,
     );
     return resolveConnectTarget(arg, finder, this.prompts);
   }
@@ -147,23 +154,6 @@ export class ConnectController {
         this.log.warn(`Could not remove the SSH hosts of ${clusterId}: ${errorMessage(e)}`);
       }
     }
-  }
-
-  /**
-   * In a Remote-SSH window on one of our hosts, remember its folder so the next "Open in New Window"
-   * for that node opens it again. The extension runs on the UI side (extensionKind), so this is the
-   * user's own machine and global state.
-   */
-  recordRemoteFolder(): void {
-    if (vscode.env.remoteName !== 'ssh-remote') return;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const host = folder?.authority.startsWith('ssh-remote+tp-')
-      ? folder.authority.slice('ssh-remote+'.length)
-      : undefined;
-    if (!folder || !host) return;
-    const all = this.state.get('tensorpool.remoteFolders', {});
-    if (all[host] !== folder.path)
-      void this.state.update('tensorpool.remoteFolders', { ...all, [host]: folder.path });
   }
 
   rememberIdentity(clusterId: string, publicKeyPath: string): Thenable<void> {

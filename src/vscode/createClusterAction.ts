@@ -18,7 +18,6 @@ import {
 } from '../wizards/createCluster';
 import type { SavedKeys } from '../wizards/savedKeys';
 import { errorKind, knownClusters, mayHaveHappened, type ClusterCommandDeps } from './clusterActions';
-import { rememberCreated } from './pickCluster';
 import { readSettings } from './settings';
 
 export class CreateClusterAction {
@@ -154,7 +153,7 @@ export class CreateClusterAction {
     requestId: string | undefined,
     instanceIds: string[],
   ): void {
-    rememberCreated(clusterId, instanceIds);
+    this.d.created.remember(clusterId, instanceIds);
     this.onCreated(clusterId, state);
     const body = toCreateRequest(state);
     const placeholder: Cluster = {

@@ -17,14 +17,21 @@ import type { Store } from './store';
 export const ENTER_ID = 'Enter an ID…';
 const MAX_REMEMBERED = 50;
 
-/** Instance ids from create answers, kept after the create is no longer followed. */
-const createdInstances = new Map<string, readonly string[]>();
+/** Instance ids from create answers, kept after the create is no longer followed. One instance per
+ *  window, made where the actions are wired (actions.ts) and given to every finder and to create. */
+export class CreatedInstances {
+  private readonly byCluster = new Map<string, readonly string[]>();
 
-export function rememberCreated(clusterId: string, instanceIds: readonly string[]): void {
-  if (instanceIds.length === 0) return;
-  createdInstances.delete(clusterId);
-  createdInstances.set(clusterId, instanceIds);
-  if (createdInstances.size > MAX_REMEMBERED) createdInstances.delete(createdInstances.keys().next().value!);
+  remember(clusterId: string, instanceIds: readonly string[]): void {
+    if (instanceIds.length === 0) return;
+    this.byCluster.delete(clusterId);
+    this.byCluster.set(clusterId, instanceIds);
+    if (this.byCluster.size > MAX_REMEMBERED) this.byCluster.delete(this.byCluster.keys().next().value!);
+  }
+
+  get(clusterId: string): readonly string[] | undefined {
+    return this.byCluster.get(clusterId);
+  }
 }
 
 /** An id as the service spells them: no spaces or slashes, at most 128 characters. */
@@ -59,6 +66,7 @@ export class ClusterFinder {
     private readonly log: Log,
     private readonly prompts: () => Prompter,
     private readonly refresh: () => PromiseLike<unknown>,
+    private readonly created: CreatedInstances,
   ) {}
 
   /** Every cluster known: the list (structured, else read from text) and those being created. */
@@ -154,7 +162,7 @@ export class ClusterFinder {
       this.log.warn(`GET /cluster/info/${cluster.id} failed: ${errorMessage(e)}`);
     }
     if (hasAddress(info)) return info;
-    const created = createdInstances.get(cluster.id)?.map((id): Instance => ({ id }));
+    const created = this.created.get(cluster.id)?.map((id): Instance => ({ id }));
     const named = [...candidates, info].find((c) => c && c.instances.length > 0)?.instances ?? created;
     if (named?.length) return { ...cluster, ...info, instances: named };
     if (cluster.ip ?? info?.ip) return { ...cluster, instances: [{ id: '', ip: cluster.ip ?? info?.ip }] };

@@ -1,10 +1,10 @@
 /**
  * Wiring of the storage-volume feature (called once by the composition root): the Volumes view,
- * its controller and actions, commands, context keys, and refresh on visibility / sign-in.
+ * its controller, the list commands, context keys, and refresh on visibility / sign-in. The commands
+ * that act on a volume (create, edit, attach…) load with the other actions (actionCommands.ts).
  */
 import * as vscode from 'vscode';
 import type { AttachedVolume } from '../model/volume';
-import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { ContextKeys } from './contextKeys';
@@ -12,8 +12,6 @@ import type { Log } from './log';
 import { affectsRefreshInterval } from './settings';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
-import { VolumeActions } from './volumeActions';
-import { VolumeAttach } from './volumeAttach';
 import { VolumesController } from './volumes';
 import { VolumesTreeProvider } from './views/volumesTree';
 
@@ -30,17 +28,13 @@ export function setupVolumes(
     store: Store;
     api: ApiService;
     log: Log;
-    prompts: () => Prompter;
     state: StoredState;
     contextKeys: ContextKeys;
-    refreshClusters: () => Promise<void>;
     onVolumesChanged: () => void;
   },
 ): VolumesFeature {
-  const { store, api, log, prompts } = deps;
+  const { store, api, log } = deps;
   const controller = new VolumesController(store, api, deps.state, log);
-  const actions = new VolumeActions(controller, api, log, prompts);
-  const attach = new VolumeAttach(store, controller, actions, api, prompts, deps.refreshClusters);
   const tree = new VolumesTreeProvider(store, controller);
   const view = vscode.window.createTreeView('tensorpool.volumes', { treeDataProvider: tree });
   controller.isVisible = () => view.visible;
@@ -64,13 +58,6 @@ export function setupVolumes(
       });
       await vscode.window.showTextDocument(doc, { preview: true });
     }),
-    command(Commands.createVolume, () => actions.create()),
-    command(Commands.editVolume, (arg?: unknown) => actions.edit(arg)),
-    command(Commands.destroyVolume, (arg?: unknown) => actions.destroy(arg)),
-    command(Commands.attachVolume, (arg?: unknown) => attach.attach(arg)),
-    command(Commands.detachVolume, (arg?: unknown) => attach.detach(arg)),
-    command(Commands.copyMountPath, (arg?: unknown) => actions.copyMountPath(arg)),
-    command(Commands.copyVolumeId, (arg?: unknown) => actions.copyId(arg)),
     controller.onDidChange(deps.onVolumesChanged),
     store.onDidChange((topic) => {
       if (topic !== 'account') return;

@@ -38,7 +38,7 @@ import { median, round, summarize } from './stats';
 // ---- budgets (the README's Performance section) ----
 const BUDGET = {
   activationMs: 25,
-  bundleKB: 150,
+  bundleKB: 80,
   apiFirstUseMs: 100,
   treeItemsMs: 20,
   idleMs: 60_000,

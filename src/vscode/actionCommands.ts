@@ -1,0 +1,52 @@
+/**
+ * The commands whose work is in the lazily loaded actions (actions.ts, dist/actions.js). They are
+ * registered at activation like every other command (package.json contributes them); the first one
+ * invoked loads the actions, and each returns what its action returns (tests read it).
+ */
+import * as vscode from 'vscode';
+import { Commands } from './commands';
+import type { Actions } from './lazyActions';
+import type { ObjectStorageController } from './objectStorage';
+import type { StorageNode } from './views/objectStorageTree';
+
+export function registerActionCommands(
+  actions: () => Promise<Actions>,
+  storage: ObjectStorageController,
+): vscode.Disposable[] {
+  /** Register `id` to run `fn` on the actions, once they are loaded. */
+  const on = <A extends unknown[]>(id: string, fn: (a: Actions, ...args: A) => unknown) =>
+    vscode.commands.registerCommand(id, (...args: A) => actions().then((a) => fn(a, ...args)));
+
+  return [
+    on(Commands.createCluster, (a) => a.create.create()),
+    on(Commands.editCluster, (a, arg?: unknown) => a.clusters.edit(arg)),
+    on(Commands.destroyCluster, (a, arg?: unknown) => a.clusters.destroy(arg)),
+    on(Commands.copyClusterId, (a, arg?: unknown) => a.clusters.copyId(arg)),
+    on(Commands.copyIp, (a, arg?: unknown) => a.clusters.copyIp(arg)),
+    on(Commands.copySshCommand, (a, arg?: unknown) => a.connect.copySshCommand(arg)),
+    on(Commands.openInRemoteSsh, (a, arg?: unknown) => a.connect.openRemote(arg)),
+    on(Commands.openSshTerminal, (a, arg?: unknown) => a.connect.openTerminal(arg)),
+    on(Commands.addSshKey, (a) => a.sshKeys.add()),
+    on(Commands.removeSshKey, (a, arg?: unknown) => a.sshKeys.remove(arg)),
+    on(Commands.createBucket, (a) => a.buckets.createBucket()),
+    on(Commands.deleteBucket, (a, node?: StorageNode | string) =>
+      a.buckets.deleteBucket(
+        typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
+      ),
+    ),
+    on(Commands.configureAws, (a) => a.storageConfig.configureAws()),
+    on(Commands.configureRclone, (a) => a.storageConfig.configureRclone()),
+    on(Commands.copyStorageEnvironment, (a) => a.storageConfig.copyEnvironment()),
+    // Rotating is the storage controller's (activation bundle); rewriting the profiles after it is an action.
+    vscode.commands.registerCommand(Commands.rotateObjectStorageKeys, () =>
+      storage.rotate(() => actions().then((a) => a.storageConfig.afterRotation())),
+    ),
+    on(Commands.createVolume, (a) => a.volumes.create()),
+    on(Commands.editVolume, (a, arg?: unknown) => a.volumes.edit(arg)),
+    on(Commands.destroyVolume, (a, arg?: unknown) => a.volumes.destroy(arg)),
+    on(Commands.attachVolume, (a, arg?: unknown) => a.attach.attach(arg)),
+    on(Commands.detachVolume, (a, arg?: unknown) => a.attach.detach(arg)),
+    on(Commands.copyMountPath, (a, arg?: unknown) => a.volumes.copyMountPath(arg)),
+    on(Commands.copyVolumeId, (a, arg?: unknown) => a.volumes.copyId(arg)),
+  ];
+}

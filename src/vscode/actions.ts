@@ -1,0 +1,89 @@
+/**
+ * The command actions: what runs only when a command is invoked (the wizards, create/edit/destroy,
+ * connect, volumes' create/edit/attach, SSH key add/remove, buckets, the storage profiles). Bundled on
+ * its own as dist/actions.js (esbuild.mjs) and loaded on the first such command (lazyActions.ts), so
+ * activation does not pay for it. `createActions` runs once per window: state the actions share (the
+ * instance ids of created clusters) lives in the one object made here, never at module level, and the
+ * services they work with are the activation bundle's own, passed in.
+ */
+import type { ApiService } from './apiService';
+import { BucketActions } from './buckets';
+import { ClusterActions, type ClusterCommandDeps } from './clusterActions';
+import type { ClustersController } from './clusters';
+import { ConnectController } from './connect';
+import { CreateClusterAction } from './createClusterAction';
+import type { HostSeams } from './hostSeams';
+import type { Log } from './log';
+import type { ObjectStorageController } from './objectStorage';
+import { CreatedInstances } from './pickCluster';
+import type { RequestFollower } from './requestFollower';
+import { SshKeyActions } from './sshKeyActions';
+import type { LocalKeySource, SshKeysController } from './sshKeys';
+import { StorageConfigController } from './storageConfig';
+import type { Store } from './store';
+import type { StoredState } from './storedState';
+import { VolumeActions } from './volumeActions';
+import { VolumeAttach } from './volumeAttach';
+import type { VolumesController } from './volumes';
+import type { Prompter } from '../wizards/prompter';
+
+/** The activation bundle's services the actions work with. */
+export interface ActionDeps {
+  readonly store: Store;
+  readonly api: ApiService;
+  readonly state: StoredState;
+  readonly log: Log;
+  /** The prompter in force: real quick inputs, or scripted answers in tests (read at each use). */
+  readonly prompts: () => Prompter;
+  readonly host: HostSeams;
+  readonly clusters: ClustersController;
+  readonly follower: RequestFollower;
+  readonly sshKeys: SshKeysController;
+  readonly localKeys: LocalKeySource;
+  readonly storage: ObjectStorageController;
+  readonly volumes: VolumesController;
+  readonly refreshClusters: () => Promise<void>;
+}
+
+export interface Actions {
+  readonly clusters: ClusterActions;
+  readonly create: CreateClusterAction;
+  readonly connect: ConnectController;
+  readonly sshKeys: SshKeyActions;
+  readonly buckets: BucketActions;
+  readonly storageConfig: StorageConfigController;
+  readonly volumes: VolumeActions;
+  readonly attach: VolumeAttach;
+}
+
+export function createActions(d: ActionDeps): Actions {
+  const { store, api, state, log, prompts, host } = d;
+  const created = new CreatedInstances();
+  const clusterDeps: ClusterCommandDeps = {
+    store,
+    api,
+    clusters: d.clusters,
+    follower: d.follower,
+    log,
+    prompts,
+    created,
+  };
+  const connect = new ConnectController(store, api, state, log, prompts, host, created);
+  const volumes = new VolumeActions(d.volumes, api, log, prompts);
+  return {
+    clusters: new ClusterActions(clusterDeps),
+    create: new CreateClusterAction(
+      clusterDeps,
+      { ...d.localKeys, saved: d.sshKeys.savedForWizard },
+      (clusterId, answers) => {
+        if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
+      },
+    ),
+    connect,
+    sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
+    buckets: new BucketActions(store, api, prompts, log, () => d.storage.refresh()),
+    storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
+    volumes,
+    attach: new VolumeAttach(store, d.volumes, volumes, api, prompts, d.refreshClusters),
+  };
+}
