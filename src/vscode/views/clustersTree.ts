@@ -10,12 +10,13 @@
  * when a row is hovered (resolveTreeItem): a list of 1,000 clusters draws in a few milliseconds.
  */
 import * as vscode from 'vscode';
-import { clusterPhase, type Cluster, type ClusterPhase, type Instance } from '../../model/cluster';
+import type { Cluster, Instance } from '../../model/cluster';
 import { clusterDescription, clusterLabel, instanceLabel, stateWord } from '../../model/labels';
 import type { AttachedVolume } from '../../model/volume';
 import { Commands } from '../commands';
 import type { Store } from '../store';
 import { dataSignature, recordSignature, sameKeys, StableNodes } from './stableNodes';
+import { clusterContext, followedIcon, instanceContext, phaseIcon } from './clusterRowLook';
 import { clusterTooltip, instanceTooltip } from './clusterTooltips';
 import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
 import { clusterVolumeItem } from './volumesTree';
@@ -29,49 +30,6 @@ export type ClusterNode =
   | { readonly kind: 'listingText'; preview: string }
   | { readonly kind: 'loading' }
   | { readonly kind: 'empty'; includeOrg: boolean };
-
-const PHASE_ICON: Record<ClusterPhase, [string, string | undefined]> = {
-  running: ['vm-running', 'testing.iconPassed'],
-  transitional: ['loading~spin', 'charts.yellow'],
-  failed: ['error', 'testing.iconFailed'],
-  stopped: ['vm-outline', 'disabledForeground'],
-  unknown: ['question', undefined],
-};
-
-/** The phase of a status word; a list repeats a handful of words, so each is read once. */
-const phases = new Map<string | undefined, ClusterPhase>();
-function phaseOf(status: string | undefined): ClusterPhase {
-  let phase = phases.get(status);
-  if (phase === undefined) {
-    phase = clusterPhase(status);
-    if (phases.size < 100) phases.set(status, phase);
-  }
-  return phase;
-}
-
-/** Icons are plain values: made once per phase, shared by every row. */
-const icons = new Map<ClusterPhase, vscode.ThemeIcon>();
-
-export function phaseIcon(status: string | undefined): vscode.ThemeIcon {
-  const phase = phaseOf(status);
-  let icon = icons.get(phase);
-  if (!icon) {
-    const [id, color] = PHASE_ICON[phase];
-    icons.set(phase, (icon = new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined)));
-  }
-  return icon;
-}
-
-let followedIcon: vscode.ThemeIcon | undefined;
-const followed = () =>
-  (followedIcon ??= new vscode.ThemeIcon('loading~spin', new vscode.ThemeColor('charts.yellow')));
-
-/** contextValue tags, matched by menus with regular expressions (`viewItem =~ /\bprotected\b/`). */
-export function clusterContext(cluster: Cluster): string {
-  const tags = ['cluster', phaseOf(cluster.status), cluster.deletionProtection ? 'protected' : 'unprotected'];
-  if (cluster.instances.some((i) => i.ip)) tags.push('hasIp');
-  return tags.join(' ');
-}
 
 /** The row's key, which is also its TreeItem id. */
 export function nodeKey(node: ClusterNode): string {
@@ -94,6 +52,13 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private readonly nodes = new StableNodes<ClusterNode>();
   /** Keys of the top-level rows as last handed out; undefined until the first time. */
   private rootKeys: string[] | undefined;
+  /**
+   * The top-level rows as of the last sync. Every input of the tree (the store, the volumes through
+   * refreshView) announces its changes, and each change syncs at once; so between changes these are
+   * the rows, and VS Code asking again (after the change event, on expand, on showing the view)
+   * costs nothing.
+   */
+  private roots: ClusterNode[] | undefined;
   /** The keys of a cluster row's nodes, as of its last change (they follow from its signature). */
   private readonly childKeys = new Map<string, string[]>();
 
@@ -141,6 +106,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
     }
     this.rootKeys = keys;
+    this.roots = roots;
     this.nodes.prune((key) => live.has(key));
     for (const key of this.childKeys.keys()) if (!live.has(key)) this.childKeys.delete(key);
     return { roots, changed };
@@ -163,7 +129,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   }
 
   getChildren(node?: ClusterNode): ClusterNode[] {
-    if (!node) return this.sync().roots;
+    if (!node) return this.roots ?? this.sync().roots;
     return node.kind === 'cluster' ? this.childRows(node) : [];
   }
 
@@ -240,7 +206,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         const op = this.store.requestFor(c.id);
         // The state word leads: a narrow side bar and the inline buttons cut the end of a row.
         item.description = clusterDescription(c, op?.kind);
-        item.iconPath = op ? followed() : phaseIcon(c.status);
+        item.iconPath = op ? followedIcon() : phaseIcon(c.status);
         item.contextValue = clusterContext(c);
         return item;
       }
@@ -249,7 +215,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         const item = new vscode.TreeItem(instanceLabel(node.index, i), vscode.TreeItemCollapsibleState.None);
         item.description = stateWord(i.status);
         item.iconPath = phaseIcon(i.status);
-        item.contextValue = `instance ${phaseOf(i.status)}${i.ip ? ' hasIp' : ''}`;
+        item.contextValue = instanceContext(i);
         return item;
       }
       case 'clusterVolume':
