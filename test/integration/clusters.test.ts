@@ -7,6 +7,7 @@ import type { ClusterNode } from '../../src/vscode/views/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until } from '../shared/wait';
 import { accountIs, api, control, signIn, sleep } from './control';
+import { resolvedTooltip } from './helpers';
 
 async function rows(
   ext: TensorPoolExtensionApi,
@@ -88,7 +89,7 @@ suite('Clusters: tree, wizards, tracking', () => {
     assert.equal(done.item.description, 'running · 2xH100 × 2');
     assert.equal((done.item.iconPath as vscode.ThemeIcon).id, 'vm-running');
     assert.match(done.item.contextValue ?? '', /^cluster running protected hasIp$/);
-    const tooltip = (done.item.tooltip as vscode.MarkdownString).value;
+    const tooltip = await resolvedTooltip(ext.views.clusters, done.node);
     for (const part of ['ID:', 'Type: 2xH100', 'Nodes: 2', 'Deletion protection: on', 'Instance'])
       assert.ok(tooltip.includes(part), `${part} in ${tooltip}`);
     const kids = await ext.views.clusters.getChildren(done.node);

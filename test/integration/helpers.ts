@@ -82,6 +82,26 @@ export async function topLevelLabels(api: ExtensionApi): Promise<string[]> {
   return labels;
 }
 
+/**
+ * A tree row's tooltip as text, as VS Code shows it on hover. The views build their tooltips only when
+ * a row is hovered (TreeDataProvider.resolveTreeItem, called when the item has no tooltip yet), so this
+ * resolves the row first, as VS Code does.
+ */
+export async function resolvedTooltip<T>(provider: vscode.TreeDataProvider<T>, node: T): Promise<string> {
+  const item = await provider.getTreeItem(node);
+  const source = new vscode.CancellationTokenSource();
+  try {
+    const resolved =
+      item.tooltip === undefined && provider.resolveTreeItem
+        ? ((await provider.resolveTreeItem(item, node, source.token)) ?? item)
+        : item;
+    const tooltip = resolved.tooltip;
+    return tooltip === undefined ? '' : typeof tooltip === 'string' ? tooltip : tooltip.value;
+  } finally {
+    source.dispose();
+  }
+}
+
 /** Names of the clusters the engine holds for the test token (structured part of GET /cluster/list). */
 export async function engineClusterNames(): Promise<string[]> {
   const body = await engine.get<{ clusters?: Array<Record<string, unknown>> }>('/cluster/list');

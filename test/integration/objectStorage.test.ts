@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { StorageNode } from '../../src/vscode/views/objectStorageTree';
 import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
-import { engine } from './helpers';
+import { engine, resolvedTooltip } from './helpers';
 import { accountIs, api, control, signIn } from './control';
 
 async function rows(
@@ -109,10 +109,9 @@ suite('Object storage: state, credentials, buckets', () => {
     assert.ok(fields['Key ID'].endsWith(creds.access_key_id.slice(-5)), fields['Key ID']);
     const tooltips = Object.fromEntries(
       await Promise.all(
-        fieldRows.map(async (x) => {
-          const t = (await ext.views.objectStorage.getTreeItem(x.node)).tooltip;
-          return [x.label, typeof t === 'string' ? t : (t?.value ?? '')] as const;
-        }),
+        fieldRows.map(
+          async (x) => [x.label, await resolvedTooltip(ext.views.objectStorage, x.node)] as const,
+        ),
       ),
     );
     assert.ok(tooltips.Endpoint.includes(creds.endpoint), tooltips.Endpoint);

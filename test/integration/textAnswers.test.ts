@@ -7,7 +7,7 @@ import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ClusterNode } from '../../src/vscode/views/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
-import { engine } from './helpers';
+import { engine, resolvedTooltip } from './helpers';
 
 const ENTER_ID = 'Enter an ID…';
 const auth = () => ({ authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' });
@@ -44,8 +44,6 @@ async function rows(
 
 const label = (item: vscode.TreeItem) =>
   typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-const tooltip = (item: vscode.TreeItem) =>
-  typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
 
 suite('Text-only answers: tree, actions, pickers and account label', () => {
   let ext: TensorPoolExtensionApi;
@@ -103,7 +101,12 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
         structured,
         style,
       );
-      for (const r of clusters) assert.match(tooltip(r.item), /Read from the server's text answer/, style);
+      for (const r of clusters)
+        assert.match(
+          await resolvedTooltip(ext.views.clusters, r.node),
+          /Read from the server's text answer/,
+          style,
+        );
       const alphaNode = clusters.find((r) => label(r.item) === 'alpha')!.node;
       assert.equal(((await ext.views.clusters.getChildren(alphaNode)) ?? []).length, 2, `${style}: nodes`);
     }

@@ -9,7 +9,7 @@ import type { ClusterNode } from '../../src/vscode/views/clustersTree';
 import type { Answer, ConfirmOptions, InputOptions, PickOptions, Prompter } from '../../src/wizards/prompter';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
-import { engine } from './helpers';
+import { engine, resolvedTooltip } from './helpers';
 
 type ClusterRow = Extract<ClusterNode, { kind: 'cluster' }>;
 
@@ -103,11 +103,30 @@ suite('Tree rows: readable, stable, one label everywhere', () => {
     assert.equal(item.id, `cluster:${node.cluster.id}`);
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'vm-running');
     assert.equal(((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, 'testing.iconPassed');
-    const tooltip = text(item.tooltip);
+    // The tooltip is built on hover (resolveTreeItem), not with every row.
+    assert.equal(item.tooltip, undefined, 'no tooltip before the row is hovered');
+    const tooltip = await resolvedTooltip(ext.views.clusters, node);
     for (const part of [`\`${node.cluster.id}\``, 'Status: RUNNING', 'Nodes: 2', '(node 1)', '(node 2)'])
       assert.ok(tooltip.includes(part), `${part} in ${tooltip}`);
     // Created: relative, then the exact local time with seconds.
     assert.match(tooltip, /Created: (just now|\d+ (second|minute)s? ago) \\\(.*\d:\d\d:\d\d.*\\\)/);
+    // Line by line, what the tooltip has always shown: the row's words, then the details.
+    const c = node.cluster;
+    const expected = [
+      /^\*\*rows\\-1\*\* · running · 8xH100 × 2$/,
+      /^$/,
+      /^- Status: RUNNING$/,
+      new RegExp(`^- ID: \`${c.id}\`$`),
+      /^- Type: 8xH100$/,
+      /^- Nodes: 2$/,
+      /^- Deletion protection: (on|off)$/,
+      /^- Created: /,
+      ...(c.owner ? [/^- Owner: /] : []),
+      ...c.instances.map((i, n) => new RegExp(`^- Instance \`${i.id}\` \\(node ${n + 1}\\): RUNNING, `)),
+    ];
+    const lines = tooltip.split('\n');
+    assert.equal(lines.length, expected.length, tooltip);
+    lines.forEach((line, n) => assert.match(line, expected[n]));
   });
 
   test('node rows read "node N · address", the state as description, the instance id in the tooltip', async () => {
@@ -121,7 +140,8 @@ suite('Tree rows: readable, stable, one label everywhere', () => {
       assert.ok(instance.ip, 'a running node has an address');
       assert.equal(text(item.label), `node ${n + 1} · ${instance.ip}`);
       assert.equal(item.description, 'running');
-      assert.ok(text(item.tooltip).includes(`\`${instance.id}\``), text(item.tooltip));
+      const tooltip = await resolvedTooltip(ext.views.clusters, kid);
+      assert.ok(tooltip.includes(`\`${instance.id}\``), tooltip);
       assert.equal(item.id, `instance:${node.cluster.id}:${instance.id}`);
     }
   });

@@ -9,7 +9,7 @@ import type { ClusterNode } from '../../src/vscode/views/clustersTree';
 import type { VolumeNode } from '../../src/vscode/views/volumesTree';
 import { ACCEPT, BACK, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
-import { engine } from './helpers';
+import { engine, resolvedTooltip } from './helpers';
 
 function label(item: vscode.TreeItem): string {
   return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
@@ -108,7 +108,7 @@ suite('Volumes: tree, wizards, attach, tracking', () => {
     const done = await find('itest-vol');
     assert.ok(done);
     assert.match(String(done.item.description), /100 GB · READY · protected/);
-    assert.match((done.item.tooltip as vscode.MarkdownString).value, new RegExp(`/mnt/${id}`));
+    assert.match(await resolvedTooltip(ext.views.volumes, done.node), new RegExp(`/mnt/${id}`));
     assert.match(done.item.contextValue ?? '', /^volume ready protected detached$/);
   });
 
@@ -265,6 +265,6 @@ suite('Volumes: tree, wizards, attach, tracking', () => {
     const read = rows.find((r) => r.node.kind === 'volume' && /itest-ok/.test(label(r.item)));
     assert.ok(read, 'the volume named in the text is a row of its own, so its actions work');
     assert.equal(read.node.kind === 'volume' && read.node.volume.source, 'text');
-    assert.match((read.item.tooltip as vscode.MarkdownString).value, /Read from the server's text answer/);
+    assert.match(await resolvedTooltip(ext.views.volumes, read.node), /Read from the server's text answer/);
   });
 });

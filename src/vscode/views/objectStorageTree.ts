@@ -1,7 +1,8 @@
 /**
  * The Object Storage view: always says where things stand (not enabled, enabled with its details,
  * or unknown with the reason), with the buckets under it. A pure function of the store; the secret
- * key is shown masked and never held here.
+ * key is shown masked and never held here. Field and bucket tooltips are built when the row is
+ * hovered (resolveTreeItem).
  */
 import * as vscode from 'vscode';
 import { endpointHost, shortenMiddle } from '../../model/labels';
@@ -111,7 +112,6 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
         const item = new vscode.TreeItem(node.label);
         item.id = `objectStorage:${node.field}`;
         item.description = fieldText(node.field, node.value);
-        item.tooltip = fieldTooltip(node.field, node.value);
         item.iconPath = new vscode.ThemeIcon(FIELD_ICON[node.field] ?? 'info');
         item.contextValue = ['endpoint', 'region', 'access_key_id', 'secret'].includes(node.field)
           ? `storageField copyable ${node.field}`
@@ -148,13 +148,20 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
           .filter(Boolean)
           .join(' · ');
         item.iconPath = new vscode.ThemeIcon('archive');
-        item.tooltip = node.bucket.createdAt
-          ? `s3://${node.bucket.name}\nCreated ${tooltipTime(node.bucket.createdAt)}`
-          : `s3://${node.bucket.name}`;
         item.contextValue = 'bucket';
         return item;
       }
     }
+  }
+
+  /** Tooltips with times (formatted through Intl) are built when the row is hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: StorageNode): vscode.TreeItem {
+    if (node.kind === 'field') item.tooltip = fieldTooltip(node.field, node.value);
+    else if (node.kind === 'bucket')
+      item.tooltip = node.bucket.createdAt
+        ? `s3://${node.bucket.name}\nCreated ${tooltipTime(node.bucket.createdAt)}`
+        : `s3://${node.bucket.name}`;
+    return item;
   }
 
   dispose(): void {

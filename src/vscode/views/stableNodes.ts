@@ -3,10 +3,8 @@
  * object; a tree that hands out new objects on every refresh loses the row a context-menu command
  * was invoked on (the command then arrives without an argument). Here each row has a key (also its
  * TreeItem id), the first object made for a key is kept and updated in place, and a signature of
- * what the row shows says whether it changed, so only changed elements need a change event.
+ * the data the row shows says whether it changed, so only changed elements need a change event.
  */
-import type * as vscode from 'vscode';
-
 export class StableNodes<T extends object> {
   private readonly nodes = new Map<string, T>();
   private readonly signatures = new Map<string, string>();
@@ -18,7 +16,8 @@ export class StableNodes<T extends object> {
       this.nodes.set(key, fresh);
       return fresh;
     }
-    Object.assign(kept, fresh);
+    // Field by field: faster than Object.assign on these small records.
+    for (const field in fresh) kept[field] = fresh[field];
     return kept;
   }
 
@@ -40,26 +39,24 @@ export class StableNodes<T extends object> {
   }
 }
 
-function text(value: string | vscode.MarkdownString | vscode.TreeItemLabel | undefined): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  return 'value' in value ? value.value : value.label;
+/**
+ * A row's data as one string: equal signatures render the same row. The data are plain records from
+ * the store (no cycles, no functions), so their JSON is exact.
+ */
+export function dataSignature(data: unknown): string {
+  return JSON.stringify(data) ?? '';
 }
 
-/** Everything a row shows, as one string: equal signatures render the same row. */
-export function itemSignature(item: vscode.TreeItem): string {
-  const icon = item.iconPath as { id?: string; color?: { id?: string } } | undefined;
-  return JSON.stringify([
-    item.id,
-    text(item.label),
-    typeof item.description === 'string' ? item.description : String(item.description ?? ''),
-    text(item.tooltip),
-    icon?.id,
-    icon?.color?.id,
-    item.contextValue,
-    item.collapsibleState,
-    item.command?.command,
-  ]);
+const recordSignatures = new WeakMap<object, string>();
+
+/**
+ * dataSignature of a record from the store, worked out once per record: the store replaces records
+ * (a refresh brings new objects) and never changes one in place, so an unchanged list costs lookups.
+ */
+export function recordSignature(record: object): string {
+  let signature = recordSignatures.get(record);
+  if (signature === undefined) recordSignatures.set(record, (signature = dataSignature(record)));
+  return signature;
 }
 
 /** True when two lists of keys are the same, in the same order. */

@@ -2,7 +2,8 @@
  * The Volumes tree: a pure function of the volumes controller. Each volume with its size, state,
  * protection, cost and mount path, and the clusters it is attached to as children; an error row
  * with retry; when the server answered with text only, its text line by line (never an empty view
- * hiding what the service said). Unknown states are shown verbatim.
+ * hiding what the service said). Unknown states are shown verbatim. A volume's Markdown tooltip is
+ * built when its row is hovered (resolveTreeItem).
  */
 import * as vscode from 'vscode';
 import {
@@ -18,6 +19,7 @@ import { Commands } from '../commands';
 import type { Store } from '../store';
 import type { VolumesController } from '../volumes';
 import { emptyRow, errorRow, loadingRow } from './commonRows';
+import { md } from './tooltipText';
 
 export type VolumeNode =
   | { readonly kind: 'volume'; readonly volume: Volume }
@@ -38,10 +40,6 @@ const PHASE_ICON: Record<VolumePhase, [string, string | undefined]> = {
 function icon(status: string | undefined): vscode.ThemeIcon {
   const [id, color] = PHASE_ICON[volumePhase(status)];
   return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
-}
-
-function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 /** contextValue tags for menus (`viewItem =~ /\bunprotected\b/`). */
@@ -168,7 +166,6 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
         item.iconPath = op
           ? new vscode.ThemeIcon('loading~spin', new vscode.ThemeColor('charts.yellow'))
           : icon(v.status);
-        item.tooltip = volumeTooltip(v);
         item.contextValue = volumeContext(v);
         return item;
       }
@@ -206,6 +203,12 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
           title: 'Create Volume…',
         });
     }
+  }
+
+  /** The Markdown tooltip of a volume row, built when the row is hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: VolumeNode): vscode.TreeItem {
+    if (node.kind === 'volume') item.tooltip = volumeTooltip(node.volume);
+    return item;
   }
 
   dispose(): void {

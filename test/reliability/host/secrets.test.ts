@@ -234,7 +234,7 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
       'the tree rows and tooltips',
       async () => {
         const rows = await clusterRows(ext);
-        return JSON.stringify(rows.map((r) => [r.label, r.description, r.item.tooltip]));
+        return JSON.stringify(rows.map((r) => [r.label, r.description, r.tooltip]));
       },
     ],
     [

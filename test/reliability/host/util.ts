@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
 import type { StorageNode } from '../../../src/vscode/views/objectStorageTree';
-import { engine } from '../../integration/helpers';
+import { engine, resolvedTooltip } from '../../integration/helpers';
 
 export { accountIs, api, control, setApiUrl, signIn, sleep } from '../../integration/control';
 export { engine } from '../../integration/helpers';
@@ -16,6 +16,8 @@ export interface Row<N> {
   item: vscode.TreeItem;
   label: string;
   description: string;
+  /** The tooltip as shown on hover (resolved), as text. */
+  tooltip: string;
 }
 
 function labelOf(item: vscode.TreeItem): string {
@@ -31,7 +33,13 @@ export async function clusterRows(
   return Promise.all(
     nodes.map(async (node) => {
       const item = await provider.getTreeItem(node);
-      return { node, item, label: labelOf(item), description: String(item.description ?? '') };
+      return {
+        node,
+        item,
+        label: labelOf(item),
+        description: String(item.description ?? ''),
+        tooltip: await resolvedTooltip(provider, node),
+      };
     }),
   );
 }
@@ -45,7 +53,13 @@ export async function storageRows(
   return Promise.all(
     nodes.map(async (node) => {
       const item = await provider.getTreeItem(node);
-      return { node, item, label: labelOf(item), description: String(item.description ?? '') };
+      return {
+        node,
+        item,
+        label: labelOf(item),
+        description: String(item.description ?? ''),
+        tooltip: await resolvedTooltip(provider, node),
+      };
     }),
   );
 }
