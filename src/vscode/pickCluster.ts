@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage, isTensorPoolError } from '../api/errors';
+import { validateClusterRef } from '../model/validate';
 import { clusterLabel, knownClusters, type Cluster, type Instance } from '../model/cluster';
 import { clusterPickLabel, type ClusterPickLabel, type OperationKind } from '../model/labels';
 import type { Prompter } from '../wizards/prompter';
@@ -32,15 +33,6 @@ export class CreatedInstances {
   get(clusterId: string): readonly string[] | undefined {
     return this.byCluster.get(clusterId);
   }
-}
-
-/** An id as the service spells them: no spaces or slashes, at most 128 characters. */
-export function validateClusterRef(text: string): string | undefined {
-  const t = text.trim();
-  if (t === '') return 'Enter a cluster ID (or name).';
-  if (t.length > 128) return 'That is too long for a cluster ID.';
-  if (!/^[\w][\w.:-]*$/.test(t)) return 'A cluster ID has no spaces or slashes (e.g. c-1a2b3c).';
-  return undefined;
 }
 
 /** The one cluster label (model/labels.ts), saying when the row was read from the server's text. */
