@@ -1,7 +1,7 @@
 /**
  * The parts of undici the client uses (request, EnvHttpProxyAgent), required from undici's own files.
  * undici's index loads all of undici while it loads: fetch, WebSocket, the caches, the mocks,
- * EventSource, and Node's http2, zlib, dns, worker_threads and readline behind them; that was most of
+ * EventSource, and Node's zlib, dns, worker_threads and readline behind them; that was most of
  * what the first use of the API layer cost in a fresh process. These are the same files the index
  * uses, set up the way it sets them up (the same classes, the global dispatcher undici keeps on
  * globalThis), so requests go out exactly as before. test/unit/api/undiciParts.test.ts checks the
