@@ -76,24 +76,24 @@ export class TensorPoolClient {
 
   /** GET /me: verifies the token; the body's shape is unpublished, so it is returned as a loose record. */
   me(opts?: CallOptions): Promise<S.Account> {
-    return this.get('/me', S.Account, opts);
+    return this.get('/me', S.Account(), opts);
   }
 
   userInfo(opts?: CallOptions): Promise<S.MessageResponse> {
-    return this.get('/user/info', S.MessageResponse, opts);
+    return this.get('/user/info', S.MessageResponse(), opts);
   }
 
   organizationInfo(opts?: CallOptions): Promise<S.OrganizationInfo> {
-    return this.get('/user/organization/info', S.OrganizationInfo, opts);
+    return this.get('/user/organization/info', S.OrganizationInfo(), opts);
   }
 
   async addSshKey(input: S.SshKeyAddRequest, opts?: CallOptions): Promise<S.SshKeyAddResponse> {
-    const body = checkRequest(S.SshKeyAddRequest, input, 'POST', '/user/ssh-key/add');
-    return this.send('POST', '/user/ssh-key/add', S.SshKeyAddResponse, body, opts);
+    const body = checkRequest(S.SshKeyAddRequest(), input, 'POST', '/user/ssh-key/add');
+    return this.send('POST', '/user/ssh-key/add', S.SshKeyAddResponse(), body, opts);
   }
 
   listSshKeys(options: { includeOrg?: boolean } = {}, opts?: CallOptions): Promise<S.SshKeyListResponse> {
-    return this.get('/user/ssh-key/list', S.SshKeyListResponse, opts, {
+    return this.get('/user/ssh-key/list', S.SshKeyListResponse(), opts, {
       include_org: options.includeOrg ? 'true' : undefined,
     });
   }
@@ -106,7 +106,7 @@ export class TensorPoolClient {
   /** POST /health with this client's version: a 4xx answer refuses the client (see healthVerdict). */
   async health(info: { package_version: string; uname: string }, opts?: CallOptions): Promise<HealthVerdict> {
     try {
-      await this.send('POST', '/health', S.MessageResponse, info, opts);
+      await this.send('POST', '/health', S.MessageResponse(), info, opts);
       return { ok: true };
     } catch (err) {
       return healthVerdict(err);
@@ -115,19 +115,19 @@ export class TensorPoolClient {
 
   async removeSshKey(keyId: string, opts?: CallOptions): Promise<S.MessageResponse> {
     requireId(keyId, 'key_id', 'DELETE', '/user/ssh-key/remove');
-    return this.send('DELETE', `/user/ssh-key/remove/${seg(keyId)}`, S.MessageResponse, undefined, opts);
+    return this.send('DELETE', `/user/ssh-key/remove/${seg(keyId)}`, S.MessageResponse(), undefined, opts);
   }
 
   // ---- clusters --------------------------------------------------------------------------------
 
   /** POST /cluster/create. Never retried: a duplicate GPU cluster costs real money. */
   async createCluster(input: CreateClusterInput, opts?: CallOptions): Promise<S.ClusterCreateResponse> {
-    const checked = checkRequest(S.ClusterCreateRequest, input, 'POST', '/cluster/create');
+    const checked = checkRequest(S.ClusterCreateRequest(), input, 'POST', '/cluster/create');
     const { container, experimental_container, ...rest } = checked;
     const image = container ?? experimental_container;
     const body: Record<string, unknown> = { ...rest };
     if (image != null) body[this.imageField] = image;
-    return this.send('POST', '/cluster/create', S.ClusterCreateResponse, body, opts);
+    return this.send('POST', '/cluster/create', S.ClusterCreateResponse(), body, opts);
   }
 
   /** PATCH /cluster/edit/{cluster}: 202 when accepted. An edit that changes nothing is refused locally. */
@@ -137,8 +137,8 @@ export class TensorPoolClient {
     opts?: CallOptions,
   ): Promise<S.EditResponse> {
     requireId(cluster, 'cluster', 'PATCH', '/cluster/edit');
-    const body = checkRequest(S.ClusterEditRequest, input, 'PATCH', `/cluster/edit/${cluster}`);
-    return this.send('PATCH', `/cluster/edit/${seg(cluster)}`, S.EditResponse, body, opts);
+    const body = checkRequest(S.ClusterEditRequest(), input, 'PATCH', `/cluster/edit/${cluster}`);
+    return this.send('PATCH', `/cluster/edit/${seg(cluster)}`, S.EditResponse(), body, opts);
   }
 
   /** GET /cluster/list. `clusters` is undefined when the server sent only its text table. */
@@ -150,7 +150,7 @@ export class TensorPoolClient {
       {
         method: 'GET',
         path: '/cluster/list',
-        schema: S.ClusterListResponse,
+        schema: S.ClusterListResponse(),
         query: {
           include_org: options.includeOrg ? 'true' : undefined,
           instances: options.instances === false ? undefined : 'true',
@@ -172,7 +172,7 @@ export class TensorPoolClient {
 
   async clusterInfo(cluster: string, opts?: CallOptions): Promise<ClusterInfo> {
     requireId(cluster, 'cluster', 'GET', '/cluster/info');
-    const body = await this.get(`/cluster/info/${seg(cluster)}`, S.ClusterInfoResponse, opts);
+    const body = await this.get(`/cluster/info/${seg(cluster)}`, S.ClusterInfoResponse(), opts);
     const record = body.cluster ?? body;
     const message = body.message ?? undefined;
     return { cluster: toCluster(record) ?? clusterFromText(message, cluster), message };
@@ -181,19 +181,19 @@ export class TensorPoolClient {
   /** DELETE /cluster/{cluster}: starts the release (track request_id). Never retried. */
   async destroyCluster(cluster: string, opts?: CallOptions): Promise<S.DestroyResponse> {
     requireId(cluster, 'cluster', 'DELETE', '/cluster');
-    return this.send('DELETE', `/cluster/${seg(cluster)}`, S.DestroyResponse, undefined, opts);
+    return this.send('DELETE', `/cluster/${seg(cluster)}`, S.DestroyResponse(), undefined, opts);
   }
 
   async clusterOperations(cluster: string, opts?: CallOptions): Promise<S.LooseRecord> {
     requireId(cluster, 'cluster', 'GET', '/cluster/operations');
-    return this.get(`/cluster/operations/${seg(cluster)}`, S.LooseRecord, opts);
+    return this.get(`/cluster/operations/${seg(cluster)}`, S.LooseRecord(), opts);
   }
 
   /** GET /request/info/{id}, with the Retry-After the tracker honours. */
   async requestInfo(requestId: string, opts?: CallOptions): Promise<RequestStatusAnswer> {
     requireId(requestId, 'request_id', 'GET', '/request/info');
     const answer = await this.transport.call(
-      { method: 'GET', path: `/request/info/${seg(requestId)}`, schema: S.RequestInfo },
+      { method: 'GET', path: `/request/info/${seg(requestId)}`, schema: S.RequestInfo() },
       opts,
     );
     return { info: answer.data, retryAfterMs: answer.retryAfterMs };
@@ -206,43 +206,47 @@ export class TensorPoolClient {
     opts?: CallOptions,
   ): Promise<S.SshCommandResponse> {
     requireId(instanceId, 'instance_id', 'GET', '/ssh');
-    return this.get(`/ssh/${seg(instanceId)}`, S.SshCommandResponse, opts, { system });
+    return this.get(`/ssh/${seg(instanceId)}`, S.SshCommandResponse(), opts, { system });
   }
 
   // ---- object storage ------------------------------------------------------------------------
 
   enableObjectStorage(opts?: CallOptions): Promise<S.ObjectStorageCredentials> {
-    return this.send('POST', '/object-storage/enable', S.ObjectStorageCredentials, undefined, opts).then(
+    return this.send('POST', '/object-storage/enable', S.ObjectStorageCredentials(), undefined, opts).then(
       (c) => this.remember(c),
     );
   }
 
   objectStorageCredentials(opts?: CallOptions): Promise<S.ObjectStorageCredentials> {
-    return this.get('/object-storage/credentials', S.ObjectStorageCredentials, opts).then((c) =>
+    return this.get('/object-storage/credentials', S.ObjectStorageCredentials(), opts).then((c) =>
       this.remember(c),
     );
   }
 
   rotateObjectStorageKeys(opts?: CallOptions): Promise<S.ObjectStorageCredentials> {
-    return this.send('POST', '/object-storage/rotate-keys', S.ObjectStorageCredentials, undefined, opts).then(
-      (c) => this.remember(c),
-    );
+    return this.send(
+      'POST',
+      '/object-storage/rotate-keys',
+      S.ObjectStorageCredentials(),
+      undefined,
+      opts,
+    ).then((c) => this.remember(c));
   }
 
   disableObjectStorage(opts?: CallOptions): Promise<S.MessageResponse> {
-    return this.send('DELETE', '/object-storage/disable', S.MessageResponse, undefined, opts);
+    return this.send('DELETE', '/object-storage/disable', S.MessageResponse(), undefined, opts);
   }
 
   configureAws(opts?: CallOptions): Promise<S.AwsConfigureResponse> {
-    return this.get('/object-storage/configure/aws', S.AwsConfigureResponse, opts);
+    return this.get('/object-storage/configure/aws', S.AwsConfigureResponse(), opts);
   }
 
   configureRclone(opts?: CallOptions): Promise<S.RcloneConfigureResponse> {
-    return this.get('/object-storage/configure/rclone', S.RcloneConfigureResponse, opts);
+    return this.get('/object-storage/configure/rclone', S.RcloneConfigureResponse(), opts);
   }
 
   async listBuckets(opts?: CallOptions): Promise<Bucket[]> {
-    const body = await this.get('/object-storage/bucket/list', S.BucketListResponse, opts);
+    const body = await this.get('/object-storage/bucket/list', S.BucketListResponse(), opts);
     return (body.buckets ?? []).map(toBucket).filter((b): b is Bucket => b !== undefined);
   }
 

@@ -4,7 +4,7 @@
  * (proxy.ts), when to retry (retry.ts), reading answers (parse.ts, statusErrors.ts) and what went
  * wrong when none came (diagnose.ts).
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { validateApiUrl } from '../model/validate';
 import { failureError, timeoutError } from './diagnose';
@@ -21,6 +21,7 @@ import { proxyDispatcher, type ProxySettings } from './proxy';
 import { SecretRegistry } from './redact';
 import { abortableSleep, isIdempotent, parseRetryAfter, retryDelay, type RetryPolicy } from './retry';
 import { statusError } from './statusErrors';
+import { request } from './undici';
 
 export interface TransportOptions {
   /** e.g. https://engine.tensorpool.dev; http only for loopback hosts. */

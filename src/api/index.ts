@@ -21,3 +21,4 @@ export type { Bucket } from './normalize';
 export type { HealthVerdict, SavedSshKey, SshKeyListing } from './sshKeys';
 export type { VolumeApi, VolumeInfo } from './volumes';
 export type * from './schemas';
+export type * from './volumeSchemas';

@@ -2,7 +2,8 @@
  * Which way requests go out: directly, or through VS Code's proxy settings and the proxy
  * environment variables.
  */
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { envHttpProxyAgent } from './undici';
 
 export interface ProxySettings {
   /** A proxy URL for every request (VS Code's http.proxy); unset: HTTPS_PROXY / HTTP_PROXY from the environment. */
@@ -31,7 +32,7 @@ export function proxyDispatcher(
     .filter(Boolean)
     .join(',');
   const tls = { rejectUnauthorized: strict };
-  return new EnvHttpProxyAgent({
+  return envHttpProxyAgent({
     httpProxy: url ?? env.http_proxy ?? env.HTTP_PROXY,
     httpsProxy: url ?? env.https_proxy ?? env.HTTPS_PROXY,
     noProxy,

@@ -13,6 +13,7 @@ import { snippet } from './parse';
 import { first, isRecord, num, str } from './loose';
 import { cell } from './normalizeText';
 import * as S from './schemas';
+import * as V from './volumeSchemas';
 import { recordsFromText, VOLUME_COLUMNS } from './textRecords';
 
 const seg = (v: string) => encodeURIComponent(v);
@@ -26,9 +27,9 @@ export class VolumeApi {
   constructor(private readonly transport: Transport) {}
 
   /** POST /storage/create → 202 {message, request_id?, storage_id?}. Never retried. */
-  async createVolume(input: S.VolumeCreateRequest, opts?: CallOptions): Promise<S.VolumeCreateResponse> {
-    const body = checkRequest(S.VolumeCreateRequest, input, 'POST', '/storage/create');
-    const schema = S.VolumeCreateResponse;
+  async createVolume(input: V.VolumeCreateRequest, opts?: CallOptions): Promise<V.VolumeCreateResponse> {
+    const body = checkRequest(V.VolumeCreateRequest(), input, 'POST', '/storage/create');
+    const schema = V.VolumeCreateResponse();
     return (await this.transport.call({ method: 'POST', path: '/storage/create', body, schema }, opts)).data;
   }
 
@@ -39,7 +40,7 @@ export class VolumeApi {
   ): Promise<VolumeListing & { skipped: number }> {
     const query = { include_org: options.includeOrg ? 'true' : undefined };
     const answer = await this.transport.call(
-      { method: 'GET', path: '/storage/list', query, schema: S.VolumeListResponse },
+      { method: 'GET', path: '/storage/list', query, schema: V.VolumeListResponse() },
       opts,
     );
     const body = answer.data;
@@ -61,7 +62,7 @@ export class VolumeApi {
   async volumeInfo(storageId: string, opts?: CallOptions): Promise<VolumeInfo> {
     requireId(storageId, 'storage_id', 'GET', '/storage/info');
     const path = `/storage/info/${seg(storageId)}`;
-    const body = (await this.transport.call({ method: 'GET', path, schema: S.LooseRecord }, opts)).data;
+    const body = (await this.transport.call({ method: 'GET', path, schema: S.LooseRecord() }, opts)).data;
     const record = isRecord(body.volume) ? body.volume : body;
     return { volume: toVolume(record), message: str(body.message) };
   }
@@ -69,26 +70,26 @@ export class VolumeApi {
   /** PATCH /storage/edit/{storage_id}: only the fields given are sent. Never retried. */
   async editVolume(
     storageId: string,
-    input: S.VolumeEditRequest,
+    input: V.VolumeEditRequest,
     opts?: CallOptions,
   ): Promise<S.EditResponse> {
     requireId(storageId, 'storage_id', 'PATCH', '/storage/edit');
-    const body = checkRequest(S.VolumeEditRequest, input, 'PATCH', '/storage/edit');
+    const body = checkRequest(V.VolumeEditRequest(), input, 'PATCH', '/storage/edit');
     const path = `/storage/edit/${seg(storageId)}`;
-    return (await this.transport.call({ method: 'PATCH', path, body, schema: S.EditResponse }, opts)).data;
+    return (await this.transport.call({ method: 'PATCH', path, body, schema: S.EditResponse() }, opts)).data;
   }
 
   /** POST /storage/attach → request_ids (one per cluster). Attaching restarts every node. */
-  async attachVolume(input: S.VolumeAttachRequest, opts?: CallOptions): Promise<S.VolumeAttachResponse> {
-    const body = checkRequest(S.VolumeAttachRequest, input, 'POST', '/storage/attach');
-    const schema = S.VolumeAttachResponse;
+  async attachVolume(input: V.VolumeAttachRequest, opts?: CallOptions): Promise<V.VolumeAttachResponse> {
+    const body = checkRequest(V.VolumeAttachRequest(), input, 'POST', '/storage/attach');
+    const schema = V.VolumeAttachResponse();
     return (await this.transport.call({ method: 'POST', path: '/storage/attach', body, schema }, opts)).data;
   }
 
   /** POST /storage/detach → one request_id. */
-  async detachVolume(input: S.VolumeDetachRequest, opts?: CallOptions): Promise<S.DestroyResponse> {
-    const body = checkRequest(S.VolumeDetachRequest, input, 'POST', '/storage/detach');
-    const schema = S.DestroyResponse;
+  async detachVolume(input: V.VolumeDetachRequest, opts?: CallOptions): Promise<S.DestroyResponse> {
+    const body = checkRequest(V.VolumeDetachRequest(), input, 'POST', '/storage/detach');
+    const schema = S.DestroyResponse();
     return (await this.transport.call({ method: 'POST', path: '/storage/detach', body, schema }, opts)).data;
   }
 
@@ -96,7 +97,7 @@ export class VolumeApi {
   async destroyVolume(storageId: string, opts?: CallOptions): Promise<S.DestroyResponse> {
     requireId(storageId, 'storage_id', 'DELETE', '/storage');
     const path = `/storage/${seg(storageId)}`;
-    return (await this.transport.call({ method: 'DELETE', path, schema: S.DestroyResponse }, opts)).data;
+    return (await this.transport.call({ method: 'DELETE', path, schema: S.DestroyResponse() }, opts)).data;
   }
 }
 

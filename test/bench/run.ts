@@ -3,7 +3,9 @@
 // ends with `N passed, N failed` (budgets met / broken); exit code 1 when a budget is broken or could
 // not be measured.
 //
-// usage: node out/test/bench/run.js [--vscode 1.100,1.139]   (npm run bench builds first)
+// usage: node out/test/bench/run.js [--vscode 1.100,1.139] [--only node]   (npm run bench builds first)
+//   --only node: the packaging and the fresh-Node measurements only (no extension host); bench.json is
+//   then left as it was (the figures go to test-results/bench-node.json).
 //   env TENSORPOOL_BENCH_IDLE_MS / _VISIBLE_MS / _LAUNCHES shorten the host phases for a quick local look
 //   (a hidden-idle window under 60 s is reported as broken), KEEP_STATE=1 keeps the scratch folders.
 //
@@ -45,6 +47,7 @@ const BUDGET = {
   overheadRatio: 1.2,
 };
 const FRESH_PROCESSES = 15;
+const ONLY_NODE = process.argv.slice(2).join(' ').includes('--only node');
 const OVERHEAD_PAIRS = 500;
 const OVERHEAD_ATTEMPTS = 3;
 
@@ -649,7 +652,8 @@ runSuite(
       }
       const shipped = fileHash(path.join(REPO, 'dist', 'extension.js'));
       await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
-      await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
+      if (!ONLY_NODE)
+        await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
       if (fileHash(path.join(REPO, 'dist', 'extension.js')) !== shipped) {
         notes.push(
           'dist/extension.js changed during the run (another build ran at the same time): the extension host may have loaded a development build',
@@ -688,9 +692,10 @@ runSuite(
       raw,
     };
     fs.mkdirSync(RESULTS, { recursive: true });
-    fs.writeFileSync(path.join(RESULTS, 'bench.json'), JSON.stringify(report, null, 2));
+    const out = path.join(RESULTS, ONLY_NODE ? 'bench-node.json' : 'bench.json');
+    fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(
-      `figures written to ${path.relative(REPO, path.join(RESULTS, 'bench.json'))} (${cpus.length} CPUs: ${cpus[0]?.model ?? 'unknown'})`,
+      `figures written to ${path.relative(REPO, out)} (${cpus.length} CPUs: ${cpus[0]?.model ?? 'unknown'})`,
     );
     ctx.tally.passed = table.met;
     ctx.tally.failed = table.broken;
