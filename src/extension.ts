@@ -38,6 +38,7 @@ import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
 import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
 import { setupVolumes } from './vscode/volumesSetup';
+import { setupJobFiles } from './vscode/jobFileSetup';
 import { configWriters } from './vscode/lazyConfig';
 
 export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testApi';
@@ -125,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     refreshClusters: () => clusters.refresh(),
     onVolumesChanged: () => tree.refreshView(),
   });
+  setupJobFiles(context, { prompts, signedIn: () => store.account.kind === 'signedIn' });
   const session = new Session({
     store,
     api,
