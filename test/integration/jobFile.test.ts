@@ -1,6 +1,6 @@
 // Job files (*.tp.toml) in the editor: New Job File writes job.tp.toml, then job2.tp.toml, never over a
 // file, and opens it; problems (TOML syntax at its position, unknown keys, wrong types) appear while
-// typing, in the Problems panel and as a CodeLens count, and go away when fixed or closed.
+// typing, in the Problems panel and as a CodeLens count, and go away when fixed or closed (renamed away).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -93,7 +93,7 @@ suite('Job files: New Job File and problems while typing', () => {
     assert.equal(fs.readFileSync(path.join(sub, 'job.tp.toml'), 'utf8'), 'commands = ["mine"]\n');
   });
 
-  test('problems appear while typing (wrong type, unknown key, syntax error at its position) and clear when fixed', async () => {
+  test('problems appear while typing (wrong type, unknown key, syntax error at its position) and clear when fixed or no longer a job file', async () => {
     const dir = fs.mkdtempSync(path.join(root, 'broken-'));
     scratch.push(dir);
     const file = path.join(dir, 'train.tp.toml');
@@ -140,8 +140,13 @@ suite('Job files: New Job File and problems while typing', () => {
 
     await replaceText(editor, 'commands = []\n');
     await eventually(5000, () => Promise.resolve(assert.deepEqual(problems(uri).length, 1)));
+    // Renamed away from *.tp.toml: the job file's document closes and its problems go with it.
     assert.ok(await editor.document.save());
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await eventually(15_000, () => Promise.resolve(assert.deepEqual(problems(uri), [])));
+    const renamed = vscode.Uri.file(path.join(dir, 'train.toml'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.renameFile(uri, renamed);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await eventually(10_000, () => Promise.resolve(assert.deepEqual(problems(uri), [])));
+    assert.deepEqual(problems(renamed), []);
   });
 });
