@@ -24,6 +24,10 @@ const quiet = process.argv.includes('--quiet');
 const lazyLayers = {
   name: 'lazy-layers',
   setup(build) {
+    // src/vscode/jobFileSetup.ts requires the job-file code as `./jobFiles.js` (dist/jobFiles.js).
+    build.onResolve({ filter: /^\.\/jobFiles\.js$/ }, (a) =>
+      a.kind === 'require-call' ? { path: a.path, external: true } : undefined,
+    );
     build.onResolve({ filter: /^\.\.\/(api|config)\/index\.js$/ }, (args) =>
       args.kind === 'require-call' ? { path: `./${args.path.split('/')[1]}.js`, external: true } : undefined,
     );
@@ -99,6 +103,7 @@ const builds = [
     external: ['vscode'],
     plugins: [lazyLayers, vscodeOnce],
   },
+  { ...bundle, entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
   {
@@ -172,6 +177,17 @@ if (watch) {
   );
   if (leaked.length) {
     console.error(`esbuild: dist/extension.js must not contain ${leaked.join(', ')}: import it lazily`);
+    process.exitCode = 1;
+  }
+  // The job-file checker and its TOML parser load with the first job file (src/vscode/jobFileSetup.ts).
+  if (
+    Object.keys(results[0].metafile.inputs).some((f) =>
+      /^(src\/model\/jobFile\.ts|node_modules\/smol-toml\/)/.test(f),
+    )
+  ) {
+    console.error(
+      'esbuild: dist/extension.js must not contain the job-file checker or smol-toml (dist/jobFiles.js)',
+    );
     process.exitCode = 1;
   }
   if (!quiet) {

@@ -36,6 +36,7 @@ import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
 import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
 import { setupVolumes } from './vscode/volumesSetup';
+import { setupJobFiles } from './vscode/jobFileSetup';
 import { configWriters } from './vscode/lazyConfig';
 
 export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testApi';
@@ -126,6 +127,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     volumes: volumes.controller,
     refreshClusters: () => clusters.refresh(),
   });
+  setupJobFiles(context, { prompts, signedIn: () => store.account.kind === 'signedIn' });
   const session = new Session({
     store,
     api,

@@ -54,6 +54,8 @@ export const Commands = {
   destroyVolume: 'tensorpool.destroyVolume',
   copyMountPath: 'tensorpool.copyMountPath',
   copyVolumeId: 'tensorpool.copyVolumeId',
+  // job files (src/vscode/jobFileSetup.ts)
+  newJobFile: 'tensorpool.newJobFile',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -1,0 +1,178 @@
+/**
+ * A TensorPool job file (`*.tp.toml`): what the editor checks while the user types. The service is the
+ * one that validates a job (the client sends the raw text); this only catches what is certainly wrong:
+ * TOML syntax errors (parsed with smol-toml, at their position), top-level keys other than `commands`,
+ * `outputs` and `ignore` (with the closest known key for a typo), values of the wrong type, and a job
+ * with nothing to run. Positions are 0-based. No `vscode` import.
+ */
+import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
+import { locateTopLevelKeys, type TextRange } from './tomlKeys';
+
+export type { TextPosition, TextRange } from './tomlKeys';
+
+// smol-toml ships CommonJS too (its `require` export), but its type declarations are ES-module ones.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require of its CommonJS build
+const { parse } = require('smol-toml') as typeof SmolToml;
+
+/** The top-level keys of a job file (spec: "Jobs"), each an array of strings. */
+export const JOB_FILE_KEYS = ['commands', 'outputs', 'ignore'] as const;
+export type JobFileKey = (typeof JOB_FILE_KEYS)[number];
+
+const KEY_PURPOSE: Record<JobFileKey, string> = {
+  commands: 'shell commands run in order on the cluster',
+  outputs: 'files, folders or globs to keep',
+  ignore: 'files, folders or globs not to upload',
+};
+
+export type JobFileProblemCode = 'syntax' | 'unknown-key' | 'wrong-type' | 'no-commands';
+
+export interface JobFileProblem {
+  readonly range: TextRange;
+  readonly severity: 'error' | 'warning';
+  readonly code: JobFileProblemCode;
+  readonly message: string;
+  /** For an unknown key: the known key it probably means. */
+  readonly suggestion?: JobFileKey;
+}
+
+/** Edit distance (insertions, deletions, substitutions), for typo suggestions. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** The known key `name` is probably a typo of (case, a letter or two, a prefix), or undefined. */
+export function closestJobFileKey(name: string): JobFileKey | undefined {
+  const lower = name.toLowerCase().replace(/[-\s]/g, '_');
+  let best: { key: JobFileKey; d: number } | undefined;
+  for (const key of JOB_FILE_KEYS) {
+    const d = distance(lower, key);
+    const close =
+      d <= Math.min(2, Math.floor(key.length / 3)) || (lower.length >= 3 && key.startsWith(lower));
+    if (close && (!best || d < best.d)) best = { key, d };
+  }
+  return best?.key;
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return 'a date';
+  if (value === null) return 'nothing';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+    case 'bigint':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    default:
+      return 'a table';
+  }
+}
+
+const LINE_START: TextRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** The problem smol-toml reports (line and column 1-based), placed on the character it points at. */
+function syntaxProblem(text: string, err: unknown): JobFileProblem {
+  const e = err as { message?: unknown; line?: unknown; column?: unknown };
+  const raw = typeof e.message === 'string' ? e.message : String(err);
+  const first = raw.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+  const lines = text.split(/\r?\n/);
+  const line = Math.min(Math.max((typeof e.line === 'number' ? e.line : 1) - 1, 0), lines.length - 1);
+  const character = Math.max((typeof e.column === 'number' ? e.column : 1) - 1, 0);
+  const end = Math.max(character, Math.min(character + 1, lines[line].length));
+  return {
+    range: { start: { line, character }, end: { line, character: end } },
+    severity: 'error',
+    code: 'syntax',
+    message: `TOML syntax error: ${first || 'the file could not be read'}`,
+  };
+}
+
+function typeProblems(key: JobFileKey, value: unknown, range: TextRange): JobFileProblem[] {
+  const example = key === 'commands' ? '["python train.py"]' : '["checkpoints/"]';
+  if (!Array.isArray(value)) {
+    return [
+      {
+        range,
+        severity: 'error',
+        code: 'wrong-type',
+        message: `\`${key}\` must be an array of strings (${KEY_PURPOSE[key]}), not ${describe(value)}: for example ${key} = ${example}`,
+      },
+    ];
+  }
+  const bad = value.findIndex((v) => typeof v !== 'string');
+  if (bad >= 0) {
+    return [
+      {
+        range,
+        severity: 'error',
+        code: 'wrong-type',
+        message: `Every entry of \`${key}\` must be a string; entry ${bad + 1} is ${describe(value[bad])}.`,
+      },
+    ];
+  }
+  if (key === 'commands' && value.length === 0) {
+    return [
+      {
+        range,
+        severity: 'warning',
+        code: 'no-commands',
+        message: '`commands` is empty: the job has nothing to run on the cluster.',
+      },
+    ];
+  }
+  return [];
+}
+
+/** Every problem of a job file's text, in document order (syntax first: then nothing else is known). */
+export function checkJobFile(text: string): JobFileProblem[] {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    return [syntaxProblem(text, err)];
+  }
+  const where = locateTopLevelKeys(text);
+  const problems: JobFileProblem[] = [];
+  for (const [name, value] of Object.entries(doc)) {
+    const at = where.get(name);
+    if ((JOB_FILE_KEYS as readonly string[]).includes(name)) {
+      problems.push(...typeProblems(name as JobFileKey, value, at?.valueRange ?? LINE_START));
+      continue;
+    }
+    const suggestion = closestJobFileKey(name);
+    problems.push({
+      range: at?.keyRange ?? LINE_START,
+      severity: 'warning',
+      code: 'unknown-key',
+      message: suggestion
+        ? `Unknown key \`${name}\`: did you mean \`${suggestion}\`?`
+        : `Unknown key \`${name}\`: a job file has ${JOB_FILE_KEYS.map((k) => `\`${k}\``).join(', ')}.`,
+      ...(suggestion ? { suggestion } : {}),
+    });
+  }
+  if (!('commands' in doc)) {
+    problems.push({
+      range: LINE_START,
+      severity: 'warning',
+      code: 'no-commands',
+      message: 'No `commands`: the job has nothing to run on the cluster (commands = ["python train.py"]).',
+    });
+  }
+  return problems.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
+}
