@@ -80,17 +80,12 @@ async function listen(s: Session, core: EngineCore, jobId: string): Promise<void
   if (!job) return s.close(4404, `Job '${jobId}' not found`);
   const jobs = core.state.jobs;
   let idx = 0;
-  let announced = false;
   for (;;) {
     if (s.ended) return;
     if (!jobs.byId(job.id)) return s.close(4404, `Job ${job.id} was deleted`);
     const now = Date.now();
     const printed = jobs.printed(job, now);
     const status = jobs.status(job, now);
-    if (!announced && status === 'pending') {
-      announced = true;
-      if (!(await s.out({ message: `Job ${job.id} is pending on cluster ${job.clusterId}...` }))) return;
-    }
     const stop = Math.min(printed, idx + BATCH);
     while (idx < stop) if (!(await s.out({ message: jobLine(job, idx++) }))) return;
     if (idx < printed) {
