@@ -6,37 +6,21 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TensorPoolClient } from '../../src/api';
 import { safeOutputPath } from '../../src/api/downloads';
 import type { PullPlan } from '../../src/model/job';
-import { testClient, useTestEngine } from '../fixtures/clientEngine';
-import type { EngineHandle } from '../fixtures/engine';
-import { FAST_JOBS, jobsReady, runIn, submitted, tempFolder } from '../fixtures/jobs';
+import { FAST_JOBS, runIn, submitted, tempFolder, useJobEngine } from '../fixtures/jobs';
 
 describe('API client: pulling job outputs (local engine)', function () {
-  let engine: EngineHandle;
-  let client: TensorPoolClient;
-  let clusterId: string;
-  let folder: ReturnType<typeof tempFolder>;
+  const t = useJobEngine('tp-job-src-');
   let out: ReturnType<typeof tempFolder>;
-
-  useTestEngine((e) => (engine = e));
-  beforeEach(async () => {
-    client = testClient(engine);
-    clusterId = await jobsReady(engine, client);
-    folder = tempFolder('tp-job-src-');
-    out = tempFolder('tp-job-out-');
-  });
-  afterEach(() => {
-    folder.remove();
-    out.remove();
-  });
+  beforeEach(() => (out = tempFolder('tp-job-out-')));
+  afterEach(() => out.remove());
 
   /** A completed job's pull plan. */
   const finished = async (): Promise<{ id: string; plan: PullPlan & { kind: 'download' } }> => {
-    const id = await submitted(client, clusterId, folder.path);
-    assert.equal((await client.jobs.listen(id, { onMessage: () => undefined })).kind, 'success');
-    const plan = await client.jobs.pull(id, { system: 'linux' });
+    const id = await submitted(t.client, t.clusterId, t.folder.path);
+    assert.equal((await t.client.jobs.listen(id, { onMessage: () => undefined })).kind, 'success');
+    const plan = await t.client.jobs.pull(id, { system: 'linux' });
     if (plan.kind !== 'download') assert.fail(`expected files to download, got ${plan.kind}`);
     return { id, plan };
   };
@@ -48,7 +32,7 @@ describe('API client: pulling job outputs (local engine)', function () {
     assert.deepEqual([...plan.files.keys()].sort(), ['checkpoints/result.bin', 'results.json']);
     assert.equal(plan.sizes.get('results.json'), FAST_JOBS.outputBytes);
     const progress: number[] = [];
-    const res = await client.jobs.download(plan.files, out.path, {
+    const res = await t.client.jobs.download(plan.files, out.path, {
       onProgress: (p) => progress.push(p.done),
     });
     assert.deepEqual(res.written.sort(), ['checkpoints/result.bin', 'results.json']);
@@ -60,12 +44,12 @@ describe('API client: pulling job outputs (local engine)', function () {
   });
 
   it('refuses `../` and absolute paths in the map and writes nothing outside the folder', async () => {
-    await engine.config({
+    await t.engine.config({
       jobs: { ...FAST_JOBS, extraOutputs: { '../escape.txt': 'x', '/tmp/abs.txt': 'y' } },
     });
     const { plan } = await finished();
     const inner = join(out.path, 'inner');
-    const res = await client.jobs.download(plan.files, inner);
+    const res = await t.client.jobs.download(plan.files, inner);
     assert.deepEqual(res.refused.map((r) => r.path).sort(), ['../escape.txt', '/tmp/abs.txt']);
     assert.equal(res.written.length, 2);
     assert.ok(!existsSync(join(out.path, 'escape.txt')));
@@ -79,7 +63,7 @@ describe('API client: pulling job outputs (local engine)', function () {
     const outside = tempFolder('tp-job-outside-');
     try {
       symlinkSync(outside.path, join(out.path, 'checkpoints'));
-      const res = await client.jobs.download(plan.files, out.path);
+      const res = await t.client.jobs.download(plan.files, out.path);
       assert.deepEqual(
         res.refused.map((r) => r.path),
         ['checkpoints/result.bin'],
@@ -92,8 +76,8 @@ describe('API client: pulling job outputs (local engine)', function () {
 
   it('an interrupted download is retried and ends complete', async () => {
     const { plan } = await finished();
-    await engine.fault({ method: 'GET', path: '/job/output/*', action: 'truncate', times: 1 });
-    const res = await client.jobs.download(plan.files, out.path, { retryBaseMs: 5 });
+    await t.engine.fault({ method: 'GET', path: '/job/output/*', action: 'truncate', times: 1 });
+    const res = await t.client.jobs.download(plan.files, out.path, { retryBaseMs: 5 });
     assert.equal(res.written.length, 2);
     assert.deepEqual(res.failed, []);
     for (const [path, url] of plan.files)
@@ -102,12 +86,12 @@ describe('API client: pulling job outputs (local engine)', function () {
 
   it('a download that keeps being cut off fails and leaves no file under its final name, nor a temp file', async () => {
     const { plan } = await finished();
-    await engine.fault({ method: 'GET', path: '/job/output/*', action: 'truncate', times: -1 });
-    const res = await client.jobs.download(plan.files, out.path, { retryBaseMs: 2, retries: 2 });
+    await t.engine.fault({ method: 'GET', path: '/job/output/*', action: 'truncate', times: -1 });
+    const res = await t.client.jobs.download(plan.files, out.path, { retryBaseMs: 2, retries: 2 });
     assert.deepEqual(res.failed.map((f) => f.path).sort(), ['checkpoints/result.bin', 'results.json']);
     assert.match(res.failed[0].error, /cut off/);
     assert.deepEqual(filesIn(out.path), ['checkpoints']);
-    const gets = (await engine.log()).filter((e) => e.path.startsWith('/job/output/'));
+    const gets = (await t.engine.log()).filter((e) => e.path.startsWith('/job/output/'));
     assert.equal(gets.length, 6, 'three tries per file');
   });
 
@@ -116,7 +100,7 @@ describe('API client: pulling job outputs (local engine)', function () {
     mkdirSync(join(out.path, 'checkpoints'));
     writeFileSync(join(out.path, 'results.json'), 'mine');
     const asked: string[] = [];
-    const res = await client.jobs.download(plan.files, out.path, {
+    const res = await t.client.jobs.download(plan.files, out.path, {
       overwrite: (p) => {
         asked.push(p);
         return Promise.resolve(false);
@@ -128,17 +112,17 @@ describe('API client: pulling job outputs (local engine)', function () {
   });
 
   it('a running job answers a command to run locally (no files), and a dry run lists without a command', async () => {
-    await engine.config({ jobs: { ...FAST_JOBS, lineMs: 1000 } });
-    const id = await submitted(client, clusterId, folder.path);
+    await t.engine.config({ jobs: { ...FAST_JOBS, lineMs: 1000 } });
+    const id = await submitted(t.client, t.clusterId, t.folder.path);
     await new Promise((r) => setTimeout(r, 40));
-    const plan = await client.jobs.pull(id, { system: 'linux' });
+    const plan = await t.client.jobs.pull(id, { system: 'linux' });
     assert.equal(plan.kind, 'command');
     const command = plan.kind === 'command' ? plan.command : '';
     await runIn(out.path)(command);
     assert.equal(readFileSync(join(out.path, '.tp-pull-marker'), 'utf8').trim(), `pulled ${id}`);
-    const dry = await client.jobs.pull(id, { system: 'linux', dryRun: true });
+    const dry = await t.client.jobs.pull(id, { system: 'linux', dryRun: true });
     assert.equal(dry.kind, 'nothing');
-    const [call] = await engine.calls('GET', `/job/pull/${id}`);
+    const [call] = await t.engine.calls('GET', `/job/pull/${id}`);
     assert.deepEqual(call.query, { system: 'linux', dry_run: 'false' });
   });
 });

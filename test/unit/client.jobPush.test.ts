@@ -6,37 +6,23 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TensorPoolClient } from '../../src/api';
-import { testClient, useTestEngine } from '../fixtures/clientEngine';
-import type { EngineHandle } from '../fixtures/engine';
-import { JOB_FILE, jobsReady, submit, tempFolder } from '../fixtures/jobs';
+import { testClient } from '../fixtures/clientEngine';
+import { JOB_FILE, submit, useJobEngine } from '../fixtures/jobs';
 
 describe('API client: job submission over WebSocket (local engine)', function () {
-  let engine: EngineHandle;
-  let client: TensorPoolClient;
-  let clusterId: string;
-  let folder: ReturnType<typeof tempFolder>;
-
-  useTestEngine((e) => (engine = e));
-  beforeEach(async () => {
-    client = testClient(engine);
-    clusterId = await jobsReady(engine, client);
-    await engine.clearLog();
-    folder = tempFolder('tp-job-push-');
-  });
-  afterEach(() => folder.remove());
+  const t = useJobEngine('tp-job-push-');
 
   const wsLog = async (path = '/job/push') =>
-    (await engine.log()).filter((e) => e.method === 'WS' && e.path === path);
+    (await t.engine.log()).filter((e) => e.method === 'WS' && e.path === path);
 
   it('sends the token first, then the job, runs the upload command in the folder and is submitted', async () => {
-    const { outcome, messages, ran } = await submit(client, clusterId, folder.path);
+    const { outcome, messages, ran } = await submit(t.client, t.clusterId, t.folder.path);
     assert.equal(outcome.kind, 'submitted');
     const jobId = outcome.kind === 'submitted' ? outcome.jobId : undefined;
     assert.match(jobId ?? '', /^job_/);
-    // The command the service sent ran in the job file's folder, for real.
+    // The command the service sent ran in the job file's t.folder, for real.
     assert.deepEqual(ran, [`echo ${jobId} > .tp-upload-marker`]);
-    assert.equal(readFileSync(join(folder.path, '.tp-upload-marker'), 'utf8').trim(), jobId);
+    assert.equal(readFileSync(join(t.folder.path, '.tp-upload-marker'), 'utf8').trim(), jobId);
     assert.ok(
       messages.some((m) => m.command === ran[0]),
       'the command was shown to the caller',
@@ -52,7 +38,7 @@ describe('API client: job submission over WebSocket (local engine)', function ()
     assert.deepEqual(log[2].body, {
       tp_config: JOB_FILE,
       system: 'Linux',
-      cluster_id: clusterId,
+      cluster_id: t.clusterId,
       teardown_cluster: false,
     });
     assert.deepEqual(log[3].body, {
@@ -67,27 +53,27 @@ describe('API client: job submission over WebSocket (local engine)', function ()
     assert.equal(log[0].url, '/job/push');
     assert.deepEqual(log[0].query, {});
     assert.equal(log[0].authorization, null);
-    const everything = JSON.stringify(await engine.log());
-    assert.ok(!everything.includes(engine.token));
+    const everything = JSON.stringify(await t.engine.log());
+    assert.ok(!everything.includes(t.engine.token));
   });
 
   it('a bad token is refused with the service reason and nothing is created', async () => {
-    const bad = testClient(engine, { getToken: () => 'tp_wrong_token_0123456789' });
-    const { outcome, ran } = await submit(bad, clusterId, folder.path);
+    const bad = testClient(t.engine, { getToken: () => 'tp_wrong_token_0123456789' });
+    const { outcome, ran } = await submit(bad, t.clusterId, t.folder.path);
     assert.deepEqual(
       { kind: outcome.kind, code: outcome.kind === 'refused' ? outcome.code : 0 },
       { kind: 'refused', code: 1008 },
     );
     assert.match(outcome.kind === 'refused' ? outcome.reason : '', /Invalid API key/);
     assert.deepEqual(ran, []);
-    const list = await client.jobs.list();
+    const list = await t.client.jobs.list();
     assert.deepEqual(list.jobs, []);
-    assert.ok(!JSON.stringify(await engine.log()).includes('tp_wrong_token_0123456789'));
+    assert.ok(!JSON.stringify(await t.engine.log()).includes('tp_wrong_token_0123456789'));
   });
 
   it('a connection lost mid-submission (1006) is an unknown outcome, with one push only', async () => {
-    await engine.fault({ method: 'WS', path: '/job/push', action: 'terminate', afterMessages: 1 });
-    const { outcome, ran } = await submit(client, clusterId, folder.path);
+    await t.engine.fault({ method: 'WS', path: '/job/push', action: 'terminate', afterMessages: 1 });
+    const { outcome, ran } = await submit(t.client, t.clusterId, t.folder.path);
     assert.equal(outcome.kind, 'unknown');
     assert.match(outcome.kind === 'unknown' ? (outcome.jobId ?? '') : '', /^job_/);
     assert.match(outcome.kind === 'unknown' ? outcome.reason : '', /may or may not exist/);
@@ -97,14 +83,14 @@ describe('API client: job submission over WebSocket (local engine)', function ()
   });
 
   it('a close with a reason is a refusal carrying that reason', async () => {
-    await engine.fault({
+    await t.engine.fault({
       method: 'WS',
       path: '/job/push',
       action: 'close',
       closeCode: 4503,
       reason: 'Cluster is busy: try again later',
     });
-    const { outcome } = await submit(client, clusterId, folder.path);
+    const { outcome } = await submit(t.client, t.clusterId, t.folder.path);
     assert.deepEqual(outcome, {
       kind: 'refused',
       code: 4503,
@@ -114,14 +100,14 @@ describe('API client: job submission over WebSocket (local engine)', function ()
   });
 
   it('an unknown cluster is refused with the reason naming it', async () => {
-    const { outcome } = await submit(client, 'c-does-not-exist', folder.path);
+    const { outcome } = await submit(t.client, 'c-does-not-exist', t.folder.path);
     assert.equal(outcome.kind, 'refused');
     assert.match(outcome.kind === 'refused' ? outcome.reason : '', /c-does-not-exist.*not found/);
   });
 
   it('a failing upload command reports its exit code and stderr, and the submission is refused', async () => {
-    const failing = await client.jobs.push(
-      { tpConfig: JOB_FILE, system: 'Linux', clusterId, teardown: false },
+    const failing = await t.client.jobs.push(
+      { tpConfig: JOB_FILE, system: 'Linux', clusterId: t.clusterId, teardown: false },
       { runCommand: () => Promise.resolve({ exitCode: 3, stdout: '', stderr: 'rsync: connection refused' }) },
     );
     assert.equal(failing.kind, 'refused');
@@ -131,15 +117,15 @@ describe('API client: job submission over WebSocket (local engine)', function ()
     );
     assert.equal((result?.body as { exit_code: number }).exit_code, 3);
     assert.equal((result?.body as { command_stderr: string }).command_stderr, 'rsync: connection refused');
-    const list = await client.jobs.list();
+    const list = await t.client.jobs.list();
     assert.equal(list.jobs?.[0].status, 'failed');
   });
 
   it('an invalid job file is refused with the TOML problem and never asks for a command', async () => {
-    const { outcome, ran } = await submit(client, clusterId, folder.path, 'commands = [\n');
+    const { outcome, ran } = await submit(t.client, t.clusterId, t.folder.path, 'commands = [\n');
     assert.equal(outcome.kind, 'refused');
     assert.match(outcome.kind === 'refused' ? outcome.reason : '', /not valid TOML/);
     assert.deepEqual(ran, []);
-    assert.ok(!existsSync(join(folder.path, '.tp-upload-marker')));
+    assert.ok(!existsSync(join(t.folder.path, '.tp-upload-marker')));
   });
 });
