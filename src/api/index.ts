@@ -21,6 +21,8 @@ export type { Bucket } from './normalize';
 export type { HealthVerdict, SavedSshKey, SshKeyListing } from './sshKeys';
 export type { VolumeApi, VolumeInfo } from './volumes';
 export type { JobApi, JobInfo, JobSystem } from './jobs';
+export { pullSystem } from './jobs';
+export { pushSystem } from './jobSocket';
 export type {
   CommandResult,
   JobOs,

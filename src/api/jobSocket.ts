@@ -78,6 +78,11 @@ export interface SocketOptions {
   readonly idleTimeoutMs?: number;
 }
 
+/** The `system` a push sends (Python's platform.system() spelling) for a Node platform. */
+export function pushSystem(platform: NodeJS.Platform = process.platform): JobOs {
+  return platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'Darwin' : 'Linux';
+}
+
 const UNKNOWN_REASON =
   'The connection was lost during the submission: the job may or may not exist. Check the job list before submitting again.';
 
@@ -99,6 +104,7 @@ function connect(
     dispatcher: target.dispatcher,
     headers: { 'user-agent': target.userAgent, 'x-client-type': 'vscode' },
   });
+  ws.binaryType = 'arraybuffer';
   let opened = false;
   let timer: NodeJS.Timeout | undefined;
   let idle: NodeJS.Timeout | undefined;

@@ -30,6 +30,11 @@ const seg = (v: string) => encodeURIComponent(v);
 
 export type JobSystem = 'linux' | 'darwin' | 'windows';
 
+/** The `system` a pull sends (lower case, as the official client's REST calls) for a Node platform. */
+export function pullSystem(platform: NodeJS.Platform = process.platform): JobSystem {
+  return platform === 'win32' ? 'windows' : platform === 'darwin' ? 'darwin' : 'linux';
+}
+
 export interface JobInfo {
   /** undefined when the answer had no readable job_info (then show `message`). */
   readonly job: Job | undefined;

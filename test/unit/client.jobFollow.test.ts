@@ -6,9 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import type { TensorPoolError } from '../../src/api';
-import type { ListenMessage } from '../../src/api/jobSocket';
+import { pushSystem, type ListenMessage } from '../../src/api/jobSocket';
 import { isTerminalJobState, jobStateKind } from '../../src/model/job';
-import { FAST_JOBS, submitted, useJobEngine } from '../fixtures/jobs';
+import { FAST_JOBS, runIn, submitted, useJobEngine } from '../fixtures/jobs';
 import { waitFor } from '../shared/wait';
 
 describe('API client: following and managing jobs (local engine)', function () {
@@ -21,7 +21,8 @@ describe('API client: following and managing jobs (local engine)', function () {
   it('listen streams every log line in order, then the final status', async () => {
     const id = await submitted(t.client, t.clusterId, t.folder.path);
     const got: ListenMessage[] = [];
-    const outcome = await t.client.jobs.listen(id, { onMessage: (m) => got.push(m) });
+    // Pings every 5 ms on the way (the official client's keep-alive, much faster).
+    const outcome = await t.client.jobs.listen(id, { onMessage: (m) => got.push(m) }, { pingMs: 5 });
     assert.equal(outcome.kind, 'success');
     const lines = logLines(got);
     assert.equal(lines.length, LINES);
@@ -131,6 +132,26 @@ describe('API client: following and managing jobs (local engine)', function () {
     const { template } = await t.client.jobs.init();
     assert.match(template, /^commands = \[/m);
     assert.match(template, /^outputs = \[/m);
+  });
+
+  it('a job submitted with teardown says so and destroys its cluster once it ended', async () => {
+    const messages: string[] = [];
+    const outcome = await t.client.jobs.push(
+      {
+        tpConfig: 'commands = ["echo hi"]',
+        system: pushSystem('linux'),
+        clusterId: t.clusterId,
+        teardown: true,
+      },
+      { onMessage: (m) => messages.push(m.message ?? ''), runCommand: runIn(t.folder.path) },
+    );
+    assert.equal(outcome.kind, 'submitted');
+    assert.ok(messages.some((m) => /cluster will be destroyed/.test(m)));
+    const id = outcome.kind === 'submitted' ? outcome.jobId! : '';
+    assert.equal((await t.client.jobs.listen(id, { onMessage: () => undefined })).kind, 'success');
+    await t.client.jobs.list();
+    const cluster = (await t.client.listClusters()).clusters?.find((c) => c.id === t.clusterId);
+    assert.ok(cluster === undefined || /destroy/i.test(cluster.status ?? ''), `cluster: ${cluster?.status}`);
   });
 
   it('job states: terminal ones are known, any case; an unknown state is still going', () => {
