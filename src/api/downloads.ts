@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici';
 import { abortableSleep } from './retry';
 
 export interface DownloadOptions {

@@ -11,7 +11,8 @@
  * Like the official client, a ping goes out every 5 s (keeps proxies and NATs from dropping a quiet
  * stream); undici does not report pongs, so a silent peer is caught by `idleTimeoutMs` instead.
  */
-import { ping, WebSocket, type CloseEvent, type MessageEvent } from 'undici';
+import type { CloseEvent, MessageEvent, WebSocket as UndiciWebSocket } from 'undici';
+import { webSockets } from './undici';
 import type { Transport } from './http';
 
 export type JobOs = 'Linux' | 'Darwin' | 'Windows';
@@ -87,7 +88,7 @@ const UNKNOWN_REASON =
   'The connection was lost during the submission: the job may or may not exist. Check the job list before submitting again.';
 
 interface Conn {
-  readonly ws: WebSocket;
+  readonly ws: UndiciWebSocket;
   readonly send: (obj: unknown) => void;
   readonly ended: Promise<{ code: number; reason: string; opened: boolean }>;
 }
@@ -100,6 +101,7 @@ function connect(
   opts: SocketOptions & { signal?: AbortSignal },
 ): Conn {
   const target = transport.socketTarget(path);
+  const { WebSocket, ping } = webSockets();
   const ws = new WebSocket(target.url, {
     dispatcher: target.dispatcher,
     headers: { 'user-agent': target.userAgent, 'x-client-type': 'vscode' },

@@ -46,7 +46,7 @@ export class JobApi {
 
   private async get(path: string, query?: S.LooseRecord, opts?: CallOptions): Promise<S.LooseRecord> {
     const q = query as Record<string, string | undefined> | undefined;
-    const call = { method: 'GET' as const, path, query: q, schema: S.LooseRecord };
+    const call = { method: 'GET' as const, path, query: q, schema: S.LooseRecord() };
     return (await this.transport.call(call, opts)).data;
   }
 
@@ -89,14 +89,14 @@ export class JobApi {
   /** POST /job/cancel/{id}: 200/202 {message}. Asynchronous: follow info until `canceled`. Never retried. */
   async cancel(jobId: string, opts?: CallOptions): Promise<{ message: string | undefined }> {
     requireId(jobId, 'job_id', 'POST', '/job/cancel');
-    const call = { method: 'POST' as const, path: `/job/cancel/${seg(jobId)}`, schema: S.LooseRecord };
+    const call = { method: 'POST' as const, path: `/job/cancel/${seg(jobId)}`, schema: S.LooseRecord() };
     return { message: str((await this.transport.call(call, opts)).data.message) };
   }
 
   /** DELETE /job/delete/{id}: only a terminal job (409 otherwise). Never retried. */
   async delete(jobId: string, opts?: CallOptions): Promise<{ message: string | undefined }> {
     requireId(jobId, 'job_id', 'DELETE', '/job/delete');
-    const call = { method: 'DELETE' as const, path: `/job/delete/${seg(jobId)}`, schema: S.LooseRecord };
+    const call = { method: 'DELETE' as const, path: `/job/delete/${seg(jobId)}`, schema: S.LooseRecord() };
     return { message: str((await this.transport.call(call, opts)).data.message) };
   }
 

@@ -63,3 +63,8 @@ export function envHttpProxyAgent(
   const Agent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent;
   return new Agent(options);
 }
+
+/** undici's WebSocket and ping, for the job sockets: its whole index, loaded on the first job socket only. */
+export function webSockets(): Pick<typeof Undici, 'WebSocket' | 'ping'> {
+  return require('undici') as typeof Undici;
+}
