@@ -127,7 +127,11 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     volumes: volumes.controller,
     refreshClusters: () => clusters.refresh(),
   });
-  setupJobFiles(context, { prompts, signedIn: () => store.account.kind === 'signedIn' });
+  setupJobFiles(context, {
+    prompts,
+    signedIn: () => store.account.kind === 'signedIn',
+    fetchTemplate: async () => (await (await api.client()).jobs.init()).template,
+  });
   const session = new Session({
     store,
     api,

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { eventually } from './helpers';
-import { api } from './control';
+import { api, control, signIn } from './control';
 
 interface NewJobFileResult {
   path: string;
@@ -57,8 +57,12 @@ suite('Job files: New Job File and problems while typing', () => {
   });
 
   test('New Job File writes job.tp.toml, then job2.tp.toml beside it, opening each and keeping the first', async () => {
+    assert.equal((await signIn()).ok, true);
+    await control.clearLog();
     const first = await vscode.commands.executeCommand<NewJobFileResult>('tensorpool.newJobFile');
     scratch.push(first.path);
+    assert.equal(first.source, 'service', 'signed in: the template comes from GET /job/init');
+    assert.equal((await control.calls('GET', '/job/init')).length, 1);
     assert.equal(first.path, path.join(root, 'job.tp.toml'));
     const firstText = fs.readFileSync(first.path, 'utf8');
     assert.match(firstText, /^commands\s*=/m);
