@@ -52,3 +52,21 @@ export async function mutations(): Promise<string[]> {
     .filter((e) => e.method !== 'GET' && !(e.method === 'POST' && e.path === '/health'))
     .map((e) => `${e.method} ${e.path} -> ${e.status}`);
 }
+
+/** The list reads a view makes on its own (a timer, a section shown). Not /me: a token check counts. */
+const BACKGROUND_READS = new Set([
+  '/cluster/list',
+  '/storage/list',
+  '/user/ssh-key/list',
+  '/job/list',
+  '/object-storage/credentials',
+  '/object-storage/bucket/list',
+]);
+
+/** Every request in the engine's log except the reads views make by themselves (what input can cause). */
+export async function causedRequests(): Promise<string[]> {
+  return (await control.log())
+    .filter((e) => !(e.method === 'GET' && BACKGROUND_READS.has(e.path)))
+    .filter((e) => !(e.method === 'POST' && e.path === '/health'))
+    .map((e) => `${e.method} ${e.path} -> ${e.status}`);
+}
