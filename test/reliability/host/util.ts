@@ -24,11 +24,11 @@ function labelOf(item: vscode.TreeItem): string {
   return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
 }
 
-export async function clusterRows(
-  ext: TensorPoolExtensionApi,
-  parent?: ClusterNode,
-): Promise<Array<Row<ClusterNode>>> {
-  const provider = ext.views.clusters;
+/** A tree's rows as VS Code renders them: item, label, description and the tooltip shown on hover. */
+async function rowsOf<N>(
+  provider: vscode.TreeDataProvider<N>,
+  parent: N | undefined,
+): Promise<Array<Row<N>>> {
   const nodes = (await provider.getChildren(parent)) ?? [];
   return Promise.all(
     nodes.map(async (node) => {
@@ -44,24 +44,18 @@ export async function clusterRows(
   );
 }
 
-export async function storageRows(
+export function clusterRows(
+  ext: TensorPoolExtensionApi,
+  parent?: ClusterNode,
+): Promise<Array<Row<ClusterNode>>> {
+  return rowsOf(ext.views.clusters, parent);
+}
+
+export function storageRows(
   ext: TensorPoolExtensionApi,
   parent?: StorageNode,
 ): Promise<Array<Row<StorageNode>>> {
-  const provider = ext.views.objectStorage;
-  const nodes = (await provider.getChildren(parent)) ?? [];
-  return Promise.all(
-    nodes.map(async (node) => {
-      const item = await provider.getTreeItem(node);
-      return {
-        node,
-        item,
-        label: labelOf(item),
-        description: String(item.description ?? ''),
-        tooltip: await resolvedTooltip(provider, node),
-      };
-    }),
-  );
+  return rowsOf(ext.views.objectStorage, parent);
 }
 
 async function engineControl(method: string, path: string, body?: unknown): Promise<unknown> {
