@@ -10,6 +10,7 @@
 import type { EngineCore } from './core';
 import { parseFault } from './faults';
 import { json, type Reply } from './http';
+import { parseJobConfig } from './jobs';
 import { clusterJson, requestJson, sshKeyJson } from './present';
 import { parseVersion } from './offered';
 import { bulkSeed } from './seed';
@@ -152,6 +153,12 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
           return 'minClientVersion must be a version such as 1.2.0, or null';
         next.minClientVersion = value;
         break;
+      case 'jobs': {
+        const jobs = parseJobConfig(next.jobs, value);
+        if (typeof jobs === 'string') return jobs;
+        next.jobs = jobs;
+        break;
+      }
       case 'answers': {
         const answers = parseAnswers(next.answers, value);
         if (typeof answers === 'string') return answers;

@@ -12,7 +12,21 @@
 
 import { hex } from './state';
 
-export const FAULT_ACTIONS = ['respond', 'drop', 'drop-after', 'truncate', 'hang', 'delay'] as const;
+// On a WebSocket (method `WS`, path /job/push or /job/listen/*), counting the messages the server sends:
+//   terminate   after `afterMessages` messages, kill the TCP connection (the client sees 1006)
+//   close       after `afterMessages` messages, close with `closeCode` (default 4000) and `reason`
+//   slow        wait `delayMs` before every message (a slow stream)
+export const FAULT_ACTIONS = [
+  'respond',
+  'drop',
+  'drop-after',
+  'truncate',
+  'hang',
+  'delay',
+  'terminate',
+  'close',
+  'slow',
+] as const;
 export type FaultAction = (typeof FAULT_ACTIONS)[number];
 
 export interface Fault {
@@ -30,6 +44,10 @@ export interface Fault {
   delayMs: number;
   /** How many calls it has applied to so far. */
   hits: number;
+  /** WebSocket faults: after how many server messages; the close code and reason. */
+  afterMessages: number;
+  closeCode: number;
+  reason: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -50,6 +68,9 @@ export function parseFault(input: unknown): Fault | string {
     'contentType',
     'headers',
     'delayMs',
+    'afterMessages',
+    'closeCode',
+    'reason',
   ]);
   const unknown = Object.keys(o).filter((k) => !known.has(k));
   if (unknown.length) return `unknown field(s): ${unknown.join(', ')}`;
@@ -68,6 +89,21 @@ export function parseFault(input: unknown): Fault | string {
   const delayMs = o.delayMs ?? 0;
   if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0)
     return 'delayMs must be a number >= 0';
+  const afterMessages = o.afterMessages ?? 0;
+  if (typeof afterMessages !== 'number' || !Number.isInteger(afterMessages) || afterMessages < 0)
+    return 'afterMessages must be an integer >= 0';
+  const closeCode = o.closeCode ?? 4000;
+  if (
+    typeof closeCode !== 'number' ||
+    !(
+      closeCode === 1000 ||
+      (closeCode >= 3000 && closeCode <= 4999) ||
+      [1001, 1008, 1011].includes(closeCode)
+    )
+  )
+    return 'closeCode must be 1000, 1001, 1008, 1011 or 3000..4999';
+  if (o.reason !== undefined && (typeof o.reason !== 'string' || Buffer.byteLength(o.reason) > 123))
+    return 'reason must be a string of at most 123 bytes';
   const headers: Record<string, string> = {};
   if (o.headers !== undefined) {
     if (typeof o.headers !== 'object' || o.headers === null || Array.isArray(o.headers))
@@ -93,6 +129,9 @@ export function parseFault(input: unknown): Fault | string {
     headers,
     delayMs,
     hits: 0,
+    afterMessages,
+    closeCode,
+    reason: typeof o.reason === 'string' ? o.reason : '',
   };
 }
 

@@ -7,6 +7,9 @@ export interface Reply {
   /** JSON-serialisable body; undefined = no body (204). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sent verbatim instead of `body` (a file download: bytes), with contentType. */
+  raw?: string | Buffer;
+  contentType?: string;
 }
 
 export function json(status: number, body: unknown, headers?: Record<string, string>): Reply {

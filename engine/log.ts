@@ -25,6 +25,11 @@ export interface LogEntry {
   clientType: string | null;
   /** The fault action applied to this call, if any. */
   fault: string | null;
+  /** WebSocket events (method `WS`): the upgrade (with `url`), each message received, the close
+   *  (`status` = close code, body {reason, by}). Absent for plain HTTP calls. */
+  ws?: 'upgrade' | 'message' | 'close';
+  /** The upgrade's request URL (path and query, redacted). */
+  url?: string;
 }
 
 export const REDACTED = '[redacted]';

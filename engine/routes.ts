@@ -17,6 +17,7 @@ import {
 } from './text';
 import type { AnswerEndpoint, AnswerShape, ObjectStorageRecord, User } from './types';
 import { volumeRoutes } from './volumeRoutes';
+import { jobRoutes } from './jobRoutes';
 import { attachedVolumesJson, attachedVolumesText } from './volumeWire';
 import {
   issue,
@@ -36,6 +37,8 @@ export interface PublicCtx {
   query: URLSearchParams;
   rawBody: string;
   now: number;
+  /** http://<Host header>: where this engine is reached (output URLs point back to it). */
+  baseUrl: string;
 }
 
 export interface UserCtx extends PublicCtx {
@@ -106,7 +109,7 @@ export function body<T>(
 }
 
 /** The shape a test chose for an endpoint's answer (POST /_engine/config `answers`). */
-function shapeOf(state: EngineState, endpoint: AnswerEndpoint): AnswerShape {
+export function shapeOf(state: EngineState, endpoint: AnswerEndpoint): AnswerShape {
   const chosen = state.config.answers[endpoint];
   if (chosen) return chosen;
   const listed = endpoint === 'clusterList' || endpoint === 'clusterInfo';
@@ -114,7 +117,11 @@ function shapeOf(state: EngineState, endpoint: AnswerEndpoint): AnswerShape {
 }
 
 /** Text `message`, structured fields, or both, as the endpoint's shape says. */
-function shaped(shape: AnswerShape, message: () => string, fields: () => Record<string, unknown>): Reply {
+export function shaped(
+  shape: AnswerShape,
+  message: () => string,
+  fields: () => Record<string, unknown>,
+): Reply {
   const out: Record<string, unknown> = {};
   if (shape.mode !== 'structured') out.message = message();
   if (shape.mode !== 'text') Object.assign(out, fields());
@@ -435,7 +442,14 @@ const objectStorage: Route[] = [
   ),
 ];
 
-export const ROUTES: Route[] = [...health, ...account, ...clusters, ...objectStorage, ...volumeRoutes()];
+export const ROUTES: Route[] = [
+  ...health,
+  ...account,
+  ...clusters,
+  ...objectStorage,
+  ...volumeRoutes(),
+  ...jobRoutes(),
+];
 
 // --- matching ------------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl } from './control';
 import { EngineCore } from './core';
+import { attachJobSockets } from './jobSockets';
 import type { Fault } from './faults';
 import { authError, detail, encodeBody, json, routeNotFound, type Reply } from './http';
 import { redactAuthorization, redactor, type LogEntry } from './log';
@@ -90,6 +91,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
       }
     });
   });
+  const sockets = attachJobSockets(server, core, timers);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
@@ -111,6 +113,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
         timers.clear();
+        sockets.close();
         server.close(() => resolve());
         // Hung (fault) and keep-alive connections would keep close() waiting forever.
         server.closeAllConnections();
@@ -185,7 +188,8 @@ function serve(
   };
   const handle = (): Reply => {
     if (tooLarge) return detail(413, 'Request body too large');
-    const { reply, user } = dispatch(core, method, path, url.searchParams, raw, authHeader);
+    const baseUrl = `http://${req.headers.host ?? '127.0.0.1'}`;
+    const { reply, user } = dispatch(core, method, path, url.searchParams, raw, authHeader, baseUrl);
     entry.user = user?.uid ?? null;
     return reply;
   };
@@ -228,6 +232,7 @@ function dispatch(
   query: URLSearchParams,
   rawBody: string,
   authHeader: string | undefined,
+  baseUrl: string,
 ): { reply: Reply; user: User | null } {
   const match = matchRoute(ROUTES, method, path);
   if (match === null) return { reply: routeNotFound(), user: null };
@@ -237,7 +242,7 @@ function dispatch(
       user: null,
     };
   const route: Route = match.route;
-  const base = { state: core.state, params: match.params, query, rawBody, now: Date.now() };
+  const base = { state: core.state, params: match.params, query, rawBody, now: Date.now(), baseUrl };
   if (!route.auth) return { reply: route.handle(base), user: null };
 
   const credential = bearer(authHeader);
@@ -303,7 +308,7 @@ function logCall(
 }
 
 /** The answer a `respond` fault gives. rawBody is sent verbatim; body is JSON; neither: a detail. */
-function faultReply(f: Fault): Reply & { raw?: string; contentType: string } {
+function faultReply(f: Fault): Reply {
   const headers = { ...f.headers };
   if (f.rawBody !== null) return { status: f.status, headers, raw: f.rawBody, contentType: f.contentType };
   if (f.body !== undefined) return { status: f.status, headers, body: f.body, contentType: f.contentType };
@@ -316,17 +321,19 @@ function faultReply(f: Fault): Reply & { raw?: string; contentType: string } {
   };
 }
 
-function send(
-  res: http.ServerResponse,
-  reply: Reply & { raw?: string; contentType?: string },
-  mode: 'send' | 'truncate' = 'send',
-): void {
+function send(res: http.ServerResponse, reply: Reply, mode: 'send' | 'truncate' = 'send'): void {
   if (res.headersSent || res.destroyed) return;
   const text = reply.raw ?? encodeBody(reply);
   const headers: Record<string, string | number> = {};
   if (reply.raw !== undefined || reply.body !== undefined)
     headers['Content-Type'] = reply.contentType ?? 'application/json';
   Object.assign(headers, reply.headers ?? {});
+  if (mode === 'truncate' && Buffer.isBuffer(text) && text.length > 1) {
+    // A download cut off mid-body: the full Content-Length is announced, half is sent, the socket dies.
+    res.writeHead(reply.status, { ...headers, 'Content-Length': text.length });
+    res.write(text.subarray(0, Math.floor(text.length / 2)), () => res.destroy());
+    return;
+  }
   if (mode === 'truncate' && text.length > 1) {
     // No Content-Length: the response is chunked and ends cleanly, so the client receives a complete
     // HTTP answer whose JSON is cut in half (a parse error, not a network error).

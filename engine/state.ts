@@ -26,6 +26,7 @@ import type {
 } from './types';
 import type { CreateInput, EditInput, SshKeyInput } from './validate';
 import { VolumeStore } from './volumes';
+import { DEFAULT_JOB_CONFIG, JobStore } from './jobs';
 
 export const DEFAULT_TOKEN = 'tp_local_dev_token';
 export const ORG_ID = 'org_local';
@@ -46,6 +47,7 @@ export const DEFAULT_CONFIG: EngineConfig = {
   minClientVersion: null,
   answers: {},
   balanceUsd: 2500,
+  jobs: DEFAULT_JOB_CONFIG,
 };
 
 /** Outcome of an operation that can be refused: ok with a value, or an HTTP-ish refusal. */
@@ -161,6 +163,8 @@ export class EngineState {
   private nextHost = 0;
   /** Storage volumes (engine/volumes.ts). */
   readonly volumes: VolumeStore = new VolumeStore(this);
+  /** Jobs (engine/jobs.ts). */
+  readonly jobs: JobStore = new JobStore(this);
 
   constructor(opts: StateOptions) {
     this.config = { ...opts.config };

@@ -2,6 +2,8 @@
 // time (request status, cluster status, instance addresses) is *derived* from these records and the
 // current clock by state.ts, never stored, so the engine needs no timers (see state.ts).
 
+import type { JobConfig } from './jobs';
+
 export type RequestType =
   | 'CLUSTER_CLAIM'
   | 'CLUSTER_RELEASE'
@@ -51,6 +53,8 @@ export interface EngineConfig {
   answers: Partial<Record<AnswerEndpoint, AnswerShape>>;
   /** The organisation's balance in USD (storage volume creates need 24 h of cost covered). */
   balanceUsd: number;
+  /** Job timings, log length and extra outputs (engine/jobs.ts). */
+  jobs: JobConfig;
 }
 
 export interface User {

@@ -11,6 +11,7 @@ import { snippet } from './parse';
 import { clusterFromText, toBucket, toCluster, toListing, type Bucket } from './normalize';
 import * as S from './schemas';
 import { healthVerdict, toSshKeyListing, type HealthVerdict, type SshKeyListing } from './sshKeys';
+import { JobApi } from './jobs';
 import { VolumeApi } from './volumes';
 
 export type ImageField = 'container' | 'experimental_container';
@@ -42,11 +43,14 @@ export class TensorPoolClient {
   readonly imageField: ImageField;
   /** Storage volumes (src/api/volumes.ts). */
   readonly volumes: VolumeApi;
+  /** Jobs: REST, the push/listen WebSockets, output downloads (src/api/jobs.ts). */
+  readonly jobs: JobApi;
 
   constructor(options: ClientOptions) {
     this.transport = new Transport(options);
     this.imageField = options.imageField ?? 'container';
     this.volumes = new VolumeApi(this.transport);
+    this.jobs = new JobApi(this.transport);
   }
 
   get baseUrl(): string {

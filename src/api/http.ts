@@ -233,6 +233,25 @@ export class Transport {
     throw err;
   }
 
+  /** The proxy dispatcher (undefined: direct), for requests outside call() such as presigned downloads. */
+  outboundDispatcher(): Dispatcher | undefined {
+    return this.dispatcher;
+  }
+
+  /** What a WebSocket to `path` needs (src/api/jobSocket.ts): its ws(s):// URL, never carrying the token; the
+   *  token, for the first message only; the proxy dispatcher; the user agent. */
+  socketTarget(path: string): {
+    url: string;
+    token: string | undefined;
+    dispatcher: Dispatcher | undefined;
+    userAgent: string;
+  } {
+    const token = this.options.getToken();
+    if (token) this.secrets.add(token);
+    const url = this.baseUrl.replace(/^http(s?):/i, 'ws$1:') + path;
+    return { url, token, dispatcher: this.dispatcher, userAgent: this.options.userAgent };
+  }
+
   /** Log a line; a function is only called (and its text only redacted) when the level is shown. */
   log(level: LogLevel, message: string | (() => string)): void {
     const sink = this.options.log;

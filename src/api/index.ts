@@ -20,4 +20,19 @@ export type { CallOptions } from './http';
 export type { Bucket } from './normalize';
 export type { HealthVerdict, SavedSshKey, SshKeyListing } from './sshKeys';
 export type { VolumeApi, VolumeInfo } from './volumes';
+export type { JobApi, JobInfo, JobSystem } from './jobs';
+export type {
+  CommandResult,
+  JobOs,
+  ListenMessage,
+  ListenOutcome,
+  PushHandlers,
+  PushMessage,
+  PushOutcome,
+  PushRequest,
+  SocketOptions,
+} from './jobSocket';
+export type { FollowOptions, FollowOutcome } from './jobFollow';
+export { downloadOutputs, safeOutputPath } from './downloads';
+export type { DownloadOptions, DownloadResult, FileOutcome } from './downloads';
 export type * from './schemas';

@@ -1,0 +1,290 @@
+// Jobs (spec "Jobs"): the engine's domain state for them. Like clusters, nothing is timed: a job's
+// status and the log lines it has printed are derived from the clock whenever somebody looks.
+//
+//   push received        -> pending (not yet submitted: the upload command has not reported back)
+//   upload succeeded     -> pending for `pendingMs`, then running: one log line every `lineMs`
+//   every line printed   -> completed, or failed when a command is `exit <n>` with n != 0
+//   cancel               -> canceling for `cancelMs`, then canceled (printing stops at the cancel)
+// A job's log: per command `$ <command>`, then `lines` output lines (`exit 1` prints nothing more).
+// Output files: one per `outputs` entry (a folder, `x/`, gets `x/result.bin`), plus config
+// `jobs.extraOutputs` (path -> text, served verbatim: how tests offer `../escape.txt`).
+
+import { randomBytes } from 'node:crypto';
+import type * as Toml from 'smol-toml' with { 'resolution-mode': 'import' };
+import type { EngineState } from './state';
+import type { User } from './types';
+
+export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'canceling' | 'canceled';
+export const TERMINAL_JOB: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'canceled']);
+
+export interface JobConfig {
+  pendingMs: number;
+  lineMs: number;
+  cancelMs: number;
+  /** Output lines printed per command (100000 for the benchmark's "many lines" job). */
+  lines: number;
+  /** Bytes of each generated output file. */
+  outputBytes: number;
+  extraOutputs: Record<string, string>;
+}
+
+export const DEFAULT_JOB_CONFIG: JobConfig = {
+  pendingMs: 1000,
+  lineMs: 150,
+  cancelMs: 1000,
+  lines: 3,
+  outputBytes: 64 * 1024,
+  extraOutputs: {},
+};
+
+export interface Job {
+  id: string;
+  ownerUid: string;
+  orgId: string;
+  clusterId: string;
+  tpConfig: string;
+  system: string;
+  teardown: boolean;
+  commands: string[];
+  outputs: string[];
+  createdMs: number;
+  /** When the upload reported success; null until then. */
+  submittedMs: number | null;
+  /** The upload failed: the job failed before it ran. */
+  uploadFailed: string | null;
+  cancelMs: number | null;
+  torn: boolean;
+  /** Captured at creation so later config changes only affect later jobs. */
+  cfg: JobConfig;
+  /** Index into `script` of the first line that means failure (`exit n`), or -1. */
+  failAt: number;
+  /** The number of log lines the job prints in all. */
+  total: number;
+}
+
+/** Check and read a tp_config: TOML with `commands` (strings), optional `outputs` and `ignore`. */
+export function readTpConfig(text: unknown): { commands: string[]; outputs: string[] } | string {
+  if (typeof text !== 'string' || text.trim() === '')
+    return 'tp_config must be the TOML text of the job file';
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text);
+  } catch (err) {
+    return `tp_config is not valid TOML: ${(err as Error).message.split('\n')[0]}`;
+  }
+  const strings = (key: string): string[] | string => {
+    const v = doc[key] ?? [];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+      return `${key} must be a list of strings`;
+    return v;
+  };
+  const commands = strings('commands');
+  const outputs = strings('outputs');
+  if (typeof commands === 'string') return commands;
+  if (typeof outputs === 'string') return outputs;
+  if (commands.length === 0) return 'tp_config has no commands to run';
+  return { commands, outputs };
+}
+
+// smol-toml ships CommonJS too (its `require` export); only its types are declared as ESM.
+const { parse: parseToml } = require('smol-toml') as typeof Toml;
+
+const EXIT = /^\s*exit\s+(\d+)\s*$/;
+
+/** The idx-th log line of a job (computed, so a 100,000-line job costs no memory). */
+export function jobLine(job: Job, idx: number): string {
+  const per = job.cfg.lines + 1;
+  const c = Math.floor(idx / per);
+  const k = idx % per;
+  const command = job.commands[c] ?? '';
+  if (k === 0) return `\u001b[36m$ ${command}\u001b[0m`;
+  return `[${job.id}] ${command.slice(0, 40)}: line ${k} of ${job.cfg.lines}`;
+}
+
+export class JobStore {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(private readonly state: EngineState) {}
+
+  create(
+    user: User,
+    input: { tpConfig: string; system: string; clusterId: string; teardown: boolean },
+    now: number,
+    parsed: { commands: string[]; outputs: string[] },
+  ): Job {
+    const cfg: JobConfig = { ...this.state.config.jobs };
+    const per = cfg.lines + 1;
+    const fail = parsed.commands.findIndex((c) => EXIT.test(c) && Number(EXIT.exec(c)![1]) !== 0);
+    const job: Job = {
+      id: `job_${randomBytes(6).toString('hex')}`,
+      ownerUid: user.uid,
+      orgId: user.orgId,
+      clusterId: input.clusterId,
+      tpConfig: input.tpConfig,
+      system: input.system,
+      teardown: input.teardown,
+      commands: parsed.commands,
+      outputs: parsed.outputs,
+      createdMs: now,
+      submittedMs: null,
+      uploadFailed: null,
+      cancelMs: null,
+      torn: false,
+      cfg,
+      // An `exit n` command prints its `$` line and nothing more.
+      failAt: fail < 0 ? -1 : fail * per + 1,
+      total: fail < 0 ? parsed.commands.length * per : fail * per + 1,
+    };
+    this.jobs.set(job.id, job);
+    return job;
+  }
+
+  /** A job visible to the caller (same organisation). */
+  find(user: User, id: string): Job | undefined {
+    const j = this.jobs.get(id);
+    return j && j.orgId === user.orgId ? j : undefined;
+  }
+
+  /** A job by id, whoever owns it (presigned output URLs carry no token). */
+  byId(id: string): Job | undefined {
+    return this.jobs.get(id);
+  }
+
+  list(user: User, includeOrg: boolean, now: number): Job[] {
+    const out: Job[] = [];
+    for (const j of this.jobs.values()) {
+      if (includeOrg ? j.orgId === user.orgId : j.ownerUid === user.uid) out.push(j);
+    }
+    this.teardown(out, now);
+    return out;
+  }
+
+  delete(id: string): void {
+    this.jobs.delete(id);
+  }
+
+  submitted(job: Job, now: number): void {
+    job.submittedMs = now;
+  }
+
+  uploadFailed(job: Job, why: string): void {
+    job.uploadFailed = why;
+  }
+
+  /** When the first line may print (end of pending), or null while not submitted. */
+  private startMs(job: Job): number | null {
+    return job.submittedMs === null ? null : job.submittedMs + job.cfg.pendingMs;
+  }
+
+  /** How many log lines the job has printed by `now`. */
+  printed(job: Job, now: number): number {
+    const start = this.startMs(job);
+    if (start === null) return 0;
+    const until = job.cancelMs !== null ? Math.min(now, job.cancelMs) : now;
+    if (until < start) return 0;
+    if (job.cfg.lineMs <= 0) return job.total;
+    return Math.min(job.total, Math.floor((until - start) / job.cfg.lineMs) + 1);
+  }
+
+  status(job: Job, now: number): JobStatus {
+    if (job.uploadFailed !== null) return 'failed';
+    if (job.cancelMs !== null) return now < job.cancelMs + job.cfg.cancelMs ? 'canceling' : 'canceled';
+    const start = this.startMs(job);
+    if (start === null || now < start) return 'pending';
+    if (this.printed(job, now) < job.total) return 'running';
+    return job.failAt >= 0 ? 'failed' : 'completed';
+  }
+
+  /** When the job ended (terminal), for info and lists. */
+  endedMs(job: Job, now: number): number | null {
+    const s = this.status(job, now);
+    if (!TERMINAL_JOB.has(s)) return null;
+    if (job.cancelMs !== null) return job.cancelMs + job.cfg.cancelMs;
+    if (job.uploadFailed !== null) return job.createdMs;
+    const start = this.startMs(job) ?? job.createdMs;
+    return start + Math.max(0, job.total - 1) * Math.max(0, job.cfg.lineMs);
+  }
+
+  exitCode(job: Job, now: number): number | null {
+    const s = this.status(job, now);
+    if (s === 'completed') return 0;
+    if (s === 'failed' && job.failAt >= 0)
+      return Number(EXIT.exec(job.commands[Math.floor(job.failAt / (job.cfg.lines + 1))])![1]);
+    return s === 'failed' || s === 'canceled' ? 1 : null;
+  }
+
+  cancel(job: Job, now: number): { ok: true; already: boolean } | { ok: false; message: string } {
+    const s = this.status(job, now);
+    if (s === 'canceling') return { ok: true, already: true };
+    if (TERMINAL_JOB.has(s)) return { ok: false, message: `Job ${job.id} is already ${s}` };
+    job.cancelMs = now;
+    return { ok: true, already: false };
+  }
+
+  /** The output files of a finished job: relative path -> bytes. */
+  outputs(job: Job): Map<string, Buffer> {
+    const files = new Map<string, Buffer>();
+    for (const o of job.outputs) {
+      const clean = o.replace(/^\.\/+/, '').replace(/\*+/g, 'all');
+      const path = clean.endsWith('/') ? `${clean}result.bin` : clean;
+      files.set(path, outputBytes(`${job.id}:${path}`, job.cfg.outputBytes));
+    }
+    for (const [path, text] of Object.entries(job.cfg.extraOutputs)) files.set(path, Buffer.from(text));
+    return files;
+  }
+
+  /** Destroy the clusters of ended jobs submitted with teardown_cluster (once each). */
+  private teardown(jobs: Job[], now: number): void {
+    for (const j of jobs) {
+      if (!j.teardown || j.torn || !TERMINAL_JOB.has(this.status(j, now))) continue;
+      j.torn = true;
+      const owner = this.state.users.get(j.ownerUid);
+      if (owner) this.state.destroyCluster(owner, j.clusterId, now);
+    }
+  }
+
+  sweep(job: Job, now: number): void {
+    this.teardown([job], now);
+  }
+}
+
+/** Deterministic bytes that are not text (every byte value occurs), so a download that re-encodes fails. */
+export function outputBytes(seed: string, size: number): Buffer {
+  const out = Buffer.alloc(size);
+  let h = 2166136261;
+  for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  for (let i = 0; i < size; i++) {
+    h = Math.imul(h ^ i, 16777619);
+    out[i] = (h >>> 24) ^ (i & 0xff);
+  }
+  return out;
+}
+
+/** POST /_engine/config `jobs`: a partial JobConfig merged over the current one. */
+export function parseJobConfig(current: JobConfig, value: unknown): JobConfig | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'jobs must be an object';
+  const next: JobConfig = { ...current };
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'extraOutputs') {
+      if (
+        typeof v !== 'object' ||
+        v === null ||
+        Array.isArray(v) ||
+        !Object.values(v).every((x) => typeof x === 'string')
+      )
+        return 'jobs.extraOutputs must map paths to strings';
+      next.extraOutputs = { ...(v as Record<string, string>) };
+    } else if (
+      key === 'pendingMs' ||
+      key === 'lineMs' ||
+      key === 'cancelMs' ||
+      key === 'lines' ||
+      key === 'outputBytes'
+    ) {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 10_000_000)
+        return `jobs.${key} must be an integer >= 0`;
+      next[key] = v;
+    } else return `jobs: unknown field ${key}`;
+  }
+  return next;
+}

@@ -1,0 +1,92 @@
+/**
+ * Follow a job's log to its end: listenJob again (with backoff) whenever the stream drops while the job
+ * is not terminal (asked with GET /job/info). Never a push. When a new connection replays the log from
+ * the start (its first message equals the first one seen), the lines already delivered are skipped, so
+ * the caller sees each line once; only the first message's text and a count are kept (bounded memory).
+ */
+import { isTerminalJobState } from '../model/job';
+import { CancelledError } from './errors';
+import { listenJob, type ListenMessage, type SocketOptions } from './jobSocket';
+import type { JobApi } from './jobs';
+import type { Transport } from './http';
+import { abortableSleep } from './retry';
+
+export type FollowOutcome =
+  | { readonly kind: 'success' | 'error'; readonly message: string | undefined }
+  /** The stream ended without a final status but the job is terminal (read from info). */
+  | { readonly kind: 'ended'; readonly status: string | undefined }
+  /** Could not follow: refused (unknown job, bad token: code and reason) or out of attempts. */
+  | { readonly kind: 'refused'; readonly code: number; readonly reason: string }
+  | { readonly kind: 'gave-up'; readonly attempts: number; readonly reason: string }
+  | { readonly kind: 'cancelled' };
+
+export interface FollowOptions extends SocketOptions {
+  readonly onMessage: (m: ListenMessage) => void;
+  /** Called before each reconnect (attempt 1, 2, ...) with the delay waited. */
+  readonly onReconnect?: (attempt: number, delayMs: number) => void;
+  readonly signal?: AbortSignal;
+  /** First backoff step (default 1000 ms), doubled up to maxDelayMs (default 30 s). */
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
+  /** Reconnects in a row without a single message before giving up (default 8). */
+  readonly maxAttempts?: number;
+}
+
+/** Close codes that mean "this will not work by trying again" (auth, not found, bad request). */
+function refusal(code: number): boolean {
+  return code === 1008 || code === 1003 || (code >= 4400 && code < 4500);
+}
+
+export async function followJob(
+  transport: Transport,
+  jobs: JobApi,
+  jobId: string,
+  opts: FollowOptions,
+): Promise<FollowOutcome> {
+  let firstText: string | undefined;
+  let delivered = 0;
+  let failures = 0;
+  for (let attempt = 0; ; attempt++) {
+    let index = 0;
+    let skip = 0;
+    let gotAny = false;
+    const before = delivered;
+    const out = await listenJob(
+      transport,
+      jobId,
+      {
+        signal: opts.signal,
+        onMessage: (m) => {
+          gotAny = true;
+          index++;
+          if (index === 1 && before > 0 && (m.message ?? '') === firstText) skip = before;
+          if (index <= skip && m.status === undefined) return;
+          if (delivered === 0) firstText = m.message ?? '';
+          delivered++;
+          opts.onMessage(m);
+        },
+      },
+      opts,
+    );
+    if (out.kind !== 'ended') return out;
+    if (out.opened && refusal(out.code)) return { kind: 'refused', code: out.code, reason: out.reason };
+    failures = gotAny ? 0 : failures + 1;
+    try {
+      const info = await jobs.info(jobId, { signal: opts.signal });
+      if (isTerminalJobState(info.job?.status)) return { kind: 'ended', status: info.job?.status };
+    } catch (err) {
+      if (err instanceof CancelledError || opts.signal?.aborted) return { kind: 'cancelled' };
+      // The service may be unreachable for a moment: keep following with backoff.
+    }
+    if (failures >= (opts.maxAttempts ?? 8))
+      return { kind: 'gave-up', attempts: failures, reason: out.reason || `code ${out.code}` };
+    const base = opts.baseDelayMs ?? 1000;
+    const delay = Math.min(opts.maxDelayMs ?? 30_000, base * 2 ** Math.min(failures, 10));
+    opts.onReconnect?.(attempt + 1, delay);
+    try {
+      await abortableSleep(delay, opts.signal);
+    } catch {
+      return { kind: 'cancelled' };
+    }
+  }
+}

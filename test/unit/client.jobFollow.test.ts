@@ -1,0 +1,156 @@
+/**
+ * Following and managing jobs against the local engine: /job/listen streams every log line then a final
+ * status; a dropped stream is followed again (a listen, never a push) without repeating lines; cancel is
+ * asynchronous (canceling, then canceled); delete only for an ended job; a text-only list still names
+ * the jobs; the job states model.
+ */
+import * as assert from 'node:assert/strict';
+import type { TensorPoolClient, TensorPoolError } from '../../src/api';
+import type { ListenMessage } from '../../src/api/jobSocket';
+import { isTerminalJobState, jobStateKind } from '../../src/model/job';
+import { testClient, useTestEngine } from '../fixtures/clientEngine';
+import type { EngineHandle } from '../fixtures/engine';
+import { FAST_JOBS, jobsReady, submitted, tempFolder } from '../fixtures/jobs';
+import { waitFor } from '../shared/wait';
+
+describe('API client: following and managing jobs (local engine)', function () {
+  let engine: EngineHandle;
+  let client: TensorPoolClient;
+  let clusterId: string;
+  let folder: ReturnType<typeof tempFolder>;
+
+  useTestEngine((e) => (engine = e));
+  beforeEach(async () => {
+    client = testClient(engine);
+    clusterId = await jobsReady(engine, client);
+    folder = tempFolder('tp-job-follow-');
+  });
+  afterEach(() => folder.remove());
+
+  /** Two commands, FAST_JOBS.lines output lines each, plus the `$ command` lines. */
+  const LINES = 2 * (FAST_JOBS.lines + 1);
+  const logLines = (ms: ListenMessage[]) => ms.filter((m) => m.status === undefined);
+
+  it('listen streams every log line in order, then the final status', async () => {
+    const id = await submitted(client, clusterId, folder.path);
+    const got: ListenMessage[] = [];
+    const outcome = await client.jobs.listen(id, { onMessage: (m) => got.push(m) });
+    assert.equal(outcome.kind, 'success');
+    const lines = logLines(got);
+    assert.equal(lines.length, LINES);
+    assert.match(lines[0].message ?? '', /\$ pip install -r requirements.txt/);
+    assert.match(lines[LINES - 1].message ?? '', /python train.py: line 3 of 3/);
+    assert.equal(got.at(-1)?.status, 'success');
+    const info = await client.jobs.info(id);
+    assert.equal(info.job?.status, 'completed');
+    assert.equal(info.job?.exitCode, 0);
+  });
+
+  it('a job whose command is `exit 1` ends failed, and listen ends with an error', async () => {
+    const id = await submitted(
+      client,
+      clusterId,
+      folder.path,
+      'commands = ["echo start", "exit 1", "echo never"]',
+    );
+    const got: ListenMessage[] = [];
+    const outcome = await client.jobs.listen(id, { onMessage: (m) => got.push(m) });
+    assert.equal(outcome.kind, 'error');
+    assert.ok(!got.some((m) => m.message?.includes('echo never')));
+    assert.equal((await client.jobs.info(id)).job?.status, 'failed');
+  });
+
+  it('a dropped stream is followed again from where it was, each line once, without a second push', async () => {
+    await engine.config({ jobs: { ...FAST_JOBS, lineMs: 20 } });
+    const id = await submitted(client, clusterId, folder.path);
+    await engine.fault({ method: 'WS', path: `/job/listen/${id}`, action: 'terminate', afterMessages: 3 });
+    await engine.clearLog();
+    const got: ListenMessage[] = [];
+    const reconnects: number[] = [];
+    const outcome = await client.jobs.follow(id, {
+      onMessage: (m) => got.push(m),
+      onReconnect: (n) => reconnects.push(n),
+      baseDelayMs: 5,
+    });
+    assert.equal(outcome.kind, 'success');
+    assert.deepEqual(reconnects, [1]);
+    const texts = logLines(got).map((m) => m.message);
+    assert.equal(texts.length, LINES);
+    assert.equal(new Set(texts).size, LINES, 'no line twice');
+    const upgrades = (await engine.log()).filter((e) => e.ws === 'upgrade');
+    assert.deepEqual(
+      upgrades.map((e) => e.path),
+      [`/job/listen/${id}`, `/job/listen/${id}`],
+    );
+  });
+
+  it('listening to an unknown job is refused with the reason', async () => {
+    const outcome = await client.jobs.follow('job_nope', { onMessage: () => undefined, baseDelayMs: 5 });
+    assert.equal(outcome.kind, 'refused');
+    assert.match(outcome.kind === 'refused' ? outcome.reason : '', /job_nope.*not found/);
+  });
+
+  it('cancel is asynchronous: canceling, then canceled; a second cancel after the end is a conflict', async () => {
+    await engine.config({ jobs: { ...FAST_JOBS, lineMs: 200, cancelMs: 100 } });
+    const id = await submitted(client, clusterId, folder.path);
+    const res = await client.jobs.cancel(id);
+    assert.match(res.message ?? '', /Canceling/);
+    assert.equal((await client.jobs.info(id)).job?.status, 'canceling');
+    await waitFor(
+      'canceled',
+      async () => (await client.jobs.info(id)).job?.status,
+      (s) => s === 'canceled',
+      5000,
+      20,
+    );
+    await assert.rejects(client.jobs.cancel(id), (e: TensorPoolError) => e.kind === 'conflict');
+    assert.equal((await engine.calls('POST', `/job/cancel/${id}`)).length, 2, 'never retried');
+  });
+
+  it('delete is refused (409) while the job runs and works once it ended', async () => {
+    await engine.config({ jobs: { ...FAST_JOBS, lineMs: 500 } });
+    const id = await submitted(client, clusterId, folder.path);
+    await assert.rejects(client.jobs.delete(id), (e: TensorPoolError) => {
+      assert.equal(e.kind, 'conflict');
+      assert.match(e.message, /only an ended job can be deleted/);
+      return true;
+    });
+    await client.jobs.cancel(id);
+    await waitFor(
+      'canceled',
+      async () => (await client.jobs.info(id)).job?.status,
+      (s) => s === 'canceled',
+      5000,
+      20,
+    );
+    assert.match((await client.jobs.delete(id)).message ?? '', /deleted/);
+    assert.deepEqual((await client.jobs.list()).jobs, []);
+  });
+
+  it('a text-only list still names each job with its status and cluster', async () => {
+    const id = await submitted(client, clusterId, folder.path);
+    await engine.config({ answers: { jobList: { mode: 'text' } } });
+    const listing = await client.jobs.list();
+    assert.equal(listing.jobs, undefined);
+    assert.match(listing.message ?? '', /JOB ID/);
+    assert.equal(listing.textJobs?.length, 1);
+    assert.equal(listing.textJobs?.[0].id, id);
+    assert.equal(listing.textJobs?.[0].clusterId, clusterId);
+    assert.equal(listing.textJobs?.[0].source, 'text');
+    assert.ok(listing.textJobs?.[0].status, 'a status was read');
+  });
+
+  it('init answers the job file template', async () => {
+    const { template } = await client.jobs.init();
+    assert.match(template, /^commands = \[/m);
+    assert.match(template, /^outputs = \[/m);
+  });
+
+  it('job states: terminal ones are known, any case; an unknown state is still going', () => {
+    for (const s of ['completed', 'ERROR', 'Failed', 'canceled', 'cancelled'])
+      assert.equal(isTerminalJobState(s), true, s);
+    for (const s of ['pending', 'RUNNING', 'canceling', 'queued', '', undefined])
+      assert.equal(isTerminalJobState(s), false, String(s));
+    assert.equal(jobStateKind('Queued'), 'unknown');
+  });
+});
