@@ -54,6 +54,18 @@ export const Commands = {
   destroyVolume: 'tensorpool.destroyVolume',
   copyMountPath: 'tensorpool.copyMountPath',
   copyVolumeId: 'tensorpool.copyVolumeId',
+  // jobs (jobs.ts, jobRun.ts, jobActions.ts)
+  refreshJobs: 'tensorpool.refreshJobs',
+  showJobsMine: 'tensorpool.showJobsMine',
+  showJobsOrganization: 'tensorpool.showJobsOrganization',
+  showJobListText: 'tensorpool.showJobListText',
+  runJobFile: 'tensorpool.runJobFile',
+  followJob: 'tensorpool.followJob',
+  cancelJob: 'tensorpool.cancelJob',
+  deleteJob: 'tensorpool.deleteJob',
+  pullJobOutputs: 'tensorpool.pullJobOutputs',
+  copyJobId: 'tensorpool.copyJobId',
+  showJobInfo: 'tensorpool.showJobInfo',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
