@@ -116,7 +116,8 @@ export class JobFollowers implements vscode.Disposable {
       f.terminal.note(`Stopped following: ${errorMessage(e)}`);
       this.log.warn(`Following job ${jobId} failed: ${errorMessage(e)}`);
     } finally {
-      this.active.delete(jobId);
+      // A follower started after this terminal was closed is not this one's to remove.
+      if (this.active.get(jobId)?.terminal === f.terminal) this.active.delete(jobId);
       if (this.active.size === 0) this.status?.hide();
       this.jobs.refreshIfVisible();
     }

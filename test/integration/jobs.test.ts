@@ -184,6 +184,24 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     assert.equal((await wsLog()).filter((e) => e.ws === 'upgrade').length, 1, 'one push only');
   });
 
+  test('Follow Logs on a job already followed opens no second connection; a finished job can be followed again', async () => {
+    await control.config({ jobs: { ...JOBS, lineMs: 400 } });
+    const { outcome } = run([...WIZARD()]);
+    const id = (await outcome).jobId!;
+    const listens = async () => (await wsLog(`/job/listen/${id}`)).filter((e) => e.ws === 'upgrade').length;
+    await until('the submission is followed', async () => (await listens()) === 1);
+    const again = vscode.commands.executeCommand('tensorpool.followJob', id);
+    await sleep(1000);
+    assert.equal(await listens(), 1, 'one follower per job');
+    await again;
+    await until('completed', async () => (await statusOf(id)) === 'completed');
+    const before = ext.testing.terminalText().split(`[${id}] python eval.py: line 3 of 3`).length;
+    await vscode.commands.executeCommand('tensorpool.followJob', id);
+    assert.equal(await listens(), 2, 'a finished job is followed anew');
+    const after = ext.testing.terminalText().split(`[${id}] python eval.py: line 3 of 3`).length;
+    assert.equal(after, before + 1, 'the whole log again, in a new terminal');
+  });
+
   test('cancel asks, then waits until the job is canceled', async () => {
     await control.config({ jobs: { ...JOBS, lineMs: 1000 } });
     const { outcome } = run([...WIZARD()]);
