@@ -202,6 +202,29 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     assert.equal(after, before + 1, 'the whole log again, in a new terminal');
   });
 
+  test('a dropped log stream reconnects with a note in the terminal, and no line is shown twice', async () => {
+    await control.config({ jobs: { ...JOBS, lineMs: 150 } });
+    await control.clearLog();
+    await control.fault({
+      method: 'WS',
+      path: '/job/listen/*',
+      action: 'terminate',
+      afterMessages: 3,
+      times: 1,
+    });
+    const { outcome } = run([...WIZARD()]);
+    const id = (await outcome).jobId!;
+    const last = `[${id}] python eval.py: line 3 of 3`;
+    await until('the whole log after the reconnect', () => ext.testing.terminalText().includes(last));
+    const text = ext.testing.terminalText();
+    assert.match(text, /Connection to the log lost; reconnecting/);
+    for (const k of [1, 2, 3])
+      assert.equal(text.split(`[${id}] python train.py: line ${k} of 3`).length, 2, `line ${k} once`);
+    const upgrades = async (p: string) => (await wsLog(p)).filter((e) => e.ws === 'upgrade').length;
+    assert.equal(await upgrades('/job/push'), 1, 'a reconnect is never a push');
+    assert.equal(await upgrades(`/job/listen/${id}`), 2, 'one reconnect');
+  });
+
   test('cancel asks, then waits until the job is canceled', async () => {
     await control.config({ jobs: { ...JOBS, lineMs: 1000 } });
     const { outcome } = run([...WIZARD()]);
