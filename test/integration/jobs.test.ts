@@ -184,6 +184,31 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     assert.equal((await wsLog()).filter((e) => e.ws === 'upgrade').length, 1, 'one push only');
   });
 
+  test('a refusal shows the service reason; no terminal follows a job that was not submitted', async () => {
+    await control.clearLog();
+    await control.fault({
+      method: 'WS',
+      path: '/job/push',
+      action: 'close',
+      closeCode: 4503,
+      reason: 'Cluster is busy: try again later',
+    });
+    const { p, outcome } = run([...WIZARD(), ESCAPE]);
+    const out = await outcome;
+    assert.equal(out.kind, 'refused');
+    assert.equal(
+      p.shown.find((s) => s.kind === 'confirm')?.message,
+      'TensorPool refused the job train.tp.toml: Cluster is busy: try again later',
+    );
+    await sleep(500);
+    assert.equal((await wsLog()).filter((e) => e.ws === 'upgrade').length, 1, 'not retried');
+    assert.equal(
+      ((await control.log()) as unknown as WsEntry[]).filter((e) => e.path.startsWith('/job/listen/')).length,
+      0,
+      'nothing to follow',
+    );
+  });
+
   test('Follow Logs on a job already followed opens no second connection; a finished job can be followed again', async () => {
     await control.config({ jobs: { ...JOBS, lineMs: 400 } });
     const { outcome } = run([...WIZARD()]);
