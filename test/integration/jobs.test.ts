@@ -39,6 +39,9 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 const wsLog = async (p = '/job/push') =>
   ((await control.log()) as unknown as WsEntry[]).filter((e) => e.method === 'WS' && e.path === p);
 
+/** How many connections were opened on this WebSocket path. */
+const upgrades = async (p = '/job/push') => (await wsLog(p)).filter((e) => e.ws === 'upgrade').length;
+
 type Outcome = { kind: string; jobId?: string; reason?: string };
 
 suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
@@ -181,7 +184,7 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     assert.match(shown?.message ?? '', /may or may not exist/);
     assert.deepEqual(shown?.items, ['Show Jobs']);
     await sleep(1000);
-    assert.equal((await wsLog()).filter((e) => e.ws === 'upgrade').length, 1, 'one push only');
+    assert.equal(await upgrades(), 1, 'one push only');
   });
 
   test('a refusal shows the service reason; no terminal follows a job that was not submitted', async () => {
@@ -201,7 +204,7 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
       'TensorPool refused the job train.tp.toml: Cluster is busy: try again later',
     );
     await sleep(500);
-    assert.equal((await wsLog()).filter((e) => e.ws === 'upgrade').length, 1, 'not retried');
+    assert.equal(await upgrades(), 1, 'not retried');
     assert.equal(
       ((await control.log()) as unknown as WsEntry[]).filter((e) => e.path.startsWith('/job/listen/')).length,
       0,
@@ -213,7 +216,7 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     await control.config({ jobs: { ...JOBS, lineMs: 400 } });
     const { outcome } = run([...WIZARD()]);
     const id = (await outcome).jobId!;
-    const listens = async () => (await wsLog(`/job/listen/${id}`)).filter((e) => e.ws === 'upgrade').length;
+    const listens = () => upgrades(`/job/listen/${id}`);
     await until('the submission is followed', async () => (await listens()) === 1);
     const again = vscode.commands.executeCommand('tensorpool.followJob', id);
     await sleep(1000);
@@ -245,7 +248,6 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     assert.match(text, /Connection to the log lost; reconnecting/);
     for (const k of [1, 2, 3])
       assert.equal(text.split(`[${id}] python train.py: line ${k} of 3`).length, 2, `line ${k} once`);
-    const upgrades = async (p: string) => (await wsLog(p)).filter((e) => e.ws === 'upgrade').length;
     assert.equal(await upgrades('/job/push'), 1, 'a reconnect is never a push');
     assert.equal(await upgrades(`/job/listen/${id}`), 2, 'one reconnect');
   });
