@@ -30,7 +30,9 @@ import { Session } from './vscode/session';
 import { SshKeysController } from './vscode/sshKeys';
 import { AccountStatusBar } from './vscode/statusBar';
 import { Store } from './vscode/store';
-import { StoredState } from './vscode/storedState';
+import { StoredState, WorkspaceState } from './vscode/storedState';
+import { setupJobs } from './vscode/jobsSetup';
+import { TerminalTapRecord } from './vscode/terminalTap';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
@@ -111,6 +113,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     contextKeys,
     onVolumesChanged: () => tree.refreshView(),
   });
+  const jobs = setupJobs(context, { store, api, log, state, contextKeys });
+  const terminalTap =
+    context.extensionMode === vscode.ExtensionMode.Production ? undefined : new TerminalTapRecord();
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
   const actions = lazyActions({
     store,
@@ -126,6 +131,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     storage,
     volumes: volumes.controller,
     refreshClusters: () => clusters.refresh(),
+    workspaceState: new WorkspaceState(context.workspaceState),
+    jobs: jobs.controller,
+    terminalTap: terminalTap?.record,
   });
   setupJobFiles(context, {
     prompts,
@@ -219,7 +227,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     vscode.ExtensionMode.Production,
     (): TensorPoolExtensionApi => ({
       store,
-      views: { clusters: tree, objectStorage: storageTree, sshKeys: sshKeysTree, volumes: volumes.tree },
+      views: {
+        clusters: tree,
+        objectStorage: storageTree,
+        sshKeys: sshKeysTree,
+        volumes: volumes.tree,
+        jobs: jobs.tree,
+      },
       refresh: () => clusters.refresh(),
       setPrompter: (p) => {
         prompter = p ?? realPrompter;
@@ -234,6 +248,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         sshKeys,
         cliSetup,
         volumes: volumes.controller,
+        jobs: jobs.controller,
+        terminalText: () => terminalTap?.text() ?? '',
         configure: (seams) => host.configure(seams),
         nextRefreshDelay: () => scheduler.nextDelay(),
         activation,

@@ -48,5 +48,12 @@ export function registerActionCommands(
     on(Commands.detachVolume, (a, arg?: unknown) => a.attach.detach(arg)),
     on(Commands.copyMountPath, (a, arg?: unknown) => a.volumes.copyMountPath(arg)),
     on(Commands.copyVolumeId, (a, arg?: unknown) => a.volumes.copyId(arg)),
+    on(Commands.runJobFile, (a, arg?: unknown) => a.runJob.run(arg)),
+    on(Commands.followJob, (a, arg?: unknown) => a.jobs.follow(arg)),
+    on(Commands.cancelJob, (a, arg?: unknown) => a.jobs.cancel(arg)),
+    on(Commands.deleteJob, (a, arg?: unknown) => a.jobs.delete(arg)),
+    on(Commands.pullJobOutputs, (a, arg?: unknown) => a.pullJob.pull(arg)),
+    on(Commands.copyJobId, (a, arg?: unknown) => a.jobs.copyId(arg)),
+    on(Commands.showJobInfo, (a, arg?: unknown) => a.jobs.showInfo(arg)),
   ];
 }

@@ -13,6 +13,13 @@ import type { ClustersController } from './clusters';
 import { ConnectController } from './connect';
 import { CreateClusterAction } from './createClusterAction';
 import type { HostSeams } from './hostSeams';
+import { JobActions } from './jobActions';
+import { JobFollowers } from './jobFollowers';
+import { JobPull } from './jobPull';
+import { JobRunner } from './jobRun';
+import type { JobsController } from './jobs';
+import type { TerminalTap } from './jobTerminal';
+import { LocalCommandRunner } from './localCommands';
 import type { Log } from './log';
 import type { ObjectStorageController } from './objectStorage';
 import { CreatedInstances } from './pickCluster';
@@ -21,7 +28,7 @@ import { SshKeyActions } from './sshKeyActions';
 import type { LocalKeySource, SshKeysController } from './sshKeys';
 import { StorageConfigController } from './storageConfig';
 import type { Store } from './store';
-import type { StoredState } from './storedState';
+import type { StoredState, WorkspaceState } from './storedState';
 import { VolumeActions } from './volumeActions';
 import { VolumeAttach } from './volumeAttach';
 import type { VolumesController } from './volumes';
@@ -43,6 +50,10 @@ export interface ActionDeps {
   readonly storage: ObjectStorageController;
   readonly volumes: VolumesController;
   readonly refreshClusters: () => Promise<void>;
+  readonly workspaceState: WorkspaceState;
+  readonly jobs: JobsController;
+  /** Records what job terminals receive (the test API; undefined in production). */
+  readonly terminalTap?: TerminalTap;
 }
 
 export interface Actions {
@@ -54,6 +65,9 @@ export interface Actions {
   readonly storageConfig: StorageConfigController;
   readonly volumes: VolumeActions;
   readonly attach: VolumeAttach;
+  readonly jobs: JobActions;
+  readonly runJob: JobRunner;
+  readonly pullJob: JobPull;
 }
 
 export function createActions(d: ActionDeps): Actions {
@@ -70,20 +84,40 @@ export function createActions(d: ActionDeps): Actions {
   };
   const connect = new ConnectController(store, api, state, log, prompts, host, created);
   const volumes = new VolumeActions(d.volumes, api, log, prompts);
+  const create = new CreateClusterAction(
+    clusterDeps,
+    { ...d.localKeys, saved: d.sshKeys.savedForWizard },
+    (clusterId, answers) => {
+      if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
+    },
+  );
+  const followers = new JobFollowers(api, d.jobs, log, d.terminalTap);
+  const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
+  const jobs = new JobActions(d.jobs, api, log, prompts, followers);
+  const origins = new Map<string, string>();
   return {
     clusters: new ClusterActions(clusterDeps),
-    create: new CreateClusterAction(
-      clusterDeps,
-      { ...d.localKeys, saved: d.sshKeys.savedForWizard },
-      (clusterId, answers) => {
-        if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
-      },
-    ),
+    create,
     connect,
     sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
     buckets: new BucketActions(store, api, prompts, log, () => d.storage.refresh()),
     storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
     volumes,
     attach: new VolumeAttach(store, d.volumes, volumes, api, prompts, d.refreshClusters),
+    jobs,
+    runJob: new JobRunner({
+      store,
+      api,
+      log,
+      prompts,
+      workspaceState: d.workspaceState,
+      jobs: d.jobs,
+      followers,
+      commands,
+      refreshClusters: d.refreshClusters,
+      createCluster: () => create.create(),
+      origins,
+    }),
+    pullJob: new JobPull(jobs, api, prompts, host, commands, followers, origins),
   };
 }

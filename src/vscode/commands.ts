@@ -56,6 +56,18 @@ export const Commands = {
   copyVolumeId: 'tensorpool.copyVolumeId',
   // job files (src/vscode/jobFileSetup.ts)
   newJobFile: 'tensorpool.newJobFile',
+  // jobs (jobs.ts, jobRun.ts, jobActions.ts)
+  refreshJobs: 'tensorpool.refreshJobs',
+  showJobsMine: 'tensorpool.showJobsMine',
+  showJobsOrganization: 'tensorpool.showJobsOrganization',
+  showJobListText: 'tensorpool.showJobListText',
+  runJobFile: 'tensorpool.runJobFile',
+  followJob: 'tensorpool.followJob',
+  cancelJob: 'tensorpool.cancelJob',
+  deleteJob: 'tensorpool.deleteJob',
+  pullJobOutputs: 'tensorpool.pullJobOutputs',
+  copyJobId: 'tensorpool.copyJobId',
+  showJobInfo: 'tensorpool.showJobInfo',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

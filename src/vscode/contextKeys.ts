@@ -17,6 +17,8 @@ export interface ContextKeyTypes {
   'tensorpool.sshKeysIncludeOrg': boolean;
   /** The Volumes view shows the whole organisation's volumes. */
   'tensorpool.volumesIncludeOrg': boolean;
+  /** The Jobs view shows the whole organisation's jobs. */
+  'tensorpool.jobsIncludeOrg': boolean;
 }
 
 export type ContextKey = keyof ContextKeyTypes;
@@ -28,6 +30,7 @@ export const CONTEXT_KEY_DEFAULTS: { readonly [K in ContextKey]: ContextKeyTypes
   'tensorpool.objectStorage': 'unknown',
   'tensorpool.sshKeysIncludeOrg': false,
   'tensorpool.volumesIncludeOrg': false,
+  'tensorpool.jobsIncludeOrg': false,
 };
 
 export type SetContext = (key: string, value: unknown) => Thenable<unknown>;

@@ -9,6 +9,9 @@ import { LogBuffer } from '../model/logBuffer';
 
 const FLUSH_MS = 50;
 
+/** Where the text a job terminal receives is also recorded (the test API's tap; absent in production). */
+export type TerminalTap = (terminalName: string, text: string) => void;
+
 export class JobTerminal implements vscode.Disposable {
   readonly terminal: vscode.Terminal;
   private readonly write = new vscode.EventEmitter<string>();
@@ -19,10 +22,11 @@ export class JobTerminal implements vscode.Disposable {
   private closed = false;
 
   constructor(
-    private readonly jobName: string,
+    private jobName: string,
     /** The user closed the terminal: stop following (the job goes on). */
-    private readonly onClosed: () => void,
+    private onClosed: () => void,
     show = true,
+    private readonly tap?: TerminalTap,
   ) {
     const pty: vscode.Pseudoterminal = {
       onDidWrite: this.write.event,
@@ -49,9 +53,25 @@ export class JobTerminal implements vscode.Disposable {
     return this.closed;
   }
 
+  /** What closing the terminal does from now on (a submit's terminal becomes the job's follower). */
+  whenClosed(onClosed: () => void): void {
+    this.onClosed = onClosed;
+  }
+
+  /** Name it after the job once the service has said its id. */
+  setName(jobName: string): void {
+    this.jobName = jobName;
+    if (!this.closed) this.rename.fire(`TensorPool job ${jobName}`);
+  }
+
+  show(): void {
+    this.terminal.show(true);
+  }
+
   /** A message from the job's log (or ours), shown as it comes. */
   append(text: string): void {
     if (this.closed) return;
+    this.tap?.(this.jobName, text);
     this.buffer.push(text);
     this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }

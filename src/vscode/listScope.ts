@@ -35,7 +35,11 @@ export class SingleFlight {
   }
 }
 
-type ScopeKey = 'tensorpool.includeOrg' | 'tensorpool.sshKeysIncludeOrg' | 'tensorpool.volumesIncludeOrg';
+type ScopeKey =
+  | 'tensorpool.includeOrg'
+  | 'tensorpool.sshKeysIncludeOrg'
+  | 'tensorpool.volumesIncludeOrg'
+  | 'tensorpool.jobsIncludeOrg';
 
 /** A list controller: its scope (only mine, or the whole organisation) and single-flight refresh. */
 export abstract class ScopedList {

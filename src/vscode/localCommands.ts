@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
+import type { Prompter } from '../wizards/prompter';
 import type { HostSeams } from './hostSeams';
 import type { Log } from './log';
 import type { WorkspaceState } from './storedState';
@@ -34,6 +35,8 @@ export class LocalCommandRunner {
     private readonly host: HostSeams,
     private readonly workspaceState: WorkspaceState,
     private readonly log: Log,
+    /** The prompter in force (scripted in tests), for the consent dialog. */
+    private readonly prompts: () => Prompter,
   ) {}
 
   async run(
@@ -62,15 +65,13 @@ export class LocalCommandRunner {
       return 'the workspace is not trusted';
     }
     if (this.workspaceState.get('tensorpool.localCommandsAllowed', false)) return undefined;
-    const answer = await vscode.window.showWarningMessage(
-      'TensorPool asks to run a command on this computer for this job',
-      {
-        modal: true,
-        detail: `In ${cwd}:\n\n${command}\n\nIt typically uploads the job's files. Run it?`,
-      },
-      RUN,
-      RUN_ALWAYS,
-    );
+    const answer = await this.prompts().confirm({
+      message: 'TensorPool asks to run a command on this computer for this job',
+      detail: `In ${cwd}:\n\n${command}\n\nIt typically uploads the job's files. Run it?`,
+      actions: [RUN, RUN_ALWAYS],
+      modal: true,
+      severity: 'warning',
+    });
     if (answer === RUN_ALWAYS) await this.workspaceState.update('tensorpool.localCommandsAllowed', true);
     return answer ? undefined : 'the user chose not to run it';
   }

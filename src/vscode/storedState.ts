@@ -24,6 +24,8 @@ export interface StoredStateTypes {
   'tensorpool.sshKeysIncludeOrg': boolean;
   /** Volumes view scope: the whole organisation (true) or only mine. */
   'tensorpool.volumesIncludeOrg': boolean;
+  /** Jobs view scope: the whole organisation (true) or only mine. */
+  'tensorpool.jobsIncludeOrg': boolean;
 }
 
 export type StoredKey = keyof StoredStateTypes;
@@ -39,6 +41,7 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.dotenvTokenOffered': true,
   'tensorpool.sshKeysIncludeOrg': true,
   'tensorpool.volumesIncludeOrg': true,
+  'tensorpool.jobsIncludeOrg': true,
 };
 
 export const STORED_KEYS = Object.keys(LISTED) as readonly StoredKey[];

@@ -15,6 +15,8 @@ import type { SshKeysController } from './sshKeys';
 import type { CliSetup } from './cliSetup';
 import type { VolumeNode } from './views/volumesTree';
 import type { VolumesController } from './volumes';
+import type { JobsController } from './jobs';
+import type { JobNode } from './views/jobsTree';
 
 /** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
 export interface ActivationTimings {
@@ -33,6 +35,7 @@ export interface TensorPoolExtensionApi {
     readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
     readonly sshKeys: vscode.TreeDataProvider<SshKeyNode>;
     readonly volumes: vscode.TreeDataProvider<VolumeNode>;
+    readonly jobs: vscode.TreeDataProvider<JobNode>;
   };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
@@ -51,6 +54,10 @@ export interface TensorPoolExtensionApi {
     readonly cliSetup: CliSetup;
     /** Storage volumes: list, operations being followed, refresh. */
     readonly volumes: VolumesController;
+    /** Jobs: list, scope, refresh. */
+    readonly jobs: JobsController;
+    /** The text job terminals received (bounded: the most recent part only). */
+    terminalText(): string;
     /**
      * Replace the host seams (home folder, environment, window opener, Remote-SSH check, Workspace Trust,
      * workspace folders); the ones not given are the real ones again, so `{}` restores all.

@@ -9,7 +9,7 @@ import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { ContextKeys } from './contextKeys';
 import type { Log } from './log';
-import { affectsRefreshInterval } from './settings';
+import { wireListView } from './listViewSetup';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 import { VolumesController } from './volumes';
@@ -38,39 +38,22 @@ export function setupVolumes(
   const tree = new VolumesTreeProvider(store, controller);
   const view = vscode.window.createTreeView('tensorpool.volumes', { treeDataProvider: tree });
   controller.isVisible = () => view.visible;
-  const setScope = (includeOrg: boolean) => deps.contextKeys.set('tensorpool.volumesIncludeOrg', includeOrg);
-  const command = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
-  setScope(controller.includeOrg);
-
   context.subscriptions.push(
     controller,
     tree,
     view,
-    command(Commands.refreshVolumes, () => controller.refresh()),
-    command(Commands.showVolumesMine, () => controller.setIncludeOrg(false).then(() => setScope(false))),
-    command(Commands.showVolumesOrganization, () =>
-      controller.setIncludeOrg(true).then(() => setScope(true)),
-    ),
-    command(Commands.showVolumeListText, async () => {
-      const doc = await vscode.workspace.openTextDocument({
-        content: controller.data?.message ?? '',
-        language: 'plaintext',
-      });
-      await vscode.window.showTextDocument(doc, { preview: true });
+    ...wireListView(store, view, controller, {
+      contextKeys: deps.contextKeys,
+      scopeKey: 'tensorpool.volumesIncludeOrg',
+      commands: [
+        Commands.refreshVolumes,
+        Commands.showVolumesMine,
+        Commands.showVolumesOrganization,
+        Commands.showVolumeListText,
+      ],
+      listText: () => controller.data?.message ?? '',
     }),
     controller.onDidChange(deps.onVolumesChanged),
-    store.onDidChange((topic) => {
-      if (topic !== 'account') return;
-      if (store.account.kind === 'signedIn' && view.visible) void controller.refresh();
-      else if (store.account.kind === 'signedOut') controller.clear();
-    }),
-    view.onDidChangeVisibility((e) => {
-      if (e.visible && store.account.kind === 'signedIn') void controller.refresh();
-      else controller.reschedule();
-    }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsRefreshInterval(e)) controller.reschedule();
-    }),
   );
 
   return {

@@ -1,0 +1,198 @@
+/**
+ * "Run on Cluster…" for a job file (`*.tp.toml`): which file (the argument, the active editor's, or one
+ * picked from the workspace), the runJob wizard (clusters from the store, the last one used for this
+ * file preselected, "Create a cluster…" through the create action), then ONE push (never retried) with
+ * progress. The editor's text is what is sent, saved or not (what the user sees is what runs; the
+ * terminal says so when it differs from the file on disk). Commands the service sends run through the
+ * LocalCommandRunner in the job file's folder, their output in the job's terminal. Submitted: the
+ * terminal follows the job. 1006: the outcome is unknown, the user is offered the job list, never a
+ * resubmission. Refused / not sent: an error saying so.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../api/errors';
+import type { JobOs, PushOutcome } from '../api/jobSocket';
+import { clusterLabel, clusterPhase, clusterShape, knownClusters, type Cluster } from '../model/cluster';
+import type { Prompter } from '../wizards/prompter';
+import { runRunJobWizard, type JobTarget } from '../wizards/runJob';
+import type { ApiService } from './apiService';
+import type { JobFollowers } from './jobFollowers';
+import type { JobsController } from './jobs';
+import type { LocalCommandRunner } from './localCommands';
+import type { Log } from './log';
+import type { Store } from './store';
+import type { WorkspaceState } from './storedState';
+
+export const SHOW_JOBS = 'Show Jobs';
+const JOB_FILE = /\.tp\.toml$/i;
+
+export interface JobRunDeps {
+  readonly store: Store;
+  readonly api: ApiService;
+  readonly log: Log;
+  readonly prompts: () => Prompter;
+  readonly workspaceState: WorkspaceState;
+  readonly jobs: JobsController;
+  readonly followers: JobFollowers;
+  readonly commands: LocalCommandRunner;
+  readonly refreshClusters: () => Promise<void>;
+  /** Run the create-cluster action: the new cluster's id, or undefined when cancelled. */
+  readonly createCluster: () => Promise<string | undefined>;
+  /** Job id -> the folder of the job file it was run from in this window (Pull Outputs' default). */
+  readonly origins: Map<string, string>;
+}
+
+export function jobOs(platform = process.platform): JobOs {
+  return platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'Darwin' : 'Linux';
+}
+
+function target(c: Cluster): JobTarget {
+  return {
+    id: c.id,
+    label: clusterLabel(c),
+    description: [c.status, clusterShape(c)].filter(Boolean).join(' · '),
+    running: clusterPhase(c.status) === 'running',
+  };
+}
+
+export class JobRunner {
+  constructor(private readonly d: JobRunDeps) {}
+
+  private clusters(): Cluster[] {
+    return [...knownClusters(this.d.store.clusters.data)];
+  }
+
+  /** The job file a command is about: a Uri, the active editor's job file, or one picked from the workspace. */
+  private async resolveFile(arg: unknown): Promise<vscode.Uri | undefined> {
+    if (arg instanceof vscode.Uri) return arg;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active && JOB_FILE.test(active.path)) return active;
+    const found = await vscode.workspace.findFiles('**/*.tp.toml', '**/node_modules/**', 200);
+    if (found.length === 0) {
+      void vscode.window.showErrorMessage(
+        'No job file (*.tp.toml) in this workspace. Create one with TensorPool: New Job File.',
+      );
+      return undefined;
+    }
+    if (found.length === 1) return found[0];
+    const picked = await this.d.prompts().pick<vscode.Uri>({
+      title: 'Run Job on TensorPool',
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      placeholder: 'Which job file?',
+      items: found.map((u) => ({
+        label: path.basename(u.fsPath),
+        description: vscode.workspace.asRelativePath(u),
+        value: u,
+      })),
+    });
+    return picked.kind === 'value' ? picked.value : undefined;
+  }
+
+  async run(arg?: unknown): Promise<PushOutcome | undefined> {
+    const uri = await this.resolveFile(arg);
+    if (!uri) return undefined;
+    const fileName = path.basename(uri.fsPath);
+    const folder = path.dirname(uri.fsPath);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const text = doc.getText();
+    if (this.d.store.clusters.data === undefined) await this.d.refreshClusters().catch(() => undefined);
+    const key = vscode.workspace.asRelativePath(uri, false);
+    const remembered = this.d.workspaceState.get('tensorpool.jobClusters', {});
+    const data = this.d.store.clusters.data;
+    const answers = await runRunJobWizard({
+      prompter: this.d.prompts(),
+      fileName,
+      clusters: () => this.clusters().map(target),
+      listNote: data && data.clusters === undefined ? 'The service listed clusters as text only.' : undefined,
+      lastUsed: remembered[key],
+      createCluster: async () => {
+        const id = await this.d.createCluster();
+        if (!id) return undefined;
+        await this.d.refreshClusters().catch(() => undefined);
+        const c = this.clusters().find((x) => x.id === id);
+        return c ? target(c) : { id, label: id, description: 'new', running: false };
+      },
+    });
+    if (!answers) return undefined;
+    await this.d.workspaceState.update('tensorpool.jobClusters', { ...remembered, [key]: answers.clusterId });
+
+    const terminal = this.d.followers.terminal(fileName);
+    if (doc.isDirty) terminal.note(`Sending the editor's unsaved text of ${fileName}.`);
+    let jobId: string | undefined;
+    const outcome = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Submitting ${fileName} to ${answers.clusterLabel}…`,
+      },
+      async () => {
+        try {
+          const client = await this.d.api.client();
+          return await client.jobs.push(
+            { tpConfig: text, system: jobOs(), clusterId: answers.clusterId, teardown: answers.teardown },
+            {
+              onMessage: (m) => {
+                jobId ??= m.jobId;
+                if (m.message) terminal.append(m.message);
+              },
+              runCommand: async (command) => {
+                const r = await this.d.commands.run(command, folder, terminal);
+                return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+              },
+            },
+          );
+        } catch (e) {
+          return { kind: 'not-sent' as const, reason: errorMessage(e) };
+        }
+      },
+    );
+    this.d.log.info(`Job push of ${fileName}: ${outcome.kind}`);
+    this.d.jobs.refreshIfVisible();
+    this.report(outcome, fileName, folder, terminal);
+    return outcome;
+  }
+
+  private report(
+    outcome: PushOutcome,
+    fileName: string,
+    folder: string,
+    terminal: ReturnType<JobFollowers['terminal']>,
+  ): void {
+    const notify = (message: string, severity: 'warning' | 'error', actions: string[]) =>
+      void this.d
+        .prompts()
+        .confirm({ message, actions, modal: false, severity })
+        .then(
+          (a) => {
+            if (a === SHOW_JOBS) void vscode.commands.executeCommand('tensorpool.jobs.focus');
+          },
+          () => undefined,
+        );
+    switch (outcome.kind) {
+      case 'submitted':
+        if (!outcome.jobId) {
+          terminal.note('Submitted, but the service did not say the job id: find it in the Jobs view.');
+          return;
+        }
+        this.d.origins.set(outcome.jobId, folder);
+        void this.d.followers.follow(outcome.jobId, `${fileName} (${outcome.jobId})`, terminal);
+        return;
+      case 'unknown':
+        terminal.note(outcome.reason);
+        notify(
+          `Connection lost while submitting ${fileName}: the job may or may not exist. Check the job list before running it again.`,
+          'warning',
+          [SHOW_JOBS],
+        );
+        return;
+      case 'refused':
+        terminal.note(`Refused (${outcome.code}): ${outcome.reason}`);
+        notify(`TensorPool refused the job ${fileName}: ${outcome.reason}`, 'error', [SHOW_JOBS]);
+        return;
+      case 'not-sent':
+        terminal.note(`Nothing was submitted: ${outcome.reason}`);
+        notify(`Nothing was submitted for ${fileName}: ${outcome.reason}`, 'error', []);
+    }
+  }
+}

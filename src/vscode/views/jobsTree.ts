@@ -1,0 +1,152 @@
+/**
+ * The Jobs tree: a pure function of the jobs controller. Each job with its state icon, its name (or id),
+ * and "state · cluster · started"; an error row with retry; when the service answered with text only,
+ * its text line by line and then the jobs read from it (never an empty view hiding what the service
+ * said). An empty list or signed out shows the view's welcome content (package.json viewsWelcome).
+ * A job's Markdown tooltip is built when its row is hovered (resolveTreeItem).
+ */
+import * as vscode from 'vscode';
+import { isTerminalJobState, jobStateKind, type Job, type JobStateKind } from '../../model/job';
+import { exactTime, timeForRow } from '../../model/time';
+import { Commands } from '../commands';
+import type { JobsController } from '../jobs';
+import type { Store } from '../store';
+import { errorRow, loadingRow } from './commonRows';
+import { md } from './tooltipText';
+
+export type JobNode =
+  | { readonly kind: 'job'; readonly job: Job }
+  | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
+  | { readonly kind: 'textLine'; readonly line: string; readonly index: number }
+  | { readonly kind: 'loading' };
+
+const STATE_ICON: Record<JobStateKind, [string, string | undefined]> = {
+  pending: ['clock', 'charts.yellow'],
+  running: ['sync~spin', 'charts.blue'],
+  completed: ['pass', 'testing.iconPassed'],
+  error: ['error', 'testing.iconFailed'],
+  failed: ['error', 'testing.iconFailed'],
+  canceling: ['loading~spin', 'charts.yellow'],
+  canceled: ['circle-slash', undefined],
+  unknown: ['question', undefined],
+};
+
+export function jobIcon(status: string | undefined): vscode.ThemeIcon {
+  const [id, color] = STATE_ICON[jobStateKind(status)];
+  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+}
+
+export function jobLabel(job: Pick<Job, 'id' | 'name'>): string {
+  return job.name?.trim() ? job.name : job.id;
+}
+
+/** contextValue tags for menus (`viewItem =~ /\bterminal\b/`). */
+export function jobContext(job: Job): string {
+  return ['job', jobStateKind(job.status), isTerminalJobState(job.status) ? 'terminal' : 'active'].join(' ');
+}
+
+export function jobDescription(job: Job, now = Date.now()): string {
+  const started = job.startedAt ?? job.createdAt;
+  return [job.status ?? 'unknown', job.clusterId, started ? timeForRow(started, now) : undefined]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+export function jobTooltip(job: Job): vscode.MarkdownString {
+  const when = (t: string | undefined) => (t ? md(exactTime(t) ?? t) : undefined);
+  const lines = [
+    `**${md(jobLabel(job))}**`,
+    '',
+    `- ID: \`${job.id}\``,
+    `- State: ${md(job.status ?? 'unknown')}`,
+    job.clusterId ? `- Cluster: \`${job.clusterId}\`` : undefined,
+    job.createdAt ? `- Submitted: ${when(job.createdAt)}` : undefined,
+    job.startedAt ? `- Started: ${when(job.startedAt)}` : undefined,
+    job.endedAt ? `- Ended: ${when(job.endedAt)}` : undefined,
+    job.exitCode !== undefined ? `- Exit code: ${job.exitCode}` : undefined,
+    job.owner ? `- Owner: ${md(job.owner)}` : undefined,
+    job.source === 'text'
+      ? "\n_Read from the server's text answer: details the text did not give are unknown._"
+      : undefined,
+  ].filter((l): l is string => l !== undefined);
+  return new vscode.MarkdownString(lines.join('\n'));
+}
+
+export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<JobNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly store: Store,
+    private readonly jobs: JobsController,
+  ) {
+    this.subscriptions = [
+      store.onDidChange((t) => {
+        if (t === 'account') this.emitter.fire(undefined);
+      }),
+      jobs.onDidChange(() => this.emitter.fire(undefined)),
+    ];
+  }
+
+  getChildren(node?: JobNode): JobNode[] {
+    if (node || this.store.account.kind !== 'signedIn') return [];
+    const { data, loading, error } = this.jobs;
+    const rows: JobNode[] = [];
+    if (error) rows.push({ kind: 'error', message: error.message, errorKind: error.kind });
+    if (!data) {
+      if (loading && !error) rows.push({ kind: 'loading' });
+      return rows;
+    }
+    if (data.jobs === undefined) {
+      (data.message ?? '')
+        .split(/\r?\n/)
+        .filter((l) => l.trim() !== '')
+        .forEach((line, index) => rows.push({ kind: 'textLine', line, index }));
+    }
+    rows.push(...this.jobs.jobs.map((job) => ({ kind: 'job' as const, job })));
+    return rows;
+  }
+
+  getTreeItem(node: JobNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'job': {
+        const item = new vscode.TreeItem(jobLabel(node.job), vscode.TreeItemCollapsibleState.None);
+        item.id = `job:${node.job.id}`;
+        item.description = jobDescription(node.job);
+        item.iconPath = jobIcon(node.job.status);
+        item.contextValue = jobContext(node.job);
+        return item;
+      }
+      case 'error':
+        return errorRow(
+          'Could not load jobs',
+          node.message,
+          { command: Commands.refreshJobs, title: 'Retry' },
+          'error',
+        );
+      case 'textLine': {
+        const item = new vscode.TreeItem(node.line, vscode.TreeItemCollapsibleState.None);
+        item.id = `jobText:${node.index}`;
+        item.tooltip = 'The service answered with a text table only. Click to open it.';
+        if (node.index === 0) item.iconPath = new vscode.ThemeIcon('output');
+        item.command = { command: Commands.showJobListText, title: 'Open job list text' };
+        item.contextValue = 'listingText';
+        return item;
+      }
+      case 'loading':
+        return loadingRow('Loading jobs…');
+    }
+  }
+
+  /** The Markdown tooltip of a job row, built when the row is hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: JobNode): vscode.TreeItem {
+    if (node.kind === 'job') item.tooltip = jobTooltip(node.job);
+    return item;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.emitter.dispose();
+  }
+}
