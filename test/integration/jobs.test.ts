@@ -301,6 +301,18 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     }
   });
 
+  test("pull on a running job runs the service's sync command in the chosen folder", async () => {
+    await control.config({ jobs: { ...JOBS, lineMs: 1000 } });
+    const { outcome } = run([...WIZARD()]);
+    const id = (await outcome).jobId!;
+    await until('running', async () => (await statusOf(id)) === 'running');
+    ext.setPrompter(new ScriptedPrompter(['<accept>']));
+    const res = await vscode.commands.executeCommand<{ exitCode: number }>('tensorpool.pullJobOutputs', id);
+    assert.deepEqual(res, { exitCode: 0 });
+    const marker = path.join(folder, 'outputs', id, '.tp-pull-marker');
+    assert.equal(readFileSync(marker, 'utf8').trim(), `pulled ${id}`, 'ran in outputs/<job id>');
+  });
+
   test('a text-only job list shows the service text and the jobs read from it', async () => {
     await control.config({ answers: { jobList: { mode: 'text' } } });
     await ext.testing.jobs.refresh();
