@@ -35,9 +35,10 @@ import { setupJobs } from './vscode/jobsSetup';
 import { TerminalTapRecord } from './vscode/terminalTap';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
-import { ObjectStorageTreeProvider, type StorageNode } from './vscode/views/objectStorageTree';
+import { ObjectStorageTreeProvider } from './vscode/views/objectStorageTree';
 import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
 import { setupVolumes } from './vscode/volumesSetup';
+import { jobRunLenses } from './vscode/jobFileLenses';
 import { setupJobFiles } from './vscode/jobFileSetup';
 import { configWriters } from './vscode/lazyConfig';
 
@@ -97,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const sshKeys = new SshKeysController(store, api, state, log);
   const sshKeysTree = new SshKeysTreeProvider(store, (k) => sshKeys.isMine(k));
   const sshKeysView = vscode.window.createTreeView('tensorpool.sshKeys', { treeDataProvider: sshKeysTree });
-  const storage = new ObjectStorageController(store, api, context.secrets, secrets, log, prompts);
+  const storage = new ObjectStorageController(store, api, context.secrets, secrets, log);
   const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);
@@ -114,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     onVolumesChanged: () => tree.refreshView(),
   });
   const jobs = setupJobs(context, { store, api, log, state, contextKeys });
+  const workspaceState = new WorkspaceState(context.workspaceState);
   const terminalTap =
     context.extensionMode === vscode.ExtensionMode.Production ? undefined : new TerminalTapRecord();
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
@@ -131,15 +133,17 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     storage,
     volumes: volumes.controller,
     refreshClusters: () => clusters.refresh(),
-    workspaceState: new WorkspaceState(context.workspaceState),
+    workspaceState,
+    jobStarted: () => jobFiles.refreshLenses(),
     jobs: jobs.controller,
     terminalTap: terminalTap?.record,
   });
-  setupJobFiles(context, {
+  const jobFiles = setupJobFiles(context, {
     prompts,
     signedIn: () => store.account.kind === 'signedIn',
     fetchTemplate: async () => (await (await api.client()).jobs.init()).template,
   });
+  context.subscriptions.push(jobFiles.addLenses(jobRunLenses(workspaceState)));
   const session = new Session({
     store,
     api,
@@ -187,25 +191,11 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.showMine, () => session.setIncludeOrg(false)),
     command(Commands.showOrganization, () => session.setIncludeOrg(true)),
     command(Commands.refreshObjectStorage, () => storage.refresh()),
-    command(Commands.enableObjectStorage, () => storage.enable()),
-    command(Commands.disableObjectStorage, () => storage.disable()),
-    command(Commands.showObjectStorageCredentials, () => storage.showDetails()),
-    command(Commands.copyStorageEndpoint, () => storage.copy('endpoint')),
-    command(Commands.copyStorageRegion, () => storage.copy('region')),
-    command(Commands.copyStorageAccessKeyId, () => storage.copy('access_key_id')),
-    command(Commands.copyStorageSecretKey, () => storage.copySecret()),
-    command(Commands.copyStorageValue, (node?: StorageNode) => {
-      if (node?.kind !== 'field') return undefined;
-      if (node.field === 'secret') return storage.copySecret();
-      if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id')
-        return storage.copy(node.field);
-      return vscode.env.clipboard.writeText(node.value);
-    }),
     command(Commands.refreshSshKeys, () => sshKeys.refresh()),
     command(Commands.showSshKeysMine, () => session.setSshKeysIncludeOrg(false)),
     command(Commands.showSshKeysOrganization, () => session.setSshKeysIncludeOrg(true)),
     command(Commands.showSshKeysText, () => sshKeys.showText()),
-    ...registerActionCommands(actions, storage),
+    ...registerActionCommands(actions),
   );
 
   // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".

@@ -6,13 +6,9 @@
 import * as vscode from 'vscode';
 import { Commands } from './commands';
 import type { Actions } from './lazyActions';
-import type { ObjectStorageController } from './objectStorage';
 import type { StorageNode } from './views/objectStorageTree';
 
-export function registerActionCommands(
-  actions: () => Promise<Actions>,
-  storage: ObjectStorageController,
-): vscode.Disposable[] {
+export function registerActionCommands(actions: () => Promise<Actions>): vscode.Disposable[] {
   /** Register `id` to run `fn` on the actions, once they are loaded. */
   const on = <A extends unknown[]>(id: string, fn: (a: Actions, ...args: A) => unknown) =>
     vscode.commands.registerCommand(id, (...args: A) => actions().then((a) => fn(a, ...args)));
@@ -37,10 +33,21 @@ export function registerActionCommands(
     on(Commands.configureAws, (a) => a.storageConfig.configureAws()),
     on(Commands.configureRclone, (a) => a.storageConfig.configureRclone()),
     on(Commands.copyStorageEnvironment, (a) => a.storageConfig.copyEnvironment()),
-    // Rotating is the storage controller's (activation bundle); rewriting the profiles after it is an action.
-    vscode.commands.registerCommand(Commands.rotateObjectStorageKeys, () =>
-      storage.rotate(() => actions().then((a) => a.storageConfig.afterRotation())),
-    ),
+    on(Commands.enableObjectStorage, (a) => a.storage.enable()),
+    on(Commands.disableObjectStorage, (a) => a.storage.disable()),
+    on(Commands.rotateObjectStorageKeys, (a) => a.storage.rotate(() => a.storageConfig.afterRotation())),
+    on(Commands.showObjectStorageCredentials, (a) => a.storage.showDetails()),
+    on(Commands.copyStorageEndpoint, (a) => a.storage.copy('endpoint')),
+    on(Commands.copyStorageRegion, (a) => a.storage.copy('region')),
+    on(Commands.copyStorageAccessKeyId, (a) => a.storage.copy('access_key_id')),
+    on(Commands.copyStorageSecretKey, (a) => a.storage.copySecret()),
+    on(Commands.copyStorageValue, (a, node?: StorageNode) => {
+      if (node?.kind !== 'field') return undefined;
+      if (node.field === 'secret') return a.storage.copySecret();
+      if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id')
+        return a.storage.copy(node.field);
+      return vscode.env.clipboard.writeText(node.value);
+    }),
     on(Commands.createVolume, (a) => a.volumes.create()),
     on(Commands.editVolume, (a, arg?: unknown) => a.volumes.edit(arg)),
     on(Commands.destroyVolume, (a, arg?: unknown) => a.volumes.destroy(arg)),

@@ -28,6 +28,7 @@ import { SshKeyActions } from './sshKeyActions';
 import type { LocalKeySource, SshKeysController } from './sshKeys';
 import { StorageConfigController } from './storageConfig';
 import type { Store } from './store';
+import { ObjectStorageActions } from './objectStorageActions';
 import type { StoredState, WorkspaceState } from './storedState';
 import { VolumeActions } from './volumeActions';
 import { VolumeAttach } from './volumeAttach';
@@ -51,6 +52,8 @@ export interface ActionDeps {
   readonly volumes: VolumesController;
   readonly refreshClusters: () => Promise<void>;
   readonly workspaceState: WorkspaceState;
+  /** A job was started from a job file (the job files' lenses change). */
+  readonly jobStarted?: () => void;
   readonly jobs: JobsController;
   /** Records what job terminals receive (the test API; undefined in production). */
   readonly terminalTap?: TerminalTap;
@@ -63,6 +66,7 @@ export interface Actions {
   readonly sshKeys: SshKeyActions;
   readonly buckets: BucketActions;
   readonly storageConfig: StorageConfigController;
+  readonly storage: ObjectStorageActions;
   readonly volumes: VolumeActions;
   readonly attach: VolumeAttach;
   readonly jobs: JobActions;
@@ -102,6 +106,7 @@ export function createActions(d: ActionDeps): Actions {
     sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
     buckets: new BucketActions(store, api, prompts, log, () => d.storage.refresh()),
     storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
+    storage: new ObjectStorageActions(d.storage, api, log, prompts),
     volumes,
     attach: new VolumeAttach(store, d.volumes, volumes, api, prompts, d.refreshClusters),
     jobs,
@@ -111,6 +116,7 @@ export function createActions(d: ActionDeps): Actions {
       log,
       prompts,
       workspaceState: d.workspaceState,
+      jobStarted: d.jobStarted,
       jobs: d.jobs,
       followers,
       commands,

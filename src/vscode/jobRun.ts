@@ -22,6 +22,7 @@ import type { LocalCommandRunner } from './localCommands';
 import type { Log } from './log';
 import type { Store } from './store';
 import type { WorkspaceState } from './storedState';
+import { jobFileKey } from './jobFileLenses';
 
 export const SHOW_JOBS = 'Show Jobs';
 const JOB_FILE = /\.tp\.toml$/i;
@@ -32,6 +33,8 @@ export interface JobRunDeps {
   readonly log: Log;
   readonly prompts: () => Prompter;
   readonly workspaceState: WorkspaceState;
+  /** A job was started from a job file (its Show Last Run lens appears). */
+  readonly jobStarted?: () => void;
   readonly jobs: JobsController;
   readonly followers: JobFollowers;
   readonly commands: LocalCommandRunner;
@@ -98,7 +101,7 @@ export class JobRunner {
     const doc = await vscode.workspace.openTextDocument(uri);
     const text = doc.getText();
     if (this.d.store.clusters.data === undefined) await this.d.refreshClusters().catch(() => undefined);
-    const key = vscode.workspace.asRelativePath(uri, false);
+    const key = jobFileKey(uri);
     const remembered = this.d.workspaceState.get('tensorpool.jobClusters', {});
     const data = this.d.store.clusters.data;
     const answers = await runRunJobWizard({
@@ -148,6 +151,12 @@ export class JobRunner {
       },
     );
     this.d.log.info(`Job push of ${fileName}: ${outcome.kind}`);
+    const started = outcome.kind === 'not-sent' ? undefined : (outcome.jobId ?? jobId);
+    if (started) {
+      const runs = this.d.workspaceState.get('tensorpool.jobRuns', {});
+      await this.d.workspaceState.update('tensorpool.jobRuns', { ...runs, [key]: started });
+      this.d.jobStarted?.();
+    }
     this.d.jobs.refreshIfVisible();
     this.report(outcome, fileName, folder, terminal);
     return outcome;

@@ -1,16 +1,15 @@
 /**
- * Object storage (organisation-wide, S3-compatible): its state in the store, enable / rotate /
- * disable, and the secret access key, which lives only in SecretStorage. Nothing here
- * puts the secret in a notification, the log, the store or settings.
+ * Object storage (organisation-wide, S3-compatible): its state in the store and the secret access key,
+ * which lives only in SecretStorage. The commands (enable, rotate, disable, copy) are in
+ * objectStorageActions.ts, loaded on first use. Nothing here puts the secret in a notification, the log,
+ * the store or settings.
  */
 import * as vscode from 'vscode';
 import type { ObjectStorageCredentials } from '../api/schemas';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { SecretRegistry } from '../api/redact';
 import { maskSecret } from '../model/mask';
-import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
-import { Commands } from './commands';
 import { SingleFlight } from './listScope';
 import type { Log } from './log';
 import type { BucketInfo, PublicCredentials, Store } from './store';
@@ -38,8 +37,6 @@ export class ObjectStorageController implements vscode.Disposable {
     private readonly secretStorage: vscode.SecretStorage,
     private readonly registry: SecretRegistry,
     private readonly log: Log,
-    /** The prompter in force (tests swap in scripted answers). */
-    private readonly prompter: () => Prompter,
   ) {
     // Register the stored secret for redaction as soon as we know it.
     void this.readSecret();
@@ -89,7 +86,7 @@ export class ObjectStorageController implements vscode.Disposable {
     this.store.setObjectStorage({ kind: 'enabled', record, buckets, bucketsError });
   }
 
-  private current(): PublicCredentials | undefined {
+  current(): PublicCredentials | undefined {
     const s = this.store.objectStorage;
     return s.kind === 'enabled' ? s.record : undefined;
   }
@@ -142,142 +139,24 @@ export class ObjectStorageController implements vscode.Disposable {
     }
   }
 
-  // ---- commands ----------------------------------------------------------------------------------
-
-  async enable(): Promise<boolean> {
-    const pick = await this.prompter().confirm({
-      message: 'Enable TensorPool object storage?',
-      modal: true,
-      actions: ['Enable'],
-      detail:
-        'Object storage is S3-compatible and organisation-wide: everyone in your organisation shares the same credentials and buckets. Storage is billed to the organisation.',
-    });
-    if (pick !== 'Enable') return false;
-    try {
-      const creds = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Enabling object storage…' },
-        async () => (await this.api.client()).enableObjectStorage(),
-      );
-      await this.keepSecret(creds);
-      await this.loadBuckets(publicPart(creds));
-      this.log.info(`Object storage enabled (access key id ${creds.access_key_id}).`);
-      void vscode.window
-        .showInformationMessage(
-          `Object storage is enabled (access key ID ${creds.access_key_id}). The secret key is kept in VS Code's secret storage.`,
-          'Show Credentials',
-          'Configure AWS CLI',
-        )
-        .then((p) => {
-          if (p === 'Show Credentials') void this.showDetails();
-          if (p === 'Configure AWS CLI') void vscode.commands.executeCommand(Commands.configureAws);
-        });
-      return true;
-    } catch (e) {
-      void vscode.window
-        .showErrorMessage(`Could not enable object storage: ${errorMessage(e)}`, 'Retry')
-        .then((p) => {
-          if (p) void this.enable();
-        });
-      await this.refresh();
-      return false;
-    }
+  /** After enable or rotate: keep the secret, show the new state. */
+  async adopt(creds: ObjectStorageCredentials): Promise<void> {
+    await this.keepSecret(creds);
+    await this.loadBuckets(publicPart(creds));
   }
 
-  /** The credentials as a list: values shown (the secret masked), select one to copy it. */
-  async showDetails(): Promise<void> {
-    const c = this.current();
-    if (!c) return;
-    const stored = await this.readSecret();
-    type Row = vscode.QuickPickItem & { field: 'endpoint' | 'region' | 'access_key_id' | 'secret' };
-    const rows: Row[] = [
-      { label: 'Endpoint', description: c.endpoint, field: 'endpoint' },
-      { label: 'Region', description: c.region, field: 'region' },
-      { label: 'Access key ID', description: c.access_key_id, field: 'access_key_id' },
-      {
-        label: 'Secret access key',
-        description: stored ? maskSecret(stored.secret_access_key) : '(fetched on copy)',
-        detail: "Kept in VS Code's secret storage. Select to copy it to the clipboard.",
-        field: 'secret',
-      },
-    ];
-    const pick = await vscode.window.showQuickPick(rows, {
-      title: `Object storage: ${c.status ?? 'enabled'}`,
-      placeHolder: 'Select a value to copy it',
-    });
-    if (!pick) return;
-    if (pick.field === 'secret') await this.copySecret();
-    else await this.copy(pick.field);
-  }
-
-  async copy(field: 'endpoint' | 'region' | 'access_key_id'): Promise<void> {
-    const c = this.current() ?? (await this.credentials());
-    if (!c) return;
-    await vscode.env.clipboard.writeText(c[field]);
-    const name = field === 'access_key_id' ? 'access key ID' : field;
-    vscode.window.setStatusBarMessage(`$(check) Copied the object-storage ${name}`, 3000);
-  }
-
-  async copySecret(): Promise<void> {
-    const c = await this.credentials();
-    if (!c) return;
-    await vscode.env.clipboard.writeText(c.secret_access_key);
-    void vscode.window.showInformationMessage(
-      'The secret access key is on the clipboard. Paste it where it is needed and keep it private.',
-    );
-  }
-
-  async rotate(onRotated?: () => Promise<void>): Promise<boolean> {
-    const pick = await this.prompter().confirm({
-      message: 'Rotate the object-storage keys?',
-      modal: true,
-      actions: ['Rotate Keys'],
-      detail:
-        'This is organisation-wide: the current access key and secret stop working at once for everyone in your organisation, including scripts and machines that use them. Profiles this extension configured can be updated right after.',
-    });
-    if (pick !== 'Rotate Keys') return false;
-    try {
-      const creds = await (await this.api.client()).rotateObjectStorageKeys();
-      await this.keepSecret(creds);
-      await this.loadBuckets(publicPart(creds));
-      this.log.info(`Object-storage keys rotated (new access key id ${creds.access_key_id}).`);
-      if (onRotated) await onRotated();
-      else
-        void vscode.window.showInformationMessage(
-          "Object-storage keys rotated. The new secret is in VS Code's secret storage.",
-        );
-      return true;
-    } catch (e) {
-      void vscode.window.showErrorMessage(
-        `Could not rotate the keys: ${errorMessage(e)}. The old keys may still be in force; refresh to check.`,
-      );
-      await this.refresh();
-      return false;
-    }
-  }
-
-  async disable(): Promise<boolean> {
-    const pick = await this.prompter().confirm({
-      message: 'Disable TensorPool object storage?',
-      modal: true,
-      actions: ['Disable'],
-      detail:
-        "Organisation-wide: the credentials stop working for everyone, and the service may delete the organisation's buckets and their data.",
-    });
-    if (pick !== 'Disable') return false;
-    try {
-      await (await this.api.client()).disableObjectStorage();
-    } catch (e) {
-      void vscode.window.showErrorMessage(`Could not disable object storage: ${errorMessage(e)}`);
-      await this.refresh();
-      return false;
-    }
+  /** After disable: the stored secret goes (still masked in anything in flight), the section says disabled. */
+  async forget(): Promise<void> {
     const stored = await this.readSecret();
     await this.secretStorage.delete(OBJECT_STORAGE_SECRET_KEY);
     this.store.setObjectStorage({ kind: 'disabled' });
-    this.log.info('Object storage disabled; the stored secret was removed.');
-    void vscode.window.showInformationMessage('Object storage is disabled.');
-    if (stored) this.registry.add(stored.secret_access_key); // keep masking it in anything still in flight
-    return true;
+    if (stored) this.registry.add(stored.secret_access_key);
+  }
+
+  /** The stored secret's masked form, for display (undefined when none is stored). */
+  async maskedSecret(): Promise<string | undefined> {
+    const stored = await this.readSecret();
+    return stored ? maskSecret(stored.secret_access_key) : undefined;
   }
 
   dispose(): void {

@@ -58,11 +58,14 @@ export interface WorkspaceStateTypes {
   'tensorpool.localCommandsAllowed': boolean;
   /** Job file (workspace-relative path) -> the cluster id it last ran on (preselected next time). */
   'tensorpool.jobClusters': Record<string, string>;
+  /** Job file (workspace-relative path) -> the id of the job last started from it (Show Last Run). */
+  'tensorpool.jobRuns': Record<string, string>;
 }
 
 const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {
   'tensorpool.localCommandsAllowed': true,
   'tensorpool.jobClusters': true,
+  'tensorpool.jobRuns': true,
 };
 
 export const WORKSPACE_KEYS = Object.keys(WORKSPACE_LISTED) as readonly (keyof WorkspaceStateTypes)[];

@@ -121,7 +121,7 @@ suite('Job files: New Job File and problems while typing', () => {
       );
       assert.match(found[0][3], /`commands` must be an array of strings/);
       assert.match(found[1][3], /Unknown key `command`: did you mean `commands`\?/);
-      assert.deepEqual(await lensTitles(uri), ['$(error) 1 error, 1 warning']);
+      assert.deepEqual(await lensTitles(uri), ['$(play) Run on Cluster…', '$(error) 1 error, 1 warning']);
     });
     assert.deepEqual(problems(vscode.Uri.file(other)), [], 'other TOML files are not job files');
 
@@ -139,7 +139,7 @@ suite('Job files: New Job File and problems while typing', () => {
     await replaceText(editor, 'commands = ["python train.py"]\noutputs = ["a", "b"]\n');
     await eventually(5000, async () => {
       assert.deepEqual(problems(uri), []);
-      assert.deepEqual(await lensTitles(uri), []);
+      assert.deepEqual(await lensTitles(uri), ['$(play) Run on Cluster…'], 'no problem count once fixed');
     });
 
     await replaceText(editor, 'commands = []\n');

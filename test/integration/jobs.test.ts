@@ -145,6 +145,18 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
     assert.match(String(item.description), /^completed · /);
     assert.equal(item.contextValue, 'job completed terminal');
+
+    // The job file's lenses: Run on Cluster… and, now that a job was started from it, Show Last Run.
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      jobFile,
+    );
+    const last = lenses.find((l) => l.command?.title === 'Show Last Run')?.command;
+    assert.deepEqual(
+      lenses.map((l) => l.command?.title),
+      ['$(play) Run on Cluster…', 'Show Last Run'],
+    );
+    assert.deepEqual([last?.command, last?.arguments], ['tensorpool.followJob', [submitted]]);
   });
 
   test('the second run preselects the last cluster and "Run and don\'t ask again" is remembered', async () => {

@@ -1,0 +1,152 @@
+/**
+ * The object-storage commands: enable, rotate the keys, disable (each confirmed; organisation-wide), show
+ * the credentials and copy a value. Loaded on first use (dist/actions.js); the state and the secret are
+ * the ObjectStorageController's. The secret goes to the clipboard only when asked, never to a message.
+ */
+import * as vscode from 'vscode';
+import { errorMessage } from '../api/errors';
+import type { Prompter } from '../wizards/prompter';
+import type { ApiService } from './apiService';
+import { Commands } from './commands';
+import type { Log } from './log';
+import type { ObjectStorageController } from './objectStorage';
+
+export class ObjectStorageActions {
+  constructor(
+    private readonly storage: ObjectStorageController,
+    private readonly api: ApiService,
+    private readonly log: Log,
+    private readonly prompts: () => Prompter,
+  ) {}
+
+  async enable(): Promise<boolean> {
+    const pick = await this.prompts().confirm({
+      message: 'Enable TensorPool object storage?',
+      modal: true,
+      actions: ['Enable'],
+      detail:
+        'Object storage is S3-compatible and organisation-wide: everyone in your organisation shares the same credentials and buckets. Storage is billed to the organisation.',
+    });
+    if (pick !== 'Enable') return false;
+    try {
+      const creds = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Enabling object storage…' },
+        async () => (await this.api.client()).enableObjectStorage(),
+      );
+      await this.storage.adopt(creds);
+      this.log.info(`Object storage enabled (access key id ${creds.access_key_id}).`);
+      void vscode.window
+        .showInformationMessage(
+          `Object storage is enabled (access key ID ${creds.access_key_id}). The secret key is kept in VS Code's secret storage.`,
+          'Show Credentials',
+          'Configure AWS CLI',
+        )
+        .then((p) => {
+          if (p === 'Show Credentials') void this.showDetails();
+          if (p === 'Configure AWS CLI') void vscode.commands.executeCommand(Commands.configureAws);
+        });
+      return true;
+    } catch (e) {
+      void vscode.window
+        .showErrorMessage(`Could not enable object storage: ${errorMessage(e)}`, 'Retry')
+        .then((p) => {
+          if (p) void this.enable();
+        });
+      await this.storage.refresh();
+      return false;
+    }
+  }
+
+  /** The credentials as a list: values shown (the secret masked), select one to copy it. */
+  async showDetails(): Promise<void> {
+    const c = this.storage.current();
+    if (!c) return;
+    const masked = await this.storage.maskedSecret();
+    type Row = vscode.QuickPickItem & { field: 'endpoint' | 'region' | 'access_key_id' | 'secret' };
+    const rows: Row[] = [
+      { label: 'Endpoint', description: c.endpoint, field: 'endpoint' },
+      { label: 'Region', description: c.region, field: 'region' },
+      { label: 'Access key ID', description: c.access_key_id, field: 'access_key_id' },
+      {
+        label: 'Secret access key',
+        description: masked ?? '(fetched on copy)',
+        detail: "Kept in VS Code's secret storage. Select to copy it to the clipboard.",
+        field: 'secret',
+      },
+    ];
+    const pick = await vscode.window.showQuickPick(rows, {
+      title: `Object storage: ${c.status ?? 'enabled'}`,
+      placeHolder: 'Select a value to copy it',
+    });
+    if (!pick) return;
+    if (pick.field === 'secret') await this.copySecret();
+    else await this.copy(pick.field);
+  }
+
+  async copy(field: 'endpoint' | 'region' | 'access_key_id'): Promise<void> {
+    const c = this.storage.current() ?? (await this.storage.credentials());
+    if (!c) return;
+    await vscode.env.clipboard.writeText(c[field]);
+    const name = field === 'access_key_id' ? 'access key ID' : field;
+    vscode.window.setStatusBarMessage(`$(check) Copied the object-storage ${name}`, 3000);
+  }
+
+  async copySecret(): Promise<void> {
+    const c = await this.storage.credentials();
+    if (!c) return;
+    await vscode.env.clipboard.writeText(c.secret_access_key);
+    void vscode.window.showInformationMessage(
+      'The secret access key is on the clipboard. Paste it where it is needed and keep it private.',
+    );
+  }
+
+  async rotate(onRotated?: () => Promise<void>): Promise<boolean> {
+    const pick = await this.prompts().confirm({
+      message: 'Rotate the object-storage keys?',
+      modal: true,
+      actions: ['Rotate Keys'],
+      detail:
+        'This is organisation-wide: the current access key and secret stop working at once for everyone in your organisation, including scripts and machines that use them. Profiles this extension configured can be updated right after.',
+    });
+    if (pick !== 'Rotate Keys') return false;
+    try {
+      const creds = await (await this.api.client()).rotateObjectStorageKeys();
+      await this.storage.adopt(creds);
+      this.log.info(`Object-storage keys rotated (new access key id ${creds.access_key_id}).`);
+      if (onRotated) await onRotated();
+      else
+        void vscode.window.showInformationMessage(
+          "Object-storage keys rotated. The new secret is in VS Code's secret storage.",
+        );
+      return true;
+    } catch (e) {
+      void vscode.window.showErrorMessage(
+        `Could not rotate the keys: ${errorMessage(e)}. The old keys may still be in force; refresh to check.`,
+      );
+      await this.storage.refresh();
+      return false;
+    }
+  }
+
+  async disable(): Promise<boolean> {
+    const pick = await this.prompts().confirm({
+      message: 'Disable TensorPool object storage?',
+      modal: true,
+      actions: ['Disable'],
+      detail:
+        "Organisation-wide: the credentials stop working for everyone, and the service may delete the organisation's buckets and their data.",
+    });
+    if (pick !== 'Disable') return false;
+    try {
+      await (await this.api.client()).disableObjectStorage();
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Could not disable object storage: ${errorMessage(e)}`);
+      await this.storage.refresh();
+      return false;
+    }
+    await this.storage.forget();
+    this.log.info('Object storage disabled; the stored secret was removed.');
+    void vscode.window.showInformationMessage('Object storage is disabled.');
+    return true;
+  }
+}
