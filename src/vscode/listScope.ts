@@ -35,7 +35,7 @@ export class SingleFlight {
   }
 }
 
-type ScopeKey =
+export type ScopeKey =
   | 'tensorpool.includeOrg'
   | 'tensorpool.sshKeysIncludeOrg'
   | 'tensorpool.volumesIncludeOrg'

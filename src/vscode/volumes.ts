@@ -5,17 +5,15 @@
  * Following goes on when the view is closed; stopping it never cancels anything on the server.
  */
 import * as vscode from 'vscode';
-import { errorMessage, isTensorPoolError } from '../api/errors';
+import { errorMessage } from '../api/errors';
 import type { TrackOutcome } from '../api/tracking';
 import { isVolumeInTransition, type Volume } from '../model/volume';
 import type { ApiService } from './apiService';
-import { RefreshTimer, ScopedList } from './listScope';
 import { loadApi } from './lazyApi';
 import type { Log } from './log';
-import { FAST_REFRESH_MS } from './refreshScheduler';
-import { readSettings } from './settings';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
+import { ViewedList, type ApiClient } from './viewedList';
 
 export interface VolumeData {
   /** Undefined when the server answered with text only. */
@@ -50,29 +48,13 @@ const DONE: Record<VolumeOpKind, string> = {
   destroy: 'was destroyed',
 };
 
-export class VolumesController extends ScopedList implements vscode.Disposable {
-  data: VolumeData | undefined;
-  loading = false;
-  error: { readonly message: string; readonly kind: string } | undefined;
+export class VolumesController extends ViewedList<VolumeData> {
   private readonly ops = new Map<string, VolumeOp>();
   private readonly waits = new Set<AbortController>();
   private readonly owners = new Map<string, AbortController>();
-  private readonly timer = new RefreshTimer(
-    () => this.nextDelay(),
-    () => void this.refresh(),
-  );
-  private readonly emitter = new vscode.EventEmitter<void>();
-  readonly onDidChange = this.emitter.event;
-  /** Whether the Volumes view is visible (set by the composition root). */
-  isVisible: () => boolean = () => false;
 
-  constructor(
-    private readonly store: Store,
-    private readonly api: ApiService,
-    state: StoredState,
-    private readonly log: Log,
-  ) {
-    super(state, 'tensorpool.volumesIncludeOrg');
+  constructor(store: Store, api: ApiService, state: StoredState, log: Log) {
+    super(store, api, state, 'tensorpool.volumesIncludeOrg', log, 'Volume');
   }
 
   get volumes(): readonly Volume[] {
@@ -93,57 +75,20 @@ export class VolumesController extends ScopedList implements vscode.Disposable {
     return v ? v.hourlyRate! / v.sizeGb! : undefined;
   }
 
-  private changed(): void {
-    this.emitter.fire();
-    this.reschedule();
+  protected async fetch(client: ApiClient, includeOrg: boolean): Promise<VolumeData> {
+    const listing = await client.volumes.listVolumes({ includeOrg });
+    if (listing.skipped)
+      this.log.warn(`Volume list: ${listing.skipped} record(s) without an id were skipped.`);
+    return {
+      volumes: listing.volumes,
+      message: listing.message,
+      textVolumes: listing.textVolumes,
+      includeOrg,
+    };
   }
 
-  clear(): void {
-    this.data = undefined;
-    this.error = undefined;
-    this.loading = false;
-    this.changed();
-  }
-
-  protected async load(): Promise<void> {
-    if (this.store.account.kind !== 'signedIn') return;
-    const includeOrg = this.includeOrg;
-    this.loading = true;
-    this.emitter.fire();
-    try {
-      const client = await this.api.client();
-      const listing = await client.volumes.listVolumes({ includeOrg });
-      if (listing.skipped)
-        this.log.warn(`Volume list: ${listing.skipped} record(s) without an id were skipped.`);
-      this.data = {
-        volumes: listing.volumes,
-        message: listing.message,
-        textVolumes: listing.textVolumes,
-        includeOrg,
-      };
-      this.error = undefined;
-    } catch (e) {
-      this.error = { message: errorMessage(e), kind: isTensorPoolError(e) ? e.kind : 'unknown' };
-      this.log.warn(`Volume list failed: ${this.error.message}`);
-    } finally {
-      this.loading = false;
-      this.changed();
-    }
-  }
-
-  /** When the next automatic refresh happens, or undefined when none should (view hidden, signed out). */
-  nextDelay(): number | undefined {
-    if (!this.isVisible() || this.store.account.kind !== 'signedIn') return undefined;
-    const busy = this.ops.size > 0 || this.volumes.some(isVolumeInTransition);
-    return busy ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000;
-  }
-
-  reschedule(): void {
-    this.timer.reschedule();
-  }
-
-  private refreshIfVisible(): void {
-    if (this.isVisible()) void this.refresh();
+  protected busy(): boolean {
+    return this.ops.size > 0 || this.volumes.some(isVolumeInTransition);
   }
 
   /** Follow every request of one operation to its end; one message when all have ended. */
@@ -216,9 +161,8 @@ export class VolumesController extends ScopedList implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const ac of this.waits) ac.abort();
-    this.timer.stop();
-    this.emitter.dispose();
+    super.dispose();
   }
 }
