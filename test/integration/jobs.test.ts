@@ -3,7 +3,7 @@
 // never in an untrusted workspace), the log streamed into the job's terminal, the Jobs view, cancel,
 // delete, pull (byte-identical files, a `../` path refused) and a lost connection that is never resubmitted.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
@@ -311,6 +311,28 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
       const served = Buffer.from(await (await fetch(plan.download_map[f])).arrayBuffer());
       assert.ok(readFileSync(path.join(target, f)).equals(served), `${f} is byte-identical`);
     }
+  });
+
+  test('pull: a download cut off every time fails without a file under its name or a partial file left', async () => {
+    const { outcome } = run([...WIZARD()]);
+    const id = (await outcome).jobId!;
+    await until('completed', async () => (await statusOf(id)) === 'completed');
+    // Every output download sends half its body, then drops the connection (retried, then given up).
+    await control.fault({ method: 'GET', path: `/job/output/${id}/*`, action: 'truncate', times: -1 });
+    const target = path.join(folder, 'outputs', id);
+    ext.setPrompter(new ScriptedPrompter(['<accept>', 'Download']));
+    const res = await vscode.commands.executeCommand<{ written: string[]; failed: { path: string }[] }>(
+      'tensorpool.pullJobOutputs',
+      id,
+    );
+    assert.deepEqual(res.written, []);
+    assert.deepEqual(res.failed.map((f) => f.path).sort(), ['checkpoints/result.bin', 'results.json']);
+    const left = existsSync(target) ? readdirSync(target, { recursive: true }).map(String) : [];
+    assert.deepEqual(
+      left.filter((f) => !f.endsWith('checkpoints')),
+      [],
+      'no final-named file and no .part file',
+    );
   });
 
   test("pull on a running job runs the service's sync command in the chosen folder", async () => {
