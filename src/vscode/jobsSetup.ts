@@ -3,13 +3,13 @@
  * the scope context key, and refresh on visibility / sign-in. Running, following and acting on jobs
  * load with the other actions (actionCommands.ts, jobRun.ts, jobActions.ts).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { ContextKeys } from './contextKeys';
 import { JobsController } from './jobs';
 import type { Log } from './log';
-import { wireListView } from './listViewSetup';
+import { createListView } from './listViewSetup';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 import { JobsTreeProvider, type JobNode } from './views/jobsTree';
@@ -27,23 +27,15 @@ export function setupJobs(
   const { store } = deps;
   const controller = new JobsController(store, deps.api, deps.state, deps.log);
   const tree = new JobsTreeProvider(store, controller);
-  const view = vscode.window.createTreeView('tensorpool.jobs', { treeDataProvider: tree });
-  controller.isVisible = () => view.visible;
-  context.subscriptions.push(
-    controller,
-    tree,
-    view,
-    ...wireListView(store, view, controller, {
-      contextKeys: deps.contextKeys,
-      scopeKey: 'tensorpool.jobsIncludeOrg',
-      commands: [
-        Commands.refreshJobs,
-        Commands.showJobsMine,
-        Commands.showJobsOrganization,
-        Commands.showJobListText,
-      ],
-      listText: () => controller.data?.message ?? '',
-    }),
-  );
+  const view = createListView(context, store, 'tensorpool.jobs', controller, tree, {
+    contextKeys: deps.contextKeys,
+    scopeKey: 'tensorpool.jobsIncludeOrg',
+    commands: [
+      Commands.refreshJobs,
+      Commands.showJobsMine,
+      Commands.showJobsOrganization,
+      Commands.showJobListText,
+    ],
+  });
   return { controller, tree, view };
 }

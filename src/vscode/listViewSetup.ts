@@ -7,26 +7,35 @@ import * as vscode from 'vscode';
 import type { ContextKeys } from './contextKeys';
 import { affectsRefreshInterval } from './settings';
 import type { Store } from './store';
+import type { ViewedList } from './viewedList';
 
-export interface ScopedListController {
-  readonly includeOrg: boolean;
-  refresh(): Promise<void>;
-  setIncludeOrg(value: boolean): Promise<void>;
-  reschedule(): void;
-  clear(): void;
+/** Create the view `id` over `tree`, owned (with the controller and the tree) by the extension context. */
+export function createListView<N>(
+  context: vscode.ExtensionContext,
+  store: Store,
+  id: string,
+  controller: ViewedList<{ readonly message: string | undefined }>,
+  tree: vscode.TreeDataProvider<N> & vscode.Disposable,
+  o: ListViewOptions,
+): vscode.TreeView<N> {
+  const view = vscode.window.createTreeView(id, { treeDataProvider: tree });
+  controller.isVisible = () => view.visible;
+  context.subscriptions.push(controller, tree, view, ...wireListView(store, view, controller, o));
+  return view;
 }
 
-export function wireListView(
+interface ListViewOptions {
+  readonly contextKeys: ContextKeys;
+  readonly scopeKey: 'tensorpool.volumesIncludeOrg' | 'tensorpool.jobsIncludeOrg';
+  /** Command ids: refresh, show mine, show the organisation's, open the list text. */
+  readonly commands: readonly [string, string, string, string];
+}
+
+function wireListView(
   store: Store,
   view: vscode.TreeView<unknown>,
-  controller: ScopedListController,
-  o: {
-    readonly contextKeys: ContextKeys;
-    readonly scopeKey: 'tensorpool.volumesIncludeOrg' | 'tensorpool.jobsIncludeOrg';
-    /** Command ids: refresh, show mine, show the organisation's, open the list text. */
-    readonly commands: readonly [string, string, string, string];
-    readonly listText: () => string;
-  },
+  controller: ViewedList<{ readonly message: string | undefined }>,
+  o: ListViewOptions,
 ): vscode.Disposable[] {
   const [refresh, mine, org, text] = o.commands;
   const setScope = (includeOrg: boolean) => o.contextKeys.set(o.scopeKey, includeOrg);
@@ -38,7 +47,10 @@ export function wireListView(
     vscode.commands.registerCommand(mine, () => scope(false)),
     vscode.commands.registerCommand(org, () => scope(true)),
     vscode.commands.registerCommand(text, async () => {
-      const doc = await vscode.workspace.openTextDocument({ content: o.listText(), language: 'plaintext' });
+      const doc = await vscode.workspace.openTextDocument({
+        content: controller.data?.message ?? '',
+        language: 'plaintext',
+      });
       await vscode.window.showTextDocument(doc, { preview: true });
     }),
     store.onDidChange((topic) => {

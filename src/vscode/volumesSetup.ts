@@ -3,13 +3,13 @@
  * its controller, the list commands, context keys, and refresh on visibility / sign-in. The commands
  * that act on a volume (create, edit, attach…) load with the other actions (actionCommands.ts).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { AttachedVolume } from '../model/volume';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { ContextKeys } from './contextKeys';
 import type { Log } from './log';
-import { wireListView } from './listViewSetup';
+import { createListView } from './listViewSetup';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 import { VolumesController } from './volumes';
@@ -36,25 +36,17 @@ export function setupVolumes(
   const { store, api, log } = deps;
   const controller = new VolumesController(store, api, deps.state, log);
   const tree = new VolumesTreeProvider(store, controller);
-  const view = vscode.window.createTreeView('tensorpool.volumes', { treeDataProvider: tree });
-  controller.isVisible = () => view.visible;
-  context.subscriptions.push(
-    controller,
-    tree,
-    view,
-    ...wireListView(store, view, controller, {
-      contextKeys: deps.contextKeys,
-      scopeKey: 'tensorpool.volumesIncludeOrg',
-      commands: [
-        Commands.refreshVolumes,
-        Commands.showVolumesMine,
-        Commands.showVolumesOrganization,
-        Commands.showVolumeListText,
-      ],
-      listText: () => controller.data?.message ?? '',
-    }),
-    controller.onDidChange(deps.onVolumesChanged),
-  );
+  createListView(context, store, 'tensorpool.volumes', controller, tree, {
+    contextKeys: deps.contextKeys,
+    scopeKey: 'tensorpool.volumesIncludeOrg',
+    commands: [
+      Commands.refreshVolumes,
+      Commands.showVolumesMine,
+      Commands.showVolumesOrganization,
+      Commands.showVolumeListText,
+    ],
+  });
+  context.subscriptions.push(controller.onDidChange(deps.onVolumesChanged));
 
   return {
     controller,
