@@ -28,24 +28,12 @@ let savedJobs: unknown;
 /** The job id, read from the terminal's log lines. */
 let jobId = '';
 
-/** The text of the job's terminal, read from the workbench: its rows when xterm renders to the DOM, else
- *  (WebGL draws on a canvas, as in headless Chromium) its accessible view, the read-only editor VS Code
- *  keeps for screen readers, opened with Alt+F2 and closed again. */
+/** The text the terminal panel shows, read from xterm's rows (the UI harness turns GPU rendering off, so
+ *  xterm renders to the DOM rather than to a canvas). */
 async function terminalText({ workbench }: UiContext): Promise<string> {
-  const page = workbench.page;
-  const rows = page.locator('.terminal-wrapper.active .xterm-rows');
-  const shown = (await rows.count()) > 0 ? (await rows.allInnerTexts()).join('\n') : '';
-  if (shown.trim()) return shown.replace(/\u00a0/g, ' ');
-  // Alt+F2 (Open Accessible View) on the focused terminal shows its buffer.
-  await page.locator('.terminal-wrapper.active .xterm').first().click();
-  await page.keyboard.press('Alt+F2');
-  const view = page.locator('.accessible-view .view-lines').first();
-  await view.waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(200);
-  const text = await view.innerText();
-  await page.keyboard.press('Escape');
-  await view.waitFor({ state: 'hidden', timeout: 10_000 });
-  return text.replace(/\u00a0/g, ' ');
+  const rows = workbench.page.locator('.terminal-wrapper.active .xterm-rows');
+  await rows.first().waitFor({ timeout: 10_000 });
+  return (await rows.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
 }
 
 export const tests: UiTest[] = [
