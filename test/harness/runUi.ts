@@ -68,7 +68,15 @@ async function runOn(target: Target, tests: UiTest[], ctx: SuiteContext, own: Ow
   own(engine.stop);
   ctx.markers.push(engine.token);
   const server = await timed('code-server start (with the .vsix installed)', () =>
-    startCodeServer(target, { runDir, vsix: [VSIX], settings: { 'tensorpool.apiUrl': engine.url } }),
+    startCodeServer(target, {
+      runDir,
+      vsix: [VSIX],
+      settings: {
+        'tensorpool.apiUrl': engine.url,
+        // The DOM renderer, so the tests can read a terminal's text (WebGL draws on a canvas).
+        'terminal.integrated.gpuAcceleration': 'off',
+      },
+    }),
   );
   own(server.stop);
   const browser = await timed('chromium launch', () => launchChromium(runDir));
