@@ -108,7 +108,7 @@ export class QuickInputPrompter implements Prompter {
       const onValue = (text: string) => {
         if (!o.custom) return;
         const t = text.trim();
-        const exact = base.find((i) => i.label.toLowerCase() === t.toLowerCase());
+        const exact = base.find((i) => plainLabel(i.label) === t.toLowerCase());
         if (t === '' || exact) {
           // Only touch the list when it changes: replacing items resets which row is active.
           if (showingCustom) {
@@ -129,8 +129,10 @@ export class QuickInputPrompter implements Prompter {
         };
         qp.items = [...base, custom];
         showingCustom = true;
-        // A valid custom value is what Enter should take; otherwise the best match in the list stays active.
-        if (!blocks(verdict)) qp.activeItems = [custom];
+        // A valid custom value is what Enter should take, unless a listed row matches what was typed (then
+        // the best match in the list stays active, as in any quick pick).
+        const listed = base.some((i) => plainLabel(i.label).includes(t.toLowerCase()));
+        if (!blocks(verdict) && !listed) qp.activeItems = [custom];
       };
       qp.onDidChangeValue(onValue);
       // A pick that takes typed values reopens with what was typed in its filter and left unconfirmed.
@@ -148,7 +150,7 @@ export class QuickInputPrompter implements Prompter {
         // What was typed decides first: the list may have been replaced while the user typed (the custom
         // row comes and goes), so the row the workbench accepted can belong to a list that is gone.
         const typed = qp.value.trim();
-        const exact = typed ? base.find((i) => i.label.toLowerCase() === typed.toLowerCase()) : undefined;
+        const exact = typed ? base.find((i) => plainLabel(i.label) === typed.toLowerCase()) : undefined;
         const chosen = exact ?? qp.selectedItems[0] ?? qp.activeItems[0];
         const picked = chosen ?? (o.custom && typed ? { label: typed, custom: true } : undefined);
         if (!picked) return;
@@ -181,4 +183,12 @@ export class QuickInputPrompter implements Prompter {
     const text = options.modal || !o.detail ? o.message : `${o.message} ${o.detail}`;
     return show(text, options, ...o.actions);
   }
+}
+
+/** A row's label as the user reads it (without `$(icon)`), in lower case, to compare with typed text. */
+function plainLabel(label: string): string {
+  return label
+    .replace(/\$\([^)]*\)\s*/g, '')
+    .trim()
+    .toLowerCase();
 }
