@@ -74,7 +74,6 @@ export async function jobLogBench(api: TensorPoolExtensionApi, control: Control)
   try {
     const prompter = new ScriptedPrompter([cluster.name ?? cluster.id, 'Keep the cluster', 'Run job', 'Run']);
     api.setPrompter(prompter);
-    const before = heap();
     const outcome = await vscode.commands.executeCommand<{ kind: string; jobId?: string }>(
       'tensorpool.runJobFile',
       vscode.Uri.file(file),
@@ -82,6 +81,9 @@ export async function jobLogBench(api: TensorPoolExtensionApi, control: Control)
     if (outcome?.kind !== 'submitted' || !outcome.jobId)
       throw new Error(`the push was not submitted: ${JSON.stringify(outcome)}`);
     const jobId = outcome.jobId;
+    // The baseline once the push has loaded the command code (dist/actions.js): the follower has only just
+    // started (its first request is in flight), no line has arrived yet.
+    const before = heap();
 
     // Streaming: the follower started when the push returned; the command returns its promise.
     const delay = monitorEventLoopDelay({ resolution: 10 });
