@@ -2,41 +2,40 @@
  * Log text on its way to a terminal: lines are gathered and handed over in batches (one write per
  * frame, not one per line), with terminal line endings, and what waits is bounded: when the terminal
  * falls behind by more than `maxPendingChars`, the oldest waiting lines are dropped and a marker says
- * how many. Memory stays bounded however long the log. No `vscode` import.
+ * how many. Memory stays bounded however long the log, and a push costs the same when full. No `vscode`
+ * import.
  */
+import { BoundedText } from './boundedText';
+
 export class LogBuffer {
-  private chunks: string[] = [];
-  private pendingChars = 0;
+  private readonly text: BoundedText;
   private droppedLines = 0;
 
-  constructor(private readonly maxPendingChars = 1_000_000) {}
+  constructor(maxPendingChars = 1_000_000) {
+    this.text = new BoundedText(maxPendingChars, (old) => (this.droppedLines += countLines(old)));
+  }
 
   get pending(): number {
-    return this.pendingChars;
+    return this.text.size;
   }
 
   /** Add text (one message or several lines); a missing final newline is added. */
   push(text: string): void {
-    const chunk = toTerminal(text.endsWith('\n') ? text : `${text}\n`);
-    this.chunks.push(chunk);
-    this.pendingChars += chunk.length;
-    while (this.pendingChars > this.maxPendingChars && this.chunks.length > 1) {
-      const old = this.chunks.shift()!;
-      this.pendingChars -= old.length;
-      this.droppedLines += countLines(old);
-    }
+    // One line without a newline (a job log's usual message) needs no regular expression.
+    this.text.push(
+      text.includes('\n') ? toTerminal(text.endsWith('\n') ? text : `${text}\n`) : `${text}\r\n`,
+    );
   }
 
   /** Everything waiting, as one string for one write (undefined when nothing waits). */
   take(): string | undefined {
-    if (this.chunks.length === 0) return undefined;
+    if (this.text.isEmpty) return undefined;
     const marker =
       this.droppedLines > 0
         ? `\x1b[2m… ${this.droppedLines} line${this.droppedLines === 1 ? '' : 's'} not shown: the log came faster than the terminal could draw it …\x1b[0m\r\n`
         : '';
-    const text = marker + this.chunks.join('');
-    this.chunks = [];
-    this.pendingChars = 0;
+    const text = marker + this.text.text();
+    this.text.clear();
     this.droppedLines = 0;
     return text;
   }

@@ -10,14 +10,17 @@
 //                   (the token goes to SecretStorage, which survives a reload)
 //   launches 1..n-1 a stored token: activation, then the startup /me check must come after activate()
 //                   returned; the API layer's first load is timed by the extension
-//   last launch     also: the tree with 1,000 clusters, then (TENSORPOOL_BENCH_IDLE=1) 60 s with the views
-//                   hidden, then the views visible with the shortest refresh interval
+//   last launch     also: the tree with 1,000 clusters, then a job that prints 100,000 lines followed into
+//                   its terminal (./jobLog.ts; finished and its terminal closed before what follows), then
+//                   (TENSORPOOL_BENCH_IDLE=1) 60 s with the views hidden, then the views visible with the
+//                   shortest refresh interval
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { sleep, until } from '../../shared/wait';
 import { summarize } from '../stats';
+import { JOB_LINES, jobLogBench } from './jobLog';
 
 const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
 
@@ -376,6 +379,9 @@ export async function run(): Promise<void> {
   }
   const bench: Record<string, unknown> = {};
   bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
+  bench.jobLog = (
+    await step(`job log: ${JOB_LINES} lines followed into the terminal`, () => jobLogBench(api, control))
+  )?.value;
   if (IDLE)
     bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
   bench.visible = (

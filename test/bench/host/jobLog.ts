@@ -1,0 +1,154 @@
+// The job-log benchmark, in the real extension host (called by ./index.ts on the last launch, after the
+// tree and before the idle window): a job that prints 100,000 lines, pushed through the extension's own
+// Run on Cluster… command (scripted prompter, consent answered), then followed by the extension's real
+// follower into its real terminal (Pseudoterminal, writes batched through the LogBuffer).
+//
+// While it streams (from the push's outcome until the follower ends):
+//   - event-loop delay: perf_hooks.monitorEventLoopDelay({ resolution: 10 }); its figures include the
+//     10 ms resolution (an idle loop reads about 10 ms);
+//   - heap: heapUsed every 100 ms (peak), and after a full GC before and after (retained growth).
+// Then the follower's outcome, the listen connections the engine saw (one: no reconnect, so every line
+// was delivered in order before the final status), and the lines the test API's terminal tap kept (its
+// last 2 MB): they must be consecutive and end with line 100,000. The terminal is closed at the end, and
+// the engine's job settings go back to their defaults, so the idle window that follows sees nothing.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { sleep } from '../../shared/wait';
+
+export const JOB_LINES = 100_000;
+const COMMAND = 'python bench.py';
+const JOB_FILE = `commands = ["${COMMAND}"]\n`;
+const SAMPLE_MS = 100;
+
+type Control = (method: string, path: string, body?: unknown) => Promise<any>;
+
+export interface JobLogSample {
+  lines: number;
+  outcome: string;
+  streamMs: number;
+  loopDelayMs: { p50: number; p99: number; max: number; samples: number };
+  heapMB: { before: number; peak: number; after: number; afterClose: number; gcAvailable: boolean };
+  listenConnections: number;
+  tail: { kept: number; first: number; last: number; consecutive: boolean };
+}
+
+/** A full GC: global.gc when the host exposes it, else the V8 flag set at run time (Node allows it). */
+function collector(): (() => void) | undefined {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) return g;
+  try {
+    v8.setFlagsFromString('--expose_gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
+const MB = (bytes: number) => bytes / 2 ** 20;
+
+export async function jobLogBench(api: TensorPoolExtensionApi, control: Control): Promise<JobLogSample> {
+  const cluster = api.store.clusters.data?.clusters?.find((c) => c.status === 'RUNNING');
+  if (!cluster) throw new Error('no running cluster to run the job on');
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!root) throw new Error('the harness opened no workspace folder');
+  const folder = path.join(root, 'bench-job');
+  mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, 'bench.tp.toml');
+  writeFileSync(file, JOB_FILE);
+  await control('POST', 'config', { jobs: { pendingMs: 0, lineMs: 0, lines: JOB_LINES } });
+  const gc = collector();
+  const heap = () => {
+    gc?.();
+    return process.memoryUsage().heapUsed;
+  };
+  // The job's terminal (named after the file, then the job): closing it stops following.
+  const closeTerminals = () => {
+    for (const t of vscode.window.terminals) if (t.name.includes('bench.tp.toml')) t.dispose();
+  };
+  try {
+    const prompter = new ScriptedPrompter([cluster.name ?? cluster.id, 'Keep the cluster', 'Run job', 'Run']);
+    api.setPrompter(prompter);
+    const outcome = await vscode.commands.executeCommand<{ kind: string; jobId?: string }>(
+      'tensorpool.runJobFile',
+      vscode.Uri.file(file),
+    );
+    if (outcome?.kind !== 'submitted' || !outcome.jobId)
+      throw new Error(`the push was not submitted: ${JSON.stringify(outcome)}`);
+    const jobId = outcome.jobId;
+    // The baseline once the push has loaded the command code (dist/actions.js): the follower has only just
+    // started (its first request is in flight), no line has arrived yet.
+    const before = heap();
+
+    // Streaming: the follower started when the push returned; the command returns its promise.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    let peak = process.memoryUsage().heapUsed;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }, SAMPLE_MS);
+    delay.enable();
+    const started = performance.now();
+    let followed: { kind?: string } | undefined;
+    try {
+      followed = await vscode.commands.executeCommand<{ kind?: string }>('tensorpool.followJob', jobId);
+    } finally {
+      delay.disable();
+      clearInterval(sampler);
+    }
+    const streamMs = performance.now() - started;
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    await sleep(300); // the terminal's last batched write
+    const after = heap();
+
+    const ws = (
+      (await control('GET', 'log')).entries as Array<{ method: string; path: string; ws?: string }>
+    ).filter((e) => e.method === 'WS' && e.path === `/job/listen/${jobId}` && e.ws === 'upgrade').length;
+    const pattern = new RegExp(`^\\[${jobId}\\] ${COMMAND}: line (\\d+) of ${JOB_LINES}\\r?$`);
+    const numbers: number[] = [];
+    for (const line of api.testing.terminalText().split('\n')) {
+      const m = pattern.exec(line);
+      if (m) numbers.push(Number(m[1]));
+    }
+    const consecutive = numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1);
+
+    closeTerminals();
+    await sleep(300);
+    const afterClose = heap();
+    const ms = (ns: number) => ns / 1e6;
+    return {
+      lines: JOB_LINES,
+      outcome: followed?.kind ?? 'none',
+      streamMs,
+      loopDelayMs: {
+        p50: ms(delay.percentile(50)),
+        p99: ms(delay.percentile(99)),
+        max: ms(delay.max),
+        samples: delay.count,
+      },
+      heapMB: {
+        before: MB(before),
+        peak: MB(peak),
+        after: MB(after),
+        afterClose: MB(afterClose),
+        gcAvailable: gc !== undefined,
+      },
+      listenConnections: ws,
+      tail: {
+        kept: numbers.length,
+        first: numbers[0] ?? 0,
+        last: numbers[numbers.length - 1] ?? 0,
+        consecutive,
+      },
+    };
+  } finally {
+    api.setPrompter(undefined);
+    closeTerminals();
+    rmSync(folder, { recursive: true, force: true });
+    await control('POST', 'config', { jobs: { pendingMs: 1000, lineMs: 150, lines: 3 } });
+  }
+}
