@@ -1,5 +1,7 @@
 // The job-log rows of the bench table (test/bench/host/jobLog.ts measures them in the extension host).
-//   event-loop delay p99 while streaming 100,000 lines: <= 50 ms (issue budget);
+//   event-loop delay p99 while streaming 100,000 lines: the target is <= 50 ms (the jobs issue); it is not met
+//   yet (code-server compresses every terminal write on the extension host's thread, and GC), so the row is
+//   reported as information with the target beside it, not as a met budget; every line arriving is checked;
 //   heap growth while streaming: <= 8 MB, the heap the 100,000 lines leave behind: heapUsed after a full GC
 //   once they have streamed (terminal still open) minus heapUsed after a full GC when the push returned.
 //   What the extension holds for a job's log is bounded by construction: the LogBuffer at most ~1 MB of
@@ -44,8 +46,19 @@ export function jobLogRows(
     j.tail.last === j.lines &&
     j.tail.kept > 0;
   const delivery = `follow ended: ${j.outcome}; ${j.listenConnections} listen connection(s); the terminal tap's last 2 MB holds lines ${j.tail.first}..${j.tail.last} (${j.tail.kept}, ${j.tail.consecutive ? 'consecutive' : 'NOT consecutive'})`;
-  table.add(delayRow, where, 'ms', [j.loopDelayMs.p99], JOB_LOG_BUDGET.loopDelayP99Ms, {
-    ok: arrived,
+  table.add(
+    'Job log: 100,000 lines reach the follower, in order, on one connection',
+    where,
+    'lines',
+    [j.lines],
+    undefined,
+    {
+      ok: arrived,
+      note: delivery,
+    },
+  );
+  table.add(delayRow, where, 'ms', [j.loopDelayMs.p99], undefined, {
+    limitText: `target <= ${JOB_LOG_BUDGET.loopDelayP99Ms} ms (not met yet)`,
     note: `monitorEventLoopDelay (10 ms resolution, included) over ${(j.streamMs / 1000).toFixed(1)} s: p50 ${j.loopDelayMs.p50.toFixed(1)} ms, max ${j.loopDelayMs.max.toFixed(1)} ms, ${j.loopDelayMs.samples} samples; ${delivery}`,
   });
   const h = j.heapMB;
