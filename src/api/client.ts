@@ -248,7 +248,6 @@ export class TensorPoolClient {
   configureRclone(opts?: CallOptions): Promise<S.RcloneConfigureResponse> {
     return this.get('/object-storage/configure/rclone', S.RcloneConfigureResponse(), opts);
   }
-
   async listBuckets(opts?: CallOptions): Promise<Bucket[]> {
     const body = await this.get('/object-storage/bucket/list', S.BucketListResponse(), opts);
     return (body.buckets ?? []).map(toBucket).filter((b): b is Bucket => b !== undefined);
