@@ -57,21 +57,27 @@ export function setupJobFiles(context: vscode.ExtensionContext, deps: JobFilesSe
   };
 
   context.subscriptions.push(
-    lensesChanged,
-    { dispose: () => loaded?.dispose() },
     vscode.commands.registerCommand(Commands.newJobFile, (arg?: unknown) => load().newJobFile(arg)),
-    vscode.languages.registerCodeLensProvider(
-      { pattern: '**/*.tp.toml' },
-      {
-        onDidChangeCodeLenses: lensesChanged.event,
-        provideCodeLenses: (document) => (isJobDocument(document) ? load().provideCodeLenses(document) : []),
-      },
+  );
+  // The lens provider and the document listeners are registered right after activation returns.
+  setImmediate(() =>
+    context.subscriptions.push(
+      lensesChanged,
+      { dispose: () => loaded?.dispose() },
+      vscode.languages.registerCodeLensProvider(
+        { pattern: '**/*.tp.toml' },
+        {
+          onDidChangeCodeLenses: lensesChanged.event,
+          provideCodeLenses: (document) =>
+            isJobDocument(document) ? load().provideCodeLenses(document) : [],
+        },
+      ),
+      vscode.workspace.onDidOpenTextDocument(check),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0 && isJobDocument(e.document)) load().diagnostics.schedule(e.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) => loaded?.diagnostics.clear(document.uri)),
     ),
-    vscode.workspace.onDidOpenTextDocument(check),
-    vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.contentChanges.length > 0 && isJobDocument(e.document)) load().diagnostics.schedule(e.document);
-    }),
-    vscode.workspace.onDidCloseTextDocument((document) => loaded?.diagnostics.clear(document.uri)),
   );
   // Job files already open (a restored window): checked after activation returns.
   setImmediate(() => vscode.workspace.textDocuments.forEach(check));

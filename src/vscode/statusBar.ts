@@ -104,7 +104,6 @@ export class AccountStatusBar implements vscode.Disposable {
   constructor(private readonly store: Store) {
     this.item = vscode.window.createStatusBarItem('tensorpool.account', vscode.StatusBarAlignment.Left, -100);
     this.item.name = 'TensorPool Account';
-    this.render();
     this.subscription = store.onDidChange((topic) => {
       if (topic === 'account') this.render();
     });
@@ -112,7 +111,11 @@ export class AccountStatusBar implements vscode.Disposable {
     this.settingsSubscription = vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('tensorpool.apiUrl')) this.render();
     });
-    this.item.show();
+    // Drawn right after activation returns (reading the settings is not needed before the first command).
+    setImmediate(() => {
+      this.render();
+      this.item.show();
+    });
   }
 
   render(): void {
