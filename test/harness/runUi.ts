@@ -41,10 +41,12 @@ async function packageExtension(): Promise<void> {
   });
 }
 
+/** Every flow in name order; env TENSORPOOL_TEST_FILES=50-jobs,30 (file name prefixes) runs a subset. */
 function loadTests(): UiTest[] {
+  const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
   const files = fs
     .readdirSync(UI_DIR)
-    .filter((f) => f.endsWith('.ui.js'))
+    .filter((f) => f.endsWith('.ui.js') && (only.length === 0 || only.some((o) => f.startsWith(o))))
     .sort();
   return files.flatMap((f) => (require(path.join(UI_DIR, f)) as { tests: UiTest[] }).tests);
 }

@@ -15,11 +15,15 @@ interface TestResult {
 
 export async function run(): Promise<void> {
   console.log(`[tensorpool tests] user settings waited for: ${await settingsLoaded()} ms`);
-  // Every test file of this folder, in name order. Other issues add their own *.test.ts here.
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
+  // Every test file of this folder, in name order. Other issues add their own *.test.ts here. While
+  // working on one area: env TENSORPOOL_TEST_FILES=jobs,volumes (file name prefixes) and/or
+  // TENSORPOOL_TEST_GREP=<title pattern> run a subset (the harness passes its environment through).
+  const grep = process.env.TENSORPOOL_TEST_GREP || undefined;
+  const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec', grep });
   for (const file of fs
     .readdirSync(__dirname)
-    .filter((f) => f.endsWith('.test.js'))
+    .filter((f) => f.endsWith('.test.js') && (only.length === 0 || only.some((o) => f.startsWith(o))))
     .sort()) {
     mocha.addFile(path.join(__dirname, file));
   }
