@@ -111,6 +111,8 @@ const builds = [
   },
   { ...bundle, entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The job log reader's worker thread (src/api/listenThread.ts starts it beside dist/api.js).
+  { ...bundle, entryPoints: { listenWorker: 'src/api/listenWorker.ts' }, outdir: 'dist' },
   { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
   {
     ...bundle,

@@ -253,6 +253,12 @@ export class Transport {
     return { url, token, dispatcher: this.dispatcher, userAgent: this.options.userAgent };
   }
 
+  /** The proxy settings for a worker thread that opens the same sockets itself (undefined when the caller
+   *  gave its own dispatcher, which cannot cross threads). */
+  socketProxy(): { proxy: ProxySettings | undefined } | undefined {
+    return this.options.dispatcher ? undefined : { proxy: this.options.proxy };
+  }
+
   /** Log a line; a function is only called (and its text only redacted) when the level is shown. */
   log(level: LogLevel, message: string | (() => string)): void {
     const sink = this.options.log;

@@ -1,14 +1,17 @@
 /**
  * Follow a job's log to its end: listenJob again (with backoff) whenever the stream drops while the job
- * is not terminal (asked with GET /job/info). Never a push. When a new connection replays the log from
- * the start (its first message equals the first one seen), the lines already delivered are skipped, so
- * the caller sees each line once; only the first message's text and a count are kept (bounded memory).
+ * is not terminal (asked with GET /job/info); once it has ended, one more listen at once collects the
+ * lines the drop cut off and the final status (a second drop then ends it). Never a push. When a new
+ * connection replays the log from the start (its first message equals the first one seen), the lines
+ * already delivered are skipped, so the caller sees each line once; only the first message's text and
+ * a count are kept (bounded memory).
  */
 import { isTerminalJobState } from '../model/job';
 import { CancelledError } from './errors';
 import { listenJob, type ListenMessage, type SocketOptions } from './jobSocket';
 import type { JobApi } from './jobs';
 import type { Transport } from './http';
+import { listenJobInThread } from './listenThread';
 import { abortableSleep } from './retry';
 
 export type FollowOutcome =
@@ -30,6 +33,8 @@ export interface FollowOptions extends SocketOptions {
   readonly maxDelayMs?: number;
   /** Reconnects in a row without a single message before giving up (default 8). */
   readonly maxAttempts?: number;
+  /** Read the log in a worker thread (listenThread.ts), so a burst of lines never blocks this thread. */
+  readonly worker?: boolean;
 }
 
 /** Close codes that mean "this will not work by trying again" (auth, not found, bad request). */
@@ -46,12 +51,14 @@ export async function followJob(
   let firstText: string | undefined;
   let delivered = 0;
   let failures = 0;
+  /** The job had ended when the stream dropped: the last listen (its replay carries the rest). */
+  let ended: { status: string | undefined } | undefined;
   for (let attempt = 0; ; attempt++) {
     let index = 0;
     let skip = 0;
     let gotAny = false;
     const before = delivered;
-    const out = await listenJob(
+    const out = await (opts.worker ? listenJobInThread : listenJob)(
       transport,
       jobId,
       {
@@ -70,10 +77,15 @@ export async function followJob(
     );
     if (out.kind !== 'ended') return out;
     if (out.opened && refusal(out.code)) return { kind: 'refused', code: out.code, reason: out.reason };
+    if (ended) return { kind: 'ended', status: ended.status };
     failures = gotAny ? 0 : failures + 1;
     try {
       const info = await jobs.info(jobId, { signal: opts.signal });
-      if (isTerminalJobState(info.job?.status)) return { kind: 'ended', status: info.job?.status };
+      if (isTerminalJobState(info.job?.status)) {
+        ended = { status: info.job?.status };
+        opts.onReconnect?.(attempt + 1, 0);
+        continue;
+      }
     } catch (err) {
       if (err instanceof CancelledError || opts.signal?.aborted) return { kind: 'cancelled' };
       // The service may be unreachable for a moment: keep following with backoff.

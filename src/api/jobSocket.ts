@@ -11,9 +11,21 @@
  * Like the official client, a ping goes out every 5 s (keeps proxies and NATs from dropping a quiet
  * stream); undici does not report pongs, so a silent peer is caught by `idleTimeoutMs` instead.
  */
-import type { CloseEvent, MessageEvent, WebSocket as UndiciWebSocket } from 'undici';
+import type { CloseEvent, Dispatcher, MessageEvent, WebSocket as UndiciWebSocket } from 'undici';
+import type { LogLevel } from './log';
 import { webSockets } from './undici';
-import type { Transport } from './http';
+
+/** What a socket needs from its side: the Transport, or the log reader's stand-in in a worker thread. */
+export interface SocketHost {
+  socketTarget(path: string): {
+    url: string;
+    token: string | undefined;
+    dispatcher: Dispatcher | undefined;
+    userAgent: string;
+  };
+  log(level: LogLevel, message: string): void;
+  readonly secrets: { redact(text: string): string };
+}
 
 export type JobOs = 'Linux' | 'Darwin' | 'Windows';
 
@@ -95,7 +107,7 @@ interface Conn {
 
 /** Open `path`, send the token as the first message, hand every parsed message to onData. */
 function connect(
-  transport: Transport,
+  transport: SocketHost,
   path: string,
   onData: (data: Record<string, unknown>, conn: Conn) => void,
   opts: SocketOptions & { signal?: AbortSignal },
@@ -163,7 +175,7 @@ function connect(
 
 /** Submit a job over /job/push (see the file comment). Never retried. */
 export async function pushJob(
-  transport: Transport,
+  transport: SocketHost,
   req: PushRequest,
   handlers: PushHandlers,
   opts: SocketOptions = {},
@@ -226,7 +238,7 @@ export async function pushJob(
 
 /** One connection to /job/listen/{id} (see the file comment). */
 export async function listenJob(
-  transport: Transport,
+  transport: SocketHost,
   jobId: string,
   handlers: { onMessage: (m: ListenMessage) => void; signal?: AbortSignal },
   opts: SocketOptions = {},

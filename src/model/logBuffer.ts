@@ -1,18 +1,33 @@
 /**
  * Log text on its way to a terminal: lines are gathered and handed over in batches (one write per
- * frame, not one per line), with terminal line endings, and what waits is bounded: when the terminal
- * falls behind by more than `maxPendingChars`, the oldest waiting lines are dropped and a marker says
- * how many. Memory stays bounded however long the log, and a push costs the same when full. No `vscode`
- * import.
+ * frame, not one per line), with terminal line endings, and what waits is bounded twice:
+ *   - by lines: a terminal keeps only its scrollback (VS Code's terminal.integrated.scrollback, 1,000
+ *     lines by default) plus the screen, so when more lines than that arrive between two writes the
+ *     older ones would scroll out of reach the moment they were drawn. They are not sent at all (a
+ *     marker says how many were skipped). A job printing 100,000 lines in a burst then costs the
+ *     extension host, the remote connection and the renderer a screenful per write, not megabytes;
+ *   - by characters: when the terminal falls behind, the oldest waiting lines are dropped the same way.
+ * Memory stays bounded however long the log, and a push costs the same when full. No `vscode` import.
  */
 import { BoundedText } from './boundedText';
+
+export interface LogBufferLimits {
+  /** Characters waiting at most (default 1,000,000). */
+  readonly maxChars?: number;
+  /** Lines handed over in one write at most (default: unbounded). */
+  readonly maxLines?: number;
+}
 
 export class LogBuffer {
   private readonly text: BoundedText;
   private droppedLines = 0;
 
-  constructor(maxPendingChars = 1_000_000) {
-    this.text = new BoundedText(maxPendingChars, (old) => (this.droppedLines += countLines(old)));
+  constructor(limits: LogBufferLimits = {}) {
+    this.text = new BoundedText(
+      limits.maxChars ?? 1_000_000,
+      (_old, lines) => (this.droppedLines += lines),
+      limits.maxLines ?? Infinity,
+    );
   }
 
   get pending(): number {
@@ -22,9 +37,12 @@ export class LogBuffer {
   /** Add text (one message or several lines); a missing final newline is added. */
   push(text: string): void {
     // One line without a newline (a job log's usual message) needs no regular expression.
-    this.text.push(
-      text.includes('\n') ? toTerminal(text.endsWith('\n') ? text : `${text}\n`) : `${text}\r\n`,
-    );
+    if (!text.includes('\n')) {
+      this.text.push(`${text}\r\n`, 1);
+      return;
+    }
+    const terminal = toTerminal(text.endsWith('\n') ? text : `${text}\n`);
+    this.text.push(terminal, countLines(terminal));
   }
 
   /** Everything waiting, as one string for one write (undefined when nothing waits). */

@@ -103,13 +103,16 @@ export class JobFollowers implements vscode.Disposable {
       this.setState(jobId, f, info?.job?.status ?? 'following');
       out = await client.jobs.follow(jobId, {
         signal: f.ac.signal,
+        worker: true,
         onMessage: (m) => {
           if (m.message !== undefined) f.terminal.append(m.message);
           if (f.state === 'pending' || f.state === 'following') this.setState(jobId, f, 'running');
         },
         onReconnect: (attempt, delayMs) =>
           f.terminal.note(
-            `Connection to the log lost; reconnecting in ${Math.round(delayMs / 1000)} s (attempt ${attempt})…`,
+            delayMs === 0
+              ? 'Connection to the log lost; the job has ended: reading the rest of its log…'
+              : `Connection to the log lost; reconnecting in ${Math.round(delayMs / 1000)} s (attempt ${attempt})…`,
           ),
       });
     } catch (e) {

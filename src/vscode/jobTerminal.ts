@@ -1,13 +1,25 @@
 /**
  * A job's log terminal: a Pseudoterminal (so the job's ANSI colours render) named after the job and its
  * state. Text is written in batches at most every FLUSH_MS through a bounded LogBuffer, so a job printing
- * hundreds of thousands of lines costs one write per frame and bounded memory. Closing the terminal
+ * hundreds of thousands of lines costs one write per frame and bounded memory; a write holds at most
+ * the lines the terminal can keep (its scrollback plus a screen): older ones would scroll out of reach
+ * as they were drawn, so they are counted in a marker instead of being sent. Closing the terminal
  * stops following (onClosed), never the job; after the job ends the terminal stays open and readable.
  */
 import * as vscode from 'vscode';
 import { LogBuffer } from '../model/logBuffer';
 
 const FLUSH_MS = 50;
+/** Lines on a screen, beyond the scrollback, that a write may still fill. */
+const SCREEN_LINES = 200;
+
+/** The lines a job terminal keeps: VS Code's terminal.integrated.scrollback (1,000 by default) + a screen. */
+function keptLines(): number {
+  const scrollback = vscode.workspace.getConfiguration('terminal.integrated').get<number>('scrollback');
+  const n =
+    typeof scrollback === 'number' && Number.isFinite(scrollback) && scrollback > 0 ? scrollback : 1000;
+  return Math.floor(n) + SCREEN_LINES;
+}
 
 /** Where the text a job terminal receives is also recorded (the test API's tap; absent in production). */
 export type TerminalTap = (terminalName: string, text: string) => void;
@@ -16,7 +28,7 @@ export class JobTerminal implements vscode.Disposable {
   readonly terminal: vscode.Terminal;
   private readonly write = new vscode.EventEmitter<string>();
   private readonly rename = new vscode.EventEmitter<string>();
-  private readonly buffer = new LogBuffer();
+  private readonly buffer = new LogBuffer({ maxLines: keptLines() });
   private timer: ReturnType<typeof setTimeout> | undefined;
   private opened = false;
   private closed = false;

@@ -1,7 +1,8 @@
 // The job-log rows of the bench table (test/bench/host/jobLog.ts measures them in the extension host).
-//   event-loop delay p99 while streaming 100,000 lines: the target is <= 50 ms (the jobs issue); it is not met
-//   yet (code-server compresses every terminal write on the extension host's thread, and GC), so the row is
-//   reported as information with the target beside it, not as a met budget; every line arriving is checked;
+//   event-loop delay p99 while streaming 100,000 lines: <= 50 ms (the jobs issue). The log is read in a worker
+//   thread (src/api/listenThread.ts), which parses the socket's bursts; the extension host's thread gets a
+//   batch of messages every 20 ms and writes the terminal at most every 50 ms, at most the lines the
+//   terminal keeps (its scrollback plus a screen). Every line arriving is checked;
 //   heap growth while streaming: <= 8 MB, the heap the 100,000 lines leave behind: heapUsed after a full GC
 //   once they have streamed (terminal still open) minus heapUsed after a full GC when the push returned.
 //   What the extension holds for a job's log is bounded by construction: the LogBuffer at most ~1 MB of
@@ -12,23 +13,12 @@
 //   generation alone may hold tens of MB), so it says more about V8's GC schedule than about the extension.
 //   time to stream: information.
 import type { JobLogSample } from './host/jobLog';
+import type { Table } from './run';
 
 export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, heapGrowthMB: 8 };
 
-interface RowTable {
-  add(
-    budget: string,
-    where: string,
-    unit: string,
-    values: readonly number[],
-    limit: number | undefined,
-    opts?: { ok?: boolean; limitText?: string; note?: string },
-  ): void;
-  missing(budget: string, where: string, why: string): void;
-}
-
 export function jobLogRows(
-  table: RowTable,
+  table: Table,
   where: string,
   j: JobLogSample | undefined,
   failure: string | undefined,
@@ -57,8 +47,8 @@ export function jobLogRows(
       note: delivery,
     },
   );
-  table.add(delayRow, where, 'ms', [j.loopDelayMs.p99], undefined, {
-    limitText: `target <= ${JOB_LOG_BUDGET.loopDelayP99Ms} ms (not met yet)`,
+  table.add(delayRow, where, 'ms', [j.loopDelayMs.p99], JOB_LOG_BUDGET.loopDelayP99Ms, {
+    ok: arrived,
     note: `monitorEventLoopDelay (10 ms resolution, included) over ${(j.streamMs / 1000).toFixed(1)} s: p50 ${j.loopDelayMs.p50.toFixed(1)} ms, max ${j.loopDelayMs.max.toFixed(1)} ms, ${j.loopDelayMs.samples} samples; ${delivery}`,
   });
   const h = j.heapMB;

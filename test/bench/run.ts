@@ -68,7 +68,7 @@ interface Row {
   note?: string;
 }
 
-class Table {
+export class Table {
   readonly rows: Row[] = [];
 
   /** A measured figure against `<= limit` on the median (or an explicit pass/fail). */

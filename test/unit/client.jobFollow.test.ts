@@ -72,6 +72,29 @@ describe('API client: following and managing jobs (local engine)', function () {
     );
   });
 
+  it('a stream that drops after the job ended is read once more, so no line is lost', async () => {
+    await t.engine.config({ jobs: { ...FAST_JOBS, lineMs: 0 } });
+    const id = await submitted(t.client, t.clusterId, t.folder.path);
+    await waitFor(
+      'completed',
+      async () => (await t.client.jobs.info(id)).job?.status,
+      (s) => s === 'completed',
+    );
+    await t.engine.fault({ method: 'WS', path: `/job/listen/${id}`, action: 'terminate', afterMessages: 3 });
+    const got: ListenMessage[] = [];
+    const reconnects: Array<[number, number]> = [];
+    const outcome = await t.client.jobs.follow(id, {
+      onMessage: (m) => got.push(m),
+      onReconnect: (n, ms) => reconnects.push([n, ms]),
+      baseDelayMs: 5,
+    });
+    assert.equal(outcome.kind, 'success');
+    assert.deepEqual(reconnects, [[1, 0]], 'at once, no backoff');
+    const texts = logLines(got).map((m) => m.message);
+    assert.equal(texts.length, LINES);
+    assert.equal(new Set(texts).size, LINES, 'no line twice');
+  });
+
   it('listening to an unknown job is refused with the reason', async () => {
     const outcome = await t.client.jobs.follow('job_nope', { onMessage: () => undefined, baseDelayMs: 5 });
     assert.equal(outcome.kind, 'refused');

@@ -18,7 +18,7 @@ describe('job log buffer', () => {
   });
 
   it('bounds what waits: the oldest lines are dropped and counted when the terminal falls behind', () => {
-    const b = new LogBuffer(100);
+    const b = new LogBuffer({ maxChars: 100 });
     for (let i = 0; i < 1_000; i++) b.push(`line ${i}`);
     assert.ok(b.pending <= 100, `pending ${b.pending}`);
     const text = b.take()!;
@@ -32,8 +32,33 @@ describe('job log buffer', () => {
   });
 
   it('a single message larger than the bound is still shown whole', () => {
-    const b = new LogBuffer(10);
+    const b = new LogBuffer({ maxChars: 10 });
     b.push('x'.repeat(50));
     assert.equal(b.take(), `${'x'.repeat(50)}\r\n`);
+  });
+
+  it('a write holds at most the lines the terminal keeps: older lines of a burst are counted, not sent', () => {
+    const b = new LogBuffer({ maxLines: 1_200 });
+    for (let i = 1; i <= 100_000; i++) b.push(`line ${i}`);
+    b.push('two\nlines');
+    const lines = b.take()!.split('\r\n').filter(Boolean);
+    assert.equal(lines.length, 1 + 1_200, 'the marker and the last 1,200 lines');
+    assert.match(lines[0], /… 98802 lines not shown/);
+    assert.equal(lines[1], 'line 98803');
+    assert.deepEqual(lines.slice(-3), ['line 100000', 'two', 'lines']);
+    for (let i = 0; i < 500; i++) b.push(`slow ${i}`);
+    const next = b.take()!;
+    assert.doesNotMatch(next, /not shown/, 'a slower log loses nothing');
+    assert.equal(next.split('\r\n').filter(Boolean).length, 500);
+  });
+
+  it('a many-line message counts as its lines', () => {
+    const b = new LogBuffer({ maxLines: 3 });
+    b.push('a');
+    b.push('b\nc\nd\n');
+    assert.equal(
+      b.take(),
+      '\x1b[2m… 1 line not shown: the log came faster than the terminal could draw it …\x1b[0m\r\nb\r\nc\r\nd\r\n',
+    );
   });
 });

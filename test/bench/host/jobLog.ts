@@ -12,6 +12,7 @@
 // last 2 MB): they must be consecutive and end with line 100,000. The terminal is closed at the end, and
 // the engine's job settings go back to their defaults, so the idle window that follows sees nothing.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as inspector from 'node:inspector';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
@@ -52,6 +53,31 @@ function collector(): (() => void) | undefined {
 
 const MB = (bytes: number) => bytes / 2 ** 20;
 
+/**
+ * env TENSORPOOL_BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the extension host while the log
+ * streams (open it in Chrome DevTools or VS Code), to see where the event loop's time goes.
+ */
+async function startProfile(): Promise<{ stop(): Promise<void> } | undefined> {
+  const file = process.env.TENSORPOOL_BENCH_PROFILE;
+  if (!file) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 export async function jobLogBench(api: TensorPoolExtensionApi, control: Control): Promise<JobLogSample> {
   const cluster = api.store.clusters.data?.clusters?.find((c) => c.status === 'RUNNING');
   if (!cluster) throw new Error('no running cluster to run the job on');
@@ -91,6 +117,7 @@ export async function jobLogBench(api: TensorPoolExtensionApi, control: Control)
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, SAMPLE_MS);
+    const profiler = await startProfile();
     delay.enable();
     const started = performance.now();
     let followed: { kind?: string } | undefined;
@@ -99,6 +126,7 @@ export async function jobLogBench(api: TensorPoolExtensionApi, control: Control)
     } finally {
       delay.disable();
       clearInterval(sampler);
+      await profiler?.stop();
     }
     const streamMs = performance.now() - started;
     peak = Math.max(peak, process.memoryUsage().heapUsed);

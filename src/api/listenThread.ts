@@ -1,0 +1,69 @@
+/**
+ * One /job/listen/{id} connection read in a worker thread (listenWorker.ts), with listenJob's contract:
+ * every message to onMessage in order (delivered in batches), then how it ended; an abort closes it.
+ * The caller's thread only handles a batch now and then, however fast the job prints. When the worker
+ * cannot run (the caller gave its own dispatcher, which cannot cross threads, or the worker script is
+ * missing or fails before saying anything) the connection is read here instead, as before.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Transport } from './http';
+import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
+import type { ListenThreadMessage, ListenWorkerData } from './listenWorker';
+
+/** Beside this module: dist/listenWorker.js in the bundle, out/src/api/listenWorker.js in the tests. */
+export const LISTEN_WORKER_FILE = path.join(__dirname, 'listenWorker.js');
+
+export function listenJobInThread(
+  transport: Transport,
+  jobId: string,
+  handlers: { onMessage: (m: ListenMessage) => void; signal?: AbortSignal },
+  opts: SocketOptions = {},
+  file = LISTEN_WORKER_FILE,
+): Promise<ListenOutcome> {
+  const proxy = transport.socketProxy();
+  if (!proxy || !existsSync(file)) return listenJob(transport, jobId, handlers, opts);
+  const target = transport.socketTarget('');
+  const data: ListenWorkerData = {
+    base: target.url,
+    jobId,
+    token: target.token,
+    userAgent: target.userAgent,
+    proxy: proxy.proxy,
+    opts: { pingMs: opts.pingMs, idleTimeoutMs: opts.idleTimeoutMs },
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    let heard = false;
+    const worker = new Worker(file, { workerData: data });
+    const abort = () => worker.postMessage({ type: 'abort' });
+    const settle = (outcome: ListenOutcome | Promise<ListenOutcome>) => {
+      if (settled) return;
+      settled = true;
+      handlers.signal?.removeEventListener('abort', abort);
+      void worker.terminate();
+      resolve(outcome);
+    };
+    handlers.signal?.addEventListener('abort', abort, { once: true });
+    if (handlers.signal?.aborted) abort();
+    worker.on('message', (m: ListenThreadMessage) => {
+      if (settled) return;
+      heard = true;
+      if (m.type === 'messages') for (const message of m.batch) handlers.onMessage(message);
+      else if (m.type === 'log') transport.log(m.level, m.text);
+      else settle(m.outcome);
+    });
+    worker.on('error', (err) => {
+      transport.log('warn', `Job ${jobId}: the log reader thread stopped: ${err.message}`);
+      settle(
+        heard
+          ? { kind: 'ended', code: 1006, reason: 'the log reader stopped', opened: true }
+          : listenJob(transport, jobId, handlers, opts),
+      );
+    });
+    worker.on('exit', () =>
+      settle({ kind: 'ended', code: 1006, reason: 'the log reader stopped', opened: heard }),
+    );
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The job log reader's worker thread (dist/listenWorker.js; out/src/api/listenWorker.js in the tests).
+ * One /job/listen/{id} connection (listenJob), run off the extension host's main thread: a job that
+ * prints a burst of lines fills the socket faster than anybody reads it, and undici parses everything a
+ * socket read returns (megabytes) in one go, which on the main thread blocked the extension host for
+ * hundreds of milliseconds. Here the parsing blocks only this thread; the messages go to the main thread
+ * in batches (ListenThreadMessage, at most every BATCH_MS or BATCH_SIZE messages), then the outcome.
+ * The token arrives in workerData (memory only) and goes out in the socket's first message only.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
+import type { LogLevel } from './log';
+import { proxyDispatcher, type ProxySettings } from './proxy';
+import { SecretRegistry } from './redact';
+
+export interface ListenWorkerData {
+  /** ws(s)://host[/prefix], without the path. */
+  readonly base: string;
+  readonly jobId: string;
+  readonly token: string | undefined;
+  readonly userAgent: string;
+  readonly proxy: ProxySettings | undefined;
+  readonly opts: SocketOptions;
+}
+
+export type ListenThreadMessage =
+  | { readonly type: 'messages'; readonly batch: readonly ListenMessage[] }
+  | { readonly type: 'log'; readonly level: LogLevel; readonly text: string }
+  | { readonly type: 'end'; readonly outcome: ListenOutcome };
+
+const BATCH_MS = 20;
+const BATCH_SIZE = 2000;
+
+function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void {
+  const secrets = new SecretRegistry();
+  secrets.add(data.token);
+  const post = (m: ListenThreadMessage) => port.postMessage(m);
+  const dispatcher = proxyDispatcher(data.proxy);
+  const host = {
+    secrets,
+    socketTarget: (path: string) => ({
+      url: data.base + path,
+      token: data.token,
+      dispatcher,
+      userAgent: data.userAgent,
+    }),
+    log: (level: LogLevel, text: string) => post({ type: 'log', level, text: secrets.redact(text) }),
+  };
+  let batch: ListenMessage[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (batch.length === 0) return;
+    post({ type: 'messages', batch });
+    batch = [];
+  };
+  const ac = new AbortController();
+  port.on('message', (m: { type?: string }) => {
+    if (m?.type === 'abort') ac.abort();
+  });
+  void listenJob(
+    host,
+    data.jobId,
+    {
+      signal: ac.signal,
+      onMessage: (m) => {
+        batch.push(m);
+        if (batch.length >= BATCH_SIZE) flush();
+        else timer ??= setTimeout(flush, BATCH_MS);
+      },
+    },
+    data.opts,
+  ).then(
+    (outcome) => {
+      flush();
+      post({ type: 'end', outcome });
+    },
+    (err: unknown) => {
+      flush();
+      const reason = secrets.redact(err instanceof Error ? err.message : String(err));
+      post({ type: 'end', outcome: { kind: 'ended', code: 1006, reason, opened: false } });
+    },
+  );
+}
+
+if (parentPort) run(parentPort, workerData as ListenWorkerData);
