@@ -111,8 +111,21 @@ const builds = [
   },
   { ...bundle, entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
-  // The job log reader's worker thread (src/api/listenThread.ts starts it beside dist/api.js).
-  { ...bundle, entryPoints: { listenWorker: 'src/api/listenWorker.ts' }, outdir: 'dist' },
+  // The job log reader's worker thread (src/api/listenThread.ts starts it beside dist/api.js, which it loads).
+  {
+    ...bundle,
+    entryPoints: { listenWorker: 'src/api/listenWorker.ts' },
+    outdir: 'dist',
+    plugins: [
+      {
+        name: 'api-bundle',
+        setup: (build) =>
+          build.onResolve({ filter: /^\.\/index\.js$/ }, (a) =>
+            a.kind === 'require-call' ? { path: './api.js', external: true } : undefined,
+          ),
+      },
+    ],
+  },
   { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
   {
     ...bundle,

@@ -22,7 +22,9 @@ export type { HealthVerdict, SavedSshKey, SshKeyListing } from './sshKeys';
 export type { VolumeApi, VolumeInfo } from './volumes';
 export type { JobApi, JobInfo, JobSystem } from './jobs';
 export { pullSystem } from './jobs';
-export { pushSystem } from './jobSocket';
+export { listenJob, pushSystem } from './jobSocket';
+/** For the job log reader's worker thread (listenWorker.ts), which loads this bundle rather than its own. */
+export { proxyDispatcher } from './proxy';
 export type {
   CommandResult,
   JobOs,

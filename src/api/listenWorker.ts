@@ -6,12 +6,18 @@
  * hundreds of milliseconds. Here the parsing blocks only this thread; the messages go to the main thread
  * in batches (ListenThreadMessage, at most every BATCH_MS or BATCH_SIZE messages), then the outcome.
  * The token arrives in workerData (memory only) and goes out in the socket's first message only.
+ * It loads dist/api.js (the API layer) rather than bundling its own copy.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
+import type { ListenMessage, ListenOutcome, SocketOptions } from './jobSocket';
 import type { LogLevel } from './log';
-import { proxyDispatcher, type ProxySettings } from './proxy';
-import { SecretRegistry } from './redact';
+import type { ProxySettings } from './proxy';
+import type * as ApiModule from './index';
+
+// The API layer as a whole (dist/api.js beside this file once bundled: esbuild.mjs maps it), so the
+// worker adds no second copy of undici to the package.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (api-bundle)
+const { listenJob, proxyDispatcher, SecretRegistry } = require('./index.js') as typeof ApiModule;
 
 export interface ListenWorkerData {
   /** ws(s)://host[/prefix], without the path. */
