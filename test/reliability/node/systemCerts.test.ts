@@ -7,12 +7,13 @@
  * fail instead (they must run there).
  */
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import * as https from 'node:https';
+import * as path from 'node:path';
 import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { nodeClientOptions } from '../../../src/api/proxy';
 import { resetSystemCertificates } from '../../../src/api/systemCerts';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
-import { createInput } from '../../fixtures/payloads';
 import { startTinyproxy, type RunningProxy } from '../../fixtures/tinyproxy';
 import { ledger } from '../ledger';
 import {
@@ -130,20 +131,51 @@ describe('reliability: the system certificate store (private CA, update-ca-certi
     assert.equal(opts.ca, undefined);
   });
 
+  // Node >= 22.15 reads the system store once per process (tls.getCACertificates('system')), as VS Code
+  // does per session: the client after the removal runs in a fresh process, as a new session would.
   check(
     'with the CA removed from the system store, the TLS message; nothing reached the engine',
     async () => {
       uninstallCa(file);
       assert.equal(bundleHas(ca.caPem), false, 'update-ca-certificates --fresh removed it');
-      resetSystemCertificates();
       await engine.clearLog();
-      await tlsFailure(make().createCluster(createInput()));
-      assert.equal((await engine.log()).length, 0, 'no request reached the engine');
-      const out = await make().jobs.listen('job_missing', { onMessage: () => undefined });
-      assert.ok(
-        out.kind === 'ended' && !out.opened,
-        `the wss connection did not open: ${JSON.stringify(out)}`,
+      const out = await freshSession(front.url, engine.token);
+      assert.match(out.create, TLS_MESSAGE);
+      assert.equal(out.mayHaveReachedServer, false);
+      assert.equal(
+        out.listen.opened,
+        false,
+        `the wss connection did not open: ${JSON.stringify(out.listen)}`,
       );
+      assert.equal((await engine.log()).length, 0, 'no request reached the engine');
     },
   );
 });
+
+/** A create and a job listen from a new Node process (a new session: nothing cached). Asynchronous: the
+ *  engine and the TLS front answer from this process. */
+async function freshSession(
+  url: string,
+  token: string,
+): Promise<{ create: string; mayHaveReachedServer: unknown; listen: { opened?: boolean } }> {
+  const script = `
+    const { TensorPoolClient } = require(${JSON.stringify(path.join(__dirname, '../../../src/api'))});
+    const c = new TensorPoolClient({ baseUrl: process.argv[1], getToken: () => process.env.TP_TOKEN,
+      userAgent: 'tensorpool-vscode/reliability', maxRetries: 0, timeoutMs: 5000 });
+    (async () => {
+      const out = {};
+      try { await c.createCluster({ instance_type: '1xH100' }); out.create = 'created'; }
+      catch (e) { out.create = e.message; out.mayHaveReachedServer = e.mayHaveReachedServer; }
+      out.listen = await c.jobs.listen('job_missing', { onMessage: () => undefined });
+      process.stdout.write(JSON.stringify(out));
+    })();`;
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['-e', script, url],
+      { env: { ...process.env, TP_TOKEN: token }, encoding: 'utf8', timeout: 20_000 },
+      (err, out) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(out)),
+    ),
+  );
+  return JSON.parse(stdout) as Awaited<ReturnType<typeof freshSession>>;
+}
