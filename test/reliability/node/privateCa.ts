@@ -15,8 +15,9 @@ import * as tls from 'node:tls';
 import { opensslPath } from './tlsServer';
 
 export interface PrivateCa {
-  /** The CA certificate (PEM). */
+  /** The CA certificate and its key (PEM). */
   readonly caPem: string;
+  readonly caKey: string;
   /** The server key and certificate (PEM) for 127.0.0.1, signed by the CA. */
   readonly key: string;
   readonly cert: string;
@@ -47,6 +48,7 @@ export function makePrivateCa(name = 'TensorPool Test CA'): PrivateCa {
     ]); // prettier-ignore
     return {
       caPem: fs.readFileSync(f('ca.pem'), 'utf8'),
+      caKey: fs.readFileSync(f('ca.key'), 'utf8'),
       key: fs.readFileSync(f('server.key'), 'utf8'),
       cert: fs.readFileSync(f('server.pem'), 'utf8'),
       remove: () => fs.rmSync(dir, { recursive: true, force: true }),
