@@ -7,13 +7,15 @@
  *  - Node >= 22.15 / 23.8: tls.getCACertificates('system') (Linux, macOS keychain, Windows store).
  *  - Older Node on Linux: the system bundle file, the first of the paths @vscode/proxy-agent reads
  *    (Debian/Ubuntu /etc/ssl/certs/ca-certificates.crt, Fedora/RHEL, openSUSE, Alpine).
- *  - Older Node on macOS/Windows: none (VS Code 1.100's Node 20 has no API for those stores without a
- *    native module); there, NODE_EXTRA_CA_CERTS or http.proxyStrictSSL remain the way out.
+ *  - Older Node on macOS: the keychains, as VS Code reads them (`security find-certificate -a -p`).
+ *  - Older Node on Windows: none (the store needs a native module, which VS Code ships for itself
+ *    only); there NODE_EXTRA_CA_CERTS, or http.proxyStrictSSL off, remain the ways out.
  * Read lazily (the first request that needs them), asynchronously, once per session; the result is one
  * TLS secure context: Node's default roots plus only the certificates Node does not already have (as
  * VS Code's proxy agent does it), which costs a few ms instead of ~40 ms for a whole `ca` list, and is
  * made once instead of on every connection.
  */
+import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as tls from 'node:tls';
@@ -79,6 +81,7 @@ export async function readSystemCertificates(
       return [];
     }
   }
+  if (platform === 'darwin') return macCertificates();
   if (platform !== 'linux') return [];
   for (const file of bundles) {
     try {
@@ -88,6 +91,18 @@ export async function readSystemCertificates(
     }
   }
   return [];
+}
+
+/** Every certificate in the macOS keychains ([] when `security` fails or takes over 10 s). */
+function macCertificates(): Promise<string[]> {
+  return new Promise((resolve) =>
+    execFile(
+      '/usr/bin/security',
+      ['find-certificate', '-a', '-p'],
+      { encoding: 'utf8', timeout: 10_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout) => resolve(err ? [] : pemBlocks(stdout)),
+    ),
+  );
 }
 
 /** The system certificates Node does not trust already (read once per session; not expired). */
