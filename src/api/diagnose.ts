@@ -71,7 +71,9 @@ export function failureError(e: unknown, ctx: ErrorContext, at: FailedAttempt): 
       true,
     );
   }
-  const sent = at.responded || code === undefined || !NOT_SENT_CODES.has(code);
+  // A proxy that answers the CONNECT with anything but 200 never opened the tunnel: nothing was sent.
+  const tunnelRefused = at.viaDispatcher && proxyStatus(e) !== undefined;
+  const sent = !tunnelRefused && (at.responded || code === undefined || !NOT_SENT_CODES.has(code));
   return new NetworkError(at.secrets.redact(networkMessage(e, code, at)), ctx, code, sent);
 }
 
@@ -84,6 +86,10 @@ function networkMessage(e: unknown, code: string | undefined, at: FailedAttempt)
   const viaProxy = at.viaDispatcher && refused !== undefined && refused.port !== targetPort;
   if (viaProxy && code === 'ECONNREFUSED')
     return `Connection refused by the proxy at ${refused.address}:${refused.port}: check http.proxy or HTTPS_PROXY.`;
+  const status = at.viaDispatcher ? proxyStatus(e) : undefined;
+  // 407 is the standard answer; some proxies (tinyproxy) answer wrong credentials with 401.
+  if (status === 407 || status === 401)
+    return `The proxy requires authentication (${status === 407 ? '407 Proxy Authentication Required' : '401 Unauthorized'}) for ${host}: check http.proxyAuthorization, or the credentials in http.proxy.`;
   if (/proxy/i.test(raw) && at.viaDispatcher)
     return `The proxy refused or failed the connection to ${host} (${snippet(raw, 80)}). Check http.proxy or HTTPS_PROXY.`;
   if (code === 'ECONNREFUSED')
@@ -93,10 +99,21 @@ function networkMessage(e: unknown, code: string | undefined, at: FailedAttempt)
   if (code === 'UND_ERR_CONNECT_TIMEOUT')
     return `Could not connect to ${host} in time: check your network or proxy.`;
   if (code && TLS_CODES.test(code))
-    return `TLS error talking to ${host} (${code}): the certificate could not be verified. Check http.proxyStrictSSL or your corporate proxy's CA.`;
+    return `TLS error talking to ${host} (${code}): the certificate could not be verified. Check http.proxyStrictSSL, or install your corporate proxy's CA in the system certificate store (http.systemCertificates).`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
     return `The connection to ${host} was closed before an answer arrived.`;
   return `Network error talking to ${host}${code ? ` (${code})` : ''}.`;
+}
+
+/** The status a proxy answered a CONNECT with (undici: "Proxy response (407) !== 200 when HTTP Tunneling"). */
+function proxyStatus(e: unknown): number | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const message = (cur as { message?: unknown }).message;
+    const m = typeof message === 'string' ? /Proxy response \((\d{3})\) !== 200/.exec(message) : null;
+    if (m) return Number(m[1]);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 export function hostOf(baseUrl: string): string {

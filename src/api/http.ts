@@ -17,7 +17,7 @@ import {
 } from './errors';
 import { levelShows, type LogLevel, type LogSink } from './log';
 import { parseSuccess, snippet } from './parse';
-import { proxyDispatcher, type ProxySettings } from './proxy';
+import { outboundDispatcher, type ProxySettings } from './proxy';
 import { SecretRegistry } from './redact';
 import { abortableSleep, isIdempotent, parseRetryAfter, retryDelay, type RetryPolicy } from './retry';
 import { statusError } from './statusErrors';
@@ -38,7 +38,8 @@ export interface TransportOptions {
   /** A Retry-After longer than this is not waited for: the caller gets RateLimitedError (default 15 s). */
   readonly maxRetryDelayMs?: number;
   readonly dispatcher?: Dispatcher;
-  /** VS Code's http.proxy / http.proxyStrictSSL / http.noProxy; HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply too. */
+  /** VS Code's http.proxy / proxyStrictSSL / noProxy / proxyAuthorization / systemCertificates; HTTPS_PROXY,
+   *  HTTP_PROXY and NO_PROXY apply too. */
   readonly proxy?: ProxySettings;
   readonly secrets?: SecretRegistry;
   readonly log?: LogSink;
@@ -87,7 +88,8 @@ export class Transport {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  private readonly dispatcher: Dispatcher | undefined;
+  /** Made on the first request (the system certificates are read then, once per session). */
+  private dispatcher: Promise<Dispatcher | undefined> | undefined;
 
   constructor(private readonly options: TransportOptions) {
     const problem = validateApiUrl(options.baseUrl);
@@ -108,7 +110,10 @@ export class Transport {
       maxRetryDelayMs: options.maxRetryDelayMs ?? 15_000,
     };
     this.sleep = options.sleep ?? abortableSleep;
-    this.dispatcher = options.dispatcher ?? proxyDispatcher(options.proxy);
+    // The Proxy-Authorization value is a secret: masked wherever it could show (a proxy's error page).
+    const proxyAuth = options.proxy?.authorization?.trim();
+    this.secrets.add(proxyAuth);
+    this.secrets.add(proxyAuth?.replace(/^\S+\s+/, ''));
   }
 
   async call<T>(call: Call<T>, opts: CallOptions = {}): Promise<Answer<T>> {
@@ -162,6 +167,7 @@ export class Transport {
       payload = JSON.stringify(call.body);
       headers['content-type'] = 'application/json';
     }
+    const dispatcher = await this.outboundDispatcher();
     const started = Date.now();
     this.log(
       'debug',
@@ -181,7 +187,7 @@ export class Transport {
         headers,
         body: payload,
         ...(opts.signal ? { signal: opts.signal } : {}),
-        dispatcher: this.dispatcher,
+        dispatcher,
         headersTimeout: timeoutMs + 1000,
         bodyTimeout: timeoutMs + 1000,
       });
@@ -198,7 +204,7 @@ export class Transport {
     } catch (e) {
       throw failureError(e, ctx, {
         baseUrl: this.baseUrl,
-        viaDispatcher: this.dispatcher !== undefined,
+        viaDispatcher: dispatcher !== undefined,
         responded,
         timeoutMs,
         signal: opts.signal,
@@ -234,23 +240,28 @@ export class Transport {
     throw err;
   }
 
-  /** The proxy dispatcher (undefined: direct), for requests outside call() such as presigned downloads. */
-  outboundDispatcher(): Dispatcher | undefined {
+  /** The proxy/TLS dispatcher (undefined: undici's default), for requests outside call() such as presigned
+   *  downloads and the job WebSockets. */
+  outboundDispatcher(): Promise<Dispatcher | undefined> {
+    this.dispatcher ??= this.options.dispatcher
+      ? Promise.resolve(this.options.dispatcher)
+      : outboundDispatcher(this.options.proxy);
     return this.dispatcher;
   }
 
   /** What a WebSocket to `path` needs (src/api/jobSocket.ts): its ws(s):// URL, never carrying the token; the
-   *  token, for the first message only; the proxy dispatcher; the user agent. */
-  socketTarget(path: string): {
+   *  token, for the first message only; the proxy/TLS dispatcher; the user agent. */
+  async socketTarget(path: string): Promise<{
     url: string;
     token: string | undefined;
     dispatcher: Dispatcher | undefined;
     userAgent: string;
-  } {
+  }> {
+    const dispatcher = await this.outboundDispatcher();
     const token = this.options.getToken();
     if (token) this.secrets.add(token);
     const url = this.baseUrl.replace(/^http(s?):/i, 'ws$1:') + path;
-    return { url, token, dispatcher: this.dispatcher, userAgent: this.options.userAgent };
+    return { url, token, dispatcher, userAgent: this.options.userAgent };
   }
 
   /** The proxy settings for a worker thread that opens the same sockets itself (undefined when the caller

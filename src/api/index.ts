@@ -24,7 +24,7 @@ export type { JobApi, JobInfo, JobSystem } from './jobs';
 export { pullSystem } from './jobs';
 export { listenJob, pushSystem } from './jobSocket';
 /** For the job log reader's worker thread (listenWorker.ts), which loads this bundle rather than its own. */
-export { proxyDispatcher } from './proxy';
+export { outboundDispatcher } from './proxy';
 export type {
   CommandResult,
   JobOs,

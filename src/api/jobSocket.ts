@@ -17,12 +17,12 @@ import { webSockets } from './undici';
 
 /** What a socket needs from its side: the Transport, or the log reader's stand-in in a worker thread. */
 export interface SocketHost {
-  socketTarget(path: string): {
+  socketTarget(path: string): Promise<{
     url: string;
     token: string | undefined;
     dispatcher: Dispatcher | undefined;
     userAgent: string;
-  };
+  }>;
   log(level: LogLevel, message: string): void;
   readonly secrets: { redact(text: string): string };
 }
@@ -105,14 +105,15 @@ interface Conn {
   readonly ended: Promise<{ code: number; reason: string; opened: boolean }>;
 }
 
-/** Open `path`, send the token as the first message, hand every parsed message to onData. */
-function connect(
+/** Open `path` (through the client's proxy/TLS dispatcher), send the token as the first message, hand every
+ *  parsed message to onData. */
+async function connect(
   transport: SocketHost,
   path: string,
   onData: (data: Record<string, unknown>, conn: Conn) => void,
   opts: SocketOptions & { signal?: AbortSignal },
-): Conn {
-  const target = transport.socketTarget(path);
+): Promise<Conn> {
+  const target = await transport.socketTarget(path);
   const { WebSocket, ping } = webSockets();
   const ws = new WebSocket(target.url, {
     dispatcher: target.dispatcher,
@@ -182,7 +183,7 @@ export async function pushJob(
 ): Promise<PushOutcome> {
   let jobId: string | undefined;
   let chain = Promise.resolve();
-  const conn = connect(
+  const conn = await connect(
     transport,
     '/job/push',
     (data, c) => {
@@ -244,7 +245,7 @@ export async function listenJob(
   opts: SocketOptions = {},
 ): Promise<ListenOutcome> {
   let final: { kind: 'success' | 'error'; message: string | undefined } | undefined;
-  const conn = connect(
+  const conn = await connect(
     transport,
     `/job/listen/${encodeURIComponent(jobId)}`,
     (data, c) => {

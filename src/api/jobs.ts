@@ -122,12 +122,12 @@ export class JobApi {
   }
 
   /** Download a pull's files into `folder` (downloads.ts), through the client's proxy settings. */
-  download(
+  async download(
     files: ReadonlyMap<string, string>,
     folder: string,
     opts: DownloadOptions = {},
   ): Promise<DownloadResult> {
-    return downloadOutputs(files, folder, { dispatcher: this.transport.outboundDispatcher(), ...opts });
+    return downloadOutputs(files, folder, { dispatcher: await this.transport.outboundDispatcher(), ...opts });
   }
 
   /** GET /job/pull/{id}?system&dry_run: files to download (an ended job) or a command to run (a running one).

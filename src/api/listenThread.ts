@@ -15,7 +15,7 @@ import type { ListenThreadMessage, ListenWorkerData } from './listenWorker';
 /** Beside this module: dist/listenWorker.js in the bundle, out/src/api/listenWorker.js in the tests. */
 export const LISTEN_WORKER_FILE = path.join(__dirname, 'listenWorker.js');
 
-export function listenJobInThread(
+export async function listenJobInThread(
   transport: Transport,
   jobId: string,
   handlers: { onMessage: (m: ListenMessage) => void; signal?: AbortSignal },
@@ -24,7 +24,7 @@ export function listenJobInThread(
 ): Promise<ListenOutcome> {
   const proxy = transport.socketProxy();
   if (!proxy || !existsSync(file)) return listenJob(transport, jobId, handlers, opts);
-  const target = transport.socketTarget('');
+  const target = await transport.socketTarget('');
   const data: ListenWorkerData = {
     base: target.url,
     jobId,

@@ -17,7 +17,7 @@ import type * as ApiModule from './index';
 // The API layer as a whole (dist/api.js beside this file once bundled: esbuild.mjs maps it), so the
 // worker adds no second copy of undici to the package.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (api-bundle)
-const { listenJob, proxyDispatcher, SecretRegistry } = require('./index.js') as typeof ApiModule;
+const { listenJob, outboundDispatcher, SecretRegistry } = require('./index.js') as typeof ApiModule;
 
 export interface ListenWorkerData {
   /** ws(s)://host[/prefix], without the path. */
@@ -40,14 +40,16 @@ const BATCH_SIZE = 2000;
 function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void {
   const secrets = new SecretRegistry();
   secrets.add(data.token);
+  const proxyAuth = data.proxy?.authorization?.trim();
+  secrets.add(proxyAuth);
+  secrets.add(proxyAuth?.replace(/^\S+\s+/, ''));
   const post = (m: ListenThreadMessage) => port.postMessage(m);
-  const dispatcher = proxyDispatcher(data.proxy);
   const host = {
     secrets,
-    socketTarget: (path: string) => ({
+    socketTarget: async (path: string) => ({
       url: data.base + path,
       token: data.token,
-      dispatcher,
+      dispatcher: await outboundDispatcher(data.proxy),
       userAgent: data.userAgent,
     }),
     log: (level: LogLevel, text: string) => post({ type: 'log', level, text: secrets.redact(text) }),

@@ -3,6 +3,7 @@
  * defaults of settingDefaults.ts. Read on each use (no cache), so a change applies at once.
  */
 import * as vscode from 'vscode';
+import type { ProxySettings } from '../api/proxy';
 import { pickApiUrl, type ApiUrlSource } from '../model/apiUrl';
 import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS as D, type SettingName } from './settingDefaults';
 
@@ -74,14 +75,19 @@ export function effectiveApiUrl(env: NodeJS.ProcessEnv = process.env): { url: st
   return pickApiUrl(tensorpool().inspect<string>('apiUrl'), env);
 }
 
-/** VS Code's own proxy settings, which the API client applies to its requests. */
-export function readProxySettings(): { url?: string; strictSSL: boolean; noProxy: string[] } {
+/** VS Code's own proxy and certificate settings, which the API client applies to its requests. With
+ *  http.proxySupport off VS Code leaves extensions' requests alone (no proxy, no system certificates). */
+export function readProxySettings(): ProxySettings {
   const http = vscode.workspace.getConfiguration('http');
-  if (http.get<string>('proxySupport') === 'off') return { strictSSL: true, noProxy: [] };
+  if (http.get<string>('proxySupport') === 'off') return { strictSSL: true, systemCertificates: false };
+  const authorization = http.get<string | null>('proxyAuthorization');
   return {
     url: http.get<string>('proxy') || undefined,
     strictSSL: http.get<boolean>('proxyStrictSSL', true),
     noProxy: http.get<string[]>('noProxy', []),
+    // A secret (a Proxy-Authorization value): only ever handed to the API client, never logged.
+    ...(typeof authorization === 'string' && authorization.trim() ? { authorization } : {}),
+    systemCertificates: http.get<boolean>('systemCertificates', true),
   };
 }
 
@@ -92,7 +98,9 @@ export function affectsApi(e: vscode.ConfigurationChangeEvent): boolean {
     e.affectsConfiguration('http.proxy') ||
     e.affectsConfiguration('http.proxyStrictSSL') ||
     e.affectsConfiguration('http.noProxy') ||
-    e.affectsConfiguration('http.proxySupport')
+    e.affectsConfiguration('http.proxySupport') ||
+    e.affectsConfiguration('http.proxyAuthorization') ||
+    e.affectsConfiguration('http.systemCertificates')
   );
 }
 

@@ -173,7 +173,7 @@ async function npmInstallOnce(
 /** Debian packages: chromium (the browser), libkrb5-dev (code-server's kerberos module builds from
  *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg),
  *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability
- * suite's TLS checks). */
+ * suite's TLS checks), squid-openssl (a TLS-inspecting proxy), ca-certificates (update-ca-certificates). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
@@ -181,6 +181,9 @@ export async function ensureSystemPackages(): Promise<void> {
   if (!fs.existsSync('/usr/bin/rg')) missing.push('ripgrep');
   if (!fs.existsSync('/usr/bin/tinyproxy')) missing.push('tinyproxy');
   if (!fs.existsSync('/usr/bin/openssl')) missing.push('openssl');
+  if (!fs.existsSync('/usr/sbin/update-ca-certificates')) missing.push('ca-certificates');
+  // squid-openssl: the TLS-inspecting proxy (ssl_bump) of test/reliability/node/inspectingProxy.test.ts.
+  if (!fs.existsSync('/usr/lib/squid/security_file_certgen')) missing.push('squid-openssl');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(
@@ -197,6 +200,9 @@ export async function ensureSystemPackages(): Promise<void> {
     }),
   );
   // The tinyproxy package starts a system-wide proxy; the tests start their own on a free port.
+  // So does squid's, where an init system runs it.
+  if (missing.includes('squid-openssl'))
+    await run('sh', ['-c', 'service squid stop || true'], { env, logFile }).catch(() => undefined);
   if (missing.includes('tinyproxy'))
     await run('sh', ['-c', 'service tinyproxy stop || pkill -x tinyproxy || true'], { env, logFile }).catch(
       () => undefined,

@@ -24,6 +24,7 @@ import { TARGETS, selectTargets, type Target } from '../harness/targets';
 import { REPO, RESULTS, log } from '../harness/util';
 import { OTHER_TOKEN, READONLY_TOKEN, TEST_TOKEN } from '../fixtures/engine';
 import { credentialsRecord } from '../fixtures/payloads';
+import { PROXY_PASSWORD } from '../fixtures/tinyproxy';
 import { BAD_INPUTS, FAULT_KIND_IDS, faultSubject, findSecrets } from './catalogue';
 import { handled, ledger, mergeFigures, type PartFigures } from './ledger';
 
@@ -35,9 +36,16 @@ interface TestResult {
 
 const argv = process.argv.slice(2);
 const has = (flag: string) => argv.includes(flag);
-const NODE_FILES = ['faults', 'badInput', 'secrets', 'network', 'configs', 'proxy'].map((f) =>
-  path.join(__dirname, 'node', `${f}.test.js`),
-);
+const NODE_FILES = [
+  'faults',
+  'badInput',
+  'secrets',
+  'network',
+  'configs',
+  'proxy',
+  'proxyAuth',
+  'systemCerts',
+].map((f) => path.join(__dirname, 'node', `${f}.test.js`));
 /** The proxy tests against tinyproxy count among the network checks. */
 const PROXY_TESTS = path.join(__dirname, 'node', 'proxy.test.js');
 
@@ -56,6 +64,7 @@ const NODE_SECRETS = [
   { name: 'the read-only Node engine token', value: READONLY_TOKEN },
   { name: 'the fixture secret access key', value: String(credentialsRecord().secret_access_key) },
   { name: 'the network-test token', value: 'tp_network_token_123456' },
+  { name: 'the test proxy password', value: PROXY_PASSWORD },
 ];
 
 function walkTests(suite: Mocha.Suite, visit: (t: Mocha.Test) => void): void {
