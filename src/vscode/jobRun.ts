@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
 import type { JobOs, PushOutcome } from '../api/jobSocket';
 import { clusterLabel, clusterPhase, clusterShape, knownClusters, type Cluster } from '../model/cluster';
+import { jobFileRefusal } from '../model/jobFile';
 import type { Prompter } from '../wizards/prompter';
 import { runRunJobWizard, type JobTarget } from '../wizards/runJob';
 import type { ApiService } from './apiService';
@@ -100,6 +101,12 @@ export class JobRunner {
     const folder = path.dirname(uri.fsPath);
     const doc = await vscode.workspace.openTextDocument(uri);
     const text = doc.getText();
+    // What the service would refuse anyway is said here, before any request, at the line to fix.
+    const refusal = jobFileRefusal(fileName, text);
+    if (refusal) {
+      void vscode.window.showErrorMessage(refusal);
+      return { kind: 'not-sent', reason: refusal };
+    }
     if (this.d.store.clusters.data === undefined) await this.d.refreshClusters().catch(() => undefined);
     const key = jobFileKey(uri);
     const remembered = this.d.workspaceState.get('tensorpool.jobClusters', {});
