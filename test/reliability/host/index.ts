@@ -19,7 +19,16 @@ interface TestResult {
 
 /** In order: the secrets session last but one (it searches everything the earlier tests produced), then the
  * unhandled-rejection check. */
-const FILES = ['badInput', 'faults', 'duplicates', 'volumeDuplicates', 'network', 'secrets', 'unhandled'];
+const FILES = [
+  'badInput',
+  'faults',
+  'operationFaults',
+  'duplicates',
+  'volumeDuplicates',
+  'network',
+  'secrets',
+  'unhandled',
+];
 /** For working on one file: TENSORPOOL_RELIABILITY_FILES=faults,unhandled (run.ts --files faults,unhandled). */
 const ONLY = process.env.TENSORPOOL_RELIABILITY_FILES?.split(',')
   .map((f) => f.trim())
