@@ -67,6 +67,25 @@ export const OPERATION_FAULT_KINDS = {
 } as const;
 
 export type OperationFaultKind = keyof typeof OPERATION_FAULT_KINDS;
+
+/** The fault that makes a volume create's request end FAILED with a reason (its /request/info answer). */
+export function failedVolumeRequest(
+  requestId: string,
+  reason: string,
+): Record<string, unknown> & { path: string } {
+  return {
+    method: 'GET',
+    path: `/request/info/${requestId}`,
+    status: 200,
+    times: -1,
+    body: {
+      request_id: requestId,
+      request_type: 'STORAGE_CREATE',
+      status: 'FAILED',
+      external_message: reason,
+    },
+  };
+}
 export const FAULT_KIND_IDS: string[] = [...Object.keys(FAULT_KINDS), ...Object.keys(OPERATION_FAULT_KINDS)];
 export const faultSubject = (k: string): string => `fault:${k}`;
 

@@ -11,7 +11,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
-import { OPERATION_FAULT_KINDS, faultSubject, type OperationFaultKind } from '../catalogue';
+import {
+  OPERATION_FAULT_KINDS,
+  failedVolumeRequest,
+  faultSubject,
+  type OperationFaultKind,
+} from '../catalogue';
 import { ledger } from '../ledger';
 import { ensureSignedIn, freshAccount, mutations } from './common';
 import * as spy from './spy';
@@ -250,7 +255,7 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
       assert.doesNotMatch(String(item.description), /\bready\b|\bavailable\b/i, 'not shown as ready');
       assert.deepEqual(
         (await changes()).filter((m) => m.startsWith('POST')),
-        ['POST /storage/create -> 200'],
+        ['POST /storage/create -> 202'],
         'one create; the rest are polls',
       );
     },
@@ -263,18 +268,7 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
       const [info] = (await control.log()).filter((e) => e.path.startsWith('/request/info/'));
       const requestId = info?.path.split('/').pop();
       assert.ok(requestId);
-      await control.fault({
-        method: 'GET',
-        path: `/request/info/${requestId}`,
-        status: 200,
-        times: -1,
-        body: {
-          request_id: requestId,
-          request_type: 'STORAGE_CREATE',
-          status: 'FAILED',
-          external_message: 'no capacity in this region',
-        },
-      });
+      await control.fault(failedVolumeRequest(requestId, 'no capacity in this region'));
       await until('the failure is told', () =>
         spy
           .since(mark)

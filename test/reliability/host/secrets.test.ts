@@ -1,8 +1,9 @@
 // The secrets session, at log level trace: sign in through the real sign-in box (after a wrong token),
 // create, edit, enable object storage, rotate its keys, and trigger errors whose bodies echo the token
 // and the secret key (500, 401, 422, a cut-off credentials answer); then sign in from a `.env`, run a job
-// file (the token in the WebSocket's first message), follow its log and pull its outputs. Then the token, the wrong token
-// and every secret key (or any 12-character piece of one) must appear nowhere: the log (every level),
+// file (the token in the WebSocket's first message), follow its log and pull its outputs. Then the
+// token, the wrong token and every secret key (or any 12-character piece of one) must appear nowhere:
+// the log (every level),
 // the output channel's file, the tensorpool.* settings and settings.json, globalState, everything
 // code-server keeps on disk for this run, the status bar, the store, every notification and prompt
 // text, the job terminals, the engine-visible requests (User-Agent, path, query, bodies, WebSocket
@@ -253,7 +254,14 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
         assert.ok(all.length > 10);
         // The job WebSockets: the token only as a connection's first message (checked there).
         assert.ok(wsKeyMessagesOnly(all) >= 2, 'the job push and its log stream were logged');
-        const log = all.filter((e) => e.method !== 'WS');
+        // Output downloads go to presigned URLs: never with the token (nor the extension's User-Agent).
+        const presigned = all.filter((e) => e.path.startsWith('/job/output/'));
+        assert.ok(presigned.length > 0, 'the pull downloaded from presigned URLs');
+        assert.ok(
+          presigned.every((e) => e.authorization === null),
+          'no credential sent to a presigned URL',
+        );
+        const log = all.filter((e) => e.method !== 'WS' && !presigned.includes(e));
         const uas = new Set(log.map((e) => e.userAgent));
         assert.ok(
           [...uas].every((ua) =>

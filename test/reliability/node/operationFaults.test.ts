@@ -14,7 +14,13 @@ import { TensorPoolClient, trackRequest, type ClientOptions, type TensorPoolErro
 import type { ListenMessage } from '../../../src/api/jobSocket';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { FAST_JOBS, JOB_FILE, runIn, tempFolder } from '../../fixtures/jobs';
-import { OPERATION_FAULT_KINDS, faultSubject, findSecrets, type OperationFaultKind } from '../catalogue';
+import {
+  OPERATION_FAULT_KINDS,
+  failedVolumeRequest,
+  faultSubject,
+  findSecrets,
+  type OperationFaultKind,
+} from '../catalogue';
 import { ledger } from '../ledger';
 import { freePort as closedPort } from '../../shared/net';
 import { sleep as realSleep, until } from '../../shared/wait';
@@ -321,18 +327,7 @@ describe('reliability: operation faults at the API client (jobs, volumes, health
     },
     'volume-failed': async () => {
       const { requestId } = await volumeRequest();
-      await engine.fault({
-        method: 'GET',
-        path: `/request/info/${requestId}`,
-        status: 200,
-        times: -1,
-        body: {
-          request_id: requestId,
-          request_type: 'STORAGE_CREATE',
-          status: 'FAILED',
-          external_message: 'no capacity in this region',
-        },
-      });
+      await engine.fault(failedVolumeRequest(requestId, 'no capacity in this region'));
       const out = await trackRequest(make(), requestId, {
         minDelayMs: 1,
         defaultDelayMs: 10,
