@@ -1,6 +1,7 @@
 /**
  * Follow a job's log to its end: listenJob again (with backoff) whenever the stream drops while the job
- * is not terminal (asked with GET /job/info). Never a push. When a new connection replays the log from
+ * is not terminal (asked with GET /job/info), and once more at once when it ended meanwhile (so the lines
+ * it printed while the stream was down are not lost). Never a push. When a new connection replays the log from
  * the start (its first message equals the first one seen), the lines already delivered are skipped, so
  * the caller sees each line once; only the first message's text and a count are kept (bounded memory).
  */
@@ -46,6 +47,7 @@ export async function followJob(
   let firstText: string | undefined;
   let delivered = 0;
   let failures = 0;
+  let finalPass = false;
   for (let attempt = 0; ; attempt++) {
     let index = 0;
     let skip = 0;
@@ -73,7 +75,13 @@ export async function followJob(
     failures = gotAny ? 0 : failures + 1;
     try {
       const info = await jobs.info(jobId, { signal: opts.signal });
-      if (isTerminalJobState(info.job?.status)) return { kind: 'ended', status: info.job?.status };
+      if (isTerminalJobState(info.job?.status)) {
+        // It ended while the stream was down: one more listen replays the rest of its log (what was
+        // delivered is skipped) and its final status; only if that ends without one is "ended" all we know.
+        if (finalPass) return { kind: 'ended', status: info.job?.status };
+        finalPass = true;
+        continue;
+      }
     } catch (err) {
       if (err instanceof CancelledError || opts.signal?.aborted) return { kind: 'cancelled' };
       // The service may be unreachable for a moment: keep following with backoff.

@@ -9,7 +9,7 @@ import type { TensorPoolError } from '../../src/api';
 import { pushSystem, type ListenMessage } from '../../src/api/jobSocket';
 import { isTerminalJobState, jobStateKind } from '../../src/model/job';
 import { FAST_JOBS, runIn, submitted, useJobEngine } from '../fixtures/jobs';
-import { waitFor } from '../shared/wait';
+import { until, waitFor } from '../shared/wait';
 
 describe('API client: following and managing jobs (local engine)', function () {
   const t = useJobEngine('tp-job-follow-');
@@ -70,6 +70,18 @@ describe('API client: following and managing jobs (local engine)', function () {
       upgrades.map((e) => e.path),
       [`/job/listen/${id}`, `/job/listen/${id}`],
     );
+  });
+
+  it('a stream dropped after the job ended is listened to once more: the rest of the log and the final status, nothing lost', async () => {
+    const id = await submitted(t.client, t.clusterId, t.folder.path);
+    await until('completed', async () => (await t.client.jobs.info(id)).job?.status === 'completed');
+    await t.engine.fault({ method: 'WS', path: `/job/listen/${id}`, action: 'terminate', afterMessages: 2 });
+    const got: ListenMessage[] = [];
+    const outcome = await t.client.jobs.follow(id, { onMessage: (m) => got.push(m), baseDelayMs: 5 });
+    assert.equal(outcome.kind, 'success');
+    const texts = logLines(got).map((m) => m.message);
+    assert.equal(texts.length, LINES, 'every line');
+    assert.equal(new Set(texts).size, LINES, 'no line twice');
   });
 
   it('listening to an unknown job is refused with the reason', async () => {
