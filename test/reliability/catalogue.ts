@@ -56,6 +56,7 @@ export const OPERATION_FAULT_KINDS = {
   'listen-silent': 'job log: a silent peer (no message, no pong)',
   'listen-refused': 'job log: the WebSocket upgrade refused once',
   'listen-always-drops': 'job log: every connection dropped',
+  'listen-drop-at-end': 'job log: the stream dropped while the job ended',
   'job-cancel-drop-after': 'job cancel: connection dropped after the server acted',
   'job-info-500': 'job info: 500 while following',
   'job-output-cut': 'job outputs: a download cut off mid-body',

@@ -264,6 +264,15 @@ describe('reliability: operation faults at the API client (jobs, volumes, health
       assert.equal((await upgrades(`/job/listen/${id}`)).length, 3);
       assert.equal(await pushes(), 1);
     },
+    'listen-drop-at-end': async () => {
+      const id = await submitted();
+      await until('completed', async () => (await make().jobs.info(id)).job?.status === 'completed');
+      await engine.fault({ method: 'WS', path: '/job/listen/*', action: 'terminate', afterMessages: 2 });
+      const { out, lines } = await follow(id);
+      assert.equal(out.kind, 'success', 'the rest of the log and the final status, not just "ended"');
+      eachLineOnce(lines);
+      assert.equal(await pushes(), 1);
+    },
     'job-cancel-drop-after': async () => {
       await engine.config({ jobs: { ...FAST_JOBS, lineMs: 5000 } });
       const id = await submitted();
