@@ -13,7 +13,6 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
 import type { JobOs, PushOutcome } from '../api/jobSocket';
 import { clusterLabel, clusterPhase, clusterShape, knownClusters, type Cluster } from '../model/cluster';
-import { jobFileRefusal } from '../model/jobFile';
 import type { Prompter } from '../wizards/prompter';
 import { runRunJobWizard, type JobTarget } from '../wizards/runJob';
 import type { ApiService } from './apiService';
@@ -24,6 +23,7 @@ import type { Log } from './log';
 import type { Store } from './store';
 import type { WorkspaceState } from './storedState';
 import { jobFileKey } from './jobFileLenses';
+import type * as JobFilesModule from './jobFiles';
 
 export const SHOW_JOBS = 'Show Jobs';
 const JOB_FILE = /\.tp\.toml$/i;
@@ -102,6 +102,8 @@ export class JobRunner {
     const doc = await vscode.workspace.openTextDocument(uri);
     const text = doc.getText();
     // What the service would refuse anyway is said here, before any request, at the line to fix.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- dist/jobFiles.js, see esbuild.mjs
+    const { jobFileRefusal } = require('./jobFiles.js') as typeof JobFilesModule;
     const refusal = jobFileRefusal(fileName, text);
     if (refusal) {
       void vscode.window.showErrorMessage(refusal);
