@@ -12,7 +12,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TensorPoolClient, trackRequest, type ClientOptions, type TensorPoolError } from '../../../src/api';
 import type { ListenMessage } from '../../../src/api/jobSocket';
-import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
+import { useTestEngine } from '../../fixtures/clientEngine';
+import type { EngineHandle } from '../../fixtures/engine';
 import { FAST_JOBS, JOB_FILE, runIn, tempFolder } from '../../fixtures/jobs';
 import {
   OPERATION_FAULT_KINDS,
@@ -378,14 +379,8 @@ describe('reliability: operation faults at the API client (jobs, volumes, health
     },
   };
 
-  before(async () => {
-    engine = await startTestEngine();
-  });
-  after(async () => {
-    await engine?.close();
-  });
+  useTestEngine((e) => (engine = e));
   beforeEach(async () => {
-    await engine.reset();
     logLines = [];
     // Lines every 40 ms: a job is still running while a dropped log stream is noticed and followed again.
     await engine.config({ pendingMs: 20, processingMs: 40, jobs: { ...FAST_JOBS, lineMs: 40 } });
