@@ -16,6 +16,9 @@ import { hex } from './state';
 //   terminate   after `afterMessages` messages, kill the TCP connection (the client sees 1006)
 //   close       after `afterMessages` messages, close with `closeCode` (default 4000) and `reason`
 //   slow        wait `delayMs` before every message (a slow stream)
+//   silent      accept the connection, then never send a message nor answer a ping (a dead peer)
+// and before the upgrade: respond (answer the upgrade request with `status`: the socket is refused),
+// drop (destroy the TCP connection unanswered).
 export const FAULT_ACTIONS = [
   'respond',
   'drop',
@@ -26,6 +29,7 @@ export const FAULT_ACTIONS = [
   'terminate',
   'close',
   'slow',
+  'silent',
 ] as const;
 export type FaultAction = (typeof FAULT_ACTIONS)[number];
 

@@ -9,7 +9,8 @@
 // Close codes: 1008 authentication; 4400 bad job file or payload; 4404 unknown cluster or job; 4409 cluster
 // not running; 4408 no answer in time; 4422 the upload command failed.
 // Logged (engine/log.ts, method `WS`): the upgrade with its URL, every message received, the close. The
-// token is redacted like everywhere else. Faults (method `WS`): terminate / close / slow (faults.ts).
+// token is redacted like everywhere else. Faults (method `WS`): terminate / close / slow / silent, and
+// respond (the upgrade refused with an HTTP status) / drop (the connection destroyed) (faults.ts).
 
 import type * as http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -115,6 +116,8 @@ function safeDecode(v: string): string {
 /** Serve the job WebSockets on `server`; close() ends every open socket. */
 export function attachJobSockets(server: http.Server, core: EngineCore, timers: Timers): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 8 << 20 });
+  // A `silent` socket answers no ping (ws answers them itself otherwise).
+  const mute = new WebSocketServer({ noServer: true, maxPayload: 8 << 20, autoPong: false });
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://engine.invalid');
     const path = url.pathname.replace(/\/+$/, '');
@@ -135,9 +138,24 @@ export function attachJobSockets(server: http.Server, core: EngineCore, timers: 
     }
     const fault = core.faults.take('WS', path);
     entry.fault = fault?.action ?? null;
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    if (fault?.action === 'drop') {
+      socket.destroy();
+      return;
+    }
+    if (fault?.action === 'respond') {
+      const body = fault.rawBody ?? JSON.stringify(fault.body ?? { detail: 'WebSocket refused' });
+      entry.status = fault.status;
+      socket.end(
+        `HTTP/1.1 ${fault.status} Refused\r\nContent-Type: ${fault.contentType}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    const server = fault?.action === 'silent' ? mute : wss;
+    server.handleUpgrade(req, socket, head, (ws) => {
       entry.status = 101;
       const s = new Session(core, ws, entry.path, fault, timers);
+      if (fault?.action === 'silent') return; // messages are logged; nothing is ever sent back
       const run = listenId !== undefined ? listen(s, core, safeDecode(listenId)) : push(s, core);
       run.catch((err: unknown) => {
         process.stderr.write(`engine: job socket error: ${err instanceof Error ? err.stack : String(err)}\n`);
@@ -147,8 +165,10 @@ export function attachJobSockets(server: http.Server, core: EngineCore, timers: 
   });
   return {
     close() {
-      for (const ws of wss.clients) ws.terminate();
-      wss.close();
+      for (const server of [wss, mute]) {
+        for (const ws of server.clients) ws.terminate();
+        server.close();
+      }
     },
   };
 }

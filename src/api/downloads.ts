@@ -48,7 +48,7 @@ export function safeOutputPath(folder: string, rel: string): { path: string } | 
   const root = resolve(folder);
   const path = resolve(root, rel);
   const within = relative(root, path);
-  if (!within || within.startsWith('..') || isAbsolute(within))
+  if (!within || within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within))
     return { reason: 'a path outside the folder' };
   return { path };
 }

@@ -9,8 +9,11 @@
  *   listenJob: one connection to /job/listen/{id}: every `{message?, status?}` to onMessage, then how it
  *   ended. Reconnecting (followJob, jobFollow.ts) is a listen again, never a push.
  * Like the official client, a ping goes out every 5 s (keeps proxies and NATs from dropping a quiet
- * stream); undici does not report pongs, so a silent peer is caught by `idleTimeoutMs` instead.
+ * stream). A peer that answers neither with a message nor a pong (undici reports pongs on its
+ * `undici:websocket:pong` diagnostics channel) for two ping intervals is taken as gone: the socket ends
+ * as 1006 (push: outcome unknown; listen: followJob reconnects) instead of waiting forever.
  */
+import { subscribe } from 'node:diagnostics_channel';
 import type { CloseEvent, Dispatcher, MessageEvent, WebSocket as UndiciWebSocket } from 'undici';
 import type { LogLevel } from './log';
 import { webSockets } from './undici';
@@ -89,6 +92,20 @@ export interface SocketOptions {
   readonly pingMs?: number;
   /** Give up (close, outcome 'ended' 1006) after this long without a message; default none. */
   readonly idleTimeoutMs?: number;
+  /** Give up (as 1006) after this long without a message or a pong; default two ping intervals. */
+  readonly deadAfterMs?: number;
+}
+
+/** When each open socket last had a pong (undici publishes them on a diagnostics channel). */
+const lastPong = new WeakMap<object, number>();
+let watchingPongs = false;
+function watchPongs(): void {
+  if (watchingPongs) return;
+  watchingPongs = true;
+  subscribe('undici:websocket:pong', (m) => {
+    const ws = (m as { websocket?: object } | undefined)?.websocket;
+    if (ws) lastPong.set(ws, Date.now());
+  });
 }
 
 /** The `system` a push sends (Python's platform.system() spelling) for a Node platform. */
@@ -120,9 +137,12 @@ async function connect(
     headers: { 'user-agent': target.userAgent, 'x-client-type': 'vscode' },
   });
   ws.binaryType = 'arraybuffer';
+  watchPongs();
   let opened = false;
+  let heard = 0;
   let timer: NodeJS.Timeout | undefined;
   let idle: NodeJS.Timeout | undefined;
+  let finish: (r: { code: number; reason: string; opened: boolean }) => void = () => undefined;
   const send = (obj: unknown) => {
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
   };
@@ -131,20 +151,39 @@ async function connect(
     clearTimeout(idle);
     idle = setTimeout(() => ws.close(4000, 'idle'), opts.idleTimeoutMs);
   };
+  const pingMs = opts.pingMs ?? 5000;
+  const deadMs = opts.deadAfterMs ?? 2 * pingMs;
   const conn: Conn = {
     ws,
     send,
     ended: new Promise((resolve) => {
+      let done = false;
+      finish = (r) => {
+        if (done) return;
+        done = true;
+        clearInterval(timer);
+        clearTimeout(idle);
+        opts.signal?.removeEventListener('abort', abort);
+        resolve(r);
+      };
       ws.addEventListener('open', () => {
         opened = true;
+        heard = Date.now();
         transport.log('debug', `WebSocket ${path} open`);
         ws.send(JSON.stringify({ TENSORPOOL_KEY: target.token ?? '' }));
         timer = setInterval(() => {
-          if (ws.readyState === WebSocket.OPEN) ping(ws);
-        }, opts.pingMs ?? 5000);
+          if (ws.readyState !== WebSocket.OPEN) return;
+          const quiet = Date.now() - Math.max(heard, lastPong.get(ws) ?? 0);
+          if (quiet < deadMs) return ping(ws);
+          const reason = `No answer from TensorPool for ${Math.round(quiet / 1000)} s: the connection seems lost.`;
+          transport.log('debug', `WebSocket ${path}: ${reason}`);
+          ws.close(4000, 'no answer');
+          finish({ code: 1006, reason, opened }); // a dead peer may never finish the closing handshake
+        }, pingMs);
         touch();
       });
       ws.addEventListener('message', (e: MessageEvent) => {
+        heard = Date.now();
         touch();
         let data: unknown;
         try {
@@ -159,12 +198,9 @@ async function connect(
       });
       ws.addEventListener('error', () => undefined);
       ws.addEventListener('close', (e: CloseEvent) => {
-        clearInterval(timer);
-        clearTimeout(idle);
-        opts.signal?.removeEventListener('abort', abort);
         const reason = transport.secrets.redact(e.reason ?? '');
         transport.log('debug', `WebSocket ${path} closed ${e.code}${reason ? ` (${reason})` : ''}`);
-        resolve({ code: e.code === 4000 && reason === 'idle' ? 1006 : e.code, reason, opened });
+        finish({ code: e.code === 4000 && reason === 'idle' ? 1006 : e.code, reason, opened });
       });
     }),
   };

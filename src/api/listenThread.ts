@@ -31,7 +31,7 @@ export async function listenJobInThread(
     token: target.token,
     userAgent: target.userAgent,
     proxy: proxy.proxy,
-    opts: { pingMs: opts.pingMs, idleTimeoutMs: opts.idleTimeoutMs },
+    opts: { pingMs: opts.pingMs, idleTimeoutMs: opts.idleTimeoutMs, deadAfterMs: opts.deadAfterMs },
   };
   return new Promise((resolve) => {
     let settled = false;

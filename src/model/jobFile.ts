@@ -176,3 +176,16 @@ export function checkJobFile(text: string): JobFileProblem[] {
     (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
   );
 }
+
+/**
+ * Why a job file cannot be run as it is (its first error, with the line, and how many more), or
+ * undefined when it has no error. Warnings (an unknown key, no commands) do not stop a run.
+ */
+export function jobFileRefusal(fileName: string, text: string): string | undefined {
+  const errors = checkJobFile(text).filter((p) => p.severity === 'error');
+  if (errors.length === 0) return undefined;
+  const [first] = errors;
+  const more =
+    errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
+  return `${fileName} line ${first.range.start.line + 1}: ${first.message.replace(/\.$/, '')}${more}. Nothing was sent: fix the job file, then run it again.`;
+}

@@ -5,8 +5,9 @@
  * Part of the lazily loaded actions.
  */
 import * as vscode from 'vscode';
-import { errorMessage } from '../api/errors';
+import { errorMessage, isTensorPoolError } from '../api/errors';
 import { isTerminalJobState, jobStateKind, type Job } from '../model/job';
+import { outcomeUnknown } from '../model/outcome';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { JobFollowers } from './jobFollowers';
@@ -91,7 +92,13 @@ export class JobActions {
     try {
       await client.jobs.cancel(job.id);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not cancel job ${label}: ${errorMessage(e)}`);
+      // A lost answer is not a refusal: the cancel may have happened (it is never sent again by itself).
+      const unknown = isTensorPoolError(e) && outcomeUnknown(e.kind, e.mayHaveReachedServer);
+      const extra = unknown
+        ? ' The request may have reached TensorPool: check the Jobs view before trying again.'
+        : '';
+      void vscode.window.showErrorMessage(`Could not cancel job ${label}: ${errorMessage(e)}${extra}`);
+      if (unknown) this.jobs.refreshIfVisible();
       return undefined;
     }
     this.jobs.refreshIfVisible();

@@ -23,6 +23,7 @@ import type { Log } from './log';
 import type { Store } from './store';
 import type { WorkspaceState } from './storedState';
 import { jobFileKey } from './jobFileLenses';
+import type * as JobFilesModule from './jobFiles';
 
 export const SHOW_JOBS = 'Show Jobs';
 const JOB_FILE = /\.tp\.toml$/i;
@@ -100,6 +101,14 @@ export class JobRunner {
     const folder = path.dirname(uri.fsPath);
     const doc = await vscode.workspace.openTextDocument(uri);
     const text = doc.getText();
+    // What the service would refuse anyway is said here, before any request, at the line to fix.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- dist/jobFiles.js, see esbuild.mjs
+    const { jobFileRefusal } = require('./jobFiles.js') as typeof JobFilesModule;
+    const refusal = jobFileRefusal(fileName, text);
+    if (refusal) {
+      void vscode.window.showErrorMessage(refusal);
+      return { kind: 'not-sent', reason: refusal };
+    }
     if (this.d.store.clusters.data === undefined) await this.d.refreshClusters().catch(() => undefined);
     const key = jobFileKey(uri);
     const remembered = this.d.workspaceState.get('tensorpool.jobClusters', {});

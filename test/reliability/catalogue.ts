@@ -37,8 +37,58 @@ export const FAULT_KINDS = {
 } as const;
 
 export type FaultKind = keyof typeof FAULT_KINDS;
-export const FAULT_KIND_IDS = Object.keys(FAULT_KINDS) as FaultKind[];
-export const faultSubject = (k: FaultKind): string => `fault:${k}`;
+
+/**
+ * The operations that came after the cluster ones: the job WebSockets (push, listen), job REST calls and
+ * downloads, storage volumes and the POST /health version check. Covered by node/operationFaults.test.ts
+ * (the client) and host/operationFaults.test.ts (the extension).
+ */
+export const OPERATION_FAULT_KINDS = {
+  'push-refused': 'job push: the WebSocket upgrade refused (HTTP 503)',
+  'push-unreachable': 'job push: connection refused (nothing listening)',
+  'push-1006-early': 'job push: connection lost (1006) before any answer',
+  'push-1006-mid': 'job push: connection lost (1006) mid-push, after the job id',
+  'push-reason': 'job push: closed with a code and a reason',
+  'push-silent': 'job push: a silent peer (no message, no pong)',
+  'push-slow': 'job push: a slow peer that still answers pings',
+  'listen-1006': 'job log: the stream dropped mid-log (1006)',
+  'listen-reason': 'job log: closed with a code and a reason',
+  'listen-silent': 'job log: a silent peer (no message, no pong)',
+  'listen-refused': 'job log: the WebSocket upgrade refused once',
+  'listen-always-drops': 'job log: every connection dropped',
+  'listen-drop-at-end': 'job log: the stream dropped while the job ended',
+  'job-cancel-drop-after': 'job cancel: connection dropped after the server acted',
+  'job-info-500': 'job info: 500 while following',
+  'job-output-cut': 'job outputs: a download cut off mid-body',
+  'volume-stuck': 'a volume request that never leaves PROCESSING',
+  'volume-failed': 'a volume request that ends FAILED with a reason',
+  'volume-list-500': 'the volume list answers 500',
+  'health-outdated': 'POST /health refuses this client version (426)',
+  'health-500': 'POST /health answers 500',
+} as const;
+
+export type OperationFaultKind = keyof typeof OPERATION_FAULT_KINDS;
+
+/** The fault that makes a volume create's request end FAILED with a reason (its /request/info answer). */
+export function failedVolumeRequest(
+  requestId: string,
+  reason: string,
+): Record<string, unknown> & { path: string } {
+  return {
+    method: 'GET',
+    path: `/request/info/${requestId}`,
+    status: 200,
+    times: -1,
+    body: {
+      request_id: requestId,
+      request_type: 'STORAGE_CREATE',
+      status: 'FAILED',
+      external_message: reason,
+    },
+  };
+}
+export const FAULT_KIND_IDS: string[] = [...Object.keys(FAULT_KINDS), ...Object.keys(OPERATION_FAULT_KINDS)];
+export const faultSubject = (k: string): string => `fault:${k}`;
 
 export const HTML_502 =
   '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{font:14px sans-serif}</style></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
@@ -56,7 +106,12 @@ export type InputField =
   | 'token'
   | 'apiUrl'
   | 'volumeSize'
-  | 'volumeName';
+  | 'volumeName'
+  | 'jobFile'
+  | 'keyPaste'
+  | 'keyName'
+  | 'clusterRef'
+  | 'pullFolder';
 
 export interface BadInput {
   /** `bad:<field>:<n>`: stable within a run, used to merge the Node and host parts. */
@@ -192,6 +247,55 @@ const VOLUME_SIZES: Array<[string, RegExp]> = [
   ['\u0663', /not a number/],
 ];
 
+/** Job files (the editor's text when Run on Cluster… is used): refused before any request. */
+const JOB_FILES: Array<[string, RegExp]> = [
+  ['commands = [\n', /line 2: TOML syntax error: invalid value/],
+  ['commands = "python train.py"', /`commands` must be an array of strings/],
+  ['commands = [1, 2]', /entry 1 is a number/],
+  ['commands = ["a"]\ncommands = ["b"]', /line 2: TOML syntax error: .*already defined/],
+  ['outputs = 5\ncommands = ["x"]', /`outputs` must be an array of strings/],
+  ['[[[', /TOML syntax error: illegal character/],
+  ['commands = ["ok"]\nignore = [true]', /entry 1 is a boolean/],
+  ['commands = ["a", ["b"]]', /entry 2 is an array/],
+  ["commands = ['unterminated]", /TOML syntax error: unfinished string/],
+];
+/** The Add SSH Key paste box (besides the create wizard's key step, KEYS above). */
+const KEY_PASTES: Array<[string, RegExp]> = [
+  ['', /Paste an SSH public key/],
+  [
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----',
+    /PRIVATE key: it was not sent anywhere/,
+  ],
+  ['ssh-rsa AAAAB3NzaC1yc2E', /too short to be an SSH public key/],
+  ['ssh-dss AAAAB3NzaC1kc3MAAACBAP', /too short to be an SSH public key/],
+  ['ecdsa-sha2-nistp256 !!!!', /not an SSH public key/],
+  [
+    '---- BEGIN SSH2 PUBLIC KEY ----\nComment: x\nAAAAC3NzaC1lZDI1NTE5\n---- END SSH2 PUBLIC KEY ----',
+    /single public key on one line/,
+  ],
+  ['AAAAC3NzaC1lZDI1NTE5AAAAIGx', /not an SSH public key/],
+  ['k'.repeat(20_000), /not an SSH public key/],
+];
+const KEY_NAMES: Array<[string, RegExp]> = [
+  ['   ', /Enter a name, or leave the box empty/],
+  ['n'.repeat(129), /at most 128 characters/],
+  ['two\nlines', /control characters or line breaks/],
+  ['bell\u0007', /control characters or line breaks/],
+];
+/** A cluster ID typed into the Run on Cluster… pick. */
+const CLUSTER_REFS: Array<[string, RegExp]> = [
+  ['   ', /Enter a cluster ID/],
+  ['has space', /no spaces or slashes/],
+  ['../etc', /no spaces or slashes/],
+  ['c-1;rm -rf ~', /no spaces or slashes/],
+  ['c'.repeat(129), /too long for a cluster ID/],
+];
+/** Pull Outputs' folder box. */
+const PULL_FOLDERS: Array<[string, RegExp]> = [
+  ['outputs/job', /Enter an absolute folder path/],
+  ['', /Enter an absolute folder path/],
+];
+
 const FIELDS: Array<[InputField, Array<[string, RegExp]>]> = [
   ['instanceType', INSTANCE],
   ['numNodes', NODES],
@@ -204,6 +308,11 @@ const FIELDS: Array<[InputField, Array<[string, RegExp]>]> = [
   ['apiUrl', URLS],
   ['volumeSize', VOLUME_SIZES],
   ['volumeName', NAMES], // volume names follow the cluster-name rules
+  ['jobFile', JOB_FILES],
+  ['keyPaste', KEY_PASTES],
+  ['keyName', KEY_NAMES],
+  ['clusterRef', CLUSTER_REFS],
+  ['pullFolder', PULL_FOLDERS],
 ];
 
 export const BAD_INPUTS: readonly BadInput[] = FIELDS.flatMap(([field, list]) =>

@@ -21,10 +21,12 @@ export interface PartFigures {
   secretsFound: number;
   secretFindings: string[];
   placesSearched: number;
-  /** Creates the engine received beyond one per wizard confirmation / client call (must be 0). */
+  /** Mutations the engine received beyond one per confirmation / client call, every operation (must be 0). */
   duplicateCreates: number;
-  /** Confirmations (or client create calls) made under a fault around POST /cluster/create. */
+  /** Confirmations (or client calls) of a non-idempotent operation made under a connection fault. */
   createConfirmations: number;
+  /** The same two figures per operation ('create cluster', 'create volume', 'attach volume', 'push job'). */
+  mutations?: Record<string, { confirmations: number; duplicates: number }>;
   /** Config corpus, when the part ran it. */
   configs?: { total: number; roundTripped: number; byFormat: Record<string, number>; failures: string[] };
 }
@@ -48,10 +50,21 @@ export class Ledger {
     for (const f of findings) this.secretFindings.push(`${place}: ${f}`);
   }
 
-  /** One confirmation (or client call) under a fault; `creates` is what the engine received for it. */
+  readonly mutations: NonNullable<PartFigures['mutations']> = {};
+
+  /** Cluster creates: confirmations (or client calls) under a fault; `creates` is what the engine received. */
   createsFor(confirmations: number, creates: number): void {
+    this.mutationsFor('create cluster', confirmations, creates);
+  }
+
+  /** A non-idempotent `operation` confirmed `confirmations` times under a fault; `sent`: what the engine got. */
+  mutationsFor(operation: string, confirmations: number, sent: number): void {
+    const duplicates = Math.max(0, sent - confirmations);
     this.numbers.createConfirmations += confirmations;
-    this.numbers.duplicateCreates += Math.max(0, creates - confirmations);
+    this.numbers.duplicateCreates += duplicates;
+    const m = (this.mutations[operation] ??= { confirmations: 0, duplicates: 0 });
+    m.confirmations += confirmations;
+    m.duplicates += duplicates;
   }
 
   figures(): PartFigures {
@@ -63,7 +76,13 @@ export class Ledger {
         if (test.state === 'passed') t.passed++;
       }
     }
-    return { subjects, ...this.numbers, secretFindings: [...this.secretFindings], configs: this.configs };
+    return {
+      subjects,
+      ...this.numbers,
+      secretFindings: [...this.secretFindings],
+      configs: this.configs,
+      mutations: structuredClone(this.mutations),
+    };
   }
 }
 
@@ -79,6 +98,7 @@ export function mergeFigures(parts: ReadonlyArray<PartFigures | undefined>): Par
     placesSearched: 0,
     duplicateCreates: 0,
     createConfirmations: 0,
+    mutations: {},
   };
   for (const p of parts) {
     if (!p) continue;
@@ -92,6 +112,11 @@ export function mergeFigures(parts: ReadonlyArray<PartFigures | undefined>): Par
     out.placesSearched += p.placesSearched;
     out.duplicateCreates += p.duplicateCreates;
     out.createConfirmations += p.createConfirmations;
+    for (const [op, m] of Object.entries(p.mutations ?? {})) {
+      const o = (out.mutations![op] ??= { confirmations: 0, duplicates: 0 });
+      o.confirmations += m.confirmations;
+      o.duplicates += m.duplicates;
+    }
     if (p.configs) out.configs = p.configs;
   }
   return out;

@@ -2,6 +2,8 @@
 //
 //   Node part: mocha in this process against the in-process engine, tinyproxy and an HTTPS server
 //     node/faults.test.ts     every fault kind at the API client (retries, error kinds, one create)
+//     node/operationFaults.test.ts  the job WebSockets, job REST and downloads, volumes, health under faults
+//     node/files.test.ts      hostile output paths in a pull, downloads interrupted mid-body
 //     node/badInput.test.ts   the bad-input corpus through the validators, the wizards and the client
 //     node/secrets.test.ts    secrets in cut-off answers, 422 field messages, HTML error pages
 //     node/network.test.ts    proxyStrictSSL, HTTPS_PROXY/NO_PROXY, TLS/DNS/refused messages
@@ -38,6 +40,8 @@ const argv = process.argv.slice(2);
 const has = (flag: string) => argv.includes(flag);
 const NODE_FILES = [
   'faults',
+  'operationFaults',
+  'files',
   'badInput',
   'secrets',
   'network',
@@ -45,6 +49,7 @@ const NODE_FILES = [
   'proxy',
   'proxyAuth',
   'systemCerts',
+  'inspectingProxy',
 ].map((f) => path.join(__dirname, 'node', `${f}.test.js`));
 /** The proxy tests against tinyproxy count among the network checks. */
 const PROXY_TESTS = path.join(__dirname, 'node', 'proxy.test.js');
@@ -118,6 +123,9 @@ function few(ids: readonly string[], n = 8): string {
   return ids.length <= n ? ids.join(', ') : `${ids.slice(0, n).join(', ')} and ${ids.length - n} more`;
 }
 
+/** The non-idempotent operations whose duplicates are counted (each must be exercised under faults). */
+const MUTATING_OPERATIONS = ['create cluster', 'create volume', 'attach volume', 'push job'];
+
 function table(figures: PartFigures, node: PartFigures, host: PartFigures | undefined): Row[] {
   const kinds = FAULT_KIND_IDS.map(faultSubject);
   const f = handled(figures, kinds);
@@ -131,6 +139,10 @@ function table(figures: PartFigures, node: PartFigures, host: PartFigures | unde
   const cfg = handled(figures, configIds);
   const netIds = Object.keys(figures.subjects).filter((s) => s.startsWith('network:'));
   const net = handled(figures, netIds);
+  const fileIds = Object.keys(figures.subjects).filter((s) => s.startsWith('file:'));
+  const files = handled(figures, fileIds);
+  const ops = figures.mutations ?? {};
+  const missingOps = MUTATING_OPERATIONS.filter((op) => !(ops[op]?.confirmations > 0));
   const formats = figures.configs
     ? Object.entries(figures.configs.byFormat)
         .map(([k, v]) => `${k} ${v}`)
@@ -140,13 +152,13 @@ function table(figures: PartFigures, node: PartFigures, host: PartFigures | unde
     {
       check: 'Fault kinds handled',
       result: `${f.handled} of ${f.total}`,
-      ok: f.handled === f.total && f.total >= 20,
+      ok: f.handled === f.total && f.total >= 40,
       detail: `API client ${fNode.handled}/${fNode.total}; extension host ${fHost ? `${fHost.handled}/${fHost.total}` : 'not run'}${f.missing.length ? `; not handled: ${few(f.missing)}` : ''}`,
     },
     {
       check: 'Bad inputs rejected',
       result: `${bad.handled} of ${bad.total}`,
-      ok: bad.handled === bad.total && bad.total >= 40,
+      ok: bad.handled === bad.total && bad.total >= 120,
       detail: bad.missing.length
         ? `not rejected as expected: ${few(bad.missing)}`
         : 'before any request, with a specific message',
@@ -158,10 +170,20 @@ function table(figures: PartFigures, node: PartFigures, host: PartFigures | unde
       detail: `${figures.placesSearched} places searched${figures.secretFindings.length ? `: ${figures.secretFindings.slice(0, 5).join('; ')}` : ''}`,
     },
     {
-      check: 'Duplicate creates',
+      check: 'Duplicate mutations',
       result: String(figures.duplicateCreates),
-      ok: figures.duplicateCreates === 0 && figures.createConfirmations > 0,
-      detail: `${figures.createConfirmations} confirmations under faults around POST /cluster/create`,
+      ok: figures.duplicateCreates === 0 && missingOps.length === 0,
+      detail: `confirmations under connection faults: ${Object.entries(ops)
+        .map(([op, m]) => `${op} ${m.confirmations}${m.duplicates ? ` (${m.duplicates} duplicated)` : ''}`)
+        .join(', ')}${missingOps.length ? `; not exercised: ${missingOps.join(', ')}` : ''}`,
+    },
+    {
+      check: 'Pulls kept in their folder',
+      result: `${files.handled} of ${files.total}`,
+      ok: files.handled === files.total && files.total >= 25,
+      detail: files.missing.length
+        ? `failed: ${few(files.missing)}`
+        : 'hostile paths (.., absolute, drive letters, backslashes, NUL, long, links) and interrupted downloads',
     },
     {
       check: 'Configs round-tripped',

@@ -58,6 +58,16 @@ describe('API client: pulling job outputs (local engine)', function () {
     assert.equal('path' in safeOutputPath(inner, 'ok/file.txt'), true);
   });
 
+  it('keeps names that merely start with two dots (`...`, `..data/`) inside the folder instead of refusing them', () => {
+    const inner = join(out.path, 'inner');
+    assert.deepEqual(safeOutputPath(inner, '..data/config.json'), {
+      path: join(inner, '..data', 'config.json'),
+    });
+    assert.deepEqual(safeOutputPath(inner, '...'), { path: join(inner, '...') });
+    assert.equal('reason' in safeOutputPath(inner, '..'), true);
+    assert.equal('reason' in safeOutputPath(inner, 'x/../../y'), true);
+  });
+
   it('refuses a path that would leave the folder through a symbolic link inside it', async () => {
     const { plan } = await finished();
     const outside = tempFolder('tp-job-outside-');

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testClient } from '../fixtures/clientEngine';
-import { JOB_FILE, submit, useJobEngine } from '../fixtures/jobs';
+import { JOB_FILE, runIn, submit, useJobEngine } from '../fixtures/jobs';
 
 describe('API client: job submission over WebSocket (local engine)', function () {
   const t = useJobEngine('tp-job-push-');
@@ -80,6 +80,29 @@ describe('API client: job submission over WebSocket (local engine)', function ()
     assert.deepEqual(ran, []);
     const upgrades = (await wsLog()).filter((e) => e.ws === 'upgrade');
     assert.equal(upgrades.length, 1, 'never resubmitted');
+  });
+
+  it('a silent peer (no message, no pong) ends the submission as unknown after two ping intervals, not never', async () => {
+    await t.engine.fault({ method: 'WS', path: '/job/push', action: 'silent' });
+    const started = Date.now();
+    const outcome = await t.client.jobs.push(
+      { tpConfig: JOB_FILE, system: 'Linux', clusterId: t.clusterId, teardown: false },
+      { runCommand: runIn(t.folder.path) },
+      { pingMs: 60 },
+    );
+    assert.equal(outcome.kind, 'unknown', JSON.stringify(outcome));
+    assert.ok(Date.now() - started < 2000, `gave up after ${Date.now() - started} ms`);
+    assert.equal((await wsLog()).filter((e) => e.ws === 'upgrade').length, 1, 'never resubmitted');
+  });
+
+  it('a slow peer that answers pings is waited for (pongs count as signs of life)', async () => {
+    await t.engine.fault({ method: 'WS', path: '/job/push', action: 'slow', delayMs: 400 });
+    const outcome = await t.client.jobs.push(
+      { tpConfig: JOB_FILE, system: 'Linux', clusterId: t.clusterId, teardown: false },
+      { runCommand: runIn(t.folder.path) },
+      { pingMs: 60 },
+    );
+    assert.equal(outcome.kind, 'submitted', JSON.stringify(outcome));
   });
 
   it('a close with a reason is a refusal carrying that reason', async () => {

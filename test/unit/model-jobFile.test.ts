@@ -4,7 +4,12 @@
  * nothing to run; the names a new job file may get; which template a new job file starts with.
  */
 import * as assert from 'node:assert/strict';
-import { checkJobFile, closestJobFileKey, type JobFileProblem } from '../../src/model/jobFile';
+import {
+  checkJobFile,
+  closestJobFileKey,
+  jobFileRefusal,
+  type JobFileProblem,
+} from '../../src/model/jobFile';
 import { isJobFileName, jobFileNames } from '../../src/model/jobFileName';
 import { BUILT_IN_JOB_TEMPLATE, resolveJobTemplate } from '../../src/model/jobTemplate';
 import { locateTopLevelKeys } from '../../src/model/tomlKeys';
@@ -107,6 +112,24 @@ describe('job file checker', () => {
     assert.deepEqual([...locateTopLevelKeys(text).keys()], ['commands', 'outputs', 'quoted key', 'tool']);
     const codes = checkJobFile(text).map((p) => `${p.code}@${p.range.start.line}`);
     assert.deepEqual(codes, ['wrong-type@3', 'unknown-key@6', 'unknown-key@7']);
+  });
+});
+
+describe('job file refusal (before Run on Cluster… sends anything)', () => {
+  it('names the file, the line and the first error, counts the others, and says nothing was sent', () => {
+    assert.equal(
+      jobFileRefusal('train.tp.toml', 'commands = [1, 2]\noutputs = 5\n'),
+      'train.tp.toml line 1: Every entry of `commands` must be a string; entry 1 is a number (and 1 more error). Nothing was sent: fix the job file, then run it again.',
+    );
+    assert.match(
+      jobFileRefusal('a.tp.toml', 'x = 1\ncommands = [\n') ?? '',
+      /^a\.tp\.toml line 3: TOML syntax error/,
+    );
+  });
+
+  it('lets a file with only warnings (an unknown key, no commands) through', () => {
+    assert.equal(jobFileRefusal('a.tp.toml', 'comands = ["x"]\n'), undefined);
+    assert.equal(jobFileRefusal('a.tp.toml', 'commands = ["python train.py"]\n'), undefined);
   });
 });
 

@@ -7,6 +7,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ED25519_KEY } from '../../fixtures/payloads';
 import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { WIZARD_SCRIPTS, badInputsFor, show, type BadInput, type InputField } from '../catalogue';
 import { ledger } from '../ledger';
@@ -20,6 +23,10 @@ const SCRIPTS: Partial<Record<InputField, (v: string) => string[]>> = {
   bucket: (v) => [v, ESCAPE],
   volumeSize: (v) => [v, ESCAPE],
   volumeName: (v) => ['10', v, ESCAPE, 'Discard'],
+  keyPaste: (v) => ['Paste a public key…', v, ESCAPE],
+  keyName: (v) => ['Paste a public key…', ED25519_KEY, v, ESCAPE],
+  clusterRef: (v) => [v, ESCAPE],
+  pullFolder: (v) => [v, ESCAPE],
 };
 
 const COMMANDS: Partial<Record<InputField, string>> = {
@@ -32,15 +39,27 @@ const COMMANDS: Partial<Record<InputField, string>> = {
   bucket: 'tensorpool.createBucket',
   volumeSize: 'tensorpool.createVolume',
   volumeName: 'tensorpool.createVolume',
+  keyPaste: 'tensorpool.addSshKey',
+  keyName: 'tensorpool.addSshKey',
+  clusterRef: 'tensorpool.runJobFile',
+  pullFolder: 'tensorpool.pullJobOutputs',
 };
 
 suite('Reliability: bad input in the extension host', () => {
   let ext: TensorPoolExtensionApi;
   let editTarget: ClusterNode;
+  let folder: string;
+  let jobFile: vscode.Uri;
 
   suiteSetup(async () => {
     ext = await freshAccount();
     editTarget = (await clusterRows(ext)).find((r) => r.node.kind === 'cluster')!.node;
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root, 'the harness opens a workspace folder');
+    folder = path.join(root, 'reliability-bad-input');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'good.tp.toml'), 'commands = ["python train.py"]\n');
+    jobFile = vscode.Uri.file(path.join(folder, 'good.tp.toml'));
   });
   setup(async () => {
     await control.clearLog();
@@ -51,6 +70,7 @@ suite('Reliability: bad input in the extension host', () => {
     assert.deepEqual(await causedRequests(), [], 'nothing reached the engine');
   });
   suiteTeardown(async () => {
+    rmSync(folder, { recursive: true, force: true });
     // Leave the account signed in at the engine, with an empty log, for the suites that follow.
     await ensureSignedIn(ext);
     await accountIs(ext, 'signedIn');
@@ -65,9 +85,14 @@ suite('Reliability: bad input in the extension host', () => {
         test(`${field} ${show(b.value)}: refused by the ${COMMANDS[field]} wizard`, async () => {
           const p = new ScriptedPrompter(SCRIPTS[field]!(b.value));
           ext.setPrompter(p);
+          const args: Partial<Record<InputField, unknown>> = {
+            editName: editTarget,
+            clusterRef: jobFile,
+            pullFolder: 'job_reliability_bad_input',
+          };
           const result = await vscode.commands.executeCommand(
             COMMANDS[field]!,
-            ...(field === 'editName' ? [editTarget] : []),
+            ...(field in args ? [args[field]] : []),
           );
           assert.ok(!result, 'nothing was created or changed');
           assert.deepEqual(p.remaining, []);
@@ -86,6 +111,30 @@ suite('Reliability: bad input in the extension host', () => {
       );
     }
   }
+
+  /** Job files with errors: Run on Cluster… says which line to fix before anything (even the wizard). */
+  badInputsFor('jobFile').forEach((b, i) => {
+    ledger.cover(
+      test(`job file ${show(b.value)}: refused by Run on Cluster… before any request`, async () => {
+        const file = path.join(folder, `bad-${i}.tp.toml`);
+        writeFileSync(file, b.value);
+        const p = new ScriptedPrompter([]);
+        ext.setPrompter(p);
+        const mark = spy.notifications.length;
+        const out = await vscode.commands.executeCommand<{ kind: string; reason?: string }>(
+          'tensorpool.runJobFile',
+          vscode.Uri.file(file),
+        );
+        assert.equal(out?.kind, 'not-sent');
+        assert.match(out.reason ?? '', b.expect);
+        assert.match(out.reason ?? '', new RegExp(`^bad-${i}\\.tp\\.toml line \\d+: .*Nothing was sent`));
+        const shown = spy.since(mark).find((n) => n.severity === 'error');
+        assert.equal(shown?.message, out.reason, 'the user is told the same');
+        assert.deepEqual(p.shown, [], 'no wizard opened');
+      }),
+      b.id,
+    );
+  });
 
   /** The sign-in command with a token argument (what automation uses): the same check as the box, no request. */
   for (const b of badInputsFor('token')) {

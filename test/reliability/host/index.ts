@@ -22,6 +22,7 @@ interface TestResult {
 const FILES = [
   'badInput',
   'faults',
+  'operationFaults',
   'duplicates',
   'volumeDuplicates',
   'network',

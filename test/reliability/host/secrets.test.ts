@@ -1,11 +1,14 @@
 // The secrets session, at log level trace: sign in through the real sign-in box (after a wrong token),
 // create, edit, enable object storage, rotate its keys, and trigger errors whose bodies echo the token
-// and the secret key (500, 401, 422, a cut-off credentials answer). Then the token, the wrong token
-// and every secret key (or any 12-character piece of one) must appear nowhere: the log (every level),
+// and the secret key (500, 401, 422, a cut-off credentials answer); then sign in from a `.env`, run a job
+// file (the token in the WebSocket's first message), follow its log and pull its outputs. Then the
+// token, the wrong token and every secret key (or any 12-character piece of one) must appear nowhere:
+// the log (every level),
 // the output channel's file, the tensorpool.* settings and settings.json, globalState, everything
 // code-server keeps on disk for this run, the status bar, the store, every notification and prompt
-// text, the engine-visible requests (User-Agent, path, query, bodies; the token only in the
-// Authorization header, which the engine redacts), and (in index.ts) the results JSON.
+// text, the job terminals, the engine-visible requests (User-Agent, path, query, bodies, WebSocket
+// messages; the token only in the Authorization header or a WebSocket's first message, which the engine
+// redacts), and (in index.ts) the results JSON.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
@@ -14,6 +17,7 @@ import { ACCEPT, ScriptedPrompter, type Shown } from '../../fixtures/scriptedPro
 import { ledger } from '../ledger';
 import { ensureSignedIn, freshAccount } from './common';
 import { codeServerState, filesUnder, hostSecrets, registerSecret, scanForSecrets } from './secretScan';
+import { dotenvAndJobSession, wsKeyMessagesOnly } from './secretsJobSession';
 import * as spy from './spy';
 import { SUITE_AGENT, accountIs, clusterRows, control, engine, engineApi, signIn, until } from './util';
 
@@ -158,7 +162,13 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
     );
   });
 
+  test('the session, continued: sign in from a workspace .env, run a job file (the key message), follow its log, pull its outputs', async function () {
+    this.timeout(90_000);
+    await dotenvAndJobSession(ext, shown);
+  });
+
   const places: Array<[string, () => Promise<string>]> = [
+    ['the job terminals (every line they received)', async () => ext.testing.terminalText()],
     ['the log (every level, as written)', async () => ext.testing.logTail.join('\n')],
     [
       "the output channel's log file",
@@ -240,8 +250,18 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
     [
       'the requests the engine received (User-Agent, path, query, bodies)',
       async () => {
-        const log = (await control.log()).filter((e) => e.userAgent !== SUITE_AGENT);
-        assert.ok(log.length > 10);
+        const all = (await control.log()).filter((e) => e.userAgent !== SUITE_AGENT);
+        assert.ok(all.length > 10);
+        // The job WebSockets: the token only as a connection's first message (checked there).
+        assert.ok(wsKeyMessagesOnly(all) >= 2, 'the job push and its log stream were logged');
+        // Output downloads go to presigned URLs: never with the token (nor the extension's User-Agent).
+        const presigned = all.filter((e) => e.path.startsWith('/job/output/'));
+        assert.ok(presigned.length > 0, 'the pull downloaded from presigned URLs');
+        assert.ok(
+          presigned.every((e) => e.authorization === null),
+          'no credential sent to a presigned URL',
+        );
+        const log = all.filter((e) => e.method !== 'WS' && !presigned.includes(e));
         const uas = new Set(log.map((e) => e.userAgent));
         assert.ok(
           [...uas].every((ua) =>
@@ -268,7 +288,7 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
           'the token travels in the Authorization header',
         );
         return JSON.stringify(
-          log.map((e) => [
+          all.map((e) => [
             e.method,
             e.path,
             e.query,

@@ -59,7 +59,7 @@ suite('Reliability: duplicate volume creates and attaches under connection fault
         assert.equal(result, undefined);
         assert.deepEqual(p.remaining, []);
         const creates = (await control.calls('POST', '/storage/create')).length;
-        ledger.createsFor(1, creates);
+        ledger.mutationsFor('create volume', 1, creates);
         assert.equal(creates, 1, 'sent once, never again by itself');
         const prompt = p.shown.find((s) => s.kind === 'confirm')!;
         assert.equal(prompt.message, 'The volume may or may not have been created.');
@@ -79,7 +79,7 @@ suite('Reliability: duplicate volume creates and attaches under connection fault
         assert.equal(ok, false);
         assert.deepEqual(p.remaining, []);
         const attaches = await control.calls('POST', '/storage/attach');
-        ledger.createsFor(1, attaches.length);
+        ledger.mutationsFor('attach volume', 1, attaches.length);
         assert.equal(attaches.length, 1, 'sent once, never again by itself');
         assert.deepEqual(attaches[0].body, { storage_id: made.storage_id, cluster_ids: [clusterId] });
         const prompt = p.shown.filter((s) => s.kind === 'confirm').at(-1)!;

@@ -16,14 +16,21 @@ import {
   validateContainerImage,
   validateInstanceType,
   validateNumNodes,
+  validateClusterRef,
   validatePublicKey,
   type Validator,
 } from '../../../src/model/validate';
 import { MAX_VOLUME_GB, validateVolumeName, validateVolumeSize } from '../../../src/model/volume';
+import { isAbsolute } from 'node:path';
+import { jobFileRefusal } from '../../../src/model/jobFile';
+import { parsePublicKey } from '../../../src/model/sshPublicKey';
+import { runAddSshKeyWizard, validateKeyName } from '../../../src/wizards/addSshKey';
 import { runCreateWizard } from '../../../src/wizards/createCluster';
+import { runRunJobWizard } from '../../../src/wizards/runJob';
+import { ED25519_KEY } from '../../fixtures/payloads';
 import { runEditWizard } from '../../../src/wizards/editCluster';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
-import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { BAD_INPUTS, WIZARD_SCRIPTS, show, type BadInput, type InputField } from '../catalogue';
 import { ledger } from '../ledger';
 
@@ -41,6 +48,33 @@ const VALIDATORS: Record<InputField, Validator> = {
   apiUrl: validateApiUrl,
   volumeSize: (v) => validateVolumeSize(v),
   volumeName: validateVolumeName,
+  jobFile: (v) => jobFileRefusal('train.tp.toml', v),
+  keyPaste: (v) => {
+    const r = parsePublicKey(v);
+    return r.ok ? undefined : r.message;
+  },
+  keyName: validateKeyName,
+  clusterRef: validateClusterRef,
+  pullFolder: (v) => (isAbsolute(v.trim()) ? undefined : 'Enter an absolute folder path.'),
+};
+
+/** The newer wizards, run with the scripted answers that reach the field, type the value, then leave. */
+const OTHER_WIZARDS: Partial<
+  Record<InputField, (v: string) => Promise<{ p: ScriptedPrompter; result: unknown }>>
+> = {
+  keyPaste: async (v) => {
+    const p = new ScriptedPrompter(['Paste a public key…', v, ESCAPE]);
+    return { p, result: await runAddSshKeyWizard({ prompter: p, localKeys: async () => [] }) };
+  },
+  keyName: async (v) => {
+    const p = new ScriptedPrompter(['Paste a public key…', ED25519_KEY, v, ESCAPE]);
+    return { p, result: await runAddSshKeyWizard({ prompter: p, localKeys: async () => [] }) };
+  },
+  clusterRef: async (v) => {
+    const p = new ScriptedPrompter([v, ESCAPE]);
+    const result = await runRunJobWizard({ prompter: p, fileName: 'train.tp.toml', clusters: () => [] });
+    return { p, result };
+  },
 };
 
 const EXISTING = { id: 'c-existing', name: 'existing', instances: [] };
@@ -131,6 +165,12 @@ describe('reliability: bad input is refused before any request', function () {
         break;
       case 'token':
         return; // no client path takes a typed token; the sign-in box is checked in the extension host
+      case 'jobFile':
+      case 'keyPaste':
+      case 'keyName':
+      case 'clusterRef':
+      case 'pullFolder':
+        return; // refused by the editor's command or the wizard before the client is asked (host part)
     }
     await assert.rejects(call, (e: Err) => {
       assert.equal(e.kind, 'validation', e.message);
@@ -148,17 +188,11 @@ describe('reliability: bad input is refused before any request', function () {
    * the box). */
   async function wizardRefuses(b: BadInput, message: string): Promise<void> {
     const script = WIZARD_SCRIPTS[b.field];
-    if (!script) return;
-    const p = new ScriptedPrompter(script(b.value));
-    const result =
-      b.field === 'editName'
-        ? await runEditWizard({ prompter: p, clusters: () => [EXISTING] }, { cluster: EXISTING })
-        : await runCreateWizard({
-            prompter: p,
-            localKeys: async () => [],
-            existingNames: () => [],
-            imageField: 'container',
-          });
+    const other = OTHER_WIZARDS[b.field];
+    if (!script && !other) return;
+    const { p, result } = other
+      ? await other(b.value)
+      : await createOrEdit(b, new ScriptedPrompter(script!(b.value)));
     assert.equal(result, undefined, 'the wizard did not finish with the bad value');
     assert.equal(p.remaining.length, 0, `script left over: ${JSON.stringify(p.remaining)}`);
     assert.equal(p.rejections.length, 1, JSON.stringify(p.rejections));
@@ -176,6 +210,22 @@ describe('reliability: bad input is refused before any request', function () {
       1,
       'the prompt stayed open; it was not reopened',
     );
+  }
+
+  async function createOrEdit(
+    b: BadInput,
+    p: ScriptedPrompter,
+  ): Promise<{ p: ScriptedPrompter; result: unknown }> {
+    const result =
+      b.field === 'editName'
+        ? await runEditWizard({ prompter: p, clusters: () => [EXISTING] }, { cluster: EXISTING })
+        : await runCreateWizard({
+            prompter: p,
+            localKeys: async () => [],
+            existingNames: () => [],
+            imageField: 'container',
+          });
+    return { p, result };
   }
 
   for (const b of BAD_INPUTS) {
