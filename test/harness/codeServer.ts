@@ -62,7 +62,17 @@ export interface CodeServerOptions {
   vsix?: string[];
   /** Bind to this port instead of a free one. */
   port?: number;
+  /** Open the folder in Restricted Mode: Workspace Trust on, the folder never trusted, no startup prompt.
+   *  By default trust is off (every folder trusted). */
+  untrusted?: boolean;
 }
+
+/** Workspace Trust on, and a folder nobody trusted stays in Restricted Mode without asking. */
+const UNTRUSTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+};
 
 export async function startCodeServer(target: Target, opts: CodeServerOptions): Promise<CodeServer> {
   const { codeServer, nodeBin } = installedPaths(target);
@@ -80,7 +90,11 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   }
   fs.writeFileSync(
     path.join(state, 'ud/User/settings.json'),
-    JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2),
+    JSON.stringify(
+      { ...QUIET_SETTINGS, ...(opts.untrusted ? UNTRUSTED_SETTINGS : {}), ...opts.settings },
+      null,
+      2,
+    ),
   );
 
   const env: NodeJS.ProcessEnv = {
@@ -122,7 +136,7 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
     `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.untrusted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     ...common,
     workspace,
