@@ -183,7 +183,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.retryAccountCheck, () => account.check()),
     command(Commands.refresh, () => clusters.refresh()),
     command(Commands.showLog, () => log.channel.show()),
-    command(Commands.openWalkthrough, () => openWalkthrough()),
+    command(Commands.openWalkthrough, () => openWalkthrough(false)),
     command(Commands.showListingText, async () => {
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(LISTING_URI), {
         preview: true,

@@ -87,15 +87,13 @@ export async function runInHost(
         ...(options.untrusted ? { TENSORPOOL_TEST_WORKSPACE: 'untrusted' } : {}),
         ...options.env,
       },
+      // tensorpool.apiUrl is machine-scoped: this machine's settings, which tests change and clear with
+      // ConfigurationTarget.Global (TENSORPOOL_ENGINE applies when it is unset).
+      machineSettings: { 'tensorpool.apiUrl': engine.url },
+      // In Restricted Mode the folder names another URL, which must be ignored.
       ...(options.untrusted
-        ? {
-            untrusted: true,
-            // A restricted setting: Restricted Mode must ignore the folder's value and use the user's.
-            settings: { 'tensorpool.apiUrl': engine.url },
-            workspaceSettings: { 'tensorpool.apiUrl': UNTRUSTED_FOLDER_API_URL },
-          }
-        : // In the folder's settings, so a test can clear it (TENSORPOOL_ENGINE applies when it is unset).
-          { workspaceSettings: { 'tensorpool.apiUrl': engine.url } }),
+        ? { untrusted: true, workspaceSettings: { 'tensorpool.apiUrl': UNTRUSTED_FOLDER_API_URL } }
+        : {}),
     }),
   );
   own(server.stop);

@@ -34,7 +34,7 @@ suite('Restricted Mode: an untrusted workspace turns off exactly the listed feat
     rmSync(path.join(root, '.env'), { force: true });
   });
 
-  test('the folder is in Restricted Mode and the extension runs there with the restricted API URL setting taken from the user, not the folder', async () => {
+  test("the folder is in Restricted Mode and the extension runs there, with the folder's API URL ignored", async () => {
     assert.equal(vscode.workspace.isTrusted, false, 'the harness opened an untrusted folder');
     assert.ok(vscode.extensions.getExtension('tensorpool.tensorpool-vscode')?.isActive);
     const folderSettings = readFileSync(path.join(root, '.vscode', 'settings.json'), 'utf8');

@@ -33,7 +33,12 @@ suite(
       await closeWalkthroughs();
     });
 
-    test('the first activation recorded the offer without opening it, as the user settings ask', () => {
+    test("the first activation recorded the offer without opening it, as VS Code's open-on-install setting asks", () => {
+      assert.equal(
+        workbench().get('walkthroughs.openOnInstall'),
+        false,
+        'the harness turns it off (machine settings)',
+      );
       assert.equal(ext.testing.globalState()['tensorpool.walkthroughOffered'], true);
       assert.deepEqual(walkthroughTabs(), []);
     });

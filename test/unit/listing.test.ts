@@ -100,7 +100,8 @@ describe('Marketplace listing (package.json)', () => {
     assert.equal(new Set(orders).size, orders.length, 'no two share an order');
     for (const [key, p] of Object.entries(props))
       if (p.enum) assert.equal(p.enumDescriptions?.length, p.enum.length, key);
-    for (const key of ['sshUser', 'sshPort', 'sshConfigMode', 'objectStorageProfile'])
+    // The API URL receives the token: a workspace must not redirect it.
+    for (const key of ['apiUrl', 'sshUser', 'sshPort', 'sshConfigMode', 'objectStorageProfile'])
       assert.equal(props[`tensorpool.${key}`].scope, 'machine', key);
   });
 
