@@ -31,6 +31,7 @@ import { SshKeysController } from './vscode/sshKeys';
 import { AccountStatusBar } from './vscode/statusBar';
 import { Store } from './vscode/store';
 import { StoredState, WorkspaceState } from './vscode/storedState';
+import { openWalkthrough, openWalkthroughOnce } from './vscode/walkthrough';
 import { setupJobs } from './vscode/jobsSetup';
 import { TerminalTapRecord } from './vscode/terminalTap';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
@@ -182,6 +183,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     command(Commands.retryAccountCheck, () => account.check()),
     command(Commands.refresh, () => clusters.refresh()),
     command(Commands.showLog, () => log.channel.show()),
+    command(Commands.openWalkthrough, () => openWalkthrough(false)),
     command(Commands.showListingText, async () => {
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(LISTING_URI), {
         preview: true,
@@ -203,6 +205,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
 
   // In the background, after activation returns: read the token and check it against /me.
   setImmediate(() => void account.initialize());
+  // The Get Started walkthrough, on the first activation only (walkthrough.ts).
+  setImmediate(() => void openWalkthroughOnce(state));
 
   const load = typeof __TP_LOAD__ === 'undefined' ? undefined : __TP_LOAD__;
   const activation: ActivationTimings = {
@@ -244,6 +248,11 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         nextRefreshDelay: () => scheduler.nextDelay(),
         activation,
         apiLoad: apiLoadTiming,
+        contextKey: (key) => contextKeys.get(key),
+        walkthrough: {
+          forget: () => state.update('tensorpool.walkthroughOffered', undefined),
+          openOnce: () => openWalkthroughOnce(state),
+        },
       },
     }),
   );

@@ -1,17 +1,17 @@
-// `npm run report`: writes the figures tables in README.md from what the suites wrote to test-results/:
+// `npm run report`: writes the figures tables in CONTRIBUTING.md from what the suites wrote to test-results/:
 //   bench.json           (npm run bench)             between <!-- figures:bench:start --> and :end -->
 //   reliability.json     (npm run test:reliability)  between <!-- figures:reliability:start --> and :end -->
 //   tests-<suite>.json   (every suite, see harness/counts.ts) between <!-- figures:tests:start --> and :end -->
-// A section whose JSON is missing is left as it is (and said so); the script fails only when README.md
+// A section whose JSON is missing is left as it is (and said so); the script fails only when CONTRIBUTING.md
 // lacks a marker pair. Run it after the suites; `.ci/run` runs it after `npm run bench`.
 //
-// usage: node out/test/report.js [--check]   (--check: exit 1 if README.md is not up to date, write nothing)
+// usage: node out/test/report.js [--check]   (--check: exit 1 if CONTRIBUTING.md is not up to date, write nothing)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { countsFile, type SuiteCounts } from './harness/counts';
 import { REPO, RESULTS } from './harness/util';
 
-const README = path.join(REPO, 'README.md');
+const FIGURES_DOC = path.join(REPO, 'CONTRIBUTING.md');
 const SUITES = ['unit', 'system', 'integration', 'ui', 'reliability'];
 
 function readJson<T>(file: string): T | undefined {
@@ -124,7 +124,7 @@ function replaceSection(text: string, name: string, body: string): string | unde
 
 function main(): number {
   const check = process.argv.includes('--check');
-  const before = fs.readFileSync(README, 'utf8');
+  const before = fs.readFileSync(FIGURES_DOC, 'utf8');
   let text = before;
   const bench = readJson<BenchReport>(path.join(RESULTS, 'bench.json'));
   const reliability = readJson<ReliabilityReport>(path.join(RESULTS, 'reliability.json'));
@@ -148,7 +148,7 @@ function main(): number {
     }
     const next = replaceSection(text, name, body);
     if (next === undefined) {
-      console.error(`report: README.md has no <!-- figures:${name}:start --> ... :end --> markers`);
+      console.error(`report: CONTRIBUTING.md has no <!-- figures:${name}:start --> ... :end --> markers`);
       missingMarkers = true;
       continue;
     }
@@ -158,11 +158,11 @@ function main(): number {
   if (missingMarkers) return 1;
   if (check) {
     if (text !== before)
-      console.error('report: README.md is not up to date with test-results/ (npm run report)');
+      console.error('report: CONTRIBUTING.md is not up to date with test-results/ (npm run report)');
     return text === before ? 0 : 1;
   }
-  if (text !== before) fs.writeFileSync(README, text);
-  console.log(text === before ? 'report: README.md was up to date' : 'report: README.md updated');
+  if (text !== before) fs.writeFileSync(FIGURES_DOC, text);
+  console.log(text === before ? 'report: CONTRIBUTING.md was up to date' : 'report: CONTRIBUTING.md updated');
   return 0;
 }
 

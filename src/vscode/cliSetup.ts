@@ -2,7 +2,8 @@
  * What a user of the official `tp` command line already has, picked up by the extension:
  *  - the base URL from TENSORPOOL_ENGINE (settings.ts effectiveApiUrl; logged here at each check),
  *  - a token in a workspace folder's `.env` (TENSORPOOL_KEY= or TENSORPOOL_API_KEY=), offered once per
- *    file, read only after the user agrees, only in a trusted workspace, never written back,
+ *    file, read only after the user agrees, only in a trusted workspace (otherwise the user is told why),
+ *    never written back,
  *  - POST /health before the background account check: a refusal is shown once, the status bar says
  *    so, and nothing else is requested until the check is run again.
  */
@@ -17,6 +18,7 @@ import { configWriters } from './lazyConfig';
 import type { Log } from './log';
 import { effectiveApiUrl } from './settings';
 import type { StoredState } from './storedState';
+import { tellUntrusted } from './workspaceTrust';
 
 const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
 
@@ -28,6 +30,8 @@ export interface TokenUser {
 export class CliSetup {
   /** The last refusal shown (one notification per message per window). */
   private refusalShown: string | undefined;
+  /** The `.env` file last said to be unread because the workspace is not trusted. */
+  private untrustedToldFor: string | undefined;
 
   constructor(
     private readonly api: ApiService,
@@ -95,7 +99,6 @@ export class CliSetup {
    * made.
    */
   async offerDotenvToken(useToken: TokenUser): Promise<boolean> {
-    if (!this.host.isTrusted()) return false;
     const offered = this.state.get('tensorpool.dotenvTokenOffered', []);
     let file: string | undefined;
     for (const folder of this.host.folders()) {
@@ -107,6 +110,13 @@ export class CliSetup {
       }
     }
     if (!file) return false;
+    if (!this.host.isTrusted()) {
+      // Only its existence was checked. Said once per window; offered once the workspace is trusted.
+      if (this.untrustedToldFor !== file)
+        tellUntrusted(this.prompts(), this.log, 'dotenv', `${file} was not read for an API token`);
+      this.untrustedToldFor = file;
+      return false;
+    }
     await this.state.update('tensorpool.dotenvTokenOffered', [...offered, file].slice(-50));
     const pick = await this.prompts().confirm({
       message: `This workspace has a .env file (${file}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it?`,

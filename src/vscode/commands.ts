@@ -8,6 +8,7 @@ export const Commands = {
   retryAccountCheck: 'tensorpool.retryAccountCheck',
   refresh: 'tensorpool.refresh',
   showLog: 'tensorpool.showLog',
+  openWalkthrough: 'tensorpool.openWalkthrough',
   showListingText: 'tensorpool.showListingText',
   createCluster: 'tensorpool.createCluster',
   editCluster: 'tensorpool.editCluster',

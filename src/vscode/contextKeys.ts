@@ -19,6 +19,8 @@ export interface ContextKeyTypes {
   'tensorpool.volumesIncludeOrg': boolean;
   /** The Jobs view shows the whole organisation's jobs. */
   'tensorpool.jobsIncludeOrg': boolean;
+  /** The last cluster list named at least one cluster (the walkthrough's "Create a cluster" step). */
+  'tensorpool.hasClusters': boolean;
 }
 
 export type ContextKey = keyof ContextKeyTypes;
@@ -31,6 +33,7 @@ export const CONTEXT_KEY_DEFAULTS: { readonly [K in ContextKey]: ContextKeyTypes
   'tensorpool.sshKeysIncludeOrg': false,
   'tensorpool.volumesIncludeOrg': false,
   'tensorpool.jobsIncludeOrg': false,
+  'tensorpool.hasClusters': false,
 };
 
 export type SetContext = (key: string, value: unknown) => Thenable<unknown>;

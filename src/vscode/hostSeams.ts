@@ -19,9 +19,9 @@ export interface HostSeamValues {
   readonly opener: (uri: vscode.Uri) => Thenable<unknown>;
   /** Whether Remote-SSH is installed (it cannot be installed offline). */
   readonly hasRemoteSsh: () => boolean;
-  /** Workspace Trust (a test cannot open an untrusted workspace in the harness). */
+  /** Workspace Trust (the integration harness also opens a really untrusted folder: untrustedWorkspace.test.ts). */
   readonly isTrusted: () => boolean;
-  /** The workspace folders' paths (where a `.env` may hold a token). */
+  /** The workspace folders on disk (where a `.env` may hold a token; none in a virtual workspace). */
   readonly folders: () => readonly string[];
 }
 
@@ -31,7 +31,8 @@ const REAL: HostSeamValues = {
   opener: (uri) => vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true }),
   hasRemoteSsh: () => vscode.extensions.getExtension(REMOTE_SSH_ID) !== undefined,
   isTrusted: () => vscode.workspace.isTrusted,
-  folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+  folders: () =>
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
 };
 
 export class HostSeams implements HostSeamValues {

@@ -97,6 +97,13 @@ export class JobRunner {
   async run(arg?: unknown): Promise<PushOutcome | undefined> {
     const uri = await this.resolveFile(arg);
     if (!uri) return undefined;
+    if (uri.scheme !== 'file') {
+      // A virtual workspace (package.json capabilities.virtualWorkspaces): the job's files must be on disk.
+      void vscode.window.showErrorMessage(
+        `TensorPool runs job files from disk only; ${uri.toString(true)} is in a virtual workspace. Open a local folder or a clone to run it.`,
+      );
+      return undefined;
+    }
     const fileName = path.basename(uri.fsPath);
     const folder = path.dirname(uri.fsPath);
     const doc = await vscode.workspace.openTextDocument(uri);

@@ -6,11 +6,11 @@
  * command_result message the protocol sends back.
  */
 import { spawn } from 'node:child_process';
-import * as vscode from 'vscode';
 import type { Prompter } from '../wizards/prompter';
 import type { HostSeams } from './hostSeams';
 import type { Log } from './log';
 import type { WorkspaceState } from './storedState';
+import { tellUntrusted } from './workspaceTrust';
 
 export interface LocalCommandResult {
   readonly exitCode: number;
@@ -59,8 +59,11 @@ export class LocalCommandRunner {
   /** Undefined when the command may run; else the reason it may not. */
   private async consent(command: string, cwd: string): Promise<string | undefined> {
     if (!this.host.isTrusted()) {
-      void vscode.window.showErrorMessage(
-        `TensorPool did not run the command the service sent for this job, because this workspace is not trusted. Trust the workspace (Workspaces: Manage Workspace Trust), then run the job again.`,
+      tellUntrusted(
+        this.prompts(),
+        this.log,
+        'localCommands',
+        'the command the service sent for this job was not run',
       );
       return 'the workspace is not trusted';
     }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { AccountController } from './account';
 import type { ApiService } from './apiService';
+import { knownClusters } from '../model/cluster';
 import type { ClustersController } from './clusters';
 import type { ContextKeys } from './contextKeys';
 import type { ObjectStorageController } from './objectStorage';
@@ -38,6 +39,8 @@ export class Session implements vscode.Disposable {
         if (topic === 'objectStorage')
           p.contextKeys.set('tensorpool.objectStorage', p.store.objectStorage.kind);
         if (topic === 'account') this.accountChanged();
+        if (topic === 'clusters' && p.store.clusters.data)
+          p.contextKeys.set('tensorpool.hasClusters', knownClusters(p.store.clusters.data).length > 0);
       }),
       p.storageView.onDidChangeVisibility((e) => {
         if (e.visible && p.account.signedIn) void p.storage.refresh();

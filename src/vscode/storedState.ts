@@ -26,6 +26,8 @@ export interface StoredStateTypes {
   'tensorpool.volumesIncludeOrg': boolean;
   /** Jobs view scope: the whole organisation (true) or only mine. */
   'tensorpool.jobsIncludeOrg': boolean;
+  /** The Get Started walkthrough was opened (or skipped) after the first activation. */
+  'tensorpool.walkthroughOffered': boolean;
 }
 
 export type StoredKey = keyof StoredStateTypes;
@@ -42,6 +44,7 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.sshKeysIncludeOrg': true,
   'tensorpool.volumesIncludeOrg': true,
   'tensorpool.jobsIncludeOrg': true,
+  'tensorpool.walkthroughOffered': true,
 };
 
 export const STORED_KEYS = Object.keys(LISTED) as readonly StoredKey[];

@@ -3,6 +3,7 @@
  * views' data, and read-only views and seams for the integration tests and benchmarks. An installed
  * (production) extension returns nothing, so it exposes no hooks.
  */
+import type { ContextKey, ContextKeyTypes } from './contextKeys';
 import type * as vscode from 'vscode';
 import type { Prompter } from '../wizards/prompter';
 import type { HostSeamValues } from './hostSeams';
@@ -68,6 +69,10 @@ export interface TensorPoolExtensionApi {
     readonly activation: ActivationTimings;
     /** How long loading the API layer took; undefined until the first request needed it. */
     apiLoad(): ApiLoadTiming | undefined;
+    /** A context key as last set (some complete walkthrough steps). */
+    contextKey<K extends ContextKey>(key: K): ContextKeyTypes[K];
+    /** The walkthrough's first-run opening: forget it was offered, or run it as activation does. */
+    readonly walkthrough: { forget(): Thenable<void>; openOnce(): Promise<boolean> };
   };
 }
 

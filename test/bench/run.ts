@@ -1,4 +1,4 @@
-// The performance budget (npm run bench): measures every budget of the README's Performance section in
+// The performance budget (npm run bench): measures every budget of CONTRIBUTING.md's Performance section in
 // one run, prints a table (median / min / max / budget / verdict), writes test-results/bench.json and
 // ends with `N passed, N failed` (budgets met / broken); exit code 1 when a budget is broken or could
 // not be measured.
@@ -39,7 +39,7 @@ import type { JobLogSample } from './host/jobLog';
 import { jobLogRows } from './jobLogRows';
 import { median, round, summarize } from './stats';
 
-// ---- budgets (the README's Performance section) ----
+// ---- budgets (CONTRIBUTING.md's Performance section) ----
 const BUDGET = {
   activationMs: 25,
   bundleKB: 80,

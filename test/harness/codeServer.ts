@@ -31,7 +31,6 @@ const QUIET_SETTINGS = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
@@ -39,6 +38,14 @@ const QUIET_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'chat.disableAIFeatures': true,
+};
+
+/** Machine-scoped settings keeping it quiet: in a remote window (code-server is one) VS Code reads these
+ *  from the machine's settings only, and ignores them in user settings. */
+const QUIET_MACHINE_SETTINGS = {
+  // An extension's walkthrough opens on install unless this is off (this extension's own first-run
+  // opening respects it too).
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
 };
 
 /** A fresh scratch folder for one run, deleted at the end. Kept short and under the system TMPDIR:
@@ -55,20 +62,32 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** User settings on top of the quiet defaults. */
   settings?: Record<string, unknown>;
-  /** Settings of the opened folder (.vscode/settings.json): tests can change and clear these from the
-   *  extension host, while user settings live in the browser's storage under code-server. */
+  /** Settings of the opened folder (.vscode/settings.json). */
   workspaceSettings?: Record<string, unknown>;
+  /** Settings of this machine (<user-data-dir>/Machine/settings.json, what a remote window reads for
+   *  machine-scoped settings such as tensorpool.apiUrl; ConfigurationTarget.Global writes there). */
+  machineSettings?: Record<string, unknown>;
   /** .vsix files to install before starting. */
   vsix?: string[];
   /** Bind to this port instead of a free one. */
   port?: number;
+  /** Open the folder in Restricted Mode: Workspace Trust on, the folder never trusted, no startup prompt.
+   *  By default trust is off (every folder trusted). */
+  untrusted?: boolean;
 }
+
+/** Workspace Trust on, and a folder nobody trusted stays in Restricted Mode without asking. */
+const UNTRUSTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+};
 
 export async function startCodeServer(target: Target, opts: CodeServerOptions): Promise<CodeServer> {
   const { codeServer, nodeBin } = installedPaths(target);
   const state = path.join(opts.runDir, 'code-server');
   const workspace = path.join(opts.runDir, 'workspace');
-  for (const dir of ['ud/User', 'exts', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp'])
+  for (const dir of ['ud/User', 'ud/Machine', 'exts', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp'])
     fs.mkdirSync(path.join(state, dir), { recursive: true });
   fs.mkdirSync(workspace, { recursive: true });
   if (opts.workspaceSettings) {
@@ -80,7 +99,16 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   }
   fs.writeFileSync(
     path.join(state, 'ud/User/settings.json'),
-    JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2),
+    JSON.stringify(
+      { ...QUIET_SETTINGS, ...(opts.untrusted ? UNTRUSTED_SETTINGS : {}), ...opts.settings },
+      null,
+      2,
+    ),
+  );
+
+  fs.writeFileSync(
+    path.join(state, 'ud/Machine/settings.json'),
+    JSON.stringify({ ...QUIET_MACHINE_SETTINGS, ...opts.machineSettings }, null, 2),
   );
 
   const env: NodeJS.ProcessEnv = {
@@ -122,7 +150,7 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
     `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.untrusted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     ...common,
     workspace,

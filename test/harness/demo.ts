@@ -88,7 +88,7 @@ async function inCodeServer(engine: LocalEngine, check: boolean): Promise<void> 
   const server = await startCodeServer(target, {
     runDir,
     port: await portNear(8080),
-    settings: { 'tensorpool.apiUrl': engine.url },
+    machineSettings: { 'tensorpool.apiUrl': engine.url },
   });
   const url = workbenchUrl(server, { extensionDevelopmentPath: REPO });
   const response = await fetch(url);

@@ -2,6 +2,9 @@
 // extension host, served by code-server, once per VS Code version, against a fresh local engine.
 //
 // usage: node out/test/harness/runIntegration.js [--vscode 1.100,1.139]
+//   Each version runs the suite in a trusted folder, then untrusted*.test.ts in a folder in Restricted Mode
+//   (skipped when TENSORPOOL_TEST_FILES or TENSORPOOL_TEST_GREP picks a subset, unless the files name
+//   `untrusted`; TENSORPOOL_TEST_FILES=untrusted runs that pass alone).
 //   env VSCODE_TARGETS (same as --vscode), KEEP_STATE=1 (keep the scratch folders), DEBUG_CONSOLE=1
 //   (print the browser console as it comes).
 // Needs `npm run build` first (dist/ and out/). Ends with `N passed, N failed`; exit 0 only if all passed.
@@ -30,6 +33,9 @@ export interface IntegrationResults {
   tests: Array<{ title: string; state: 'passed' | 'failed'; error?: string }>;
 }
 
+/** What the untrusted folder's settings say tensorpool.apiUrl is (nothing listens there). */
+export const UNTRUSTED_FOLDER_API_URL = 'http://127.0.0.1:9';
+
 const DEFAULT_TESTS_MODULE = path.join(REPO, 'out', 'test', 'integration', 'index.js');
 /** One VS Code version's whole mocha run; a hung workbench or extension host fails after this. */
 const DEFAULT_TIMEOUT_MS = 240_000;
@@ -42,6 +48,9 @@ export interface HostRunOptions {
   /** More environment for the extension host (it inherits code-server's). */
   readonly env?: Record<string, string>;
   readonly timeoutMs?: number;
+  /** Open the workspace in Restricted Mode (Workspace Trust on, folder not trusted): the test module
+   *  then runs only the untrusted-workspace tests (index.ts, TENSORPOOL_TEST_WORKSPACE). */
+  readonly untrusted?: boolean;
 }
 
 /**
@@ -75,10 +84,16 @@ export async function runInHost(
         TENSORPOOL_TEST_TOKEN: engine.token,
         TENSORPOOL_TEST_READONLY_TOKEN: engine.readonlyToken,
         TENSORPOOL_TEST_RESULTS: resultsFile,
+        ...(options.untrusted ? { TENSORPOOL_TEST_WORKSPACE: 'untrusted' } : {}),
         ...options.env,
       },
-      // In the folder's settings, so a test can clear it (TENSORPOOL_ENGINE applies when it is unset).
-      workspaceSettings: { 'tensorpool.apiUrl': engine.url },
+      // tensorpool.apiUrl is machine-scoped: this machine's settings, which tests change and clear with
+      // ConfigurationTarget.Global (TENSORPOOL_ENGINE applies when it is unset).
+      machineSettings: { 'tensorpool.apiUrl': engine.url },
+      // In Restricted Mode the folder names another URL, which must be ignored.
+      ...(options.untrusted
+        ? { untrusted: true, workspaceSettings: { 'tensorpool.apiUrl': UNTRUSTED_FOLDER_API_URL } }
+        : {}),
     }),
   );
   own(server.stop);
@@ -138,9 +153,18 @@ if (require.main === module) {
     ctx.watchdog.arm(15 * 60_000, 'installing');
     await ensureInstalled(targets);
     ctx.watchdog.arm(10 * 60_000, 'the integration suite');
-    for (const target of targets)
-      await part(ctx, `VS Code ${target.name}`, async (own) => {
-        await runInHost(target, ctx, own);
-      });
+    // TENSORPOOL_TEST_FILES=untrusted runs the Restricted Mode pass alone; another subset skips it.
+    const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
+    const subset = only.length > 0 || Boolean(process.env.TENSORPOOL_TEST_GREP);
+    for (const target of targets) {
+      if (only.length === 0 || only.some((o) => !o.startsWith('untrusted')))
+        await part(ctx, `VS Code ${target.name}`, async (own) => {
+          await runInHost(target, ctx, own);
+        });
+      if (!subset || only.some((o) => o.startsWith('untrusted')))
+        await part(ctx, `VS Code ${target.name}, untrusted workspace`, async (own) => {
+          await runInHost(target, ctx, own, { label: 'untrusted workspace tests', untrusted: true });
+        });
+    }
   });
 }

@@ -74,8 +74,8 @@ async function runOn(target: Target, tests: UiTest[], ctx: SuiteContext, own: Ow
     startCodeServer(target, {
       runDir,
       vsix: [VSIX],
+      machineSettings: { 'tensorpool.apiUrl': engine.url },
       settings: {
-        'tensorpool.apiUrl': engine.url,
         // The DOM renderer, so the tests can read a terminal's text (WebGL draws on a canvas).
         'terminal.integrated.gpuAcceleration': 'off',
       },

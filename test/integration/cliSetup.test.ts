@@ -112,17 +112,24 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     delete process.env.TENSORPOOL_ENGINE;
   });
 
-  test('a .env token is not offered in an untrusted workspace, and nothing is read', async () => {
+  test('a .env token is not offered in an untrusted workspace: nothing is read and the user is told why', async () => {
     await vscode.commands.executeCommand('tensorpool.signOut');
     const dir = await fs.mkdtemp(path.join(folder, 'untrusted-'));
     await fs.writeFile(path.join(dir, '.env'), `TENSORPOOL_KEY=${engine.token}\n`);
     ext.testing.configure({ folders: () => [dir], isTrusted: () => false });
-    const p = new ScriptedPrompter([]);
+    const p = new ScriptedPrompter([ESCAPE]);
     ext.setPrompter(p);
     await control.clearLog();
     await ext.testing.initializeAccount();
     await sleep(500);
-    assert.deepEqual(p.shown, []);
+    assert.deepEqual(
+      p.shown.map((s) => [
+        s.items,
+        /\.env was not read for an API token, because this workspace is not trusted/.test(s.message ?? ''),
+      ]),
+      [[['Manage Workspace Trust'], true]],
+      'only told why',
+    );
     assert.deepEqual(await control.log(), []);
     assert.equal(ext.store.account.kind, 'signedOut');
   });

@@ -56,10 +56,11 @@ export async function signIn(token = engine.token): Promise<{ ok: boolean; messa
   return vscode.commands.executeCommand<{ ok: boolean; message?: string }>('tensorpool.signIn', { token });
 }
 
+/** tensorpool.apiUrl is machine-scoped: Global writes this machine's settings (the remote's, in code-server). */
 export async function setApiUrl(url: string | undefined): Promise<void> {
   await vscode.workspace
     .getConfiguration('tensorpool')
-    .update('apiUrl', url, vscode.ConfigurationTarget.Workspace);
+    .update('apiUrl', url, vscode.ConfigurationTarget.Global);
 }
 
 /** Wait until the store's account state has this kind (bounded). */

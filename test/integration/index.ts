@@ -20,10 +20,17 @@ export async function run(): Promise<void> {
   // TENSORPOOL_TEST_GREP=<title pattern> run a subset (the harness passes its environment through).
   const grep = process.env.TENSORPOOL_TEST_GREP || undefined;
   const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
+  // untrusted*.test.ts run only in the harness's Restricted Mode pass, and only they run there.
+  const untrusted = process.env.TENSORPOOL_TEST_WORKSPACE === 'untrusted';
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec', grep });
   for (const file of fs
     .readdirSync(__dirname)
-    .filter((f) => f.endsWith('.test.js') && (only.length === 0 || only.some((o) => f.startsWith(o))))
+    .filter(
+      (f) =>
+        f.endsWith('.test.js') &&
+        f.startsWith('untrusted') === untrusted &&
+        (untrusted || only.length === 0 || only.some((o) => f.startsWith(o))),
+    )
     .sort()) {
     mocha.addFile(path.join(__dirname, file));
   }

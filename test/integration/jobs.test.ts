@@ -177,11 +177,17 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     ext.testing.configure({ isTrusted: () => false });
     rmSync(path.join(folder, '.tp-upload-marker'), { force: true });
     await control.clearLog();
-    const { p, outcome } = run([...WIZARD(), ESCAPE]);
+    const { p, outcome } = run([...WIZARD(), ESCAPE, ESCAPE]);
     const out = await outcome;
     assert.equal(out.kind, 'refused');
     assert.ok(!existsSync(path.join(folder, '.tp-upload-marker')), 'the command did not run');
     assert.ok(!p.shown.some((s) => s.kind === 'confirm' && /run a command/.test(s.message ?? '')));
+    assert.ok(
+      p.shown.some(
+        (s) => s.kind === 'confirm' && /because this workspace is not trusted/.test(s.message ?? ''),
+      ),
+      'the user is told why',
+    );
     const result = (await wsLog()).find((e) => (e.body as { type?: string })?.type === 'command_result');
     assert.notEqual((result?.body as { exit_code?: number }).exit_code, 0);
   });

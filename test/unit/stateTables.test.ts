@@ -20,13 +20,16 @@ interface Manifest {
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 
-/** Every when/enablement clause anywhere under contributes. */
+/** Every when/enablement clause anywhere under contributes, and the walkthrough's onContext: events. */
 function clauses(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) for (const n of node) clauses(n, out);
   else if (node && typeof node === 'object')
     for (const [k, v] of Object.entries(node)) {
       if ((k === 'when' || k === 'enablement') && typeof v === 'string') out.push(v);
-      else clauses(v, out);
+      else if (k === 'completionEvents' && Array.isArray(v)) {
+        // Walkthrough steps: `onContext:<clause>` completes a step when the clause holds.
+        for (const e of v as string[]) if (e.startsWith('onContext:')) out.push(e.slice('onContext:'.length));
+      } else clauses(v, out);
     }
   return out;
 }

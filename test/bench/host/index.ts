@@ -196,12 +196,11 @@ async function signIn(api: TensorPoolExtensionApi): Promise<void> {
   );
   if (!result?.ok) throw new Error(`sign-in failed: ${result?.message}`);
   await until('signed in', () => api.store.account.kind === 'signedIn', 10_000, 20);
-  // The engine's URL also goes into the workspace folder's settings: after a window reload, code-server
-  // 1.139 sometimes never delivers the user settings to the new extension host (it would then check the
-  // stored token against the default https://engine.tensorpool.dev).
+  // The engine's URL is written again into this machine's settings (machine scope: Global writes the
+  // remote's Machine settings), where the harness put it, before the window reloads.
   await vscode.workspace
     .getConfiguration('tensorpool')
-    .update('apiUrl', ENGINE, vscode.ConfigurationTarget.Workspace);
+    .update('apiUrl', ENGINE, vscode.ConfigurationTarget.Global);
   // The organisation lookup after sign-in; let it land before the window reloads.
   await sleep(500);
 }

@@ -1,0 +1,71 @@
+// What `vsce` makes of this repository: the files a user gets (`vsce ls`: the bundles the extension loads,
+// its media, the manifest, README, CHANGELOG and LICENSE; no source, maps, engine or screenshots), no
+// warnings, and a manifest Open VSX takes as the Marketplace does. The packaged .vsix itself is installed
+// into code-server from the file and driven in the real workbench by the UI suite (test/harness/runUi.ts).
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+const vsce = path.join(root, 'node_modules', '.bin', 'vsce');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, any>;
+
+function vsceLs(): { files: string[]; output: string } {
+  const r = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, `vsce ls failed:\n${r.stdout}${r.stderr}`);
+  return { files: r.stdout.split('\n').filter(Boolean).sort(), output: r.stdout + r.stderr };
+}
+
+/** The bundles esbuild.mjs makes for the extension (all of dist/*.js but the local engine). */
+function shippedBundles(): string[] {
+  return fs
+    .readdirSync(path.join(root, 'dist'))
+    .filter((f) => f.endsWith('.js') && f !== 'engine.js')
+    .map((f) => `dist/${f}`);
+}
+
+describe('packaging (vsce)', function () {
+  this.timeout(90_000);
+  let listed: { files: string[]; output: string };
+  before(() => {
+    listed = vsceLs();
+  });
+
+  it('lists only what a user needs: the bundles, media, manifest, README, CHANGELOG and LICENSE', () => {
+    const media = listed.files.filter((f) => f.startsWith('media/'));
+    assert.deepEqual(
+      listed.files.filter((f) => !f.startsWith('media/')),
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...shippedBundles()].sort(),
+    );
+    assert.ok(media.includes(manifest.icon.replace(/^\.\//, '')), 'the icon');
+    for (const step of manifest.contributes.walkthroughs[0].steps)
+      assert.ok(media.includes(step.media.markdown), `walkthrough media ${step.media.markdown}`);
+    for (const f of media)
+      assert.doesNotMatch(f, /^media\/screenshots\//, `${f}: README images stay in the repository`);
+    assert.ok(listed.files.includes(manifest.main.replace(/^\.\//, '')), 'the main bundle');
+  });
+
+  it('vsce has no warning to give', () => {
+    assert.doesNotMatch(listed.output, /WARNING|warn/i);
+  });
+
+  it('the manifest suits Open VSX as well as the Marketplace', () => {
+    // Open VSX namespaces and names: lower case, digits, dashes; a licence it can show; a PNG icon.
+    assert.match(manifest.publisher, /^[a-z0-9][a-z0-9-]*$/);
+    assert.match(manifest.name, /^[a-z0-9][a-z0-9-]*$/);
+    assert.ok(manifest.license && fs.existsSync(path.join(root, 'LICENSE')));
+    assert.match(manifest.icon, /\.png$/);
+    assert.match(manifest.repository.url, /^https:\/\//);
+    assert.match(manifest.engines.vscode, /^\^\d+\.\d+\.\d+$/);
+    // Nothing that only the Marketplace can satisfy: no extension dependencies or packs.
+    assert.equal(manifest.extensionDependencies, undefined);
+    assert.equal(manifest.extensionPack, undefined);
+    // README images: vsce rewrites relative links against the repository; SVG images are refused.
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    for (const [, src] of readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)) {
+      assert.doesNotMatch(src, /\.svg$/i, src);
+      if (!/^https:\/\//.test(src)) assert.ok(fs.existsSync(path.join(root, src)), `${src} exists`);
+    }
+  });
+});
