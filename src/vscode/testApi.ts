@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import type { Prompter } from '../wizards/prompter';
 import type { HostSeamValues } from './hostSeams';
 import type { ApiLoadTiming } from './lazyApi';
+import { enableTimingMarks } from './timingMarks';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
 import type { StorageNode } from './views/objectStorageTree';
@@ -68,11 +69,16 @@ export interface TensorPoolExtensionApi {
     readonly activation: ActivationTimings;
     /** How long loading the API layer took; undefined until the first request needed it. */
     apiLoad(): ApiLoadTiming | undefined;
+    /** First-occurrence wall-clock marks (ms since the epoch) on the way to the first tree (timingMarks.ts). */
+    marks(): Record<string, number>;
+    /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
+    setRefreshTimeScale(scale: number): void;
   };
 }
 
 /**
- * `build()` unless the extension runs in production mode (an installed extension), else undefined.
+ * `build()` unless the extension runs in production mode (an installed extension), else undefined; outside
+ * production it also turns the benchmarks' timing marks on (timingMarks.ts).
  * The harnesses load the extension with --extensionDevelopmentPath (Development or Test mode).
  */
 export function unlessProduction<T>(
@@ -80,5 +86,7 @@ export function unlessProduction<T>(
   production: vscode.ExtensionMode,
   build: () => T,
 ): T | undefined {
-  return mode === production ? undefined : build();
+  if (mode === production) return undefined;
+  enableTimingMarks();
+  return build();
 }
