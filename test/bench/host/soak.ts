@@ -14,7 +14,8 @@
 // another client of the same account would), so the Jobs and Volumes sections see PENDING / RUNNING /
 // COMPLETED and CREATING / READY / DESTROYING.
 // Measured with every section hidden, the same way before and after (after a warm-up cycle that loaded the
-// lazy code; nothing in transition; 6 s for idle keep-alive sockets to close; a full GC):
+// lazy code; nothing in transition; 6 s for idle keep-alive sockets to close; a full GC; at the end up to
+// two more such windows while the counts are above the start, for what was only passing through):
 //   heap growth   heapUsed after GC, end minus start (<= 5 MB)
 //   timers        'Timeout' and 'Immediate' entries of process.getActiveResourcesInfo() (no growth)
 //   sockets       'TCPSocketWrap' entries: the TCP connections of the host (the extension's HTTP and WebSocket
@@ -214,7 +215,15 @@ export async function soak(
     await sleep(3000);
     await settled();
     closeTerminals();
-    const after = await measure();
+    let after = await measure();
+    // A timer or socket of the host's own (or of the Git extension beside us) may be passing through: up to
+    // two more windows; what the extension leaked stays.
+    for (
+      let i = 0;
+      i < 2 && (after.res.timers > before.res.timers || after.res.sockets > before.res.sockets);
+      i++
+    )
+      after = await measure();
     const notes = spy.notifications.slice(notesFrom);
     return {
       wallMs,
