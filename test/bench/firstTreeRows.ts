@@ -9,13 +9,14 @@ export const FIRST_TREE_BUDGET_MS = 300;
 
 const PARTS: Array<[keyof FirstTreeSample['parts'], string]> = [
   ['loadMs', 'load (require of dist/extension.js)'],
+  ['contextWaitMs', "VS Code's wait between load and activate() (extension context)"],
   ['activateMs', 'activate()'],
   ['tokenReadMs', 'token read from SecretStorage'],
   ['apiLoadMs', 'API layer load (dist/api.js)'],
   ['accountCheckMs', 'account check (POST /health, GET /me)'],
   ['requestMs', 'request (GET /cluster/list, parsed, stored)'],
   ['renderMs', 'render (store -> getChildren returned the rows)'],
-  ['otherMs', 'other (waits between the steps)'],
+  ['otherMs', 'other (setImmediate, waits between the steps)'],
 ];
 
 export function firstTreeRows(

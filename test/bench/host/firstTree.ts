@@ -8,6 +8,9 @@
 //
 // The parts, each from its own marks (wall clock, ms):
 //   load           willLoadExtensionCode -> didLoadExtensionCode (require() of dist/extension.js)
+//   context wait   didLoadExtensionCode -> willActivateExtension: VS Code's own work between loading the code
+//                  and calling activate() (the extension context: its stored state, paths, secrets), which at
+//                  window startup waits on the rest of the workbench starting
 //   activate       willActivateExtension -> didActivateExtension (the activate() call)
 //   token read     SecretStorage.get of the API token (marks token.read -> token.readEnd, account.ts)
 //   API layer load require() of dist/api.js, timed by the extension (lazyApi.ts)
@@ -16,8 +19,7 @@
 //   request        GET /cluster/list: sent, answered, parsed, in the store (clusters.list -> clusters.listEnd)
 //   render         the store holding the rows -> the data provider returned them to VS Code (the change event,
 //                  VS Code's call back over the renderer, building the rows)
-//   other          what lies between those (VS Code's own work between load and activate, setImmediate, the
-//                  scheduling of the steps)
+//   other          what lies between those (setImmediate, the scheduling of the steps)
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { until } from '../../shared/wait';
 
@@ -25,6 +27,7 @@ export interface FirstTreeSample {
   totalMs: number;
   parts: {
     loadMs: number;
+    contextWaitMs: number;
     activateMs: number;
     tokenReadMs: number;
     apiLoadMs: number;
@@ -63,6 +66,7 @@ export async function firstTree(
   const total = m['clusters.firstRows'] - vsMarks.willLoadExtensionCode;
   const parts = {
     loadMs: vsMarks.didLoadExtensionCode - vsMarks.willLoadExtensionCode,
+    contextWaitMs: vsMarks.willActivateExtension - vsMarks.didLoadExtensionCode,
     activateMs: vsMarks.didActivateExtension - vsMarks.willActivateExtension,
     tokenReadMs: m['token.readEnd'] - m['token.read'],
     apiLoadMs: apiLoad.ms,
