@@ -11,16 +11,18 @@
 //
 // What runs where:
 //   1. `vsce package --no-dependencies` (which builds dist/ for production, minified, as shipped): VSIX
-//      size and files, vsce's warnings, the size of the activation bundle.
+//      size and its parts (./vsixParts.ts, with the limit), vsce's warnings, the size of the activation bundle.
 //   2. Fresh Node processes (this machine's Node, and the Node 24 VS Code 1.139 runs its extension host on),
 //      repeated for medians: require() of dist/extension.js; the first use of dist/api.js; the first use of
 //      the jobs and volumes layers (./layerRows.ts); and client.me() against a bare undici request to the
 //      local engine (started in this process) on 127.0.0.1.
 //   3. The real extension host of each VS Code version (test/bench/host): activation as VS Code times it,
-//      over several launches of the window; the tree with 1,000 clusters; a job printing 100,000 lines
+//      over several launches of the window; the time to first tree on 3 more launches that open with the
+//      view showing (./firstTreeRows.ts); the tree with 1,000 clusters; a job printing 100,000 lines
 //      followed into its terminal (event-loop delay, heap); the engine's request log.
-//      The first version also sits 60 s with the views hidden; the versions run one after the other, so no
-//      launch being timed shares the machine with another code-server.
+//      The first version also sits 60 s with all five sections hidden, then runs the soak (./soakRows.ts,
+//      about 2½ minutes); the versions run one after the other, so no launch being timed shares the machine
+//      with another code-server.
 // At the end dist/ is rebuilt for development (what `npm run build` leaves).
 import { spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
