@@ -21,11 +21,12 @@ import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
 import { ObjectStorageController } from './vscode/objectStorage';
 import { Log } from './vscode/log';
 import { QuickInputPrompter } from './vscode/quickInputPrompter';
-import { RefreshScheduler } from './vscode/refreshScheduler';
+import { RefreshScheduler, setRefreshTimeScale } from './vscode/refreshScheduler';
 import { recordRemoteFolder } from './vscode/remoteFolder';
 import { RequestFollower } from './vscode/requestFollower';
 import { lazyActions } from './vscode/lazyActions';
 import { apiLoadTiming } from './vscode/lazyApi';
+import { timingMarks } from './vscode/timingMarks';
 import { Session } from './vscode/session';
 import { SshKeysController } from './vscode/sshKeys';
 import { AccountStatusBar } from './vscode/statusBar';
@@ -253,6 +254,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
           forget: () => state.update('tensorpool.walkthroughOffered', undefined),
           openOnce: () => openWalkthroughOnce(state),
         },
+        marks: timingMarks,
+        setRefreshTimeScale,
       },
     }),
   );

@@ -14,6 +14,7 @@ import type { Log } from './log';
 import type { CliSetup } from './cliSetup';
 import type { AccountState, OrgSummary, Store } from './store';
 import { SECRET_KEYS, type StoredState } from './storedState';
+import { markSpan } from './timingMarks';
 import { promptForToken } from './tokenInput';
 
 const TOKEN_KEY = SECRET_KEYS.apiToken;
@@ -80,7 +81,7 @@ export class AccountController implements vscode.Disposable {
 
   /** Read the stored token and check it in the background. Called once after activation. */
   async initialize(): Promise<void> {
-    const token = await this.secretStorage.get(TOKEN_KEY);
+    const token = await markSpan('token.read', () => this.secretStorage.get(TOKEN_KEY));
     if (token) {
       this.setToken(token);
       await this.check();

@@ -8,6 +8,7 @@ import { ScopedList } from './listScope';
 import type { Log } from './log';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
+import { mark } from './timingMarks';
 
 export class ClustersController extends ScopedList {
   constructor(
@@ -28,6 +29,7 @@ export class ClustersController extends ScopedList {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
     this.store.updateClusters({ loading: true });
+    mark('clusters.list');
     try {
       const client = await this.api.client();
       const listing = await client.listClusters({ includeOrg, instances: true });
@@ -37,6 +39,7 @@ export class ClustersController extends ScopedList {
         this.log.info(
           `Cluster list text: ${listing.unreadRows.length} row(s) could not be read as clusters.`,
         );
+      mark('clusters.listEnd');
       this.store.updateClusters({
         loading: false,
         error: undefined,

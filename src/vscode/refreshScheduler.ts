@@ -12,6 +12,18 @@ import type { Store } from './store';
 
 export const FAST_REFRESH_MS = 5000;
 
+let timeScale = 1;
+
+/** The soak benchmark's accelerated time (test API, outside production): every delay divided by `scale`. */
+export function setRefreshTimeScale(scale: number): void {
+  timeScale = scale > 0 ? scale : 1;
+}
+
+/** The delay before the next automatic refresh of a visible list: fast while something is in transition. */
+export function refreshDelay(busy: boolean): number {
+  return (busy ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000) / timeScale;
+}
+
 export class RefreshScheduler implements vscode.Disposable {
   private readonly timer = new RefreshTimer(
     () => this.nextDelay(),
@@ -35,7 +47,7 @@ export class RefreshScheduler implements vscode.Disposable {
     if (!this.isVisible() || this.store.account.kind !== 'signedIn') return undefined;
     const busy =
       this.store.requests.length > 0 || (this.store.clusters.data?.clusters ?? []).some(isInTransition);
-    return busy ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000;
+    return refreshDelay(busy);
   }
 
   reschedule(): void {

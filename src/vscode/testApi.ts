@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import type { Prompter } from '../wizards/prompter';
 import type { HostSeamValues } from './hostSeams';
 import type { ApiLoadTiming } from './lazyApi';
+import { enableTimingMarks } from './timingMarks';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
 import type { StorageNode } from './views/objectStorageTree';
@@ -73,11 +74,16 @@ export interface TensorPoolExtensionApi {
     contextKey<K extends ContextKey>(key: K): ContextKeyTypes[K];
     /** The walkthrough's first-run opening: forget it was offered, or run it as activation does. */
     readonly walkthrough: { forget(): Thenable<void>; openOnce(): Promise<boolean> };
+    /** First-occurrence wall-clock marks (ms since the epoch) on the way to the first tree (timingMarks.ts). */
+    marks(): Record<string, number>;
+    /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
+    setRefreshTimeScale(scale: number): void;
   };
 }
 
 /**
- * `build()` unless the extension runs in production mode (an installed extension), else undefined.
+ * `build()` unless the extension runs in production mode (an installed extension), else undefined; outside
+ * production it also turns the benchmarks' timing marks on (timingMarks.ts).
  * The harnesses load the extension with --extensionDevelopmentPath (Development or Test mode).
  */
 export function unlessProduction<T>(
@@ -85,5 +91,7 @@ export function unlessProduction<T>(
   production: vscode.ExtensionMode,
   build: () => T,
 ): T | undefined {
-  return mode === production ? undefined : build();
+  if (mode === production) return undefined;
+  enableTimingMarks();
+  return build();
 }

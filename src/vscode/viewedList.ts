@@ -8,8 +8,7 @@ import { errorMessage, isTensorPoolError } from '../api/errors';
 import type { ApiService } from './apiService';
 import { RefreshTimer, ScopedList, type ScopeKey } from './listScope';
 import type { Log } from './log';
-import { FAST_REFRESH_MS } from './refreshScheduler';
-import { readSettings } from './settings';
+import { refreshDelay } from './refreshScheduler';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 
@@ -77,7 +76,7 @@ export abstract class ViewedList<D> extends ScopedList implements vscode.Disposa
   /** When the next automatic refresh happens, or undefined when none should (view hidden, signed out). */
   nextDelay(): number | undefined {
     if (!this.isVisible() || this.store.account.kind !== 'signedIn') return undefined;
-    return this.busy() ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000;
+    return refreshDelay(this.busy());
   }
 
   reschedule(): void {

@@ -7,6 +7,14 @@
 //   node out/test/bench/node.js first-use <dist/api.js> <engine url> <token>
 //       the first use of the API layer: require(dist/api.js) + a client + its first GET /me, minus what a
 //       warm GET /me costs (so the extra of first use: loading undici and zod/mini, their first-call setup).
+//   node out/test/bench/node.js first-use-jobs <dist/api.js> <dist/jobFiles.js> <engine url> <token>
+//       the jobs layer's first use once the API layer is warm: require(dist/jobFiles.js) (the job-file checker
+//       with smol-toml, against the `vscode` stand-in) plus the first job WebSocket (undici's whole index with
+//       its WebSocket, the handshake, the token message; a listen to a job the engine does not know, which it
+//       closes with 4404), minus what a warm listen costs.
+//   node out/test/bench/node.js first-use-volumes <dist/api.js> <engine url> <token>
+//       the volumes layer's first use once the API layer is warm (GET /me answered): the first GET
+//       /storage/list (its schemas built, the answer read), minus a warm one.
 //   node out/test/bench/node.js overhead <dist/api.js> <engine url> <token> <pairs>
 //       client.me() against a bare undici.request() with the same headers to the same route, interleaved.
 //
@@ -33,9 +41,17 @@ function stubVscode(): void {
   const stub = new Module(id);
   stub.filename = id;
   stub.loaded = true;
-  // What the bundle touches while it loads (a module-level constant); everything else is only used by
+  // What the bundles touch while they load (module-level constants); everything else is only used by
   // activate() and later, which this probe does not call.
-  stub.exports = { Uri: { parse: (value: string) => ({ toString: () => value }) } };
+  class Range {
+    constructor(
+      readonly startLine: number,
+      readonly startCharacter: number,
+      readonly endLine: number,
+      readonly endCharacter: number,
+    ) {}
+  }
+  stub.exports = { Uri: { parse: (value: string) => ({ toString: () => value }) }, Range };
   internals._cache[id] = stub;
 }
 
@@ -55,6 +71,20 @@ function clientFor(api: ApiModule, url: string, token: string) {
     // The extension passes its output channel's level; Info is VS Code's default.
     logLevel: () => 'info',
   });
+}
+
+/** A client whose connection and first-call setup are warm (GET /me answered several times). */
+async function warmClient(api: ApiModule, url: string, token: string) {
+  const client = clientFor(api, url, token);
+  for (let i = 0; i < 5; i++) await client.me();
+  return client;
+}
+
+/** The median of five timed calls. */
+async function warmMedian(fn: () => Promise<number>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) times.push(await fn());
+  return times.sort((a, b) => a - b)[2];
 }
 
 async function main(): Promise<void> {
@@ -85,6 +115,42 @@ async function main(): Promise<void> {
     warm.sort((a, b) => a - b);
     const warmMs = warm[2];
     print({ loadMs, firstMs, warmMs, extraMs: firstMs - warmMs });
+    return;
+  }
+  if (mode === 'first-use-jobs') {
+    const [bundle, jobFiles, url, token] = args;
+    stubVscode();
+    const client = await warmClient(require(bundle) as ApiModule, url, token);
+    const started = performance.now();
+    require(jobFiles);
+    const tomlMs = performance.now() - started;
+    const listen = async () => {
+      const t = performance.now();
+      const outcome = await client.jobs.listen('job_bench_unknown', { onMessage: () => undefined });
+      return { ms: performance.now() - t, outcome: JSON.stringify(outcome).slice(0, 200) };
+    };
+    const first = await listen();
+    const warm = await warmMedian(async () => (await listen()).ms);
+    print({
+      tomlMs,
+      wsFirstMs: first.ms,
+      wsWarmMs: warm,
+      wsExtraMs: first.ms - warm,
+      outcome: first.outcome,
+    });
+    return;
+  }
+  if (mode === 'first-use-volumes') {
+    const [bundle, url, token] = args;
+    const client = await warmClient(require(bundle) as ApiModule, url, token);
+    const list = async () => {
+      const t = performance.now();
+      await client.volumes.listVolumes();
+      return performance.now() - t;
+    };
+    const firstMs = await list();
+    const warmMs = await warmMedian(list);
+    print({ firstMs, warmMs, extraMs: firstMs - warmMs });
     return;
   }
   if (mode === 'overhead') {

@@ -20,6 +20,7 @@ import { clusterContext, followedIcon, instanceContext, phaseIcon } from './clus
 import { clusterTooltip, instanceTooltip } from './clusterTooltips';
 import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
 import { clusterVolumeItem } from './volumesTree';
+import { markWhen } from '../timingMarks';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
@@ -129,7 +130,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   }
 
   getChildren(node?: ClusterNode): ClusterNode[] {
-    if (!node) return this.roots ?? this.sync().roots;
+    if (!node) {
+      const roots = this.roots ?? this.sync().roots;
+      markWhen('clusters.firstRows', roots, (r) => r.kind === 'cluster'); // test/bench: time to first tree
+      return roots;
+    }
     return node.kind === 'cluster' ? this.childRows(node) : [];
   }
 

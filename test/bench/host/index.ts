@@ -6,20 +6,34 @@
 // that just happened (the extension activates on its own at onStartupFinished), then reloads the window,
 // which starts a new extension host that loads this module again. State between launches lives in a file
 // next to the results file.
-//   launch 0        fresh profile, no token: activation; then the engine gets 1,000 clusters and we sign in
+//   launch 0        fresh profile, no token: activation; then the engine gets 20 clusters and we sign in
 //                   (the token goes to SecretStorage, which survives a reload)
 //   launches 1..n-1 a stored token: activation, then the startup /me check must come after activate()
 //                   returned; the API layer's first load is timed by the extension
-//   last launch     also: the tree with 1,000 clusters, then a job that prints 100,000 lines followed into
-//                   its terminal (./jobLog.ts; finished and its terminal closed before what follows), then
-//                   (TENSORPOOL_BENCH_IDLE=1) 60 s with the views hidden, then the views visible with the
-//                   shortest refresh interval
+//   launches n..n+t-1 (TENSORPOOL_BENCH_TREE_LAUNCHES, default 3) the same, but the window opens with the
+//                   TensorPool view showing (opened before the reload that leads to them): the time to first
+//                   tree (./firstTree.ts); their activations are not in the activation row (the Explorer's)
+//   last launch     also: the tree with 1,000 clusters (980 more seeded first), then a job that prints
+//                   100,000 lines followed into its terminal (./jobLog.ts; finished and its terminal closed
+//                   before what follows), then
+//                   (TENSORPOOL_BENCH_IDLE=1) every section shown and loaded, then 60 s with all of them
+//                   hidden, then the soak (./soak.ts), then the views visible with the shortest refresh interval
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { sleep, until } from '../../shared/wait';
 import { summarize } from '../stats';
+import {
+  armedRefreshes,
+  bySection,
+  hideAllSections,
+  inTransition,
+  loaded,
+  showAllSections,
+} from './sections';
+import { soak } from './soak';
+import { firstTree, type FirstTreeSample } from './firstTree';
 import { JOB_LINES, jobLogBench } from './jobLog';
 
 const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
@@ -36,7 +50,11 @@ const ENGINE = env('TENSORPOOL_TEST_ENGINE_URL');
 const RESULTS = env('TENSORPOOL_TEST_RESULTS');
 const STATE = `${RESULTS}.launches.json`;
 const LAUNCHES = Math.max(2, numberEnv('TENSORPOOL_BENCH_LAUNCHES', 6));
+const TREE_LAUNCHES = Math.max(1, numberEnv('TENSORPOOL_BENCH_TREE_LAUNCHES', 3));
 const CLUSTERS = numberEnv('TENSORPOOL_BENCH_CLUSTERS', 1000);
+/** The account's clusters until the tree benchmark adds the rest: the time to first tree is that of an
+ *  ordinary account (the 1,000-cluster tree has rows of its own). */
+const FIRST_CLUSTERS = 20;
 const IDLE = process.env.TENSORPOOL_BENCH_IDLE === '1';
 const IDLE_MS = numberEnv('TENSORPOOL_BENCH_IDLE_MS', 60_000);
 const VISIBLE_MS = numberEnv('TENSORPOOL_BENCH_VISIBLE_MS', 30_000);
@@ -98,6 +116,9 @@ export interface LaunchSample {
   /** require() of dist/api.js when the first request needed it (ms). */
   apiLoadMs: number | undefined;
   accountAfter: string;
+  /** The window opened with the TensorPool view showing (the time-to-first-tree launches). */
+  viewOpen: boolean;
+  firstTree?: FirstTreeSample;
 }
 
 interface State {
@@ -182,14 +203,15 @@ async function sampleActivation(
     apiLazy,
     apiLoadMs: api.testing.apiLoad()?.ms,
     accountAfter: api.store.account.kind,
+    viewOpen: launch >= LAUNCHES,
   };
 }
 
 async function signIn(api: TensorPoolExtensionApi): Promise<void> {
   await control('POST', 'reset', { seed: 'none' });
-  const seeded = await control('POST', 'seed', { clusters: CLUSTERS });
-  if (seeded.created !== CLUSTERS)
-    throw new Error(`the engine seeded ${seeded.created} clusters, not ${CLUSTERS}`);
+  const seeded = await control('POST', 'seed', { clusters: FIRST_CLUSTERS });
+  if (seeded.created !== FIRST_CLUSTERS)
+    throw new Error(`the engine seeded ${seeded.created} clusters, not ${FIRST_CLUSTERS}`);
   const result = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>(
     'tensorpool.signIn',
     { token: env('TENSORPOOL_TEST_TOKEN') },
@@ -209,6 +231,8 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   typeof (v as PromiseLike<unknown> | undefined)?.then === 'function';
 
 async function treeBench(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
+  const seeded = await control('POST', 'seed', { clusters: CLUSTERS - FIRST_CLUSTERS, prefix: 'more' });
+  if (seeded.total !== CLUSTERS) throw new Error(`the engine has ${seeded.total} clusters, not ${CLUSTERS}`);
   await vscode.commands.executeCommand('workbench.view.explorer');
   await sleep(300);
   await clearLog();
@@ -268,21 +292,29 @@ async function treeBench(api: TensorPoolExtensionApi): Promise<Record<string, un
 }
 
 async function idleHidden(api: TensorPoolExtensionApi): Promise<Record<string, unknown>> {
-  await vscode.commands.executeCommand('workbench.view.explorer');
-  await sleep(500);
-  if (api.testing.nextRefreshDelay() !== undefined)
-    throw new Error('the TensorPool view still counts as visible after opening the Explorer');
-  const inTransition = api.store.requests.length;
+  // Every section shows and loads once (so its automatic refresh had its chance to arm), then all hide.
+  await showAllSections(api);
+  const sectionsLoaded = loaded(api);
+  await hideAllSections();
+  const armed = armedRefreshes(api);
+  if (armed.length)
+    throw new Error(`automatic refreshes still armed with the views hidden: ${armed.join(', ')}`);
+  const changing = inTransition(api);
   await clearLog();
   if (SIGNAL) fs.writeFileSync(SIGNAL, String(Date.now()));
   const started = Date.now();
   await sleep(IDLE_MS);
   const entries = await engineLog();
+  const paths = entries.map((e) => `${e.method} ${e.path}`);
   return {
     windowMs: Date.now() - started,
     requests: entries.length,
-    paths: entries.map((e) => `${e.method} ${e.path}`),
-    followedRequests: inTransition,
+    paths,
+    bySection: bySection(entries.map((e) => e.path)),
+    sectionsLoaded,
+    armedAfter: armedRefreshes(api),
+    inTransition: changing,
+    followedRequests: api.store.requests.length,
   };
 }
 
@@ -356,14 +388,22 @@ export async function run(): Promise<void> {
   await settingsLoaded();
   const started = await step(`launch ${launch}: activation`, async () => {
     const { api, by } = await activated();
-    state.samples.push(await sampleActivation(launch, api, by));
+    const sample = await sampleActivation(launch, api, by);
+    if (sample.viewOpen) sample.firstTree = await firstTree(api, hostMarks());
+    state.samples.push(sample);
     return api;
   });
   if (!started) return finish({});
   const api = started.value;
-  if (launch === 0 && !(await step(`seed ${CLUSTERS} clusters and sign in`, () => signIn(api))))
+  if (launch === 0 && !(await step(`seed ${FIRST_CLUSTERS} clusters and sign in`, () => signIn(api))))
     return finish({});
-  if (launch + 1 < LAUNCHES) {
+  if (launch + 1 === LAUNCHES) {
+    // The next launches start with the TensorPool view showing (VS Code restores the open view container).
+    await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+    await vscode.commands.executeCommand('tensorpool.clusters.focus');
+    await sleep(500);
+  }
+  if (launch + 1 < LAUNCHES + TREE_LAUNCHES) {
     save();
     // A new extension host loads this module again and this one ends. If it is still here after 30 s the
     // reload did not happen: fail instead of hanging.
@@ -381,8 +421,14 @@ export async function run(): Promise<void> {
   bench.jobLog = (
     await step(`job log: ${JOB_LINES} lines followed into the terminal`, () => jobLogBench(api, control))
   )?.value;
-  if (IDLE)
+  if (IDLE) {
     bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
+    bench.soak = (
+      await step('soak: every section visible, 30 minutes of accelerated time', () =>
+        soak(api, control, ENGINE, env('TENSORPOOL_TEST_TOKEN')),
+      )
+    )?.value;
+  }
   bench.visible = (
     await step(`${VISIBLE_MS / 1000} s with the view visible, refresh interval ${MIN_INTERVAL_S} s`, () =>
       visible(api),

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as undici from 'undici';
 import { startEngine, type RunningEngine } from '../../../engine/server';
-import { envHttpProxyAgent, request } from '../../../src/api/undici';
+import { envHttpProxyAgent, request, webSockets } from '../../../src/api/undici';
 
 const TOKEN = 'tp_undici_parts_token_1';
 
@@ -36,6 +36,12 @@ describe("API transport: undici's parts without its index", function () {
     const agent = envHttpProxyAgent({ httpProxy: 'http://127.0.0.1:9', noProxy: '127.0.0.1' });
     assert.ok(agent instanceof undici.EnvHttpProxyAgent);
     await agent.close();
+  });
+
+  it("gives undici's own WebSocket and ping, the ones its index exports", () => {
+    const { WebSocket, ping } = webSockets();
+    assert.equal(WebSocket, undici.WebSocket);
+    assert.equal(ping, undici.ping);
   });
 
   it("in a fresh process: requests go out without loading undici's index, and dispatchers can open tunnels", async () => {

@@ -1,0 +1,51 @@
+// The time-to-first-tree rows of the bench table (measured by ./host/firstTree.ts, which says what each part
+// is): the total against its budget (<= 300 ms, median over the launches that open with the TensorPool view
+// showing and a stored token), then one row per part (medians, information).
+import type { LaunchSample } from './host/index';
+import type { FirstTreeSample } from './host/firstTree';
+import type { RowTable } from './rowTable';
+
+export const FIRST_TREE_BUDGET_MS = 300;
+
+const PARTS: Array<[keyof FirstTreeSample['parts'], string]> = [
+  ['loadMs', 'load (require of dist/extension.js)'],
+  ['contextWaitMs', "VS Code's wait between load and activate() (extension context)"],
+  ['activateMs', 'activate()'],
+  ['tokenReadMs', 'token read from SecretStorage'],
+  ['apiLoadMs', 'API layer load (dist/api.js)'],
+  ['accountCheckMs', 'account check (POST /health, GET /me)'],
+  ['requestMs', 'request (GET /cluster/list, parsed, stored)'],
+  ['renderMs', 'render (store -> getChildren returned the rows)'],
+  ['otherMs', 'other (setImmediate, waits between the steps)'],
+];
+
+export function firstTreeRows(
+  table: RowTable,
+  where: string,
+  launches: readonly LaunchSample[],
+  failure: string | undefined,
+): void {
+  const samples = launches.map((l) => l.firstTree).filter((f): f is FirstTreeSample => f !== undefined);
+  if (samples.length === 0) {
+    table.missing('Time to first tree (stored token)', where, failure ?? 'no launch opened with the view');
+    return;
+  }
+  table.add(
+    'Time to first tree (stored token): load -> Clusters rows',
+    where,
+    'ms',
+    samples.map((s) => s.totalMs),
+    FIRST_TREE_BUDGET_MS,
+    {
+      note: `${samples.length} launches opening with the TensorPool view, ${samples[0].clusters} clusters: from VS Code's willLoadExtensionCode to the Clusters data provider's getChildren() first returning cluster rows; totals ${samples.map((s) => s.totalMs.toFixed(0)).join('/')} ms`,
+    },
+  );
+  for (const [key, label] of PARTS)
+    table.add(
+      `  ${label}`,
+      where,
+      'ms',
+      samples.map((s) => s.parts[key]),
+      undefined,
+    );
+}

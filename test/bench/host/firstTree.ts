@@ -1,0 +1,84 @@
+// Time to first tree, in the real extension host (called by ./index.ts on the launches that start with the
+// TensorPool view open and a stored token): from the moment VS Code starts loading the extension
+// (its mark code/extHost/willLoadExtensionCode) until the Clusters view's data provider first returned
+// cluster rows (getChildren() of the root, called by VS Code because the view is showing, returned at least
+// one cluster row: the moment VS Code has the rows to draw; the mark `clusters.firstRows` of
+// src/vscode/timingMarks.ts). The engine holds the bench's 1,000 running clusters (one node each), so the
+// request and the rows are those of a large account.
+//
+// The parts, each from its own marks (wall clock, ms):
+//   load           willLoadExtensionCode -> didLoadExtensionCode (require() of dist/extension.js)
+//   context wait   didLoadExtensionCode -> willActivateExtension: VS Code's own work between loading the code
+//                  and calling activate() (the extension context: its stored state, paths, secrets), which at
+//                  window startup waits on the rest of the workbench starting
+//   activate       willActivateExtension -> didActivateExtension (the activate() call)
+//   token read     SecretStorage.get of the API token (marks token.read -> token.readEnd, account.ts)
+//   API layer load require() of dist/api.js, timed by the extension (lazyApi.ts)
+//   account check  token read -> cluster list request started, minus the API layer load: POST /health and
+//                  GET /me against the engine (the sign-in check that comes first)
+//   request        GET /cluster/list: sent, answered, parsed, in the store (clusters.list -> clusters.listEnd)
+//   render         the store holding the rows -> the data provider returned them to VS Code (the change event,
+//                  VS Code's call back over the renderer, building the rows)
+//   other          what lies between those (setImmediate, the scheduling of the steps)
+import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { until } from '../../shared/wait';
+
+export interface FirstTreeSample {
+  totalMs: number;
+  parts: {
+    loadMs: number;
+    contextWaitMs: number;
+    activateMs: number;
+    tokenReadMs: number;
+    apiLoadMs: number;
+    accountCheckMs: number;
+    requestMs: number;
+    renderMs: number;
+    otherMs: number;
+  };
+  clusters: number;
+  /** Every mark (VS Code's and the extension's), ms after willLoadExtensionCode. */
+  marks: Record<string, number>;
+}
+
+const NEEDED = ['token.read', 'token.readEnd', 'clusters.list', 'clusters.listEnd', 'clusters.firstRows'];
+
+/** The first tree of this launch; `vsMarks` are VS Code's marks for the extension (hostMarks in ./index.ts). */
+export async function firstTree(
+  api: TensorPoolExtensionApi,
+  vsMarks: Record<string, number>,
+): Promise<FirstTreeSample> {
+  await until(
+    'the Clusters view to return its first cluster rows',
+    () => api.testing.marks()['clusters.firstRows'] !== undefined,
+    30_000,
+    20,
+  ).catch((err: Error) => {
+    throw new Error(
+      `${err.message}; marks: ${JSON.stringify(api.testing.marks())}; account ${api.store.account.kind}; log: ${api.testing.logTail.slice(-5).join(' | ')}`,
+    );
+  });
+  const m = api.testing.marks();
+  const missing = NEEDED.filter((n) => m[n] === undefined);
+  if (missing.length) throw new Error(`timing marks missing: ${missing.join(', ')}`);
+  const apiLoad = api.testing.apiLoad();
+  if (!apiLoad) throw new Error('the API layer load was not timed');
+  const total = m['clusters.firstRows'] - vsMarks.willLoadExtensionCode;
+  const parts = {
+    loadMs: vsMarks.didLoadExtensionCode - vsMarks.willLoadExtensionCode,
+    contextWaitMs: vsMarks.willActivateExtension - vsMarks.didLoadExtensionCode,
+    activateMs: vsMarks.didActivateExtension - vsMarks.willActivateExtension,
+    tokenReadMs: m['token.readEnd'] - m['token.read'],
+    apiLoadMs: apiLoad.ms,
+    accountCheckMs: m['clusters.list'] - m['token.readEnd'] - apiLoad.ms,
+    requestMs: m['clusters.listEnd'] - m['clusters.list'],
+    renderMs: m['clusters.firstRows'] - m['clusters.listEnd'],
+    otherMs: 0,
+  };
+  parts.otherMs = total - Object.values(parts).reduce((a, b) => a + b, 0);
+  const start = vsMarks.willLoadExtensionCode;
+  const marks: Record<string, number> = {};
+  for (const [name, at] of Object.entries({ ...vsMarks, ...m, apiLoaded: apiLoad.at }))
+    marks[name] = Math.round((at - start) * 10) / 10;
+  return { totalMs: total, parts, clusters: api.store.clusters.data?.clusters?.length ?? 0, marks };
+}
