@@ -28,7 +28,7 @@ const lazyLayers = {
     build.onResolve({ filter: /^\.\/jobFiles\.js$/ }, (a) =>
       a.kind === 'require-call' ? { path: a.path, external: true } : undefined,
     );
-    build.onResolve({ filter: /^\.\.\/(api|config)\/index\.js$/ }, (args) =>
+    build.onResolve({ filter: /^\.\.\/(api|config|s3)\/index\.js$/ }, (args) =>
       args.kind === 'require-call' ? { path: `./${args.path.split('/')[1]}.js`, external: true } : undefined,
     );
     build.onResolve({ filter: /^\.\/actions\.js$/ }, (args) =>
@@ -112,6 +112,8 @@ const builds = [
   { ...bundle, entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The object-storage (S3) layer with the AWS SDK's S3 client, loaded when a bucket is first expanded.
+  { ...bundle, entryPoints: { s3: 'src/s3/index.ts' }, outdir: 'dist', external: ['vscode'] },
   {
     ...bundle,
     entryPoints: { actions: 'src/vscode/actions.ts' },
@@ -123,7 +125,8 @@ const builds = [
     ...bundle,
     entryPoints: { engine: 'engine/main.ts' },
     outdir: 'dist',
-    external: ['vscode'],
+    // s3rver (engine/objectStore.ts) loads from node_modules: one copy of its account registry.
+    external: ['vscode', 's3rver', 's3rver/*'],
     minify: false,
   },
 ];
@@ -178,8 +181,9 @@ if (watch) {
   // from the extension side would quietly pull them in again.
   const leaked = Object.keys(results[0].metafile.inputs).filter(
     (f) =>
-      /^(src\/config\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod)\/)/.test(f) ||
-      LAZY_ACTIONS.has(f),
+      /^(src\/config\/|src\/s3\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod|@aws-sdk|@smithy)\/)/.test(
+        f,
+      ) || LAZY_ACTIONS.has(f),
   );
   if (leaked.length) {
     console.error(`esbuild: dist/extension.js must not contain ${leaked.join(', ')}: import it lazily`);

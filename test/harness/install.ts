@@ -173,7 +173,7 @@ async function npmInstallOnce(
 /** Debian packages: chromium (the browser), libkrb5-dev (code-server's kerberos module builds from
  *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg),
  *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability
- * suite's TLS checks). */
+ * suite's TLS checks), rclone (the object-storage bench compares the extension's transfers with it). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
@@ -181,6 +181,7 @@ export async function ensureSystemPackages(): Promise<void> {
   if (!fs.existsSync('/usr/bin/rg')) missing.push('ripgrep');
   if (!fs.existsSync('/usr/bin/tinyproxy')) missing.push('tinyproxy');
   if (!fs.existsSync('/usr/bin/openssl')) missing.push('openssl');
+  if (!fs.existsSync('/usr/bin/rclone')) missing.push('rclone');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(
