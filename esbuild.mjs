@@ -25,7 +25,7 @@ const lazyLayers = {
   name: 'lazy-layers',
   setup(build) {
     // src/vscode/jobFileSetup.ts requires the job-file code as `./jobFiles.js` (dist/jobFiles.js).
-    build.onResolve({ filter: /^\.\/jobFiles\.js$/ }, (a) =>
+    build.onResolve({ filter: /^\.\/(jobFiles|objectBrowser)\.js$/ }, (a) =>
       a.kind === 'require-call' ? { path: a.path, external: true } : undefined,
     );
     build.onResolve({ filter: /^\.\.\/(api|config|s3)\/index\.js$/ }, (args) =>
@@ -110,6 +110,13 @@ const builds = [
     plugins: [lazyLayers, vscodeOnce],
   },
   { ...bundle, entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...bundle,
+    entryPoints: { objectBrowser: 'src/vscode/objectBrowser.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [lazyLayers, vscodeOnce],
+  },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
   // The object-storage (S3) layer with the AWS SDK's S3 client, loaded when a bucket is first expanded.
