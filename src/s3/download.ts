@@ -40,9 +40,13 @@ export async function downloadTo(
   bucket: string,
   key: string,
   target: string,
-  opts: { signal?: AbortSignal; onBytes?: (n: number) => void } = {},
+  opts: { signal?: AbortSignal; onBytes?: (n: number) => void; made?: Set<string> } = {},
 ): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  const parent = dirname(target);
+  if (!opts.made?.has(parent)) {
+    await mkdir(parent, { recursive: true });
+    opts.made?.add(parent);
+  }
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
   try {
     const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), {
@@ -104,6 +108,7 @@ export async function downloadMany(
   const { todo, refused } = planDownload(objects, keyOrPrefix, folder);
   result.refused.push(...refused);
   let next = 0;
+  const made = new Set<string>();
   const worker = async (): Promise<void> => {
     while (next < todo.length && !opts.signal?.aborted) {
       const item = todo[next++];
@@ -112,7 +117,7 @@ export async function downloadMany(
           result.skipped.push(item.path);
           continue;
         }
-        await session.run((c) => downloadTo(c, bucket, item.key, item.path, opts));
+        await session.run((c) => downloadTo(c, bucket, item.key, item.path, { ...opts, made }));
         result.written.push(item.path);
       } catch (e) {
         if (isAbort(e, opts.signal)) return;
@@ -122,7 +127,7 @@ export async function downloadMany(
     }
   };
   await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 8, todo.length)) }, worker),
+    Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 16, todo.length)) }, worker),
   );
   return { ...result, cancelled: opts.signal?.aborted === true };
 }

@@ -34,7 +34,8 @@ export class ObjectBrowser implements vscode.Disposable {
 
   constructor(deps: ObjectBrowserDeps) {
     this.browser = new BucketBrowser(deps.storage, deps.log);
-    this.commands = new S3Commands(this.browser, deps.prompts, deps.log, 'tensorpool');
+    // 'tp': the remote Configure rclone writes (src/config/credentials.ts DEFAULT_PROFILE).
+    this.commands = new S3Commands(this.browser, deps.prompts, deps.log, 'tp');
     this.disposables = [
       this.browser,
       this.browser.onDidChange(deps.changed),
@@ -82,8 +83,11 @@ export class ObjectBrowser implements vscode.Disposable {
         return c.uploadFolder(asTarget(node), extra as vscode.Uri | undefined);
       case Commands.downloadObjects:
         return c.download(asTarget(node), extra as vscode.Uri | undefined);
-      case Commands.deleteObjects:
-        return c.delete(asTarget(node));
+      case Commands.deleteObjects: {
+        const t = asTarget(node);
+        // Delete Bucket (buckets.ts) empties a bucket the user confirmed deleting with its objects.
+        return t?.kind === 'bucket' && extra === 'empty' ? c.emptyBucket(t.bucket.name) : c.delete(t);
+      }
       case Commands.copyS3Uri:
         return c.copyUri(asTarget(node));
       case Commands.copyPresignedUrl:

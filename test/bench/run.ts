@@ -37,6 +37,8 @@ import { REPO, RESULTS, log, timed } from '../harness/util';
 import type { LaunchSample } from './host/index';
 import type { JobLogSample } from './host/jobLog';
 import { jobLogRows } from './jobLogRows';
+import { s3Benchmarks } from './s3Bench';
+import { s3Rows } from './s3Rows';
 import { median, round, summarize } from './stats';
 
 // ---- budgets (the README's Performance section) ----
@@ -652,6 +654,12 @@ runSuite(
       }
       const shipped = fileHash(path.join(REPO, 'dist', 'extension.js'));
       await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
+      await timed('object storage benchmarks', () =>
+        s3Benchmarks().then(
+          (s) => s3Rows(table, (raw.s3 = s)),
+          (e: unknown) => s3Rows(table, undefined, String(e)),
+        ),
+      );
       if (!ONLY_NODE)
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
       if (fileHash(path.join(REPO, 'dist', 'extension.js')) !== shipped) {

@@ -243,8 +243,23 @@ suite('Object storage: browsing and moving objects (real S3 server)', function (
     assert.equal(await vscode.commands.executeCommand('tensorpool.copyS3Uri', obj), `s3://${bucket}/top.txt`);
     assert.equal(
       await vscode.commands.executeCommand('tensorpool.copyRclonePath', obj),
-      `tensorpool:${bucket}/top.txt`,
+      `tp:${bucket}/top.txt`,
     );
+  });
+
+  test('Delete Bucket on a bucket with objects deletes them and the bucket after a second confirmation', async () => {
+    await tp('PUT', '/object-storage/bucket/create/doomed');
+    const client = await s3();
+    await client.send(new PutObjectCommand({ Bucket: 'doomed', Key: 'a.txt', Body: 'a' }));
+    await client.send(new PutObjectCommand({ Bucket: 'doomed', Key: 'deep/b.txt', Body: 'b' }));
+    client.destroy();
+    const prompter = new ScriptedPrompter(['Delete', 'Delete Objects and Bucket']);
+    ext.setPrompter(prompter);
+    assert.equal(await vscode.commands.executeCommand('tensorpool.deleteBucket', 'doomed'), true);
+    assert.match(prompter.shown[1].message ?? '', /not empty/);
+    assert.match(prompter.shown[1].detail ?? '', /2 objects/);
+    const listed = (await tp('GET', '/object-storage/bucket/list')) as { buckets: string[] };
+    assert.ok(!listed.buckets.includes('doomed'));
   });
 
   test('keys rotated elsewhere: the 403 re-reads the credentials once and the listing works', async () => {
