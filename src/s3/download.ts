@@ -7,11 +7,9 @@
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { safeOutputPath } from '../api/downloads';
 import { KeysRejectedError, isAbort, s3ErrorMessage } from './errors';
 import { baseName, listAll, type S3Object } from './list';
@@ -34,13 +32,47 @@ export interface DownloadOutcome {
   readonly cancelled: boolean;
 }
 
-/** Stream one object to `target` through a temp file renamed into place. */
+/** A large object is fetched in ranges of this size, RANGE_QUEUE at a time, written at their offsets. */
+export const RANGE_SIZE = 16 * 1024 * 1024;
+const RANGE_QUEUE = 4;
+
+type GetOptions = { signal?: AbortSignal; onBytes?: (n: number) => void; made?: Set<string>; size?: number };
+
+/** GET `key` (or bytes start..end) into the open file at `start`; returns the bytes written. */
+async function getInto(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  fh: FileHandle,
+  start: number,
+  end: number | undefined,
+  opts: GetOptions,
+): Promise<{ written: number; length?: number }> {
+  const out = await client.send(
+    new GetObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      Range: end === undefined ? undefined : `bytes=${start}-${end}`,
+    }),
+    { abortSignal: opts.signal },
+  );
+  let at = start;
+  for await (const chunk of out.Body as Readable) {
+    const buf = chunk as Buffer;
+    await fh.write(buf, 0, buf.length, at);
+    at += buf.length;
+    opts.onBytes?.(buf.length);
+  }
+  return { written: at - start, length: out.ContentLength };
+}
+
+/** Stream one object to `target` through a temp file renamed into place (a large one in parallel ranges). */
 export async function downloadTo(
   client: S3Client,
   bucket: string,
   key: string,
   target: string,
-  opts: { signal?: AbortSignal; onBytes?: (n: number) => void; made?: Set<string> } = {},
+  opts: GetOptions = {},
 ): Promise<void> {
   const parent = dirname(target);
   if (!opts.made?.has(parent)) {
@@ -48,21 +80,34 @@ export async function downloadTo(
     opts.made?.add(parent);
   }
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  let fh: FileHandle | undefined;
   try {
-    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), {
-      abortSignal: opts.signal,
-    });
-    const body = out.Body as Readable;
-    let received = 0;
-    body.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      opts.onBytes?.(chunk.length);
-    });
-    await pipeline(body, createWriteStream(temp, { flags: 'wx', mode: 0o644 }), { signal: opts.signal });
-    if (out.ContentLength !== undefined && received !== out.ContentLength)
-      throw new Error(`${key}: received ${received} of ${out.ContentLength} bytes`);
+    fh = await open(temp, 'wx', 0o644);
+    const size = opts.size ?? 0;
+    if (size > 2 * RANGE_SIZE) {
+      let next = 0;
+      const ranges = Math.ceil(size / RANGE_SIZE);
+      const file = fh;
+      const worker = async (): Promise<void> => {
+        while (next < ranges && !opts.signal?.aborted) {
+          const start = next++ * RANGE_SIZE;
+          const end = Math.min(size, start + RANGE_SIZE) - 1;
+          const got = await getInto(client, bucket, key, file, start, end, opts);
+          if (got.written !== end - start + 1) throw new Error(`${key}: a range came back short`);
+        }
+      };
+      await Promise.all(Array.from({ length: RANGE_QUEUE }, worker));
+      if (opts.signal?.aborted) throw Object.assign(new Error('Download cancelled.'), { name: 'AbortError' });
+    } else {
+      const got = await getInto(client, bucket, key, fh, 0, undefined, opts);
+      if (got.length !== undefined && got.written !== got.length)
+        throw new Error(`${key}: received ${got.written} of ${got.length} bytes`);
+    }
+    await fh.close();
+    fh = undefined;
     await rename(temp, target);
   } catch (e) {
+    await fh?.close().catch(() => undefined);
     await unlink(temp).catch(() => undefined);
     throw e;
   }
@@ -105,6 +150,7 @@ export async function downloadMany(
   const objects = keyOrPrefix.endsWith('/')
     ? await session.run((c) => listAll(c, bucket, keyOrPrefix, opts.signal))
     : [{ key: keyOrPrefix, size: 0 }];
+  const sizes = new Map(objects.map((o) => [o.key, o.size]));
   const { todo, refused } = planDownload(objects, keyOrPrefix, folder);
   result.refused.push(...refused);
   let next = 0;
@@ -117,7 +163,9 @@ export async function downloadMany(
           result.skipped.push(item.path);
           continue;
         }
-        await session.run((c) => downloadTo(c, bucket, item.key, item.path, { ...opts, made }));
+        await session.run((c) =>
+          downloadTo(c, bucket, item.key, item.path, { ...opts, made, size: sizes.get(item.key) }),
+        );
         result.written.push(item.path);
       } catch (e) {
         if (isAbort(e, opts.signal)) return;
