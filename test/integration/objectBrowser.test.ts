@@ -12,7 +12,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { StorageNode } from '../../src/vscode/views/objectStorageTree';
 import { fileItem, S3Session, uploadFile, listAll } from '../../src/s3';
-import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';
 import { accountIs, api, control, signIn } from './control';
 
@@ -245,6 +245,24 @@ suite('Object storage: browsing and moving objects (real S3 server)', function (
       await vscode.commands.executeCommand('tensorpool.copyRclonePath', obj),
       `tp:${bucket}/top.txt`,
     );
+  });
+
+  test('a text object opens read-only in the editor; a possibly binary one is asked about first', async () => {
+    const obj = await child(ext, await bucketNode(ext, bucket), 'top.txt');
+    assert.equal(await vscode.commands.executeCommand('tensorpool.openS3Object', obj), true);
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.toString(), `tensorpool-s3:/${bucket}/top.txt`);
+    assert.equal(editor?.document.getText(), 'replaced');
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(editor.document.uri, Buffer.from('no'))),
+      'the file system is read-only',
+    );
+    const bin = await child(ext, await bucketNode(ext, bucket), 'small.bin');
+    const prompter = new ScriptedPrompter([ESCAPE]);
+    ext.setPrompter(prompter);
+    assert.equal(await vscode.commands.executeCommand('tensorpool.openS3Object', bin), false);
+    assert.match(prompter.shown[0].message ?? '', /may be binary/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('Delete Bucket on a bucket with objects deletes them and the bucket after a second confirmation', async () => {
