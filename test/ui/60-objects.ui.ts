@@ -47,6 +47,13 @@ export const tests: UiTest[] = [
       s3.destroy();
       await workbench.showSections('Object Storage');
       await workbench.runCommand('TensorPool: Refresh Object Storage');
+      // "Buckets" stays as the user left it (collapsed while there were none): open it.
+      const buckets = workbench
+        .sidebarRows()
+        .filter({ hasText: /^\s*Buckets/ })
+        .first();
+      await buckets.waitFor({ timeout: 20_000 });
+      if ((await buckets.getAttribute('aria-expanded')) !== 'true') await buckets.click();
       const bucketRow = workbench.sidebarRows().filter({ hasText: BUCKET }).first();
       await bucketRow.waitFor({ timeout: 20_000 });
       await bucketRow.click();
