@@ -25,10 +25,10 @@ const lazyLayers = {
   name: 'lazy-layers',
   setup(build) {
     // src/vscode/jobFileSetup.ts requires the job-file code as `./jobFiles.js` (dist/jobFiles.js).
-    build.onResolve({ filter: /^\.\/jobFiles\.js$/ }, (a) =>
+    build.onResolve({ filter: /^\.\/(jobFiles|objectBrowser)\.js$/ }, (a) =>
       a.kind === 'require-call' ? { path: a.path, external: true } : undefined,
     );
-    build.onResolve({ filter: /^\.\.\/(api|config)\/index\.js$/ }, (args) =>
+    build.onResolve({ filter: /^\.\.\/(api|config|s3)\/index\.js$/ }, (args) =>
       args.kind === 'require-call' ? { path: `./${args.path.split('/')[1]}.js`, external: true } : undefined,
     );
     build.onResolve({ filter: /^\.\/actions\.js$/ }, (args) =>
@@ -110,6 +110,13 @@ const builds = [
     plugins: [lazyLayers, vscodeOnce],
   },
   { ...bundle, entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...bundle,
+    entryPoints: { objectBrowser: 'src/vscode/objectBrowser.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [lazyLayers, vscodeOnce],
+  },
   { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
   // The job log reader's worker thread (src/api/listenThread.ts starts it beside dist/api.js, which it loads).
   {
@@ -127,6 +134,8 @@ const builds = [
     ],
   },
   { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The object-storage (S3) layer with the AWS SDK's S3 client, loaded when a bucket is first expanded.
+  { ...bundle, entryPoints: { s3: 'src/s3/index.ts' }, outdir: 'dist', external: ['vscode'] },
   {
     ...bundle,
     entryPoints: { actions: 'src/vscode/actions.ts' },
@@ -138,7 +147,8 @@ const builds = [
     ...bundle,
     entryPoints: { engine: 'engine/main.ts' },
     outdir: 'dist',
-    external: ['vscode'],
+    // s3rver (engine/objectStore.ts) loads from node_modules: one copy of its account registry.
+    external: ['vscode', 's3rver', 's3rver/*'],
     minify: false,
   },
 ];
@@ -193,8 +203,9 @@ if (watch) {
   // from the extension side would quietly pull them in again.
   const leaked = Object.keys(results[0].metafile.inputs).filter(
     (f) =>
-      /^(src\/config\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod)\/)/.test(f) ||
-      LAZY_ACTIONS.has(f),
+      /^(src\/config\/|src\/s3\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod|@aws-sdk|@smithy)\/)/.test(
+        f,
+      ) || LAZY_ACTIONS.has(f),
   );
   if (leaked.length) {
     console.error(`esbuild: dist/extension.js must not contain ${leaked.join(', ')}: import it lazily`);

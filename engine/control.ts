@@ -16,6 +16,7 @@ import { parseVersion } from './offered';
 import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
+import { objectCount } from './types';
 import { INSTANCE_TYPE_PATTERN, MAX_NUM_NODES } from './validate';
 import { volumeJson } from './volumeWire';
 
@@ -47,6 +48,7 @@ const ENDPOINTS = [
   'POST /_engine/seed',
   'POST /_engine/objects',
   'GET /_engine/state',
+  'GET /_engine/s3',
 ];
 
 export function handleControl(
@@ -104,6 +106,15 @@ export function handleControl(
       return withBody((b) => putObject(core, b));
     case 'GET /state':
       return json(200, dump(core));
+    case 'GET /s3': {
+      const store = core.options.objectStore;
+      if (!store) return notFound('the engine runs no S3 server (start it with --s3)');
+      return json(200, {
+        endpoint: store.endpoint,
+        region: store.region,
+        pendingUploads: store.pendingUploads(),
+      });
+    }
   }
   if (method === 'DELETE' && sub.startsWith('/faults/')) {
     const id = decodeURIComponent(sub.slice('/faults/'.length));
@@ -242,7 +253,7 @@ function putObject(core: EngineCore, b: Record<string, unknown>): Reply {
   const bucket = core.state.getBucket(b.bucket);
   if (!bucket) return notFound(`no bucket ${b.bucket}`);
   bucket.objects.add(b.key);
-  return json(200, { bucket: bucket.name, key: b.key, object_count: bucket.objects.size });
+  return json(200, { bucket: bucket.name, key: b.key, object_count: objectCount(bucket) });
 }
 
 /** Everything the engine holds, for assertions and debugging. Tokens are not part of it. */
@@ -270,7 +281,7 @@ function dump(core: EngineCore): Record<string, unknown> {
     buckets: state.listBuckets().map((bk) => ({
       name: bk.name,
       created_at: iso(bk.createdMs),
-      object_count: bk.objects.size,
+      object_count: objectCount(bk),
       objects: [...bk.objects],
     })),
     volumes: state.volumes.all(now).map(volumeJson),

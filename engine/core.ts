@@ -4,6 +4,7 @@
 import { FaultStore } from './faults';
 import { RequestLog } from './log';
 import { applyDemoSeed } from './seed';
+import type { RunningObjectStore } from './objectStore';
 import { EngineState } from './state';
 import type { EngineConfig, SeedName } from './types';
 
@@ -13,6 +14,8 @@ export interface CoreOptions {
   /** The configuration the engine started with; POST /_engine/reset returns to it. */
   config: EngineConfig;
   seed: SeedName;
+  /** The S3 server the object-storage credentials point at (startEngine({ s3: true })). */
+  objectStore?: RunningObjectStore;
 }
 
 export class EngineCore {
@@ -26,6 +29,7 @@ export class EngineCore {
 
   /** New state (optionally seeded), empty log, no faults, start-up config. */
   reset(seed: SeedName): void {
+    this.options.objectStore?.reset();
     this.state = this.fresh(seed);
     this.log.clear();
     this.faults.clear();
@@ -41,6 +45,7 @@ export class EngineCore {
       tokens: this.options.tokens,
       readonlyTokens: this.options.readonlyTokens,
       config: this.options.config,
+      objectStore: this.options.objectStore,
     });
     if (seed === 'demo') applyDemoSeed(state, Date.now());
     return state;

@@ -18,6 +18,7 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
   --retry-after <s>      Retry-After seconds on unfinished request info (default 2)
   --instance-types <l>   comma-separated instance types to offer (default: the service's list)
   --min-client-version <v>  POST /health refuses clients older than v (default: none)
+  --s3                   run a real S3 server (s3rver) on a free port; object storage's credentials point at it
   --verbose              print one line per call to stderr
   --help                 show this help`;
 
@@ -99,6 +100,9 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
       }
       case '--verbose':
         opts.verbose = true;
+        break;
+      case '--s3':
+        opts.s3 = true;
         break;
       case '--help':
       case '-h':

@@ -2,7 +2,14 @@
 // the tests all agree on field names.
 
 import { iso, type EngineState } from './state';
-import type { Bucket, ClusterView, SshKey, TrackedRequest, User } from './types';
+import {
+  objectCount,
+  type Bucket,
+  type ClusterView,
+  type SshKey,
+  type TrackedRequest,
+  type User,
+} from './types';
 
 export interface InstanceJson {
   id: string;
@@ -109,5 +116,5 @@ export function sshKeyJson(k: SshKey, owner: User | undefined): Record<string, u
 }
 
 export function bucketJson(b: Bucket): { name: string; created_at: string; object_count: number } {
-  return { name: b.name, created_at: iso(b.createdMs), object_count: b.objects.size };
+  return { name: b.name, created_at: iso(b.createdMs), object_count: objectCount(b) };
 }

@@ -13,6 +13,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl } from './control';
+import { startObjectStore } from './objectStore';
 import { EngineCore } from './core';
 import { attachJobSockets } from './jobSockets';
 import type { Fault } from './faults';
@@ -43,6 +44,9 @@ export interface EngineOptions {
   quiet?: boolean;
   /** Print one line per handled call to stderr (CLI `--verbose`). */
   verbose?: boolean;
+  /** Run a real S3 server (s3rver) on the same host, a free port; the object-storage credentials point at it
+   *  (engine/objectStore.ts). CLI `--s3`. */
+  s3?: boolean;
 }
 
 export interface RunningEngine {
@@ -50,6 +54,8 @@ export interface RunningEngine {
   port: number;
   tokens: string[];
   readonlyTokens: string[];
+  /** The S3 server's endpoint, when started with `s3: true`. */
+  s3Endpoint?: string;
   close(): Promise<void>;
 }
 
@@ -66,7 +72,9 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   if ([...tokens, ...readonlyTokens].some((t) => t.trim() === '' || /\s/.test(t)))
     throw new Error('tokens must be non-empty and contain no whitespace');
 
+  const objectStore = opts.s3 ? await startObjectStore({ host: opts.host }) : undefined;
   const core = new EngineCore({
+    objectStore,
     tokens,
     readonlyTokens,
     seed: opts.seed ?? 'none',
@@ -109,6 +117,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     port,
     tokens,
     readonlyTokens,
+    s3Endpoint: objectStore?.endpoint,
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
@@ -117,7 +126,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
         server.close(() => resolve());
         // Hung (fault) and keep-alive connections would keep close() waiting forever.
         server.closeAllConnections();
-      });
+      }).then(() => objectStore?.close());
       return closing;
     },
   };

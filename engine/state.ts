@@ -24,6 +24,8 @@ import type {
   TrackedRequest,
   User,
 } from './types';
+import { objectCount } from './types';
+import type { ObjectStoreHooks } from './objectStore';
 import type { CreateInput, EditInput, SshKeyInput } from './validate';
 import { VolumeStore } from './volumes';
 import { DEFAULT_JOB_CONFIG, JobStore } from './jobs';
@@ -115,6 +117,8 @@ export interface StateOptions {
   tokens: string[];
   readonlyTokens: string[];
   config: EngineConfig;
+  /** The S3 server the credentials point at (engine/objectStore.ts), when the engine runs one. */
+  objectStore?: ObjectStoreHooks;
 }
 
 export interface StoredRequestSpec {
@@ -166,8 +170,11 @@ export class EngineState {
   /** Jobs (engine/jobs.ts). */
   readonly jobs: JobStore = new JobStore(this);
 
+  private readonly objectStore: ObjectStoreHooks | undefined;
+
   constructor(opts: StateOptions) {
     this.config = { ...opts.config };
+    this.objectStore = opts.objectStore;
     // The balance is a config knob (POST /_engine/config {balanceUsd}), read live.
     const config = () => this.config;
     this.org = {
@@ -643,14 +650,15 @@ export class EngineState {
     this.storage = {
       org_id: user.orgId,
       ...newKeys(),
-      endpoint: STORAGE_ENDPOINT,
-      region: STORAGE_REGION,
+      endpoint: this.objectStore?.endpoint ?? STORAGE_ENDPOINT,
+      region: this.objectStore?.region ?? STORAGE_REGION,
       profile_id: `osp_${hex(8)}`,
       iam_username: `tp-${user.orgId.replace(/_/g, '-')}`,
       status: 'ACTIVE',
       created_at: at,
       updated_at: at,
     };
+    this.objectStore?.setKeys(this.storage.access_key_id, this.storage.secret_access_key);
     return { record: this.storage, created: true };
   }
 
@@ -658,6 +666,7 @@ export class EngineState {
     const record = this.storageRecord(user);
     if (!record) return null;
     Object.assign(record, newKeys(), { updated_at: iso(Math.max(now, Date.parse(record.updated_at) + 1)) });
+    this.objectStore?.setKeys(record.access_key_id, record.secret_access_key);
     return record;
   }
 
@@ -665,7 +674,9 @@ export class EngineState {
   disableStorage(user: User): boolean {
     if (!this.storageRecord(user)) return false;
     this.storage = null;
+    for (const name of this.buckets.keys()) this.objectStore?.removeBucket(name);
     this.buckets.clear();
+    this.objectStore?.setKeys(null, null);
     return true;
   }
 
@@ -679,7 +690,12 @@ export class EngineState {
 
   createBucket(name: string, now: number): Outcome<Bucket> {
     if (this.buckets.has(name)) return refuse(409, `Bucket '${name}' already exists`);
+    const store = this.objectStore;
     const bucket: Bucket = { name, createdMs: now, objects: new Set() };
+    if (store) {
+      store.createBucket(name);
+      bucket.storedObjects = () => store.objectCount(name);
+    }
     this.buckets.set(name, bucket);
     return { ok: true, value: bucket };
   }
@@ -687,12 +703,14 @@ export class EngineState {
   deleteBucket(name: string): Outcome<Bucket> {
     const bucket = this.buckets.get(name);
     if (!bucket) return refuse(404, `Bucket '${name}' not found`);
-    if (bucket.objects.size > 0) {
+    const count = objectCount(bucket);
+    if (count > 0) {
       return refuse(
         409,
-        `Bucket '${name}' is not empty (${bucket.objects.size} object${bucket.objects.size === 1 ? '' : 's'}); delete its objects first`,
+        `Bucket '${name}' is not empty (${count} object${count === 1 ? '' : 's'}); delete its objects first`,
       );
     }
+    this.objectStore?.removeBucket(name);
     this.buckets.delete(name);
     return { ok: true, value: bucket };
   }

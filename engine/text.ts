@@ -3,7 +3,15 @@
 // (with instances) renders in a few milliseconds.
 
 import { iso } from './state';
-import type { Bucket, ClusterView, Org, SshKey, TextStyle, User } from './types';
+import {
+  objectCount,
+  type Bucket,
+  type ClusterView,
+  type Org,
+  type SshKey,
+  type TextStyle,
+  type User,
+} from './types';
 
 /** Render rows as left-aligned columns separated by two spaces. */
 export function table(header: string[], rows: string[][]): string {
@@ -199,7 +207,7 @@ export function bucketsText(buckets: Bucket[]): string {
   if (buckets.length === 0) return 'No buckets.';
   return table(
     ['BUCKET', 'OBJECTS', 'CREATED'],
-    buckets.map((b) => [b.name, String(b.objects.size), iso(b.createdMs)]),
+    buckets.map((b) => [b.name, String(objectCount(b)), iso(b.createdMs)]),
   );
 }
 

@@ -148,6 +148,13 @@ export interface Bucket {
   name: string;
   createdMs: number;
   objects: Set<string>;
+  /** Objects in the engine's S3 server (engine/objectStore.ts), when it runs one. */
+  storedObjects?: () => number;
+}
+
+/** Objects put through POST /_engine/objects plus those stored in the S3 server. */
+export function objectCount(b: Bucket): number {
+  return b.objects.size + (b.storedObjects?.() ?? 0);
 }
 
 /** A cluster as seen at one instant: the stored record plus its derived status. */

@@ -19,6 +19,7 @@ import { ContextKeys } from './vscode/contextKeys';
 import { HostSeams } from './vscode/hostSeams';
 import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
 import { ObjectStorageController } from './vscode/objectStorage';
+import { setupObjectBrowser } from './vscode/objectBrowserSetup';
 import { Log } from './vscode/log';
 import { QuickInputPrompter } from './vscode/quickInputPrompter';
 import { RefreshScheduler, setRefreshTimeScale } from './vscode/refreshScheduler';
@@ -77,10 +78,6 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     treeDataProvider: tree,
     showCollapseAll: true,
   });
-  const storageTree = new ObjectStorageTreeProvider(store);
-  const storageView = vscode.window.createTreeView('tensorpool.objectStorage', {
-    treeDataProvider: storageTree,
-  });
   const follower = new RequestFollower(
     store,
     api,
@@ -101,6 +98,12 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const sshKeysTree = new SshKeysTreeProvider(store, (k) => sshKeys.isMine(k));
   const sshKeysView = vscode.window.createTreeView('tensorpool.sshKeys', { treeDataProvider: sshKeysTree });
   const storage = new ObjectStorageController(store, api, context.secrets, secrets, log);
+  const objects = setupObjectBrowser(context, { storage, log, prompts });
+  const storageTree = new ObjectStorageTreeProvider(store, objects.hooks);
+  const storageView = vscode.window.createTreeView('tensorpool.objectStorage', {
+    treeDataProvider: storageTree,
+    dragAndDropController: objects.dragAndDrop,
+  });
   const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
   const statusBar = new AccountStatusBar(store);
   const authProvider = new TensorPoolAuthProvider(account, store);

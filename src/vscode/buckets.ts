@@ -1,12 +1,14 @@
 /**
- * Buckets of the organisation's object storage: create (name checked as typed) and delete (only an
- * empty bucket; the service refuses otherwise and we say what to do). The list is reloaded after each.
+ * Buckets of the organisation's object storage: create (name checked as typed) and delete (the service
+ * deletes only an empty bucket: when it refuses, we say how many objects it holds and, once confirmed,
+ * delete them through S3 and then the bucket). The list is reloaded after each.
  */
 import * as vscode from 'vscode';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import { validateBucketName } from '../model/validate';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import { Commands } from './commands';
 import type { Log } from './log';
 import type { BucketInfo, Store } from './store';
 
@@ -53,8 +55,7 @@ export class BucketActions {
       message: `Delete bucket ${name}?`,
       modal: true,
       actions: ['Delete'],
-      detail:
-        'Only an empty bucket can be deleted: remove its objects first (for example with `aws s3 rm --recursive`). This cannot be undone.',
+      detail: 'If it holds objects you will be asked again before they are deleted. This cannot be undone.',
     });
     if (pick !== 'Delete') return false;
     try {
@@ -62,16 +63,39 @@ export class BucketActions {
       this.log.info(`Bucket ${name} deleted.`);
     } catch (e) {
       const notEmpty = isTensorPoolError(e) && e.kind === 'conflict';
-      void vscode.window.showErrorMessage(
-        notEmpty
-          ? `Bucket ${name} is not empty: ${errorMessage(e)} Delete its objects first, then try again.`
-          : `Could not delete bucket ${name}: ${errorMessage(e)}`,
-      );
-      return false;
+      if (!notEmpty || !(await this.emptyThenDelete(name, errorMessage(e)))) {
+        if (!notEmpty)
+          void vscode.window.showErrorMessage(`Could not delete bucket ${name}: ${errorMessage(e)}`);
+        return false;
+      }
     }
     await this.refresh();
     vscode.window.setStatusBarMessage(`$(check) Bucket ${name} deleted`, 3000);
     return true;
+  }
+
+  /** The bucket holds objects: confirm, delete them through S3 (the object commands), then the bucket. */
+  private async emptyThenDelete(name: string, refusal: string): Promise<boolean> {
+    const pick = await this.prompts().confirm({
+      message: `Bucket ${name} is not empty. Delete every object in it, then the bucket?`,
+      modal: true,
+      actions: ['Delete Objects and Bucket'],
+      detail: `${refusal}\nEvery object in s3://${name} is deleted. This cannot be undone.`,
+    });
+    if (pick !== 'Delete Objects and Bucket') return false;
+    try {
+      const removed = await vscode.commands.executeCommand<number>(
+        Commands.deleteObjects,
+        { kind: 'bucket', bucket: { name } },
+        'empty',
+      );
+      await (await this.api.client()).deleteBucket(name);
+      this.log.info(`Bucket ${name} deleted with its ${removed} object(s).`);
+      return true;
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Could not delete bucket ${name}: ${errorMessage(e)}`);
+      return false;
+    }
   }
 
   private async pickBucket(): Promise<string | undefined> {

@@ -139,6 +139,20 @@ export class ObjectStorageController implements vscode.Disposable {
     }
   }
 
+  /** Read the credentials again from the service (S3 refused the ones we had: rotated elsewhere). */
+  async freshCredentials(): Promise<ObjectStorageCredentials | undefined> {
+    const fresh = await (await this.api.client()).objectStorageCredentials();
+    await this.keepSecret(fresh);
+    const s = this.store.objectStorage;
+    if (s.kind !== 'enabled' || s.record.access_key_id !== fresh.access_key_id)
+      this.store.setObjectStorage({
+        kind: 'enabled',
+        record: publicPart(fresh),
+        buckets: s.kind === 'enabled' ? s.buckets : undefined,
+      });
+    return fresh;
+  }
+
   /** After enable or rotate: keep the secret, show the new state. */
   async adopt(creds: ObjectStorageCredentials): Promise<void> {
     await this.keepSecret(creds);

@@ -44,6 +44,8 @@ import { FIRST_TREE_BUDGET_MS, firstTreeRows } from './firstTreeRows';
 import { jobLogRows } from './jobLogRows';
 import { LAYER_BUDGET_MS, layerRows } from './layerRows';
 import { SOAK_BUDGET, soakRows } from './soakRows';
+import { s3Benchmarks } from './s3Bench';
+import { s3Rows } from './s3Rows';
 import { median, round, summarize } from './stats';
 import { VSIX_LIMIT_KB, vsixRows } from './vsixParts';
 
@@ -683,6 +685,12 @@ runSuite(
       }
       const shipped = fileHash(path.join(REPO, 'dist', 'extension.js'));
       await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
+      await timed('object storage benchmarks', () =>
+        s3Benchmarks().then(
+          (s) => s3Rows(table, (raw.s3 = s)),
+          (e: unknown) => s3Rows(table, undefined, String(e)),
+        ),
+      );
       if (!ONLY_NODE)
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
       if (fileHash(path.join(REPO, 'dist', 'extension.js')) !== shipped) {

@@ -37,6 +37,8 @@ export async function startLocalEngine(
     readonlyToken,
     '--seed',
     opts.seed ?? 'demo',
+    // A real S3 server (s3rver) on a free loopback port; object storage's credentials point at it.
+    '--s3',
   ];
   // Tests want provisioning to move along quickly; the demo keeps the engine's own (human) pace.
   if (opts.quick !== false) args.push('--pending-ms', '200', '--processing-ms', '600');

@@ -173,7 +173,8 @@ async function npmInstallOnce(
 /** Debian packages: chromium (the browser), libkrb5-dev (code-server's kerberos module builds from
  *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg),
  *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability
- * suite's TLS checks), squid-openssl (a TLS-inspecting proxy), ca-certificates (update-ca-certificates). */
+ * suite's TLS checks), squid-openssl (a TLS-inspecting proxy), ca-certificates (update-ca-certificates),
+ * rclone (the object-storage bench compares the extension's transfers with it). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
@@ -184,6 +185,7 @@ export async function ensureSystemPackages(): Promise<void> {
   if (!fs.existsSync('/usr/sbin/update-ca-certificates')) missing.push('ca-certificates');
   // squid-openssl: the TLS-inspecting proxy (ssl_bump) of test/reliability/node/inspectingProxy.test.ts.
   if (!fs.existsSync('/usr/lib/squid/security_file_certgen')) missing.push('squid-openssl');
+  if (!fs.existsSync('/usr/bin/rclone')) missing.push('rclone');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(

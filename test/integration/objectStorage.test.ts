@@ -179,11 +179,11 @@ suite('Object storage: state, credentials, buckets', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ bucket: 'itest-bucket', key: 'data/x.bin' }),
     });
-    ext.setPrompter(new ScriptedPrompter(['Delete']));
+    ext.setPrompter(new ScriptedPrompter(['Delete', ESCAPE]));
     assert.equal(
       await vscode.commands.executeCommand('tensorpool.deleteBucket', 'itest-bucket'),
       false,
-      'a non-empty bucket is refused',
+      'a non-empty bucket is kept when deleting its objects is declined',
     );
     await control.reset('none');
     ext.setPrompter(new ScriptedPrompter(['Enable']));

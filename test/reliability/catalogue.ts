@@ -367,3 +367,17 @@ export function findSecrets(text: string, secrets: readonly Secret[]): string[] 
   }
   return found;
 }
+
+// ---- object storage (S3) faults: test/reliability/node/s3Faults.test.ts --------------------------
+
+/** Faults between the extension's S3 layer and the S3 server (a relay in front of the engine's s3rver). */
+export const S3_FAULTS = {
+  'drop-mid-part': 'the connection dropped in the middle of a multipart part',
+  'part-500': '500 InternalError on a part (once, then on every try)',
+  'rotated-403': '403 after the keys were rotated elsewhere',
+  slow: 'a slow server (every answer delayed)',
+  'drop-mid-download': 'the connection dropped in the middle of a download',
+} as const;
+
+export type S3Fault = keyof typeof S3_FAULTS;
+export const s3FaultSubject = (k: S3Fault): string => `s3:${k}`;

@@ -9,6 +9,7 @@
 //     node/network.test.ts    proxyStrictSSL, HTTPS_PROXY/NO_PROXY, TLS/DNS/refused messages
 //     node/proxy.test.ts      http.proxy, noProxy, HTTP_PROXY through tinyproxy (counted as network checks)
 //     node/configs.test.ts    120 generated ssh/AWS/rclone configs round-tripped on disk
+//     node/s3Faults.test.ts   object-storage faults through a relay in front of the engine's S3 server
 //   Host part: host/*.test.ts in the real extension host of VS Code 1.100 (code-server), against a
 //     fresh local engine: fault kinds around the real extension, duplicate creates through the
 //     wizard, the sign-in box, proxy settings, and a secrets session at log level trace.
@@ -27,7 +28,15 @@ import { REPO, RESULTS, log } from '../harness/util';
 import { OTHER_TOKEN, READONLY_TOKEN, TEST_TOKEN } from '../fixtures/engine';
 import { credentialsRecord } from '../fixtures/payloads';
 import { PROXY_PASSWORD } from '../fixtures/tinyproxy';
-import { BAD_INPUTS, FAULT_KIND_IDS, faultSubject, findSecrets } from './catalogue';
+import {
+  BAD_INPUTS,
+  FAULT_KIND_IDS,
+  S3_FAULTS,
+  faultSubject,
+  findSecrets,
+  s3FaultSubject,
+  type S3Fault,
+} from './catalogue';
 import { handled, ledger, mergeFigures, type PartFigures } from './ledger';
 
 interface TestResult {
@@ -50,6 +59,7 @@ const NODE_FILES = [
   'proxyAuth',
   'systemCerts',
   'inspectingProxy',
+  's3Faults',
 ].map((f) => path.join(__dirname, 'node', `${f}.test.js`));
 /** The proxy tests against tinyproxy count among the network checks. */
 const PROXY_TESTS = path.join(__dirname, 'node', 'proxy.test.js');
@@ -148,7 +158,14 @@ function table(figures: PartFigures, node: PartFigures, host: PartFigures | unde
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')
     : '';
+  const s3 = handled(figures, (Object.keys(S3_FAULTS) as S3Fault[]).map(s3FaultSubject));
   return [
+    {
+      check: 'Object-storage (S3) faults handled',
+      result: `${s3.handled} of ${s3.total}`,
+      ok: s3.handled === s3.total && s3.total > 0,
+      detail: s3.missing.length ? `not handled: ${few(s3.missing)}` : 'nothing lost or half-written',
+    },
     {
       check: 'Fault kinds handled',
       result: `${f.handled} of ${f.total}`,

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { endpointHost, shortenMiddle } from '../../model/labels';
 import { timeForRow } from '../../model/time';
 import { Commands } from '../commands';
+import type { BrowseNode } from '../bucketBrowser';
+import type { BrowseHooks } from '../objectBrowserSetup';
 import type { BucketInfo, PublicCredentials, Store } from '../store';
 import { errorRow } from './commonRows';
 import { md, tooltipTime } from './tooltipText';
@@ -25,20 +27,34 @@ export type StorageNode =
       readonly value: string;
     }
   | { readonly kind: 'buckets'; readonly buckets: readonly BucketInfo[] | undefined; readonly error?: string }
-  | { readonly kind: 'bucket'; readonly bucket: BucketInfo };
+  | { readonly kind: 'bucket'; readonly bucket: BucketInfo }
+  | BrowseNode;
 
 export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<StorageNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<StorageNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange((t) => {
-      if (t === 'objectStorage' || t === 'account') this.emitter.fire(undefined);
-    });
+  constructor(
+    private readonly store: Store,
+    /** Lists inside buckets (without it a bucket row does not expand). */
+    private readonly browser?: BrowseHooks,
+  ) {
+    const fire = () => this.emitter.fire(undefined);
+    this.subscription = vscode.Disposable.from(
+      store.onDidChange((t) => {
+        if (t === 'objectStorage' || t === 'account') fire();
+      }),
+      ...(browser ? [browser.onDidChange(fire)] : []),
+    );
   }
 
-  getChildren(node?: StorageNode): StorageNode[] {
+  getChildren(node?: StorageNode): StorageNode[] | Promise<StorageNode[]> {
+    if (node && this.browser && (node.kind === 'bucket' || node.kind === 'folder'))
+      return this.browser.children(
+        node.kind === 'bucket' ? node.bucket.name : node.bucket,
+        node.kind === 'bucket' ? '' : node.prefix,
+      );
     if (!node) {
       if (this.store.account.kind !== 'signedIn') return [];
       const s = this.store.objectStorage;
@@ -137,13 +153,18 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
         return item;
       }
       case 'bucket': {
-        const item = new vscode.TreeItem(node.bucket.name);
+        const item = new vscode.TreeItem(
+          node.bucket.name,
+          this.browser ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = `bucket:${node.bucket.name}`;
+        const filter = this.browser?.filterOf(node.bucket.name);
         item.description = [
           node.bucket.objectCount !== undefined
             ? `${node.bucket.objectCount} object${node.bucket.objectCount === 1 ? '' : 's'}`
             : undefined,
           node.bucket.createdAt ? `created ${timeForRow(node.bucket.createdAt, Date.now())}` : undefined,
+          filter ? `filter: ${filter}` : undefined,
         ]
           .filter(Boolean)
           .join(' · ');
@@ -151,6 +172,8 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
         item.contextValue = 'bucket';
         return item;
       }
+      default:
+        return this.browser!.row(node);
     }
   }
 

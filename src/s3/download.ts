@@ -1,0 +1,188 @@
+/**
+ * Downloads of an object or a whole folder (prefix) into a local folder: each object streams to a temp file
+ * beside its target (`.<name>.<random>.part`) and is renamed over it only once complete, so no half-written
+ * file ever has the final name; a key whose path would leave the folder (`..`, absolute, NUL) is refused,
+ * never written (src/api/downloads.ts safeOutputPath). Several objects go in parallel; a cancel stops them
+ * and removes their temp files.
+ */
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { safeOutputPath } from '../api/downloads';
+import { KeysRejectedError, isAbort, s3ErrorMessage } from './errors';
+import { baseName, listAll, type S3Object } from './list';
+import type { S3Session } from './session';
+
+export interface DownloadManyOptions {
+  readonly signal?: AbortSignal;
+  readonly concurrency?: number;
+  /** Bytes received since the last call. */
+  readonly onBytes?: (n: number) => void;
+  /** Replace files that exist (default false: kept, reported skipped). */
+  readonly overwrite?: boolean;
+}
+
+export interface DownloadOutcome {
+  readonly written: string[];
+  readonly skipped: string[];
+  readonly refused: { key: string; reason: string }[];
+  readonly failed: { key: string; error: string }[];
+  readonly cancelled: boolean;
+}
+
+/** A large object is fetched in ranges of this size, RANGE_QUEUE at a time, written at their offsets. */
+export const RANGE_SIZE = 16 * 1024 * 1024;
+const RANGE_QUEUE = 4;
+
+type GetOptions = { signal?: AbortSignal; onBytes?: (n: number) => void; made?: Set<string>; size?: number };
+
+/** GET `key` (or bytes start..end) into the open file at `start`; returns the bytes written. */
+async function getInto(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  fh: FileHandle,
+  start: number,
+  end: number | undefined,
+  opts: GetOptions,
+): Promise<{ written: number; length?: number }> {
+  const out = await client.send(
+    new GetObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      Range: end === undefined ? undefined : `bytes=${start}-${end}`,
+    }),
+    { abortSignal: opts.signal },
+  );
+  let at = start;
+  for await (const chunk of out.Body as Readable) {
+    const buf = chunk as Buffer;
+    await fh.write(buf, 0, buf.length, at);
+    at += buf.length;
+    opts.onBytes?.(buf.length);
+  }
+  return { written: at - start, length: out.ContentLength };
+}
+
+/** Stream one object to `target` through a temp file renamed into place (a large one in parallel ranges). */
+export async function downloadTo(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  target: string,
+  opts: GetOptions = {},
+): Promise<void> {
+  const parent = dirname(target);
+  if (!opts.made?.has(parent)) {
+    await mkdir(parent, { recursive: true });
+    opts.made?.add(parent);
+  }
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(temp, 'wx', 0o644);
+    const size = opts.size ?? 0;
+    if (size > 2 * RANGE_SIZE) {
+      let next = 0;
+      const ranges = Math.ceil(size / RANGE_SIZE);
+      const file = fh;
+      const worker = async (): Promise<void> => {
+        while (next < ranges && !opts.signal?.aborted) {
+          const start = next++ * RANGE_SIZE;
+          const end = Math.min(size, start + RANGE_SIZE) - 1;
+          const got = await getInto(client, bucket, key, file, start, end, opts);
+          if (got.written !== end - start + 1) throw new Error(`${key}: a range came back short`);
+        }
+      };
+      await Promise.all(Array.from({ length: RANGE_QUEUE }, worker));
+      if (opts.signal?.aborted) throw Object.assign(new Error('Download cancelled.'), { name: 'AbortError' });
+    } else {
+      const got = await getInto(client, bucket, key, fh, 0, undefined, opts);
+      if (got.length !== undefined && got.written !== got.length)
+        throw new Error(`${key}: received ${got.written} of ${got.length} bytes`);
+    }
+    await fh.close();
+    fh = undefined;
+    await rename(temp, target);
+  } catch (e) {
+    await fh?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The local path (relative to the chosen folder) of each object: a folder keeps its own name on top. */
+export function localNames(objects: readonly S3Object[], prefix: string): { key: string; rel: string }[] {
+  if (!prefix.endsWith('/')) return objects.map((o) => ({ key: o.key, rel: baseName(o.key) }));
+  const top = baseName(prefix);
+  return objects
+    .filter((o) => !o.key.endsWith('/'))
+    .map((o) => ({ key: o.key, rel: `${top}/${o.key.slice(prefix.length)}` }));
+}
+
+/** Where each object goes in `folder`; keys that would land outside it are refused. */
+export function planDownload(
+  objects: readonly S3Object[],
+  keyOrPrefix: string,
+  folder: string,
+): { todo: { key: string; path: string }[]; refused: { key: string; reason: string }[] } {
+  const todo: { key: string; path: string }[] = [];
+  const refused: { key: string; reason: string }[] = [];
+  for (const { key, rel } of localNames(objects, keyOrPrefix)) {
+    const safe = safeOutputPath(folder, rel);
+    if ('reason' in safe) refused.push({ key, reason: safe.reason });
+    else todo.push({ key, path: safe.path });
+  }
+  return { todo, refused };
+}
+
+/** Download the object `keyOrPrefix`, or everything under it when it ends in `/`, into `folder`. */
+export async function downloadMany(
+  session: S3Session,
+  bucket: string,
+  keyOrPrefix: string,
+  folder: string,
+  opts: DownloadManyOptions = {},
+): Promise<DownloadOutcome> {
+  const result: DownloadOutcome = { written: [], skipped: [], refused: [], failed: [], cancelled: false };
+  const objects = keyOrPrefix.endsWith('/')
+    ? await session.run((c) => listAll(c, bucket, keyOrPrefix, opts.signal))
+    : [{ key: keyOrPrefix, size: 0 }];
+  const sizes = new Map(objects.map((o) => [o.key, o.size]));
+  const { todo, refused } = planDownload(objects, keyOrPrefix, folder);
+  result.refused.push(...refused);
+  let next = 0;
+  const made = new Set<string>();
+  const worker = async (): Promise<void> => {
+    while (next < todo.length && !opts.signal?.aborted) {
+      const item = todo[next++];
+      try {
+        if (!opts.overwrite && (await exists(item.path))) {
+          result.skipped.push(item.path);
+          continue;
+        }
+        await session.run((c) =>
+          downloadTo(c, bucket, item.key, item.path, { ...opts, made, size: sizes.get(item.key) }),
+        );
+        result.written.push(item.path);
+      } catch (e) {
+        if (isAbort(e, opts.signal)) return;
+        if (e instanceof KeysRejectedError) throw e;
+        result.failed.push({ key: item.key, error: s3ErrorMessage(e) });
+      }
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 16, todo.length)) }, worker),
+  );
+  return { ...result, cancelled: opts.signal?.aborted === true };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,44 @@
+/** What an S3 failure means for the user; the SDK's messages carry no secrets (never the signature). */
+
+interface SdkError {
+  readonly name?: string;
+  readonly message?: string;
+  readonly Code?: string;
+  readonly $metadata?: { readonly httpStatusCode?: number };
+}
+
+const KEY_ERRORS = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden']);
+
+export function s3Status(e: unknown): number | undefined {
+  return (e as SdkError | undefined)?.$metadata?.httpStatusCode;
+}
+
+/** A 403 (or the codes S3 gives for keys it no longer accepts). */
+export function isKeyRejected(e: unknown): boolean {
+  const err = e as SdkError | undefined;
+  return s3Status(e) === 403 || KEY_ERRORS.has(err?.name ?? '') || KEY_ERRORS.has(err?.Code ?? '');
+}
+
+export function isAbort(e: unknown, signal?: AbortSignal): boolean {
+  return signal?.aborted === true || (e as SdkError | undefined)?.name === 'AbortError';
+}
+
+/** The keys were re-read once and S3 still refuses them. */
+export class KeysRejectedError extends Error {
+  constructor(cause: unknown) {
+    super(`The object-storage keys no longer work (${s3ErrorMessage(cause)}).`);
+    this.name = 'KeysRejectedError';
+  }
+}
+
+export function s3ErrorMessage(e: unknown): string {
+  const err = e as SdkError | undefined;
+  const status = s3Status(e);
+  const code = err?.Code ?? err?.name;
+  const text = err?.message && err.message !== 'UnknownError' ? err.message : undefined;
+  return (
+    [code && code !== 'Error' ? code : undefined, text, status ? `HTTP ${status}` : undefined]
+      .filter(Boolean)
+      .join(': ') || String(e)
+  );
+}
