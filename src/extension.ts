@@ -21,11 +21,10 @@ import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
 import { ObjectStorageController } from './vscode/objectStorage';
 import { setupObjectBrowser } from './vscode/objectBrowserSetup';
 import { Log } from './vscode/log';
-import { QuickInputPrompter } from './vscode/quickInputPrompter';
 import { RefreshScheduler, setRefreshTimeScale } from './vscode/refreshScheduler';
 import { recordRemoteFolder } from './vscode/remoteFolder';
 import { RequestFollower } from './vscode/requestFollower';
-import { lazyActions } from './vscode/lazyActions';
+import { lazyActions, quickInputPrompter } from './vscode/lazyActions';
 import { apiLoadTiming } from './vscode/lazyApi';
 import { timingMarks } from './vscode/timingMarks';
 import { Session } from './vscode/session';
@@ -67,9 +66,10 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     getToken: () => account.getToken(),
     onUnauthorized: () => account.handleUnauthorized(),
   });
-  const realPrompter = new QuickInputPrompter();
-  let prompter: Prompter = realPrompter;
-  const prompts = () => prompter;
+  // The real prompter comes with dist/actions.js, on the first prompt; tests may set scripted ones.
+  let realPrompter: Prompter | undefined;
+  let prompter: Prompter | undefined;
+  const prompts = (): Prompter => prompter ?? (realPrompter ??= quickInputPrompter());
   const cliSetup = new CliSetup(api, state, log, extensionVersion, prompts, host);
   const account = new AccountController(context.secrets, state, store, api, secrets, log, cliSetup);
   const clusters = new ClustersController(store, api, state, log);
@@ -234,7 +234,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       },
       refresh: () => clusters.refresh(),
       setPrompter: (p) => {
-        prompter = p ?? realPrompter;
+        prompter = p;
       },
       testing: {
         statusBar: statusBar.item,

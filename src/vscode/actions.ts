@@ -36,6 +36,9 @@ import type { VolumesController } from './volumes';
 import type { Prompter } from '../wizards/prompter';
 
 /** The activation bundle's services the actions work with. */
+/** For lazyActions.quickInputPrompter(): the real prompter lives in this bundle. */
+export { QuickInputPrompter } from './quickInputPrompter';
+
 export interface ActionDeps {
   readonly store: Store;
   readonly api: ApiService;

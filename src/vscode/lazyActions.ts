@@ -5,6 +5,7 @@
  * services activation built, and every later command gets the same ones.
  */
 import type * as ActionsModule from './actions';
+import type { Prompter } from '../wizards/prompter';
 
 export type { ActionDeps, Actions } from './actions';
 
@@ -18,4 +19,11 @@ export function lazyActions(deps: ActionsModule.ActionDeps): () => Promise<Actio
       const m = require('./actions.js') as typeof ActionsModule;
       return m.createActions(deps);
     }));
+}
+
+/** The real quick-input prompter, from dist/actions.js too: only commands prompt, and they load it anyway. */
+export function quickInputPrompter(): Prompter {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
+  const m = require('./actions.js') as typeof ActionsModule;
+  return new m.QuickInputPrompter();
 }
