@@ -45,8 +45,25 @@ export function s3RequestHandler(settings: S3HttpSettings = {}) {
   };
 }
 
+/**
+ * Requests that change something and are not safe to send twice: starting a multipart upload (a second
+ * one leaves an orphan) and committing one (a lost answer may hide a commit that happened). The SDK retries
+ * failed requests (maxAttempts), even after they were sent; for these a failure is rethrown as one the
+ * SDK does not retry (no status, no transient code, no cause), keeping the original beside it. Parts and whole-object
+ * PUTs carry the same bytes each time, so a retry of them changes nothing more.
+ */
+const NOT_RETRIED = new Set(['CreateMultipartUploadCommand', 'CompleteMultipartUploadCommand']);
+
+export class NotRetriedError extends Error {
+  override readonly name = 'NotRetriedError';
+  constructor(readonly original: unknown) {
+    // Not `cause`: the SDK looks through a cause for a transient error and would retry after all.
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
+
 export function createS3Client(creds: S3Credentials, settings: S3HttpSettings = {}): S3Client {
-  return new S3Client({
+  const client = new S3Client({
     endpoint: creds.endpoint,
     region: creds.region || 'us-east-1',
     forcePathStyle: true,
@@ -56,6 +73,22 @@ export function createS3Client(creds: S3Credentials, settings: S3HttpSettings = 
     requestHandler: s3RequestHandler(settings),
     maxAttempts: 3,
   });
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!NOT_RETRIED.has(context.commandName ?? '')) return next(args);
+      try {
+        return await next(args);
+      } catch (e) {
+        const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        // A refusal (4xx but 429) is final anyway and keeps its shape (a 403 re-reads the keys).
+        if (status !== undefined && status < 500 && status !== 429) throw e;
+        throw new NotRetriedError(e);
+      }
+    },
+    // Inside the SDK's retry loop (finalizeRequest, high), around the sending and the reading of the answer.
+    { step: 'finalizeRequest', name: 'tensorpoolNotRetried', priority: 'low' },
+  );
+  return client;
 }
 
 /** `s3://bucket/key` */

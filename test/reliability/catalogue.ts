@@ -374,6 +374,7 @@ export function findSecrets(text: string, secrets: readonly Secret[]): string[] 
 export const S3_FAULTS = {
   'drop-mid-part': 'the connection dropped in the middle of a multipart part',
   'part-500': '500 InternalError on a part (once, then on every try)',
+  'commit-500': '500 on the multipart commit (never sent twice)',
   'rotated-403': '403 after the keys were rotated elsewhere',
   slow: 'a slow server (every answer delayed)',
   'drop-mid-download': 'the connection dropped in the middle of a download',

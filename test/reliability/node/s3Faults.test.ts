@@ -193,6 +193,28 @@ describe('reliability: object storage (S3) faults', function () {
     session.dispose();
   });
 
+  check('commit-500', 'a failed commit is never sent twice: no object, no pending upload', async () => {
+    const f = await bigFile('commit.bin', 11);
+    const session = new S3Session(source);
+    let commits = 0;
+    relay.rule = (req) => {
+      const commit = req.method === 'POST' && /[?&]uploadId=/.test(req.url ?? '');
+      if (commit) commits++;
+      return commit ? '500' : 'pass';
+    };
+    await assert.rejects(
+      session.run(async (c) =>
+        uploadFile(c, 'faults', await fileItem(f, 'commit.bin'), { partSize: 5 * 1024 * 1024 }),
+      ),
+      (e: Error) => e.name === 'NotRetriedError' && /injected|InternalError|500/.test(e.message),
+    );
+    assert.equal(commits, 1, 'the commit went out once');
+    relay.rule = () => 'pass';
+    assert.deepEqual(await session.run((c) => listAll(c, 'faults', 'commit')), []);
+    assert.deepEqual(await pending(), []);
+    session.dispose();
+  });
+
   check('rotated-403', 'the keys are re-read once and the upload completes', async () => {
     const f = await bigFile('rot.bin', 1);
     const session = new S3Session(source);
