@@ -25,6 +25,8 @@ export { pullSystem } from './jobs';
 export { listenJob, pushSystem } from './jobSocket';
 /** For the job log reader's worker thread (listenWorker.ts), which loads this bundle rather than its own. */
 export { outboundDispatcher } from './proxy';
+/** For the S3 client's https.Agent (src/vscode/bucketBrowser.ts): the roots the API client trusts. */
+export { tlsOptions } from './systemCerts';
 export type {
   CommandResult,
   JobOs,

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { S3Credentials, S3Object, S3Session } from '../s3';
+import { loadApi } from './lazyApi';
 import { loadS3 } from './lazyS3';
 import type { Log } from './log';
 import type { ObjectStorageController } from './objectStorage';
@@ -45,9 +46,13 @@ export class BucketBrowser implements vscode.Disposable {
 
   /** The S3 session for the current credentials (made on first use). */
   s3(): Promise<S3Session> {
-    this.session ??= loadS3().then((s3) => {
-      const proxy = readProxySettings();
-      return new s3.S3Session((fresh) => this.credentials(fresh), { strictSSL: proxy.strictSSL });
+    this.session ??= Promise.all([loadS3(), loadApi()]).then(async ([s3, api]) => {
+      // Strict TLS and the operating system's certificates as for the API (http.systemCertificates).
+      const tls = await api.tlsOptions(readProxySettings());
+      return new s3.S3Session((fresh) => this.credentials(fresh), {
+        strictSSL: tls.rejectUnauthorized,
+        ca: tls.ca,
+      });
     });
     return this.session;
   }
