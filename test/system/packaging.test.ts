@@ -38,9 +38,13 @@ describe('packaging (vsce)', function () {
       listed.files.filter((f) => !f.startsWith('media/')),
       ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...shippedBundles()].sort(),
     );
-    assert.ok(media.includes(manifest.icon.replace(/^\.\//, '')), 'the icon');
-    for (const step of manifest.contributes.walkthroughs[0].steps)
-      assert.ok(media.includes(step.media.markdown), `walkthrough media ${step.media.markdown}`);
+    // Every media file the manifest names (icon, view icons, language configuration, walkthrough media).
+    const named = JSON.stringify(manifest).match(/"(?:\.\/)?media\/[^"]+"/g) ?? [];
+    assert.ok(named.length > 0);
+    for (const ref of named) {
+      const file = ref.slice(1, -1).replace(/^\.\//, '');
+      assert.ok(media.includes(file), `${file} is named in package.json and packaged`);
+    }
     for (const f of media)
       assert.doesNotMatch(f, /^media\/screenshots\//, `${f}: README images stay in the repository`);
     assert.ok(listed.files.includes(manifest.main.replace(/^\.\//, '')), 'the main bundle');

@@ -1,0 +1,36 @@
+// The Get Started walkthrough in the real workbench: opened from the palette, and a step ticks itself
+// when the user does what it asks (here "Connect with Remote-SSH", completed by running Copy SSH Command
+// from the palette, even when the cluster picker is then dismissed).
+import * as assert from 'node:assert/strict';
+import { until } from '../shared/wait';
+import type { UiTest } from './types';
+
+const step = (ctx: Parameters<UiTest['run']>[0], id: string) =>
+  ctx.workbench.page.locator(`button.getting-started-step[data-step-id$="${id}"]`).first();
+
+export const tests: UiTest[] = [
+  {
+    name: 'the walkthrough opens from the palette and a step ticks itself when its action runs',
+    async run(ctx) {
+      const { workbench, log } = ctx;
+      await workbench.runCommand('TensorPool: Open Walkthrough');
+      await step(ctx, 'connect').waitFor({ state: 'attached', timeout: 15_000 });
+      const before: Record<string, string | null> = {};
+      for (const id of ['signIn', 'createCluster', 'connect', 'runJob', 'enableObjectStorage', 'uploadFile'])
+        before[id] = await step(ctx, id).getAttribute('aria-checked');
+      log(`steps when opened: ${JSON.stringify(before)}`);
+      assert.equal(before.connect, 'false', 'not connected yet');
+      log(`screenshot ${await workbench.screenshot('60-walkthrough')}`);
+
+      await workbench.runCommand('TensorPool: Copy SSH Command');
+      await workbench.page.keyboard.press('Escape');
+      await until(
+        'the Connect step to tick itself',
+        async () => (await step(ctx, 'connect').getAttribute('aria-checked')) === 'true',
+        10_000,
+      );
+      log(`screenshot ${await workbench.screenshot('61-walkthrough-step-ticked')}`);
+      await workbench.page.keyboard.press('Control+W');
+    },
+  },
+];
