@@ -1,12 +1,12 @@
 // The VSIX size and its parts (rows of the bench table, from the packaged VSIX's zip directory).
 //
-// The limit, 400 KB for the whole VSIX: it is what every user downloads and VS Code unpacks on install
-// and on each update. Today's VSIX is ~300 KB (about 950 KB unpacked), two thirds of it dist/api.js (undici
-// and zod/mini). 400 KB leaves room for the layers still to come (an S3 client that signs its own requests
-// over the same undici: tens of KB compressed) and for the manifest and docs growing, and it is broken at once
-// by a dependency that does not belong in an editor extension: a general-purpose SDK (e.g.
-// @aws-sdk/client-s3, several hundred KB compressed even bundled and minified), a second HTTP stack, a
-// bundled node_modules/ folder, source maps, or images in the docs.
+// The limit, 600 KB for the whole VSIX: it is what every user downloads and VS Code unpacks on install
+// and on each update. Without object storage the VSIX was ~260 KB, most of it dist/api.js (undici and
+// zod/mini). The object browser brought the AWS SDK's S3 client (the object-storage issue asks for a
+// well-kept S3 client rather than hand-written signing and XML parsing): dist/s3.js, about 590 KB minified
+// and 150 KB in the VSIX, loaded only when a bucket is first expanded; the VSIX is then ~450 KB. 600 KB
+// leaves room for the manifest, docs and a layer or two to grow, and is broken at once by a second SDK or
+// HTTP stack, a bundled node_modules/ folder, source maps, or images in the docs.
 //
 // The parts, each the compressed size it adds to the VSIX (the note gives the unpacked size): every
 // dist/*.js bundle on its own row (a new lazy layer shows up as a row of its own without a change here),
@@ -14,7 +14,7 @@
 // configuration), and the VSIX's own metadata (vsixmanifest, content types) with the zip's directory.
 import type { RowTable } from './rowTable';
 
-export const VSIX_LIMIT_KB = 400;
+export const VSIX_LIMIT_KB = 600;
 
 interface Entry {
   name: string;
