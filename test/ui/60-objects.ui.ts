@@ -74,7 +74,18 @@ export const tests: UiTest[] = [
       await workbench.clickRowAction(BUCKET, 'Upload Files…');
       await workbench.waitForQuickInput(/./);
       await workbench.replaceQuickInputText(file);
+      // The file dialog lists the folder as the path is typed; accept once it shows the file (Enter, or its
+      // Upload button when Enter only picked the row).
+      const dialog = workbench.page.locator('.quick-input-widget');
+      await dialog
+        .locator('.monaco-list-row', { hasText: 'upload-me.txt' })
+        .first()
+        .waitFor({ timeout: 15_000 });
       await workbench.page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
+        await dialog.locator('.monaco-button', { hasText: 'Upload' }).first().click();
+        await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      });
       const row = workbench.sidebarRows().filter({ hasText: 'upload-me.txt' }).first();
       await row.waitFor({ timeout: 30_000 });
       const text = (await row.innerText()).replace(/\s+/g, ' ');

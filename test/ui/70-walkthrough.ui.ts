@@ -14,7 +14,16 @@ export const tests: UiTest[] = [
     async run(ctx) {
       const { workbench, log } = ctx;
       await workbench.runCommand('TensorPool: Open Walkthrough');
-      await step(ctx, 'connect').waitFor({ state: 'attached', timeout: 15_000 });
+      // VS Code 1.100 may show the Welcome page's list first: then open ours from it.
+      await step(ctx, 'connect')
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .catch(async () => {
+          await workbench.page
+            .locator('.getting-started-category', { hasText: 'Get Started with TensorPool' })
+            .first()
+            .click();
+          await step(ctx, 'connect').waitFor({ state: 'visible', timeout: 15_000 });
+        });
       const before: Record<string, string | null> = {};
       for (const id of ['signIn', 'createCluster', 'connect', 'runJob', 'enableObjectStorage', 'uploadFile'])
         before[id] = await step(ctx, id).getAttribute('aria-checked');
@@ -23,6 +32,7 @@ export const tests: UiTest[] = [
       log(`screenshot ${await workbench.screenshot('60-walkthrough')}`);
 
       await workbench.runCommand('TensorPool: Copy SSH Command');
+      await workbench.waitForQuickInput('Which cluster');
       await workbench.page.keyboard.press('Escape');
       await until(
         'the Connect step to tick itself',
