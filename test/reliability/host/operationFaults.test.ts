@@ -50,6 +50,14 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
     const p = new ScriptedPrompter(['keep-1', 'Keep the cluster', 'Run job', ...after]);
     ext.setPrompter(p);
     const out = await vscode.commands.executeCommand<Outcome>('tensorpool.runJobFile', jobFile);
+    // Its log is being followed once its first listen reached the engine (the follower starts after the
+    // push, in a worker thread): a log fault registered later is then meant for a later job, not this one.
+    if (out.kind === 'submitted' && out.jobId)
+      await until(
+        'the job log followed',
+        async () => (await wsUpgrades(`/job/listen/${out.jobId}`)) >= 1,
+        15_000,
+      );
     return { out, p };
   }
 
