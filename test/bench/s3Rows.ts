@@ -3,21 +3,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO } from '../harness/util';
+import type { RowTable } from './rowTable';
 import type { S3BenchSample } from './s3Bench';
 
 export const S3_BUDGET = { vsRclone: 0.8, firstPageMs: 200 };
-
-interface RowTable {
-  add(
-    budget: string,
-    where: string,
-    unit: string,
-    values: readonly number[],
-    limit: number | undefined,
-    opts?: { ok?: boolean; limitText?: string; note?: string },
-  ): void;
-  missing(budget: string, where: string, why: string): void;
-}
 
 export function s3Rows(table: RowTable, s: S3BenchSample | undefined, failure?: string): void {
   const where = 'Node, engine S3 server (s3rver)';

@@ -15,12 +15,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { sleep } from '../../shared/wait';
+import { collector } from './gc';
 
 export const JOB_LINES = 100_000;
 const COMMAND = 'python bench.py';
@@ -37,18 +36,6 @@ export interface JobLogSample {
   heapMB: { before: number; peak: number; after: number; afterClose: number; gcAvailable: boolean };
   listenConnections: number;
   tail: { kept: number; first: number; last: number; consecutive: boolean };
-}
-
-/** A full GC: global.gc when the host exposes it, else the V8 flag set at run time (Node allows it). */
-function collector(): (() => void) | undefined {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g) return g;
-  try {
-    v8.setFlagsFromString('--expose_gc');
-    return vm.runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
 }
 
 const MB = (bytes: number) => bytes / 2 ** 20;

@@ -26,13 +26,12 @@
 // and unhandled rejections from the extension, listed in the notes.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import * as spy from '../../reliability/host/spy';
 import { sleep, until } from '../../shared/wait';
+import { collector } from './gc';
 import { bySection, hideAllSections, inTransition, showAllSections } from './sections';
 
 const SCALE = 15;
@@ -64,17 +63,6 @@ export interface SoakSample {
   errors: string[];
   warnings: string[];
   problems: string[];
-}
-
-function collector(): (() => void) | undefined {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g) return g;
-  try {
-    v8.setFlagsFromString('--expose_gc');
-    return vm.runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
 }
 
 export function resources(): ResourceCounts {
