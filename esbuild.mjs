@@ -61,6 +61,18 @@ const LAZY_ACTIONS = new Set(
   ].map((name) => `src/vscode/${name}.ts`),
 );
 
+/** `@vscode/l10n` in src/ resolves to src/model/l10n.ts, which feeds each bundle's copy of it the translations
+ *  activation shared (only that module imports the package itself). */
+const L10N_SHIM = join(import.meta.dirname, 'src', 'model', 'l10n.ts');
+const l10nShared = {
+  name: 'l10n-shared',
+  setup(build) {
+    build.onResolve({ filter: /^@vscode\/l10n$/ }, (args) =>
+      args.importer === L10N_SHIM ? undefined : { path: L10N_SHIM },
+    );
+  },
+};
+
 const bundle = {
   bundle: true,
   platform: 'node',
@@ -107,23 +119,36 @@ const builds = [
     entryPoints: { extension: 'src/extension.ts' },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyLayers, vscodeOnce],
+    plugins: [lazyLayers, vscodeOnce, l10nShared],
   },
-  { ...bundle, entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...bundle,
+    entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [l10nShared],
+  },
   {
     ...bundle,
     entryPoints: { objectBrowser: 'src/vscode/objectBrowser.ts' },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyLayers, vscodeOnce],
+    plugins: [lazyLayers, vscodeOnce, l10nShared],
   },
-  { ...bundle, entryPoints: { api: 'src/api/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...bundle,
+    entryPoints: { api: 'src/api/index.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [l10nShared],
+  },
   // The job log reader's worker thread (src/api/listenThread.ts starts it beside dist/api.js, which it loads).
   {
     ...bundle,
     entryPoints: { listenWorker: 'src/api/listenWorker.ts' },
     outdir: 'dist',
     plugins: [
+      l10nShared,
       {
         name: 'api-bundle',
         setup: (build) =>
@@ -133,15 +158,27 @@ const builds = [
       },
     ],
   },
-  { ...bundle, entryPoints: { config: 'src/config/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...bundle,
+    entryPoints: { config: 'src/config/index.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [l10nShared],
+  },
   // The object-storage (S3) layer with the AWS SDK's S3 client, loaded when a bucket is first expanded.
-  { ...bundle, entryPoints: { s3: 'src/s3/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...bundle,
+    entryPoints: { s3: 'src/s3/index.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [l10nShared],
+  },
   {
     ...bundle,
     entryPoints: { actions: 'src/vscode/actions.ts' },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyLayers, vscodeOnce],
+    plugins: [lazyLayers, vscodeOnce, l10nShared],
   },
   {
     ...bundle,

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SecretRegistry } from './api/redact';
+import { setL10nContents } from './model/l10nSlot';
 import type { Prompter } from './wizards/prompter';
 import { AccountController } from './vscode/account';
 import { registerActionCommands } from './vscode/actionCommands';
@@ -53,6 +54,8 @@ declare const __TP_LOAD__: { readonly start: number; readonly end?: number } | u
 /** The test surface outside production (see vscode/testApi.ts); an installed extension returns nothing. */
 export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi | undefined {
   const activateStart = performance.now();
+  // The display language's translations, for the code without vscode (src/model/l10n.ts).
+  setL10nContents(vscode.l10n.bundle);
   const secrets = new SecretRegistry();
   const log = new Log(secrets);
   const store = new Store();

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { Transport } from './http';
 import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
 import type { ListenThreadMessage, ListenWorkerData } from './listenWorker';
+import { l10nContents } from '../model/l10nSlot';
 
 /** Beside this module: dist/listenWorker.js in the bundle, out/src/api/listenWorker.js in the tests. */
 export const LISTEN_WORKER_FILE = path.join(__dirname, 'listenWorker.js');
@@ -32,6 +33,7 @@ export async function listenJobInThread(
     userAgent: target.userAgent,
     proxy: proxy.proxy,
     opts: { pingMs: opts.pingMs, idleTimeoutMs: opts.idleTimeoutMs, deadAfterMs: opts.deadAfterMs },
+    l10n: l10nContents(),
   };
   return new Promise((resolve) => {
     let settled = false;

@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ListenMessage, ListenOutcome, SocketOptions } from './jobSocket';
 import type { LogLevel } from './log';
 import type { ProxySettings } from './proxy';
+import { setL10nContents, type L10nContents } from '../model/l10nSlot';
 import type * as ApiModule from './index';
 
 // The API layer as a whole (dist/api.js beside this file once bundled: esbuild.mjs maps it), so the
@@ -27,6 +28,8 @@ export interface ListenWorkerData {
   readonly userAgent: string;
   readonly proxy: ProxySettings | undefined;
   readonly opts: SocketOptions;
+  /** The display language's translations (vscode.l10n.bundle), for the messages this thread writes. */
+  readonly l10n: L10nContents | undefined;
 }
 
 export type ListenThreadMessage =
@@ -92,4 +95,7 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
   );
 }
 
-if (parentPort) run(parentPort, workerData as ListenWorkerData);
+if (parentPort) {
+  setL10nContents((workerData as ListenWorkerData).l10n);
+  run(parentPort, workerData as ListenWorkerData);
+}

@@ -74,6 +74,8 @@ export interface CodeServerOptions {
   /** Open the folder in Restricted Mode: Workspace Trust on, the folder never trusted, no startup prompt.
    *  By default trust is off (every folder trusted). */
   untrusted?: boolean;
+  /** The display language (code-server's --locale): `qps-ploc` for the pseudo-localised run. */
+  locale?: string;
 }
 
 /** Workspace Trust on, and a folder nobody trusted stays in Restricted Mode without asking. */
@@ -152,6 +154,7 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
     '--disable-update-check',
     ...(opts.untrusted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
+    ...(opts.locale ? ['--locale', opts.locale] : []),
     ...common,
     workspace,
   ];
