@@ -76,6 +76,8 @@ export interface CodeServerOptions {
   untrusted?: boolean;
   /** The display language (code-server's --locale): `qps-ploc` for the pseudo-localised run. */
   locale?: string;
+  /** Called after the .vsix files are installed, before code-server starts. */
+  afterInstall?: (dirs: { userData: string; extensions: string }) => void;
 }
 
 /** Workspace Trust on, and a folder nobody trusted stays in Restricted Mode without asking. */
@@ -142,6 +144,7 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
     });
   }
 
+  opts.afterInstall?.({ userData: path.join(state, 'ud'), extensions: path.join(state, 'exts') });
   const port = opts.port ?? (await freePort());
   const logFile = path.join(state, 'code-server.log');
   const out = fs.openSync(logFile, 'w');

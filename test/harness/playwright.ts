@@ -50,6 +50,8 @@ export interface Page {
   screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
   waitForTimeout(ms: number): Promise<void>;
   url(): string;
+  /** Run `fn` in the page and return its (serialisable) result. */
+  evaluate<R>(fn: () => R): Promise<R>;
 }
 
 export interface BrowserContext {

@@ -11,6 +11,8 @@ import type { UiTest } from '../ui/types';
 import { Workbench } from '../ui/workbench';
 import { launchChromium, plainConsoleText, workbenchUrl } from './browser';
 import { newRunDir, startCodeServer } from './codeServer';
+import { PSEUDO_LOCALE, installPseudoLocale, pseudoBundles, type PseudoBundles } from './pseudoLocale';
+import { PseudoText } from '../ui/pseudoCheck';
 import { startLocalEngine } from './engine';
 import { ensureInstalled } from './install';
 import { part, runSuite, type Own, type SuiteContext } from './suite';
@@ -61,11 +63,26 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function runOn(target: Target, tests: UiTest[], ctx: SuiteContext, own: Own): Promise<void> {
-  log(`--- UI tests on VS Code ${target.name} (code-server ${target.codeServer}) ---`);
+/** The pseudo-localised window's flows (test/ui/pseudo.flow.ts), unless TENSORPOOL_TEST_FILES leaves them out
+ *  (they run when it is unset or names `pseudo`). */
+function loadPseudoTests(): UiTest[] {
+  const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
+  if (only.length > 0 && !only.includes('pseudo')) return [];
+  return (require(path.join(UI_DIR, 'pseudo.flow.js')) as { tests: UiTest[] }).tests;
+}
+
+async function runOn(
+  target: Target,
+  tests: UiTest[],
+  ctx: SuiteContext,
+  own: Own,
+  pseudo?: PseudoBundles,
+): Promise<void> {
+  const mode = pseudo ? ` in the pseudo-localised display language (${PSEUDO_LOCALE})` : '';
+  log(`--- UI tests on VS Code ${target.name} (code-server ${target.codeServer})${mode} ---`);
   const shotsDir = path.join(RESULTS, `vscode-${target.name}`);
-  fs.rmSync(shotsDir, { recursive: true, force: true });
-  const runDir = newRunDir(`ui-${target.name}`);
+  if (!pseudo) fs.rmSync(shotsDir, { recursive: true, force: true });
+  const runDir = newRunDir(`ui-${target.name}${pseudo ? '-pseudo' : ''}`);
   ctx.markers.push(runDir);
   const engine = await startLocalEngine();
   own(engine.stop);
@@ -74,6 +91,7 @@ async function runOn(target: Target, tests: UiTest[], ctx: SuiteContext, own: Ow
     startCodeServer(target, {
       runDir,
       vsix: [VSIX],
+      ...(pseudo ? { locale: PSEUDO_LOCALE, afterInstall: (dirs) => installPseudoLocale(dirs, pseudo) } : {}),
       machineSettings: { 'tensorpool.apiUrl': engine.url },
       settings: {
         // The DOM renderer, so the tests can read a terminal's text (WebGL draws on a canvas).
@@ -100,7 +118,13 @@ async function runOn(target: Target, tests: UiTest[], ctx: SuiteContext, own: Ow
     const lines: string[] = [];
     try {
       await withTimeout(
-        test.run({ workbench, engine, vscode: target.name, log: (m) => lines.push(m) }),
+        test.run({
+          workbench,
+          engine,
+          vscode: target.name,
+          log: (m) => lines.push(m),
+          pseudo: pseudo && new PseudoText(pseudo),
+        }),
         PER_TEST_TIMEOUT_MS,
         test.name,
       );
@@ -139,10 +163,19 @@ if (require.main === module) {
     const targets = selectTargets();
     ctx.watchdog.arm(15 * 60_000, 'installing');
     await ensureInstalled(targets);
-    ctx.watchdog.arm(6 * 60_000, 'the UI suite');
+    ctx.watchdog.arm(9 * 60_000, 'the UI suite');
     await timed('vsce package', packageExtension);
     const tests = loadTests();
-    for (const target of targets)
-      await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, tests, ctx, own));
+    const pseudoTests = loadPseudoTests();
+    const pseudo =
+      pseudoTests.length > 0 ? await timed('pseudo-localised bundles', pseudoBundles) : undefined;
+    for (const target of targets) {
+      if (tests.length > 0)
+        await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, tests, ctx, own));
+      if (pseudo)
+        await part(ctx, `VS Code ${target.name} (${PSEUDO_LOCALE})`, (own) =>
+          runOn(target, pseudoTests, ctx, own, pseudo),
+        );
+    }
   });
 }

@@ -2,6 +2,7 @@
 // out/test/ui/*.ui.js in name order, each test in order, in one workbench window: later tests may build
 // on what earlier ones did (the view opened, signed in).
 import type { LocalEngine } from '../harness/engine';
+import type { PseudoText } from './pseudoCheck';
 import type { Workbench } from './workbench';
 
 export interface UiContext {
@@ -10,6 +11,8 @@ export interface UiContext {
   /** Short VS Code version name, e.g. "1.100". */
   vscode: string;
   log(message: string): void;
+  /** In the pseudo-localised window only: English text -> what the window shows instead. */
+  pseudo?: PseudoText;
 }
 
 export interface UiTest {
