@@ -6,7 +6,6 @@ import { RuleTester } from 'eslint';
 import * as tsParser from '@typescript-eslint/parser';
 import { REPO } from '../harness/util';
 
-
 describe('the l10n lint rule', () => {
   it('reports user-facing strings outside l10n.t and accepts them inside it', async () => {
     // The rule is an ES module (Node 20 loads it with import()).
