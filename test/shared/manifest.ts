@@ -26,14 +26,15 @@ export function englishMessages(): Messages {
   return readJsonFile('package.nls.json') as Messages;
 }
 
-/** `node` with every "%key%" string replaced by its message, as VS Code does; a missing key throws. */
+/**
+ * `node` with every "%key%" string replaced by its message, as VS Code does; a reference without a message
+ * stays as it is, as in VS Code (test/unit/manifest-nls.test.ts reports it).
+ */
 export function localise<T>(node: T, messages: Messages): T {
   if (typeof node === 'string') {
     const key = NLS_REFERENCE.exec(node)?.[1];
-    if (key === undefined) return node;
-    const message = messages[key];
-    if (typeof message !== 'string') throw new Error(`package.nls.json has no message "${key}"`);
-    return message as T;
+    const message = key === undefined ? undefined : messages[key];
+    return (typeof message === 'string' ? message : node) as T;
   }
   if (Array.isArray(node)) return node.map((n: unknown) => localise(n, messages)) as T;
   if (node && typeof node === 'object')
