@@ -1,7 +1,8 @@
 // What `vsce` makes of this repository: the files a user gets (`vsce ls`: the bundles the extension loads,
-// its media, the manifest, README, CHANGELOG and LICENSE; no source, maps, engine or screenshots), no
-// warnings, and a manifest Open VSX takes as the Marketplace does. The packaged .vsix itself is installed
-// into code-server from the file and driven in the real workbench by the UI suite (test/harness/runUi.ts).
+// its media, the manifest and its English text (package.nls.json), README, CHANGELOG and LICENSE; no
+// source, maps, engine or screenshots), no warnings, and a manifest Open VSX takes as the Marketplace
+// does. The packaged .vsix itself is installed into code-server from the file and driven in the real
+// workbench by the UI suite (test/harness/runUi.ts).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,6 +26,13 @@ function shippedBundles(): string[] {
     .map((f) => `dist/${f}`);
 }
 
+/** package.nls.json (the manifest's English text) and each translation of it beside package.json. */
+function manifestText(): string[] {
+  const files = fs.readdirSync(root).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f));
+  assert.ok(files.includes('package.nls.json'));
+  return files;
+}
+
 describe('packaging (vsce)', function () {
   this.timeout(90_000);
   let listed: { files: string[]; output: string };
@@ -32,11 +40,11 @@ describe('packaging (vsce)', function () {
     listed = vsceLs();
   });
 
-  it('lists only what a user needs: the bundles, media, manifest, README, CHANGELOG and LICENSE', () => {
+  it('lists only what a user needs: the bundles, media, manifest and its text, README, CHANGELOG and LICENSE', () => {
     const media = listed.files.filter((f) => f.startsWith('media/'));
     assert.deepEqual(
       listed.files.filter((f) => !f.startsWith('media/')),
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...shippedBundles()].sort(),
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...manifestText(), ...shippedBundles()].sort(),
     );
     // Every media file the manifest names (icon, view icons, language configuration, walkthrough media).
     const named = JSON.stringify(manifest).match(/"(?:\.\/)?media\/[^"]+"/g) ?? [];

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALL_COMMANDS } from '../../src/vscode/commands';
+import { localisedManifest } from '../shared/manifest';
 
 interface Step {
   id: string;
@@ -49,7 +50,8 @@ interface Manifest {
 }
 
 const root = path.resolve(__dirname, '../../..');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+// With its English text in place of the %key% references to package.nls.json, as VS Code shows it.
+const manifest = localisedManifest<Manifest>();
 const commands = new Set<string>(ALL_COMMANDS);
 const views = new Set<string>(
   Object.values((manifest.contributes as unknown as { views: Record<string, Array<{ id: string }>> }).views)

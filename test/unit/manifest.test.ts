@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALL_COMMANDS } from '../../src/vscode/commands';
+import { localisedManifest } from '../shared/manifest';
 
 interface Manifest {
   contributes: {
@@ -21,7 +22,8 @@ interface Manifest {
 }
 
 const root = path.resolve(__dirname, '../../..');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+// With its English text in place of the %key% references to package.nls.json, as VS Code shows it.
+const manifest = localisedManifest<Manifest>();
 
 describe('package.json manifest', () => {
   const contributed = manifest.contributes.commands.map((c) => c.command);
