@@ -24,7 +24,7 @@ export type { JobApi, JobInfo, JobSystem } from './jobs';
 export { pullSystem } from './jobs';
 export { listenJob, pushSystem } from './jobSocket';
 /** For the job log reader's worker thread (listenWorker.ts), which loads this bundle rather than its own. */
-export { outboundDispatcher } from './proxy';
+export { outboundDispatcher, nodeClientOptions } from './proxy';
 /** For the S3 client's https.Agent (src/vscode/bucketBrowser.ts): the roots the API client trusts. */
 export { tlsOptions } from './systemCerts';
 export type {

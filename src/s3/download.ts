@@ -5,7 +5,12 @@
  * never written (src/api/downloads.ts safeOutputPath). Several objects go in parallel; a cancel stops them
  * and removes their temp files.
  */
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  type GetObjectCommandInput,
+  type GetObjectCommandOutput,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -36,7 +41,36 @@ export interface DownloadOutcome {
 export const RANGE_SIZE = 16 * 1024 * 1024;
 const RANGE_QUEUE = 4;
 
-type GetOptions = { signal?: AbortSignal; onBytes?: (n: number) => void; made?: Set<string>; size?: number };
+type Get = (client: S3Client, input: GetObjectCommandInput) => Promise<GetObjectCommandOutput>;
+type GetOptions = {
+  signal?: AbortSignal;
+  onBytes?: (n: number) => void;
+  made?: Set<string>;
+  size?: number;
+  gets?: Get;
+};
+
+/**
+ * GETs that share one resolved middleware stack per client (what the SDK's own `cacheMiddleware` does, which
+ * it skips when a request has options such as an abort signal): the SDK otherwise builds and sorts the whole
+ * stack again for every request, most of its CPU per small object. All GETs of one download carry the same
+ * signal, so the stack is built once for them.
+ */
+export function sharedGets(signal?: AbortSignal): Get {
+  const handlers = new WeakMap<S3Client, ReturnType<GetObjectCommand['resolveMiddleware']>>();
+  return async (client, input) => {
+    const command = new GetObjectCommand(input);
+    let handler = handlers.get(client);
+    if (!handler) {
+      handler = command.resolveMiddleware(client.middlewareStack, client.config, { abortSignal: signal });
+      handlers.set(client, handler);
+    }
+    return (await handler(command)).output;
+  };
+}
+
+/** Received bytes are written in batches of up to this size (fewer writes; memory stays bounded). */
+const WRITE_BATCH = 1024 * 1024;
 
 /** GET `key` (or bytes start..end) into the open file at `start`; returns the bytes written. */
 async function getInto(
@@ -48,21 +82,29 @@ async function getInto(
   end: number | undefined,
   opts: GetOptions,
 ): Promise<{ written: number; length?: number }> {
-  const out = await client.send(
-    new GetObjectCommand({
-      Bucket: bucket,
-      Key: key,
-      Range: end === undefined ? undefined : `bytes=${start}-${end}`,
-    }),
-    { abortSignal: opts.signal },
-  );
+  const input = { Bucket: bucket, Key: key, Range: end === undefined ? undefined : `bytes=${start}-${end}` };
+  const out = opts.gets
+    ? await opts.gets(client, input)
+    : await client.send(new GetObjectCommand(input), { abortSignal: opts.signal });
   let at = start;
-  for await (const chunk of out.Body as Readable) {
-    const buf = chunk as Buffer;
+  let batch: Buffer[] = [];
+  let batched = 0;
+  const flush = async (): Promise<void> => {
+    if (!batched) return;
+    const buf = batch.length === 1 ? batch[0] : Buffer.concat(batch, batched);
+    batch = [];
+    batched = 0;
     await fh.write(buf, 0, buf.length, at);
     at += buf.length;
+  };
+  for await (const chunk of out.Body as Readable) {
+    const buf = chunk as Buffer;
+    batch.push(buf);
+    batched += buf.length;
     opts.onBytes?.(buf.length);
+    if (batched >= WRITE_BATCH) await flush();
   }
+  await flush();
   return { written: at - start, length: out.ContentLength };
 }
 
@@ -155,6 +197,7 @@ export async function downloadMany(
   result.refused.push(...refused);
   let next = 0;
   const made = new Set<string>();
+  const gets = sharedGets(opts.signal);
   const worker = async (): Promise<void> => {
     while (next < todo.length && !opts.signal?.aborted) {
       const item = todo[next++];
@@ -164,7 +207,7 @@ export async function downloadMany(
           continue;
         }
         await session.run((c) =>
-          downloadTo(c, bucket, item.key, item.path, { ...opts, made, size: sizes.get(item.key) }),
+          downloadTo(c, bucket, item.key, item.path, { ...opts, made, gets, size: sizes.get(item.key) }),
         );
         result.written.push(item.path);
       } catch (e) {

@@ -1,4 +1,5 @@
 /** What an S3 failure means for the user; the SDK's messages carry no secrets (never the signature). */
+import * as l10n from '@vscode/l10n';
 
 interface SdkError {
   readonly name?: string;
@@ -34,6 +35,11 @@ export class KeysRejectedError extends Error {
 export function s3ErrorMessage(e: unknown): string {
   const err = e as SdkError | undefined;
   const status = s3Status(e);
+  // The proxy's own refusal of the tunnel (https-proxy-agent hands its answer to the request).
+  if (status === 407)
+    return l10n.t(
+      'The proxy requires authentication (407): check http.proxyAuthorization, or the credentials in http.proxy.',
+    );
   const code = err?.Code ?? err?.name;
   const text = err?.message && err.message !== 'UnknownError' ? err.message : undefined;
   return (

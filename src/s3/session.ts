@@ -17,7 +17,8 @@ export class S3Session {
 
   constructor(
     private readonly source: CredentialSource,
-    private readonly settings: S3HttpSettings = {},
+    /** The transport, or how to choose it for the credentials' endpoint (a proxy depends on the host). */
+    private readonly settings: S3HttpSettings | ((creds: S3Credentials) => Promise<S3HttpSettings>) = {},
   ) {}
 
   /** Run `op` with the client; on a 403 re-read the keys once and run it again. */
@@ -44,9 +45,12 @@ export class S3Session {
 
   async current(fresh: boolean): Promise<{ creds: S3Credentials; client: S3Client }> {
     if (fresh || !this.client) {
-      const loading = this.source(fresh).then((creds) => ({
+      const loading = this.source(fresh).then(async (creds) => ({
         creds,
-        client: createS3Client(creds, this.settings),
+        client: createS3Client(
+          creds,
+          typeof this.settings === 'function' ? await this.settings(creds) : this.settings,
+        ),
       }));
       this.client = loading;
       loading.catch(() => {

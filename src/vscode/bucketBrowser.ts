@@ -47,12 +47,15 @@ export class BucketBrowser implements vscode.Disposable {
   /** The S3 session for the current credentials (made on first use). */
   s3(): Promise<S3Session> {
     this.session ??= Promise.all([loadS3(), loadApi()]).then(async ([s3, api]) => {
-      // Strict TLS and the operating system's certificates as for the API (http.systemCertificates).
-      const tls = await api.tlsOptions(readProxySettings());
-      return new s3.S3Session((fresh) => this.credentials(fresh), {
-        strictSSL: tls.rejectUnauthorized,
-        ca: tls.ca,
-      });
+      // Strict TLS, the operating system's certificates and the proxy as for the API (http.proxy, noProxy,
+      // proxyAuthorization, systemCertificates), for the endpoint of the credentials in use.
+      return new s3.S3Session(
+        (fresh) => this.credentials(fresh),
+        async (creds) => {
+          const o = await api.nodeClientOptions(creds.endpoint, readProxySettings());
+          return { strictSSL: o.rejectUnauthorized, ca: o.ca, proxy: o.proxy };
+        },
+      );
     });
     return this.session;
   }

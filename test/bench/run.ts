@@ -6,6 +6,8 @@
 // usage: node out/test/bench/run.js [--vscode 1.100,1.139] [--only node]   (npm run bench builds first)
 //   --only node: the packaging and the fresh-Node measurements only (no extension host); bench.json is
 //   then left as it was (the figures go to test-results/bench-node.json).
+//   env TENSORPOOL_BENCH_ONLY=s3: the object-storage steps alone (./s3Bench.ts; no packaging, no host), for
+//   A/B runs of the S3 rows; the figures go to test-results/bench-s3.json.
 //   env TENSORPOOL_BENCH_IDLE_MS / _VISIBLE_MS / _LAUNCHES shorten the host phases for a quick local look
 //   (a hidden-idle window under 60 s is reported as broken), KEEP_STATE=1 keeps the scratch folders.
 //
@@ -60,6 +62,8 @@ const BUDGET = {
 };
 const FRESH_PROCESSES = 15;
 const ONLY_NODE = process.argv.slice(2).join(' ').includes('--only node');
+/** env TENSORPOOL_BENCH_ONLY=s3: the object-storage steps alone (for A/B runs), figures to bench-s3.json. */
+const ONLY_S3 = process.env.TENSORPOOL_BENCH_ONLY === 's3';
 const OVERHEAD_PAIRS = 500;
 const OVERHEAD_ATTEMPTS = 3;
 
@@ -676,22 +680,22 @@ runSuite(
     ctx.watchdog.arm(16 * 60_000, 'the benchmarks');
     const notes: string[] = [];
     try {
-      await vsixAndBundle(table, raw);
-      if (!isProduction(fs.readFileSync(path.join(REPO, 'dist', 'extension.js'), 'utf8'))) {
+      if (!ONLY_S3) await vsixAndBundle(table, raw);
+      if (!ONLY_S3 && !isProduction(fs.readFileSync(path.join(REPO, 'dist', 'extension.js'), 'utf8'))) {
         notes.push(
           'dist/ held a development build after packaging (a concurrent build?): rebuilt it for production',
         );
         await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
       }
       const shipped = fileHash(path.join(REPO, 'dist', 'extension.js'));
-      await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
+      if (!ONLY_S3) await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
       await timed('object storage benchmarks', () =>
         s3Benchmarks().then(
           (s) => s3Rows(table, (raw.s3 = s)),
           (e: unknown) => s3Rows(table, undefined, String(e)),
         ),
       );
-      if (!ONLY_NODE)
+      if (!ONLY_NODE && !ONLY_S3)
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
       if (fileHash(path.join(REPO, 'dist', 'extension.js')) !== shipped) {
         notes.push(
@@ -737,7 +741,7 @@ runSuite(
       raw,
     };
     fs.mkdirSync(RESULTS, { recursive: true });
-    const out = path.join(RESULTS, ONLY_NODE ? 'bench-node.json' : 'bench.json');
+    const out = path.join(RESULTS, ONLY_S3 ? 'bench-s3.json' : ONLY_NODE ? 'bench-node.json' : 'bench.json');
     fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(
       `figures written to ${path.relative(REPO, out)} (${cpus.length} CPUs: ${cpus[0]?.model ?? 'unknown'})`,

@@ -60,6 +60,7 @@ const NODE_FILES = [
   'systemCerts',
   'inspectingProxy',
   's3Faults',
+  's3Proxy',
 ].map((f) => path.join(__dirname, 'node', `${f}.test.js`));
 /** The proxy tests against tinyproxy count among the network checks. */
 const PROXY_TESTS = path.join(__dirname, 'node', 'proxy.test.js');

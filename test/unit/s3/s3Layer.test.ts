@@ -196,6 +196,36 @@ describe('S3 layer against a real S3 server (s3rver)', function () {
     assert.equal(again.skipped.length, 2, 'existing files are kept unless overwrite is asked');
   });
 
+  it('a folder download cancelled midway stops, leaves no .part file and only complete files', async () => {
+    const body = (i: number) => Buffer.alloc(40_000 + i, i % 251);
+    await session.run(async (c) => {
+      for (let i = 0; i < 60; i++)
+        await c.send(new PutObjectCommand({ Bucket: 'data', Key: `many/f${i}.bin`, Body: body(i) }));
+    });
+    const out = join(dir, 'many-out');
+    const stop = new AbortController();
+    let received = 0;
+    const result = await downloadMany(session, 'data', 'many/', out, {
+      signal: stop.signal,
+      concurrency: 4,
+      onBytes: (n) => {
+        received += n;
+        if (received > 400_000) stop.abort();
+      },
+    });
+    assert.equal(result.cancelled, true);
+    const names = readdirSync(join(out, 'many'));
+    assert.ok(names.length < 60, `${names.length} files: the cancel stopped nothing`);
+    assert.deepEqual(
+      names.filter((n) => n.endsWith('.part')),
+      [],
+    );
+    for (const n of names) {
+      const i = Number(/^f(\d+)\.bin$/.exec(n)?.[1]);
+      assert.ok(readFileSync(join(out, 'many', n)).equals(body(i)), `${n} is not complete`);
+    }
+  });
+
   it('deletes a folder and every object under it', async () => {
     const f = join(dir, 'd.txt');
     writeFileSync(f, 'd');
