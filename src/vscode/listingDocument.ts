@@ -17,7 +17,7 @@ export class ListingDocumentProvider implements vscode.TextDocumentContentProvid
 
   provideTextDocumentContent(): string {
     const data = this.store.clusters.data;
-    return data?.message ?? 'The service has not sent a cluster list yet.';
+    return data?.message ?? vscode.l10n.t('The service has not sent a cluster list yet.');
   }
 
   dispose(): void {

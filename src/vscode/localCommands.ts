@@ -6,6 +6,7 @@
  * command_result message the protocol sends back.
  */
 import { spawn } from 'node:child_process';
+import * as vscode from 'vscode';
 import type { Prompter } from '../wizards/prompter';
 import type { HostSeams } from './hostSeams';
 import type { Log } from './log';
@@ -16,7 +17,7 @@ export interface LocalCommandResult {
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
-  /** Not run: why (untrusted workspace, the user said no, cancelled). */
+  /** Not run: why (untrusted workspace, the user said no, cancelled), in English as the service is told. */
   readonly refused?: string;
 }
 
@@ -27,8 +28,15 @@ export interface CommandOutput {
 }
 
 const MAX_KEPT = 256 * 1024;
-export const RUN = 'Run';
-export const RUN_ALWAYS = "Run and Don't Ask Again for This Workspace";
+
+type Refusal = 'untrusted' | 'declined';
+/** Why a command was not run, as the service reads it (in the command's stderr) and the log says it. */
+const REASON: Record<Refusal, string> = {
+  // eslint-disable-next-line tensorpool/l10n -- sent to the service in the command's stderr, and logged
+  untrusted: 'the workspace is not trusted',
+  // eslint-disable-next-line tensorpool/l10n -- sent to the service in the command's stderr, and logged
+  declined: 'the user chose not to run it',
+};
 
 export class LocalCommandRunner {
   constructor(
@@ -47,9 +55,20 @@ export class LocalCommandRunner {
   ): Promise<LocalCommandResult> {
     const refused = await this.consent(command, cwd);
     if (refused) {
-      out.note(`Not run (${refused}): ${command}`);
-      this.log.warn(`A command the service sent was not run (${refused}).`);
-      return { exitCode: 126, stdout: '', stderr: `Not run on the user's machine: ${refused}.`, refused };
+      out.note(
+        refused === 'untrusted'
+          ? vscode.l10n.t('Not run (the workspace is not trusted): {0}', command)
+          : vscode.l10n.t('Not run (the user chose not to run it): {0}', command),
+      );
+      const reason = REASON[refused];
+      this.log.warn(`A command the service sent was not run (${reason}).`);
+      return {
+        exitCode: 126,
+        stdout: '',
+        // eslint-disable-next-line tensorpool/l10n -- sent to the service as the command's stderr
+        stderr: `Not run on the user's machine: ${reason}.`,
+        refused: reason,
+      };
     }
     out.append(`\x1b[1m$ ${command}\x1b[0m`);
     this.log.info(`Running a command the service sent, in ${cwd}`);
@@ -57,26 +76,28 @@ export class LocalCommandRunner {
   }
 
   /** Undefined when the command may run; else the reason it may not. */
-  private async consent(command: string, cwd: string): Promise<string | undefined> {
+  private async consent(command: string, cwd: string): Promise<Refusal | undefined> {
     if (!this.host.isTrusted()) {
       tellUntrusted(
         this.prompts(),
         this.log,
         'localCommands',
-        'the command the service sent for this job was not run',
+        vscode.l10n.t('the command the service sent for this job was not run'),
       );
-      return 'the workspace is not trusted';
+      return 'untrusted';
     }
     if (this.workspaceState.get('tensorpool.localCommandsAllowed', false)) return undefined;
+    const run = vscode.l10n.t('Run');
+    const always = vscode.l10n.t("Run and Don't Ask Again for This Workspace");
     const answer = await this.prompts().confirm({
-      message: 'TensorPool asks to run a command on this computer for this job',
-      detail: `In ${cwd}:\n\n${command}\n\nIt typically uploads the job's files. Run it?`,
-      actions: [RUN, RUN_ALWAYS],
+      message: vscode.l10n.t('TensorPool asks to run a command on this computer for this job'),
+      detail: vscode.l10n.t("In {0}:\n\n{1}\n\nIt typically uploads the job's files. Run it?", cwd, command),
+      actions: [run, always],
       modal: true,
       severity: 'warning',
     });
-    if (answer === RUN_ALWAYS) await this.workspaceState.update('tensorpool.localCommandsAllowed', true);
-    return answer ? undefined : 'the user chose not to run it';
+    if (answer === always) await this.workspaceState.update('tensorpool.localCommandsAllowed', true);
+    return answer ? undefined : 'declined';
   }
 }
 
@@ -106,7 +127,7 @@ function runShell(
     });
     child.on('close', (code, sig) => {
       const exitCode = code ?? (sig ? 128 : 1);
-      if (exitCode !== 0) out.note(`The command ended with exit code ${exitCode}.`);
+      if (exitCode !== 0) out.note(vscode.l10n.t('The command ended with exit code {0}.', exitCode));
       resolve({ exitCode, stdout, stderr });
     });
   });

@@ -26,8 +26,6 @@ export interface NewJobFileResult {
   readonly source: TemplateSource;
 }
 
-const OPEN_FOLDER = 'Open Folder…';
-
 /** Where the new file goes: the Explorer folder the command was run on, else a workspace folder. */
 async function targetFolder(prompter: Prompter, arg: unknown): Promise<vscode.Uri | undefined> {
   if (arg instanceof vscode.Uri && arg.scheme === 'file') {
@@ -37,20 +35,23 @@ async function targetFolder(prompter: Prompter, arg: unknown): Promise<vscode.Ur
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   if (folders.length === 1) return folders[0].uri;
   if (folders.length === 0) {
+    const openFolder = vscode.l10n.t('Open Folder…');
     const answer = await prompter.confirm({
-      message: 'A job file lives in your project folder, next to the code it runs. Open a folder first.',
-      actions: [OPEN_FOLDER],
+      message: vscode.l10n.t(
+        'A job file lives in your project folder, next to the code it runs. Open a folder first.',
+      ),
+      actions: [openFolder],
       modal: false,
     });
-    if (answer === OPEN_FOLDER) await vscode.commands.executeCommand('workbench.action.files.openFolder');
+    if (answer === openFolder) await vscode.commands.executeCommand('workbench.action.files.openFolder');
     return undefined;
   }
   const picked = await prompter.pick({
-    title: 'New Job File',
+    title: vscode.l10n.t('New Job File'),
     step: 1,
     totalSteps: 1,
     canGoBack: false,
-    placeholder: 'Which folder should the job file go into?',
+    placeholder: vscode.l10n.t('Which folder should the job file go into?'),
     items: folders.map((f) => ({ label: f.name, description: f.uri.fsPath, value: f.uri })),
   });
   return picked.kind === 'value' ? picked.value : undefined;
@@ -65,14 +66,20 @@ export async function newJobFile(deps: NewJobFileDeps, arg?: unknown): Promise<N
     written = await createNewFile(folder.fsPath, jobFileNames(), template.text);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    void vscode.window.showErrorMessage(`Could not create a job file in ${folder.fsPath}: ${why}`);
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Could not create a job file in {0}: {1}', folder.fsPath, why),
+    );
     return undefined;
   }
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(written));
   await vscode.window.showTextDocument(document);
   if (template.source === 'built-in') {
     void vscode.window.showInformationMessage(
-      `${path.basename(written)} was written from the extension's built-in template: ${template.reason ?? 'the service did not answer'}.`,
+      vscode.l10n.t(
+        "{0} was written from the extension's built-in template: {1}.",
+        path.basename(written),
+        template.reason ?? vscode.l10n.t('the service did not answer'),
+      ),
     );
   }
   return { path: written, source: template.source };

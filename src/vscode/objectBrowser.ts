@@ -105,8 +105,8 @@ export class ObjectBrowser implements vscode.Disposable {
     const prefix =
       value ??
       (await vscode.window.showInputBox({
-        title: `Filter ${name} by prefix`,
-        prompt: 'Only keys starting with this are listed (empty: everything)',
+        title: vscode.l10n.t('Filter {0} by prefix', name),
+        prompt: vscode.l10n.t('Only keys starting with this are listed (empty: everything)'),
         value: this.browser.filterOf(name),
       }));
     if (prefix !== undefined) this.browser.setFilter(name, prefix);

@@ -132,8 +132,8 @@ export class ObjectStorageController implements vscode.Disposable {
     } catch (e) {
       void vscode.window.showErrorMessage(
         isTensorPoolError(e) && e.kind === 'not-found'
-          ? 'Object storage is not enabled for your organisation.'
-          : `Could not read the object-storage credentials: ${errorMessage(e)}`,
+          ? vscode.l10n.t('Object storage is not enabled for your organisation.')
+          : vscode.l10n.t('Could not read the object-storage credentials: {0}', errorMessage(e)),
       );
       return undefined;
     }

@@ -20,35 +20,45 @@ export class ObjectStorageActions {
   ) {}
 
   async enable(): Promise<boolean> {
+    const enable = vscode.l10n.t('Enable');
     const pick = await this.prompts().confirm({
-      message: 'Enable TensorPool object storage?',
+      message: vscode.l10n.t('Enable TensorPool object storage?'),
       modal: true,
-      actions: ['Enable'],
-      detail:
+      actions: [enable],
+      detail: vscode.l10n.t(
         'Object storage is S3-compatible and organisation-wide: everyone in your organisation shares the same credentials and buckets. Storage is billed to the organisation.',
+      ),
     });
-    if (pick !== 'Enable') return false;
+    if (pick !== enable) return false;
     try {
       const creds = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Enabling object storage…' },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Enabling object storage…') },
         async () => (await this.api.client()).enableObjectStorage(),
       );
       await this.storage.adopt(creds);
       this.log.info(`Object storage enabled (access key id ${creds.access_key_id}).`);
+      const show = vscode.l10n.t('Show Credentials');
+      const configure = vscode.l10n.t('Configure AWS CLI');
       void vscode.window
         .showInformationMessage(
-          `Object storage is enabled (access key ID ${creds.access_key_id}). The secret key is kept in VS Code's secret storage.`,
-          'Show Credentials',
-          'Configure AWS CLI',
+          vscode.l10n.t(
+            "Object storage is enabled (access key ID {0}). The secret key is kept in VS Code's secret storage.",
+            creds.access_key_id,
+          ),
+          show,
+          configure,
         )
         .then((p) => {
-          if (p === 'Show Credentials') void this.showDetails();
-          if (p === 'Configure AWS CLI') void vscode.commands.executeCommand(Commands.configureAws);
+          if (p === show) void this.showDetails();
+          if (p === configure) void vscode.commands.executeCommand(Commands.configureAws);
         });
       return true;
     } catch (e) {
       void vscode.window
-        .showErrorMessage(`Could not enable object storage: ${errorMessage(e)}`, 'Retry')
+        .showErrorMessage(
+          vscode.l10n.t('Could not enable object storage: {0}', errorMessage(e)),
+          vscode.l10n.t('Retry'),
+        )
         .then((p) => {
           if (p) void this.enable();
         });
@@ -64,19 +74,19 @@ export class ObjectStorageActions {
     const masked = await this.storage.maskedSecret();
     type Row = vscode.QuickPickItem & { field: 'endpoint' | 'region' | 'access_key_id' | 'secret' };
     const rows: Row[] = [
-      { label: 'Endpoint', description: c.endpoint, field: 'endpoint' },
-      { label: 'Region', description: c.region, field: 'region' },
-      { label: 'Access key ID', description: c.access_key_id, field: 'access_key_id' },
+      { label: vscode.l10n.t('Endpoint'), description: c.endpoint, field: 'endpoint' },
+      { label: vscode.l10n.t('Region'), description: c.region, field: 'region' },
+      { label: vscode.l10n.t('Access key ID'), description: c.access_key_id, field: 'access_key_id' },
       {
-        label: 'Secret access key',
-        description: masked ?? '(fetched on copy)',
-        detail: "Kept in VS Code's secret storage. Select to copy it to the clipboard.",
+        label: vscode.l10n.t('Secret access key'),
+        description: masked ?? vscode.l10n.t('(fetched on copy)'),
+        detail: vscode.l10n.t("Kept in VS Code's secret storage. Select to copy it to the clipboard."),
         field: 'secret',
       },
     ];
     const pick = await vscode.window.showQuickPick(rows, {
-      title: `Object storage: ${c.status ?? 'enabled'}`,
-      placeHolder: 'Select a value to copy it',
+      title: vscode.l10n.t('Object storage: {0}', c.status ?? vscode.l10n.t('enabled')),
+      placeHolder: vscode.l10n.t('Select a value to copy it'),
     });
     if (!pick) return;
     if (pick.field === 'secret') await this.copySecret();
@@ -87,8 +97,13 @@ export class ObjectStorageActions {
     const c = this.storage.current() ?? (await this.storage.credentials());
     if (!c) return;
     await vscode.env.clipboard.writeText(c[field]);
-    const name = field === 'access_key_id' ? 'access key ID' : field;
-    vscode.window.setStatusBarMessage(`$(check) Copied the object-storage ${name}`, 3000);
+    const copied =
+      field === 'access_key_id'
+        ? vscode.l10n.t('$(check) Copied the object-storage access key ID')
+        : field === 'endpoint'
+          ? vscode.l10n.t('$(check) Copied the object-storage endpoint')
+          : vscode.l10n.t('$(check) Copied the object-storage region');
+    vscode.window.setStatusBarMessage(copied, 3000);
   }
 
   async copySecret(): Promise<void> {
@@ -96,19 +111,23 @@ export class ObjectStorageActions {
     if (!c) return;
     await vscode.env.clipboard.writeText(c.secret_access_key);
     void vscode.window.showInformationMessage(
-      'The secret access key is on the clipboard. Paste it where it is needed and keep it private.',
+      vscode.l10n.t(
+        'The secret access key is on the clipboard. Paste it where it is needed and keep it private.',
+      ),
     );
   }
 
   async rotate(onRotated?: () => Promise<void>): Promise<boolean> {
+    const rotate = vscode.l10n.t('Rotate Keys');
     const pick = await this.prompts().confirm({
-      message: 'Rotate the object-storage keys?',
+      message: vscode.l10n.t('Rotate the object-storage keys?'),
       modal: true,
-      actions: ['Rotate Keys'],
-      detail:
+      actions: [rotate],
+      detail: vscode.l10n.t(
         'This is organisation-wide: the current access key and secret stop working at once for everyone in your organisation, including scripts and machines that use them. Profiles this extension configured can be updated right after.',
+      ),
     });
-    if (pick !== 'Rotate Keys') return false;
+    if (pick !== rotate) return false;
     try {
       const creds = await (await this.api.client()).rotateObjectStorageKeys();
       await this.storage.adopt(creds);
@@ -116,12 +135,15 @@ export class ObjectStorageActions {
       if (onRotated) await onRotated();
       else
         void vscode.window.showInformationMessage(
-          "Object-storage keys rotated. The new secret is in VS Code's secret storage.",
+          vscode.l10n.t("Object-storage keys rotated. The new secret is in VS Code's secret storage."),
         );
       return true;
     } catch (e) {
       void vscode.window.showErrorMessage(
-        `Could not rotate the keys: ${errorMessage(e)}. The old keys may still be in force; refresh to check.`,
+        vscode.l10n.t(
+          'Could not rotate the keys: {0}. The old keys may still be in force; refresh to check.',
+          errorMessage(e),
+        ),
       );
       await this.storage.refresh();
       return false;
@@ -129,24 +151,28 @@ export class ObjectStorageActions {
   }
 
   async disable(): Promise<boolean> {
+    const disable = vscode.l10n.t('Disable');
     const pick = await this.prompts().confirm({
-      message: 'Disable TensorPool object storage?',
+      message: vscode.l10n.t('Disable TensorPool object storage?'),
       modal: true,
-      actions: ['Disable'],
-      detail:
+      actions: [disable],
+      detail: vscode.l10n.t(
         "Organisation-wide: the credentials stop working for everyone, and the service may delete the organisation's buckets and their data.",
+      ),
     });
-    if (pick !== 'Disable') return false;
+    if (pick !== disable) return false;
     try {
       await (await this.api.client()).disableObjectStorage();
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not disable object storage: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Could not disable object storage: {0}', errorMessage(e)),
+      );
       await this.storage.refresh();
       return false;
     }
     await this.storage.forget();
     this.log.info('Object storage disabled; the stored secret was removed.');
-    void vscode.window.showInformationMessage('Object storage is disabled.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Object storage is disabled.'));
     return true;
   }
 }

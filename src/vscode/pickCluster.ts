@@ -15,7 +15,8 @@ import { Commands } from './commands';
 import type { Log } from './log';
 import type { Store } from './store';
 
-export const ENTER_ID = 'Enter an ID…';
+/** The picker's "Enter an ID…" row, as a value (its label is translated). */
+const ENTER_ID = 'enter-id';
 const MAX_REMEMBERED = 50;
 
 /** Instance ids from create answers, kept after the create is no longer followed. One instance per
@@ -39,7 +40,7 @@ export class CreatedInstances {
 export function clusterPickItem(c: Cluster, operation?: OperationKind): ClusterPickLabel {
   const item = clusterPickLabel(c, operation);
   return c.source === 'text'
-    ? { ...item, detail: `${item.detail} (read from the server’s text answer)` }
+    ? { ...item, detail: vscode.l10n.t('{0} (read from the server’s text answer)', item.detail) }
     : item;
 }
 
@@ -75,11 +76,13 @@ export class ClusterFinder {
   private emptyReason(all: readonly Cluster[], req: PickRequest): string {
     const data = this.store.clusters.data;
     if (this.store.clusters.error && !data)
-      return `The cluster list could not be loaded (${this.store.clusters.error.message}).`;
-    if (all.length > 0) return req.filterWhy ?? 'No cluster fits.';
+      return vscode.l10n.t('The cluster list could not be loaded ({0}).', this.store.clusters.error.message);
+    if (all.length > 0) return req.filterWhy ?? vscode.l10n.t('No cluster fits.');
     if (data && data.clusters === undefined)
-      return 'The server answered with text only, and no cluster could be read from it.';
-    return data?.includeOrg ? 'Your organisation has no clusters.' : 'You have no clusters yet.';
+      return vscode.l10n.t('The server answered with text only, and no cluster could be read from it.');
+    return data?.includeOrg
+      ? vscode.l10n.t('Your organisation has no clusters.')
+      : vscode.l10n.t('You have no clusters yet.');
   }
 
   /** Ask which cluster (or for a typed ID); undefined when the user cancelled or nothing was found. */
@@ -93,10 +96,16 @@ export class ClusterFinder {
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      placeholder: why ? `${why} Enter a cluster ID instead.` : 'Which cluster?',
+      placeholder: why
+        ? vscode.l10n.t('{0} Enter a cluster ID instead.', why)
+        : vscode.l10n.t('Which cluster?'),
       items: [
         ...offered.map((c) => ({ ...clusterPickItem(c, this.store.requestFor(c.id)?.kind), value: c })),
-        { label: ENTER_ID, detail: why ?? 'Type or paste a cluster ID or name.', value: ENTER_ID },
+        {
+          label: vscode.l10n.t('Enter an ID…'),
+          detail: why ?? vscode.l10n.t('Type or paste a cluster ID or name.'),
+          value: ENTER_ID,
+        },
       ],
     });
     if (answer.kind !== 'value') return undefined;
@@ -106,7 +115,7 @@ export class ClusterFinder {
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      prompt: 'Cluster ID (or name)',
+      prompt: vscode.l10n.t('Cluster ID (or name)'),
       placeholder: 'c-1a2b3c…',
       value: '',
       validate: validateClusterRef,
@@ -124,7 +133,9 @@ export class ClusterFinder {
       this.log.info(`GET /cluster/info/${ref}: no cluster could be read from the answer.`);
     } catch (e) {
       if (isTensorPoolError(e) && e.kind === 'not-found') {
-        void vscode.window.showErrorMessage(`No cluster "${ref}" on TensorPool: ${errorMessage(e)}`);
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('No cluster "{0}" on TensorPool: {1}', ref, errorMessage(e)),
+        );
         return undefined;
       }
       this.log.warn(`GET /cluster/info/${ref} failed: ${errorMessage(e)}`);
@@ -163,13 +174,17 @@ export class ClusterFinder {
 
   /** Said when no source names a node of the cluster: what happened and what to do next. */
   noNodes(cluster: Cluster): void {
-    const message =
-      `No node of ${clusterLabel(cluster)} is known yet: neither the cluster list nor GET /cluster/info/${cluster.id} named one. ` +
-      'If it was just created, wait until it is running, then try again.';
+    const message = vscode.l10n.t(
+      'No node of {0} is known yet: neither the cluster list nor GET /cluster/info/{1} named one. If it was just created, wait until it is running, then try again.',
+      clusterLabel(cluster),
+      cluster.id,
+    );
     this.log.warn(message);
-    void vscode.window.showWarningMessage(message, 'Refresh', 'Show Log').then((p) => {
-      if (p === 'Refresh') void this.refresh();
-      if (p === 'Show Log') void vscode.commands.executeCommand(Commands.showLog);
+    const refresh = vscode.l10n.t('Refresh');
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showWarningMessage(message, refresh, showLog).then((p) => {
+      if (p === refresh) void this.refresh();
+      if (p === showLog) void vscode.commands.executeCommand(Commands.showLog);
     });
   }
 }

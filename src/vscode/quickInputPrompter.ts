@@ -8,6 +8,8 @@ import {
   blocks,
   leaving,
   openingText,
+  verdictMessage,
+  withIcon,
   type Answer,
   type ConfirmOptions,
   type InputOptions,
@@ -121,9 +123,7 @@ export class QuickInputPrompter implements Prompter {
         const verdict = o.custom.validate(t);
         const custom: Item = {
           label: o.custom.label(t),
-          description: blocks(verdict)
-            ? `$(error) ${typeof verdict === 'string' ? verdict : verdict?.message}`
-            : undefined,
+          description: blocks(verdict) ? withIcon('error', verdictMessage(verdict) ?? '') : undefined,
           alwaysShow: true,
           custom: true,
         };

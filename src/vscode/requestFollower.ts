@@ -23,11 +23,40 @@ export interface FollowRequest {
   readonly placeholder?: Cluster;
 }
 
-const VERB: Record<TrackedRequest['kind'], string> = {
+/** The log's words for the kinds (the log is not localised). */
+const LOG_VERB: Record<TrackedRequest['kind'], string> = {
   create: 'Creating',
   destroy: 'Destroying',
   edit: 'Updating',
 };
+
+/** "Creating gpu-box" and the like: one message per kind (word order differs between languages). */
+function doing(kind: TrackedRequest['kind'], label: string): string {
+  if (kind === 'create') return vscode.l10n.t('Creating {0}', label);
+  if (kind === 'destroy') return vscode.l10n.t('Destroying {0}', label);
+  return vscode.l10n.t('Updating {0}', label);
+}
+
+/** Said when the wait for an operation broke off (the operation itself goes on). */
+function lostTrack(kind: TrackedRequest['kind'], label: string, why: string): string {
+  if (kind === 'create')
+    return vscode.l10n.t(
+      'Lost track of creating {0}: {1}. The operation goes on; refresh the list to see where it stands.',
+      label,
+      why,
+    );
+  if (kind === 'destroy')
+    return vscode.l10n.t(
+      'Lost track of destroying {0}: {1}. The operation goes on; refresh the list to see where it stands.',
+      label,
+      why,
+    );
+  return vscode.l10n.t(
+    'Lost track of updating {0}: {1}. The operation goes on; refresh the list to see where it stands.',
+    label,
+    why,
+  );
+}
 
 export class RequestFollower implements vscode.Disposable {
   private readonly waits = new Map<string, AbortController>();
@@ -50,7 +79,7 @@ export class RequestFollower implements vscode.Disposable {
       vscode.StatusBarAlignment.Left,
       -101,
     );
-    this.item.name = 'TensorPool Operations';
+    this.item.name = vscode.l10n.t('TensorPool Operations');
     this.item.command = Commands.showOperations;
     this.subscription = store.onDidChange((t) => {
       if (t === 'requests') this.render();
@@ -66,9 +95,12 @@ export class RequestFollower implements vscode.Disposable {
     const first = reqs[0];
     this.item.text =
       reqs.length === 1
-        ? `$(loading~spin) ${VERB[first.kind]} ${first.label}: ${first.status}`
-        : `$(loading~spin) ${reqs.length} TensorPool operations`;
-    this.item.tooltip = `${reqs.map((r) => `${VERB[r.kind]} ${r.label}: ${r.status}`).join('\n')}\n\nClick to see them or stop waiting (the operations go on).`;
+        ? vscode.l10n.t('$(loading~spin) {0}: {1}', doing(first.kind, first.label), first.status)
+        : vscode.l10n.t('$(loading~spin) {0} TensorPool operations', reqs.length);
+    this.item.tooltip = vscode.l10n.t(
+      '{0}\n\nClick to see them or stop waiting (the operations go on).',
+      reqs.map((r) => vscode.l10n.t('{0}: {1}', doing(r.kind, r.label), r.status)).join('\n'),
+    );
     this.item.show();
   }
 
@@ -85,7 +117,10 @@ export class RequestFollower implements vscode.Disposable {
     if (!r.requestId) {
       // No request id: the operation was accepted without a way to follow it. Refresh and move on.
       void vscode.window.showInformationMessage(
-        `${VERB[r.kind]} ${r.label}: accepted by TensorPool. The list refreshes as it progresses.`,
+        vscode.l10n.t(
+          '{0}: accepted by TensorPool. The list refreshes as it progresses.',
+          doing(r.kind, r.label),
+        ),
       );
       this.store.untrackRequest(r.clusterId);
       return undefined;
@@ -99,7 +134,7 @@ export class RequestFollower implements vscode.Disposable {
         signal: ac.signal,
         maxTotalMs: this.maxWaitMs,
         onStatus: (info) => {
-          this.log.info(`${VERB[r.kind]} ${r.label}: request ${r.requestId} is ${info.status}`);
+          this.log.info(`${LOG_VERB[r.kind]} ${r.label}: request ${r.requestId} is ${info.status}`);
           // Only a new status changes the row: an unchanged one would just redraw it.
           const current = this.store.requestFor(r.clusterId);
           if (current && current.status !== info.status)
@@ -110,10 +145,7 @@ export class RequestFollower implements vscode.Disposable {
     } catch (e) {
       this.log.warn(`Stopped following ${r.requestId}: ${errorMessage(e)}`);
       void vscode.window
-        .showWarningMessage(
-          `Lost track of ${VERB[r.kind].toLowerCase()} ${r.label}: ${errorMessage(e)}. The operation goes on; refresh the list to see where it stands.`,
-          'Refresh',
-        )
+        .showWarningMessage(lostTrack(r.kind, r.label, errorMessage(e)), vscode.l10n.t('Refresh'))
         .then((p) => {
           if (p) void this.clusters.refresh();
         });
@@ -134,25 +166,31 @@ export class RequestFollower implements vscode.Disposable {
     switch (outcome.kind) {
       case 'completed':
         if (r.kind === 'create') {
+          const copy = vscode.l10n.t('Copy SSH Command');
+          const show = vscode.l10n.t('Show in TensorPool');
           void vscode.window
-            .showInformationMessage(`Cluster ${r.label} is ready.`, 'Copy SSH Command', 'Show in TensorPool')
+            .showInformationMessage(vscode.l10n.t('Cluster {0} is ready.', r.label), copy, show)
             .then((p) => {
-              if (p === 'Copy SSH Command')
-                void vscode.commands.executeCommand(Commands.copySshCommand, r.clusterId);
-              if (p === 'Show in TensorPool')
-                void vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+              if (p === copy) void vscode.commands.executeCommand(Commands.copySshCommand, r.clusterId);
+              if (p === show) void vscode.commands.executeCommand('workbench.view.extension.tensorpool');
             });
         } else {
           void vscode.window.showInformationMessage(
-            r.kind === 'destroy' ? `Cluster ${r.label} was destroyed.` : `Cluster ${r.label} was updated.`,
+            r.kind === 'destroy'
+              ? vscode.l10n.t('Cluster {0} was destroyed.', r.label)
+              : vscode.l10n.t('Cluster {0} was updated.', r.label),
           );
         }
         break;
       case 'failed':
         void vscode.window
           .showErrorMessage(
-            `${VERB[r.kind]} ${r.label} failed: ${outcome.info.external_message ?? 'TensorPool reported FAILED without a reason.'}`,
-            'Show Log',
+            vscode.l10n.t(
+              '{0} failed: {1}',
+              doing(r.kind, r.label),
+              outcome.info.external_message ?? vscode.l10n.t('TensorPool reported FAILED without a reason.'),
+            ),
+            vscode.l10n.t('Show Log'),
           )
           .then((p) => {
             if (p) void vscode.commands.executeCommand(Commands.showLog);
@@ -160,7 +198,12 @@ export class RequestFollower implements vscode.Disposable {
         break;
       case 'gave-up':
         void vscode.window.showWarningMessage(
-          `${VERB[r.kind]} ${r.label} is still ${outcome.info?.status ?? 'in progress'} after ${Math.round(outcome.afterMs / 60_000)} minutes. Stopped waiting; the operation goes on.`,
+          vscode.l10n.t(
+            '{0} is still {1} after {2} minutes. Stopped waiting; the operation goes on.',
+            doing(r.kind, r.label),
+            outcome.info?.status ?? vscode.l10n.t('in progress'),
+            Math.round(outcome.afterMs / 60_000),
+          ),
         );
         break;
       case 'stopped':
@@ -176,17 +219,25 @@ export class RequestFollower implements vscode.Disposable {
   async showOperations(): Promise<void> {
     const reqs = this.store.requests;
     if (reqs.length === 0) {
-      void vscode.window.showInformationMessage('No TensorPool operations are being followed.');
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('No TensorPool operations are being followed.'),
+      );
       return;
     }
     const pick = await vscode.window.showQuickPick(
       reqs.map((r) => ({
-        label: `${VERB[r.kind]} ${r.label}`,
+        label: doing(r.kind, r.label),
         description: r.status,
-        detail: `Request ${r.requestId ?? '(none)'} · select to stop waiting (the operation goes on)`,
+        detail: vscode.l10n.t(
+          'Request {0} · select to stop waiting (the operation goes on)',
+          r.requestId ?? vscode.l10n.t('(none)'),
+        ),
         r,
       })),
-      { title: 'TensorPool operations', placeHolder: 'Select an operation to stop waiting for it' },
+      {
+        title: vscode.l10n.t('TensorPool operations'),
+        placeHolder: vscode.l10n.t('Select an operation to stop waiting for it'),
+      },
     );
     if (pick) this.stop(pick.r.clusterId);
   }

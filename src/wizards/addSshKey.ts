@@ -4,12 +4,21 @@
  * leaves it to the service). Every key is checked before anything is sent; a private key pasted by
  * mistake is refused with its own message. No `vscode` import, no I/O of its own, nothing logged.
  */
+import * as l10n from '@vscode/l10n';
 import { describePublicKey, parsePublicKey, type PublicKey } from '../model/sshPublicKey';
 import { hasControlCharacters } from '../model/validate';
 import type { LocalKey } from './createCluster';
-import type { Answer, PickItem, Prompter, StepMeta } from './prompter';
+import {
+  KEY_EXAMPLE,
+  basename,
+  couldNotGenerate,
+  generateKeyDescription,
+  generateKeyLabel,
+  pasteKeyLabel,
+} from './createClusterKey';
+import { withIcon, type Answer, type PickItem, type Prompter, type StepMeta } from './prompter';
 
-export const ADD_KEY_TITLE = 'Add SSH Key to TensorPool';
+export const addKeyTitle = (): string => l10n.t('Add SSH Key to TensorPool');
 export const MAX_KEY_NAME = 128;
 
 export interface AddSshKeyDeps {
@@ -32,19 +41,20 @@ type Source = { kind: 'file'; key: PublicKey; path: string } | { kind: 'paste' }
 
 export function validateKeyName(value: string): string | undefined {
   if (value === '') return undefined;
-  if (value.trim() === '') return 'Enter a name, or leave the box empty to let the service name the key.';
-  if (value.length > MAX_KEY_NAME) return `Use at most ${MAX_KEY_NAME} characters for the key name.`;
-  if (hasControlCharacters(value)) return 'The key name cannot contain control characters or line breaks.';
+  if (value.trim() === '')
+    return l10n.t('Enter a name, or leave the box empty to let the service name the key.');
+  if (value.length > MAX_KEY_NAME)
+    return l10n.t('Use at most {0} characters for the key name.', MAX_KEY_NAME);
+  if (hasControlCharacters(value))
+    return l10n.t('The key name cannot contain control characters or line breaks.');
   return undefined;
 }
-
-const basename = (p: string): string => p.split(/[\\/]/).pop() ?? p;
 
 export async function runAddSshKeyWizard(deps: AddSshKeyDeps): Promise<AddSshKeyResult | undefined> {
   const { prompter } = deps;
   const saved = new Set(deps.savedFingerprints?.() ?? []);
   const meta = (step: number, canGoBack: boolean): StepMeta => ({
-    title: ADD_KEY_TITLE,
+    title: addKeyTitle(),
     step,
     totalSteps: 2,
     canGoBack,
@@ -56,23 +66,24 @@ export async function runAddSshKeyWizard(deps: AddSshKeyDeps): Promise<AddSshKey
       const parsed = parsePublicKey(local.key);
       if (!parsed.ok) continue; // not a usable public key: not offered
       items.push({
-        label: `$(key) ${basename(local.path)}`,
-        description:
-          describePublicKey(parsed.key) + (saved.has(parsed.key.fingerprint) ? ' (already saved)' : ''),
+        label: withIcon('key', basename(local.path)),
+        description: saved.has(parsed.key.fingerprint)
+          ? l10n.t('{0} (already saved)', describePublicKey(parsed.key))
+          : describePublicKey(parsed.key),
         detail: parsed.key.comment,
         value: { kind: 'file', key: parsed.key, path: local.path },
       });
     }
     if (deps.generateKey)
       items.push({
-        label: '$(add) Generate a new ed25519 key…',
-        description: 'with ssh-keygen, in ~/.ssh',
+        label: generateKeyLabel(),
+        description: generateKeyDescription(),
         value: { kind: 'generate' },
       });
-    items.push({ label: '$(clippy) Paste a public key…', value: { kind: 'paste' } });
+    items.push({ label: pasteKeyLabel(), value: { kind: 'paste' } });
     const picked = await prompter.pick<Source>({
       ...meta(1, false),
-      placeholder: 'Which public key? Saved keys are added to every new cluster you create.',
+      placeholder: l10n.t('Which public key? Saved keys are added to every new cluster you create.'),
       items,
       initialError,
     });
@@ -87,7 +98,7 @@ export async function runAddSshKeyWizard(deps: AddSshKeyDeps): Promise<AddSshKey
         if (!parsed.ok) throw new Error(parsed.message);
         source = { kind: 'file', key: parsed.key, path: made.path };
       } catch (e) {
-        initialError = `Could not generate a key: ${e instanceof Error ? e.message : String(e)}`;
+        initialError = couldNotGenerate(e);
         continue;
       }
     }
@@ -100,15 +111,15 @@ export async function runAddSshKeyWizard(deps: AddSshKeyDeps): Promise<AddSshKey
       if (pasted.kind === 'cancel') return undefined;
       if (pasted.kind === 'back') continue;
       key = pasted.value;
-      label = 'pasted key';
+      label = l10n.t('pasted key');
     }
     const name = await prompter.input({
       ...meta(2, true),
-      prompt: `Name for ${describePublicKey(key)} (optional)`,
+      prompt: l10n.t('Name for {0} (optional)', describePublicKey(key)),
       value: '',
       placeholder: key.comment
-        ? `Leave empty to let the service name it (usually "${key.comment}")`
-        : 'Leave empty to let the service name it',
+        ? l10n.t('Leave empty to let the service name it (usually "{0}")', key.comment)
+        : l10n.t('Leave empty to let the service name it'),
       validate: validateKeyName,
     });
     if (name.kind === 'cancel') return undefined;
@@ -120,9 +131,11 @@ export async function runAddSshKeyWizard(deps: AddSshKeyDeps): Promise<AddSshKey
 async function pasteKey(prompter: Prompter, meta: StepMeta): Promise<Answer<PublicKey>> {
   const answer = await prompter.input({
     ...meta,
-    prompt: 'Paste an SSH public key (one line from a .pub file). A private key is refused and never sent.',
+    prompt: l10n.t(
+      'Paste an SSH public key (one line from a .pub file). A private key is refused and never sent.',
+    ),
     value: '',
-    placeholder: 'ssh-ed25519 AAAA… you@host',
+    placeholder: KEY_EXAMPLE,
     password: false,
     validate: (v) => {
       const r = parsePublicKey(v);

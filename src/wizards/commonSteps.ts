@@ -2,6 +2,7 @@
  * Pieces the wizards share: server messages shown once at their step, the deletion-protection pick
  * (creating and editing), and the review step of the edit wizards (apply the changes or change a field).
  */
+import * as l10n from '@vscode/l10n';
 import type { Answer, PickItem, Prompter, StepMeta } from './prompter';
 import type { StepAnswer } from './steps';
 
@@ -27,32 +28,44 @@ export function pickNewProtection(
     ...meta,
     placeholder: o.placeholder,
     items: [
-      { label: 'Off', description: o.offDescription, value: false },
-      { label: 'On', description: 'protect against accidental destroy', value: true },
+      { label: l10n.t('Off'), description: o.offDescription, value: false },
+      { label: l10n.t('On'), description: l10n.t('protect against accidental destroy'), value: true },
     ],
     active: o.active,
     initialError: o.initialError,
   });
 }
 
-/** Deletion protection for something that exists (`noun`: "cluster", "volume"), its current value marked. */
+/** Deletion protection for something that exists (a cluster or a volume), its current value marked. */
 export function pickEditedProtection(
   prompter: Prompter,
   meta: StepMeta,
-  o: { noun: string; current: boolean; active: boolean | undefined; initialError: string | undefined },
+  o: {
+    what: 'cluster' | 'volume';
+    current: boolean;
+    active: boolean | undefined;
+    initialError: string | undefined;
+  },
 ): Promise<Answer<boolean>> {
+  const cluster = o.what === 'cluster';
   return prompter.pick<boolean>({
     ...meta,
-    placeholder: `Deletion protection: a protected ${o.noun} cannot be destroyed`,
+    placeholder: cluster
+      ? l10n.t('Deletion protection: a protected cluster cannot be destroyed')
+      : l10n.t('Deletion protection: a protected volume cannot be destroyed'),
     items: [
       {
-        label: 'On',
-        description: o.current ? '(current)' : 'protect against accidental destroy',
+        label: l10n.t('On'),
+        description: o.current ? l10n.t('(current)') : l10n.t('protect against accidental destroy'),
         value: true,
       },
       {
-        label: 'Off',
-        description: !o.current ? '(current)' : `allow destroying the ${o.noun}`,
+        label: l10n.t('Off'),
+        description: !o.current
+          ? l10n.t('(current)')
+          : cluster
+            ? l10n.t('allow destroying the cluster')
+            : l10n.t('allow destroying the volume'),
         value: false,
       },
     ],
@@ -63,7 +76,7 @@ export function pickEditedProtection(
 
 /** The summary row showing deletion protection (picking it goes to that step). */
 export function protectionRow<R>(on: boolean | undefined, value: R): PickItem<R> {
-  return { label: 'Deletion protection', description: on ? 'on' : 'off', value };
+  return { label: l10n.t('Deletion protection'), description: on ? l10n.t('on') : l10n.t('off'), value };
 }
 
 /** An edit wizard's review: apply the described changes (or close when there are none), or pick a
@@ -77,10 +90,10 @@ export async function reviewChanges<S, F extends string>(
   const lines = o.changes;
   const picked = await prompter.pick<F | 'apply'>({
     ...meta,
-    placeholder: lines.length ? `Apply: ${lines.join(', ')}?` : 'Nothing changed',
+    placeholder: lines.length ? l10n.t('Apply: {0}?', lines.join(', ')) : l10n.t('Nothing changed'),
     items: [
       {
-        label: lines.length ? '$(check) Apply changes' : '$(close) Nothing to change: close',
+        label: lines.length ? l10n.t('$(check) Apply changes') : l10n.t('$(close) Nothing to change: close'),
         description: lines.join(', '),
         value: 'apply',
       },
@@ -93,4 +106,9 @@ export async function reviewChanges<S, F extends string>(
   return picked.value === 'apply'
     ? { kind: 'value', value: s }
     : { kind: 'goto', target: picked.value, value: s };
+}
+
+/** A review line for a changed deletion protection. */
+export function protectionChange(on: boolean): string {
+  return on ? l10n.t('deletion protection on') : l10n.t('deletion protection off');
 }

@@ -2,6 +2,7 @@
  * The create-cluster wizard: one field per step, validated as the user types, a summary to
  * confirm. It produces the request body; sending it is the caller's job (and is never retried).
  */
+import * as l10n from '@vscode/l10n';
 import {
   KNOWN_INSTANCE_TYPES,
   validateClusterName,
@@ -15,7 +16,7 @@ import { keyStep } from './createClusterKey';
 import { summaryStep } from './createClusterSummary';
 import {
   EMPTY_CREATE,
-  TITLE,
+  createClusterTitle,
   isDirty,
   nameWarning,
   type CreateState,
@@ -27,7 +28,7 @@ import { mapAnswer, runSteps, type Step } from './steps';
 export {
   EMPTY_CREATE,
   FIELD_STEP,
-  TITLE,
+  createClusterTitle,
   isDirty,
   nameWarning,
   toCreateRequest,
@@ -58,11 +59,17 @@ export async function runCreateWizard(
         mapAnswer(
           await prompter.pick<string>({
             ...meta,
-            placeholder: 'GPU instance type: pick one, or type another as <count>x<model> (e.g. 8xH100)',
+            placeholder: l10n.t(
+              'GPU instance type: pick one, or type another as <count>x<model> (e.g. 8xH100)',
+            ),
             items: KNOWN_INSTANCE_TYPES.map((t) => ({ label: t, description: describeType(t), value: t })),
             active: s.instanceType || undefined,
             initialError: takeError('instanceType'),
-            custom: { label: (t) => `Use "${t}"`, validate: validateInstanceType, toValue: (t) => t.trim() },
+            custom: {
+              label: (t) => l10n.t('Use "{0}"', t),
+              validate: validateInstanceType,
+              toValue: (t) => t.trim(),
+            },
           }),
           (instanceType) => ({ ...s, instanceType }),
         ),
@@ -73,7 +80,9 @@ export async function runCreateWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: `Number of nodes (each node is one ${s.instanceType || 'instance'})`,
+            prompt: s.instanceType
+              ? l10n.t('Number of nodes (each node is one {0})', s.instanceType)
+              : l10n.t('Number of nodes (each node is one instance)'),
             value: s.numNodes,
             placeholder: '1',
             initialError: takeError('numNodes'),
@@ -88,9 +97,9 @@ export async function runCreateWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: 'Cluster name (optional: leave empty for a generated name)',
+            prompt: l10n.t('Cluster name (optional: leave empty for a generated name)'),
             value: s.name,
-            placeholder: 'e.g. llama-finetune',
+            placeholder: l10n.t('e.g. {0}', 'llama-finetune'),
             initialError: takeError('name'),
             validate: (v) => {
               if (v === '') return undefined;
@@ -110,9 +119,9 @@ export async function runCreateWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: 'Container image (optional: leave empty for the default image)',
+            prompt: l10n.t('Container image (optional: leave empty for the default image)'),
             value: s.container,
-            placeholder: 'e.g. nvcr.io/nvidia/pytorch:24.05-py3',
+            placeholder: l10n.t('e.g. {0}', 'nvcr.io/nvidia/pytorch:24.05-py3'),
             initialError: takeError('container'),
             validate: (v) => (v === '' ? undefined : validateContainerImage(v)),
           }),
@@ -124,9 +133,10 @@ export async function runCreateWizard(
       run: async (s, meta) =>
         mapAnswer(
           await pickNewProtection(prompter, meta, {
-            placeholder:
+            placeholder: l10n.t(
               'Deletion protection: a protected cluster cannot be destroyed until protection is turned off',
-            offDescription: 'the cluster can be destroyed directly',
+            ),
+            offDescription: l10n.t('the cluster can be destroyed directly'),
             active: s.deletionProtection,
             initialError: takeError('deletionProtection'),
           }),
@@ -137,17 +147,19 @@ export async function runCreateWizard(
   ];
 
   return runSteps(steps, options.initial ?? EMPTY_CREATE, {
-    title: TITLE,
+    title: createClusterTitle(),
     prompter,
     startAt: options.startAt,
     returnTo: options.initial ? 'summary' : undefined,
     isDirty,
-    discardMessage: 'Discard the cluster you were setting up?',
+    discardMessage: l10n.t('Discard the cluster you were setting up?'),
   });
 }
 
 function describeType(t: string): string {
   const [count, model] = t.split('x');
-  if (model === 'CPU') return `${count} vCPUs per node, no GPU`;
-  return `${count} × ${model} GPU${count === '1' ? '' : 's'} per node`;
+  if (model === 'CPU') return l10n.t('{0} vCPUs per node, no GPU', count);
+  return count === '1'
+    ? l10n.t('1 × {0} GPU per node', model)
+    : l10n.t('{0} × {1} GPUs per node', count, model);
 }

@@ -2,9 +2,10 @@
  * The create-cluster wizard's SSH key step: a key from ~/.ssh, a generated one, a pasted one or none
  * (the keys saved on the account), then whether to save a new key to the profile.
  */
+import * as l10n from '@vscode/l10n';
 import { validatePublicKey } from '../model/validate';
-import type { Answer, PickItem, Prompter, StepMeta } from './prompter';
-import { NO_KEY_LABEL, noKeyDescription, type SavedKeys } from './savedKeys';
+import { withIcon, type Answer, type PickItem, type Prompter, type StepMeta } from './prompter';
+import { noKeyDescription, noKeyLabel, type SavedKeys } from './savedKeys';
 import type { CreateState, CreateWizardDeps, LocalKey } from './createClusterState';
 
 export async function keyStep(
@@ -20,7 +21,7 @@ export async function keyStep(
     { kind: 'none' } | { kind: 'paste' } | { kind: 'generate' } | { kind: 'file'; key: LocalKey };
   const items: PickItem<KeyPick>[] = [
     ...keys.map((k) => ({
-      label: `$(key) ${basename(k.path)}`,
+      label: withIcon('key', basename(k.path)),
       description: k.comment,
       detail: `${k.key.slice(0, 40)}…`,
       value: { kind: 'file' as const, key: k },
@@ -28,15 +29,15 @@ export async function keyStep(
     ...(deps.generateKey
       ? [
           {
-            label: '$(add) Generate a new ed25519 key…',
-            description: 'with ssh-keygen, in ~/.ssh',
+            label: generateKeyLabel(),
+            description: generateKeyDescription(),
             value: { kind: 'generate' },
           } as PickItem<KeyPick>,
         ]
       : []),
-    { label: '$(clippy) Paste a public key…', value: { kind: 'paste' } },
+    { label: pasteKeyLabel(), value: { kind: 'paste' } },
     {
-      label: `$(circle-slash) ${NO_KEY_LABEL}`,
+      label: withIcon('circle-slash', noKeyLabel()),
       description: noKeyDescription(saved),
       value: { kind: 'none' },
     },
@@ -58,8 +59,12 @@ export async function keyStep(
       : await deps.prompter.pick<KeyPick>({
           ...meta,
           placeholder: keys.length
-            ? 'SSH public key for the nodes (combined with the keys saved for you and your organisation)'
-            : 'No ~/.ssh/*.pub found. Generate or paste a public key, or continue with the keys saved on your account',
+            ? l10n.t(
+                'SSH public key for the nodes (combined with the keys saved for you and your organisation)',
+              )
+            : l10n.t(
+                'No ~/.ssh/*.pub found. Generate or paste a public key, or continue with the keys saved on your account',
+              ),
           items,
           active,
           initialError,
@@ -72,14 +77,14 @@ export async function keyStep(
       try {
         v = { kind: 'file', key: await deps.generateKey() };
       } catch (e) {
-        initialError = `Could not generate a key: ${e instanceof Error ? e.message : String(e)}`;
+        initialError = couldNotGenerate(e);
         continue;
       }
     }
     if (v.kind === 'file') {
       const problem = validatePublicKey(v.key.key);
       if (problem) {
-        initialError = `${basename(v.key.path)}: ${problem}`;
+        initialError = l10n.t('{0}: {1}', basename(v.key.path), problem);
         continue;
       }
       const save = await askSaveKey(deps.prompter, meta, s.saveKeys);
@@ -97,10 +102,10 @@ export async function keyStep(
     }
     const pasted = await deps.prompter.input({
       ...meta,
-      prompt: 'Paste an SSH public key (one line from a .pub file)',
+      prompt: l10n.t('Paste an SSH public key (one line from a .pub file)'),
       value: s.key.kind === 'pasted' ? s.key.key : '',
       draft: pasteDraft,
-      placeholder: 'ssh-ed25519 AAAA… you@host',
+      placeholder: KEY_EXAMPLE,
       validate: validatePublicKey,
     });
     if (pasted.kind === 'cancel') return { kind: 'cancel', typed: pasted.typed ?? pasteDraft };
@@ -122,13 +127,24 @@ export async function keyStep(
 async function askSaveKey(prompter: Prompter, meta: StepMeta, current: boolean): Promise<Answer<boolean>> {
   return prompter.pick<boolean>({
     ...meta,
-    placeholder: 'Save this SSH key to your TensorPool profile, so later clusters get it too?',
+    placeholder: l10n.t('Save this SSH key to your TensorPool profile, so later clusters get it too?'),
     items: [
-      { label: 'Save the key', description: 'added to future clusters as well', value: true },
-      { label: 'Only for this cluster', value: false },
+      { label: l10n.t('Save the key'), description: l10n.t('added to future clusters as well'), value: true },
+      { label: l10n.t('Only for this cluster'), value: false },
     ],
     active: current,
   });
+}
+
+/** The key pick's "generate" and "paste" rows (the add-key wizard offers them too). */
+export const generateKeyLabel = (): string => l10n.t('$(add) Generate a new ed25519 key…');
+export const generateKeyDescription = (): string => l10n.t('with ssh-keygen, in ~/.ssh');
+export const pasteKeyLabel = (): string => l10n.t('$(clippy) Paste a public key…');
+/** What a public key box shows before anything is typed: an example, not text to translate. */
+export const KEY_EXAMPLE = 'ssh-ed25519 AAAA… you@host';
+
+export function couldNotGenerate(e: unknown): string {
+  return l10n.t('Could not generate a key: {0}', e instanceof Error ? e.message : String(e));
 }
 
 export function basename(p: string): string {

@@ -2,6 +2,7 @@
  * The create-cluster wizard's answers and what they become: the state, its empty value, which step
  * a request field belongs to, and the POST /cluster/create body.
  */
+import * as l10n from '@vscode/l10n';
 import type { SavedKeys } from './savedKeys';
 import type { Prompter } from './prompter';
 
@@ -73,7 +74,7 @@ export const FIELD_STEP: Readonly<Record<string, CreateStepId>> = {
   save_keys: 'key',
 };
 
-export const TITLE = 'Create TensorPool Cluster';
+export const createClusterTitle = (): string => l10n.t('Create TensorPool Cluster');
 
 export function isDirty(s: CreateState): boolean {
   return (
@@ -114,6 +115,9 @@ export function toCreateRequest(s: CreateState): {
 export function nameWarning(names: readonly string[], name: string): string | undefined {
   const n = name.trim();
   return n && names.includes(n)
-    ? `A cluster named "${n}" already exists in this scope; the service will refuse a duplicate name.`
+    ? l10n.t(
+        'A cluster named "{0}" already exists in this scope; the service will refuse a duplicate name.',
+        n,
+      )
     : undefined;
 }

@@ -1,7 +1,8 @@
 /** The create-cluster wizard's last step: review the answers, create, or pick a row to change it. */
+import * as l10n from '@vscode/l10n';
 import { protectionRow } from './commonSteps';
 import type { PickItem, StepMeta } from './prompter';
-import { UNREACHABLE_WARNING, noKeySummary, type SavedKeys } from './savedKeys';
+import { noKeySummary, unreachableWarning, type SavedKeys } from './savedKeys';
 import type { StepAnswer } from './steps';
 import { basename } from './createClusterKey';
 import {
@@ -21,46 +22,67 @@ export async function summaryStep(
   const body = toCreateRequest(s);
   const unreachable = s.key.kind === 'none' && saved?.names.length === 0;
   const keyText =
-    s.key.kind === 'none' ? noKeySummary(saved) : s.key.kind === 'file' ? basename(s.key.path) : 'pasted key';
+    s.key.kind === 'none'
+      ? noKeySummary(saved)
+      : s.key.kind === 'file'
+        ? basename(s.key.path)
+        : l10n.t('pasted key');
   const rows: PickItem<Row>[] = [
     {
-      label: '$(rocket) Create cluster',
-      description: `${body.instance_type} × ${body.num_nodes} node${body.num_nodes === 1 ? '' : 's'}`,
+      label: l10n.t('$(rocket) Create cluster'),
+      description:
+        body.num_nodes === 1
+          ? l10n.t('{0} × 1 node', body.instance_type)
+          : l10n.t('{0} × {1} nodes', body.instance_type, body.num_nodes),
       detail: unreachable
-        ? `Billing starts when the nodes are provisioned. ${UNREACHABLE_WARNING}`
-        : 'Billing starts when the nodes are provisioned.',
+        ? l10n.t('Billing starts when the nodes are provisioned. {0}', unreachableWarning())
+        : l10n.t('Billing starts when the nodes are provisioned.'),
       value: { kind: 'create' },
     },
     ...(unreachable
       ? [
           {
-            label: '$(key) Add an SSH Key…',
-            description: 'pick one from ~/.ssh, generate or paste one; it can be saved to your account',
+            label: l10n.t('$(key) Add an SSH Key…'),
+            description: l10n.t(
+              'pick one from ~/.ssh, generate or paste one; it can be saved to your account',
+            ),
             value: { kind: 'edit', field: 'key' } as Row,
           },
         ]
       : []),
-    { label: 'Instance type', description: s.instanceType, value: { kind: 'edit', field: 'instanceType' } },
-    { label: 'Nodes', description: s.numNodes, value: { kind: 'edit', field: 'numNodes' } },
-    { label: 'Name', description: s.name || '(generated)', value: { kind: 'edit', field: 'name' } },
     {
-      label: 'SSH key',
+      label: l10n.t('Instance type'),
+      description: s.instanceType,
+      value: { kind: 'edit', field: 'instanceType' },
+    },
+    { label: l10n.t('Nodes'), description: s.numNodes, value: { kind: 'edit', field: 'numNodes' } },
+    {
+      label: l10n.t('Name'),
+      description: s.name || l10n.t('(generated)'),
+      value: { kind: 'edit', field: 'name' },
+    },
+    {
+      label: l10n.t('SSH key'),
       description:
         s.key.kind === 'none'
           ? keyText
-          : `${keyText}${s.saveKeys ? ', saved to profile' : ', this cluster only'}`,
+          : s.saveKeys
+            ? l10n.t('{0}, saved to profile', keyText)
+            : l10n.t('{0}, this cluster only', keyText),
       value: { kind: 'edit', field: 'key' },
     },
     {
-      label: 'Container image',
-      description: s.container ? `${s.container} (sent as ${deps.imageField})` : '(default)',
+      label: l10n.t('Container image'),
+      description: s.container
+        ? l10n.t('{0} (sent as {1})', s.container, deps.imageField)
+        : l10n.t('(default)'),
       value: { kind: 'edit', field: 'container' },
     },
     protectionRow(s.deletionProtection, { kind: 'edit', field: 'deletionProtection' }),
   ];
   const picked = await deps.prompter.pick<Row>({
     ...meta,
-    placeholder: 'Review and create (pick a row to change it)',
+    placeholder: l10n.t('Review and create (pick a row to change it)'),
     items: rows,
     active: rows[0].value,
   });

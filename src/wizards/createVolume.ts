@@ -3,12 +3,13 @@
  * name, deletion protection, summary. It produces the POST /storage/create body; sending it (once)
  * is the caller's job.
  */
+import * as l10n from '@vscode/l10n';
 import { balanceRule, validateUniqueVolumeName, validateVolumeSize, type Volume } from '../model/volume';
 import { errorTaker, pickNewProtection, protectionRow } from './commonSteps';
 import type { PickItem, Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const CREATE_VOLUME_TITLE = 'Create TensorPool Storage Volume';
+export const createVolumeTitle = (): string => l10n.t('Create TensorPool Storage Volume');
 
 export interface CreateVolumeState {
   readonly size: string;
@@ -66,7 +67,10 @@ export async function runCreateVolumeWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: `Size in GB (a whole number, at least 1). ${balanceRule(deps.ratePerGbHour, s.size || '100')}`,
+            prompt: l10n.t(
+              'Size in GB (a whole number, at least 1). {0}',
+              balanceRule(deps.ratePerGbHour, s.size || '100'),
+            ),
             placeholder: '100',
             value: s.size,
             initialError: take('size'),
@@ -81,8 +85,8 @@ export async function runCreateVolumeWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: 'Name (optional, unique among your volumes); leave empty for a generated name',
-            placeholder: 'datasets',
+            prompt: l10n.t('Name (optional, unique among your volumes); leave empty for a generated name'),
+            placeholder: l10n.t({ message: 'datasets', comment: ['An example volume name'] }),
             value: s.name,
             initialError: take('name'),
             validate: (v) => (v === '' ? undefined : validateUniqueVolumeName(deps.volumes(), undefined, v)),
@@ -95,8 +99,8 @@ export async function runCreateVolumeWizard(
       run: async (s, meta) =>
         mapAnswer(
           await pickNewProtection(prompter, meta, {
-            placeholder: 'Deletion protection: a protected volume cannot be destroyed',
-            offDescription: 'the volume can be destroyed',
+            placeholder: l10n.t('Deletion protection: a protected volume cannot be destroyed'),
+            offDescription: l10n.t('the volume can be destroyed'),
             active: s.deletionProtection,
             initialError: take('deletionProtection'),
           }),
@@ -109,18 +113,18 @@ export async function runCreateVolumeWizard(
         type Row = 'create' | 'size' | 'name' | 'deletionProtection';
         const rows: PickItem<Row>[] = [
           {
-            label: '$(database) Create volume',
-            description: `${s.size} GB${s.name ? `, ${s.name}` : ''}`,
-            detail: `${balanceRule(deps.ratePerGbHour, s.size)} Billing starts when it is created.`,
+            label: l10n.t('$(database) Create volume'),
+            description: s.name ? l10n.t('{0} GB, {1}', s.size, s.name) : l10n.t('{0} GB', s.size),
+            detail: l10n.t('{0} Billing starts when it is created.', balanceRule(deps.ratePerGbHour, s.size)),
             value: 'create',
           },
-          { label: 'Size', description: `${s.size} GB`, value: 'size' },
-          { label: 'Name', description: s.name || '(generated)', value: 'name' },
+          { label: l10n.t('Size'), description: l10n.t('{0} GB', s.size), value: 'size' },
+          { label: l10n.t('Name'), description: s.name || l10n.t('(generated)'), value: 'name' },
           protectionRow(s.deletionProtection, 'deletionProtection'),
         ];
         const picked = await prompter.pick<Row>({
           ...meta,
-          placeholder: 'Review and create (pick a row to change it)',
+          placeholder: l10n.t('Review and create (pick a row to change it)'),
           items: rows,
           active: 'create',
           initialError: take('summary'),
@@ -133,11 +137,11 @@ export async function runCreateVolumeWizard(
     },
   ];
   return runSteps(steps, options.initial ?? EMPTY_VOLUME, {
-    title: CREATE_VOLUME_TITLE,
+    title: createVolumeTitle(),
     prompter,
     startAt: options.startAt,
     returnTo: options.initial ? 'summary' : undefined,
     isDirty: (s) => s.size !== '' || s.name !== '' || s.deletionProtection,
-    discardMessage: 'Discard this new volume?',
+    discardMessage: l10n.t('Discard this new volume?'),
   });
 }

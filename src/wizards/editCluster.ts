@@ -2,14 +2,21 @@
  * The edit-cluster wizard: pick the cluster (unless given), rename and/or set deletion protection,
  * review. Produces only the fields that changed; nothing changed means nothing to send.
  */
+import * as l10n from '@vscode/l10n';
 import { clusterLabel, type Cluster } from '../model/cluster';
 import { clusterPickLabel } from '../model/labels';
 import { validateClusterName } from '../model/validate';
-import { errorTaker, pickEditedProtection, protectionRow, reviewChanges } from './commonSteps';
+import {
+  errorTaker,
+  pickEditedProtection,
+  protectionChange,
+  protectionRow,
+  reviewChanges,
+} from './commonSteps';
 import type { PickItem, Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const EDIT_TITLE = 'Edit TensorPool Cluster';
+export const editClusterTitle = (): string => l10n.t('Edit TensorPool Cluster');
 
 export interface EditState {
   readonly cluster: Cluster | undefined;
@@ -58,7 +65,11 @@ export function validateNewName(
   if (problem) return problem;
   const clash = all.find((c) => c.id !== self?.id && c.name === value.trim());
   return clash
-    ? `Another cluster (${clash.id}) is already named "${value.trim()}"; names are unique in your scope.`
+    ? l10n.t(
+        'Another cluster ({0}) is already named "{1}"; names are unique in your scope.',
+        clash.id,
+        value.trim(),
+      )
     : undefined;
 }
 
@@ -81,7 +92,7 @@ export async function runEditWizard(
         mapAnswer(
           await prompter.pick<Cluster>({
             ...meta,
-            placeholder: 'Which cluster?',
+            placeholder: l10n.t('Which cluster?'),
             items: deps.clusters().map((c): PickItem<Cluster> => ({ ...clusterPickLabel(c), value: c })),
             active: s.cluster,
           }),
@@ -94,7 +105,9 @@ export async function runEditWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: `Name for ${s.cluster ? clusterLabel(s.cluster) : 'the cluster'} (keep it to leave the name unchanged)`,
+            prompt: s.cluster
+              ? l10n.t('Name for {0} (keep it to leave the name unchanged)', clusterLabel(s.cluster))
+              : l10n.t('Name for the cluster (keep it to leave the name unchanged)'),
             value: s.name,
             initialError: take('name'),
             validate: (v) =>
@@ -110,7 +123,7 @@ export async function runEditWizard(
       run: async (s, meta) =>
         mapAnswer(
           await pickEditedProtection(prompter, meta, {
-            noun: 'cluster',
+            what: 'cluster',
             current: s.cluster?.deletionProtection ?? false,
             active: s.deletionProtection,
             initialError: take('deletionProtection'),
@@ -123,13 +136,13 @@ export async function runEditWizard(
       run: (s, meta) => {
         const changes = editChanges(s);
         const lines: string[] = [];
-        if (changes.cluster_name !== undefined) lines.push(`rename to "${changes.cluster_name}"`);
+        if (changes.cluster_name !== undefined) lines.push(l10n.t('rename to "{0}"', changes.cluster_name));
         if (changes.deletion_protection !== undefined)
-          lines.push(`deletion protection ${changes.deletion_protection ? 'on' : 'off'}`);
+          lines.push(protectionChange(changes.deletion_protection));
         return reviewChanges(prompter, meta, s, {
           changes: lines,
           fields: [
-            { label: 'Name', description: s.name, value: 'name' },
+            { label: l10n.t('Name'), description: s.name, value: 'name' },
             protectionRow(s.deletionProtection, 'deletionProtection'),
           ],
         });
@@ -142,11 +155,11 @@ export async function runEditWizard(
       ? startEdit(options.cluster)
       : { cluster: undefined, name: '', deletionProtection: undefined });
   return runSteps(steps, initial, {
-    title: EDIT_TITLE,
+    title: editClusterTitle(),
     prompter,
     startAt: options.startAt,
     returnTo: options.initial ? 'summary' : undefined,
     isDirty: (s) => Object.keys(editChanges(s)).length > 0,
-    discardMessage: 'Discard your changes to the cluster?',
+    discardMessage: l10n.t('Discard your changes to the cluster?'),
   });
 }

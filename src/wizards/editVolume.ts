@@ -3,12 +3,19 @@
  * before anything is sent), deletion protection, review. Produces only the fields that changed,
  * under the service's names (tp_storage_name, size_gb, deletion_protection).
  */
+import * as l10n from '@vscode/l10n';
 import { validateNewSize, validateUniqueVolumeName, volumeLabel, type Volume } from '../model/volume';
-import { errorTaker, pickEditedProtection, protectionRow, reviewChanges } from './commonSteps';
+import {
+  errorTaker,
+  pickEditedProtection,
+  protectionChange,
+  protectionRow,
+  reviewChanges,
+} from './commonSteps';
 import type { Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const EDIT_VOLUME_TITLE = 'Edit TensorPool Storage Volume';
+export const editVolumeTitle = (): string => l10n.t('Edit TensorPool Storage Volume');
 
 export interface EditVolumeState {
   readonly volume: Volume;
@@ -54,10 +61,9 @@ export function volumeChanges(s: EditVolumeState): VolumeChanges {
 
 export function describeChanges(c: VolumeChanges): string[] {
   const lines: string[] = [];
-  if (c.tp_storage_name !== undefined) lines.push(`rename to "${c.tp_storage_name}"`);
-  if (c.size_gb !== undefined) lines.push(`grow to ${c.size_gb} GB`);
-  if (c.deletion_protection !== undefined)
-    lines.push(`deletion protection ${c.deletion_protection ? 'on' : 'off'}`);
+  if (c.tp_storage_name !== undefined) lines.push(l10n.t('rename to "{0}"', c.tp_storage_name));
+  if (c.size_gb !== undefined) lines.push(l10n.t('grow to {0} GB', c.size_gb));
+  if (c.deletion_protection !== undefined) lines.push(protectionChange(c.deletion_protection));
   return lines;
 }
 
@@ -81,7 +87,7 @@ export async function runEditVolumeWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: `Name for ${label} (keep it to leave the name unchanged)`,
+            prompt: l10n.t('Name for {0} (keep it to leave the name unchanged)', label),
             value: s.name,
             initialError: take('name'),
             validate: (x) =>
@@ -98,7 +104,13 @@ export async function runEditVolumeWizard(
         mapAnswer(
           await prompter.input({
             ...meta,
-            prompt: `Size in GB: sizes only grow (now ${v.sizeGb ?? 'unknown'} GB; keep it to leave the size unchanged)`,
+            prompt:
+              v.sizeGb === undefined
+                ? l10n.t('Size in GB: sizes only grow (now unknown GB; keep it to leave the size unchanged)')
+                : l10n.t(
+                    'Size in GB: sizes only grow (now {0} GB; keep it to leave the size unchanged)',
+                    v.sizeGb,
+                  ),
             value: s.size,
             initialError: take('size'),
             validate: (x) =>
@@ -114,7 +126,7 @@ export async function runEditVolumeWizard(
       run: async (s, meta) =>
         mapAnswer(
           await pickEditedProtection(prompter, meta, {
-            noun: 'volume',
+            what: 'volume',
             current: v.deletionProtection ?? false,
             active: s.deletionProtection,
             initialError: take('deletionProtection'),
@@ -128,8 +140,8 @@ export async function runEditVolumeWizard(
         reviewChanges(prompter, meta, s, {
           changes: describeChanges(volumeChanges(s)),
           fields: [
-            { label: 'Name', description: s.name, value: 'name' },
-            { label: 'Size', description: `${s.size} GB`, value: 'size' },
+            { label: l10n.t('Name'), description: s.name, value: 'name' },
+            { label: l10n.t('Size'), description: l10n.t('{0} GB', s.size), value: 'size' },
             protectionRow(s.deletionProtection, 'deletionProtection'),
           ],
           initialError: take('summary'),
@@ -137,11 +149,11 @@ export async function runEditVolumeWizard(
     },
   ];
   return runSteps(steps, options.initial, {
-    title: EDIT_VOLUME_TITLE,
+    title: editVolumeTitle(),
     prompter,
     startAt: options.startAt,
     returnTo: options.reopened ? 'summary' : undefined,
     isDirty: (s) => Object.keys(volumeChanges(s)).length > 0,
-    discardMessage: 'Discard your changes to the volume?',
+    discardMessage: l10n.t('Discard your changes to the volume?'),
   });
 }

@@ -94,3 +94,6 @@ export function openingText(o: { readonly value?: string; readonly draft?: strin
 export function leaving(kind: 'back' | 'cancel', text: string, opened: string): Answer<never> {
   return text === opened ? { kind } : { kind, typed: text };
 }
+
+/** A label with a codicon in front (`$(key) id_ed25519.pub`): the icon is not text to translate. */
+export const withIcon = (icon: string, label: string): string => `$(${icon}) ${label}`;

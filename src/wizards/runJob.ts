@@ -4,12 +4,12 @@
  * by hand when the list could not be read), whether to tear the cluster down when the job ends (off by
  * default), then a summary. Sending the job (once) is the caller's job. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { validateClusterRef } from '../model/validate';
-import type { PickItem, Prompter } from './prompter';
+import { withIcon, type PickItem, type Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const RUN_JOB_TITLE = 'Run Job on TensorPool';
-export const CREATE_CLUSTER_LABEL = 'Create a cluster…';
+export const createClusterLabel = (): string => l10n.t('Create a cluster…');
 
 /** A cluster as the wizard shows it. */
 export interface JobTarget {
@@ -51,14 +51,16 @@ function clusterItems(deps: RunJobDeps): PickItem<Pick>[] {
     ...ordered.map((c) => ({
       label: `$(${c.running ? 'vm-running' : 'vm-outline'}) ${c.label}`,
       description: c.description,
-      detail: c.running ? c.id : `${c.id} · not running: the service may refuse the job until it is`,
+      detail: c.running
+        ? c.id
+        : l10n.t('{0} · not running: the service may refuse the job until it is', c.id),
       value: { kind: 'cluster' as const, target: c },
     })),
     ...(deps.createCluster
       ? [
           {
-            label: `$(add) ${CREATE_CLUSTER_LABEL}`,
-            description: 'then run the job on it',
+            label: withIcon('add', createClusterLabel()),
+            description: l10n.t('then run the job on it'),
             value: { kind: 'create' } as Pick,
           },
         ]
@@ -76,13 +78,13 @@ async function clusterStep(deps: RunJobDeps, s: RunJobState, meta: Parameters<St
     const picked = await deps.prompter.pick<Pick>({
       ...meta,
       placeholder: listed
-        ? `Cluster to run ${deps.fileName} on (or type a cluster ID)`
-        : `${deps.listNote ?? 'No cluster is listed.'} Create one, or type a cluster ID.`,
+        ? l10n.t('Cluster to run {0} on (or type a cluster ID)', deps.fileName)
+        : l10n.t('{0} Create one, or type a cluster ID.', deps.listNote ?? l10n.t('No cluster is listed.')),
       items,
       active,
       initialError,
       custom: {
-        label: (text) => `Use cluster ID "${text.trim()}"`,
+        label: (text) => l10n.t('Use cluster ID "{0}"', text.trim()),
         validate: (text) => validateClusterRef(text),
         toValue: (text) => ({ kind: 'typed', id: text.trim() }),
       },
@@ -99,7 +101,7 @@ async function clusterStep(deps: RunJobDeps, s: RunJobState, meta: Parameters<St
     const created = await deps.createCluster?.();
     if (created)
       return { kind: 'value' as const, value: { ...s, clusterId: created.id, clusterLabel: created.label } };
-    initialError = 'No cluster was created. Pick one, or create one again.';
+    initialError = l10n.t('No cluster was created. Pick one, or create one again.');
   }
 }
 
@@ -117,16 +119,16 @@ export async function runRunJobWizard(
         mapAnswer(
           await prompter.pick<boolean>({
             ...meta,
-            placeholder: 'When the job ends, keep the cluster or destroy it?',
+            placeholder: l10n.t('When the job ends, keep the cluster or destroy it?'),
             items: [
               {
-                label: 'Keep the cluster',
-                description: 'it keeps running (and billing) after the job',
+                label: l10n.t('Keep the cluster'),
+                description: l10n.t('it keeps running (and billing) after the job'),
                 value: false,
               },
               {
-                label: 'Destroy the cluster when the job ends',
-                description: `${s.clusterLabel} is torn down, whatever the outcome`,
+                label: l10n.t('Destroy the cluster when the job ends'),
+                description: l10n.t('{0} is torn down, whatever the outcome', s.clusterLabel),
                 value: true,
               },
             ],
@@ -141,23 +143,23 @@ export async function runRunJobWizard(
         type Row = 'run' | 'cluster' | 'teardown';
         const rows: PickItem<Row>[] = [
           {
-            label: '$(play) Run job',
-            description: `${deps.fileName} on ${s.clusterLabel}`,
+            label: l10n.t('$(play) Run job'),
+            description: l10n.t('{0} on {1}', deps.fileName, s.clusterLabel),
             detail: s.teardown
-              ? `The cluster ${s.clusterLabel} will be destroyed when the job ends.`
-              : `The cluster ${s.clusterLabel} keeps running after the job ends.`,
+              ? l10n.t('The cluster {0} will be destroyed when the job ends.', s.clusterLabel)
+              : l10n.t('The cluster {0} keeps running after the job ends.', s.clusterLabel),
             value: 'run',
           },
-          { label: 'Cluster', description: s.clusterLabel, value: 'cluster' },
+          { label: l10n.t('Cluster'), description: s.clusterLabel, value: 'cluster' },
           {
-            label: 'When the job ends',
-            description: s.teardown ? 'destroy the cluster' : 'keep the cluster',
+            label: l10n.t('When the job ends'),
+            description: s.teardown ? l10n.t('destroy the cluster') : l10n.t('keep the cluster'),
             value: 'teardown',
           },
         ];
         const picked = await prompter.pick<Row>({
           ...meta,
-          placeholder: 'Review and run (pick a row to change it)',
+          placeholder: l10n.t('Review and run (pick a row to change it)'),
           items: rows,
           active: 'run',
         });
@@ -168,9 +170,9 @@ export async function runRunJobWizard(
     },
   ];
   return runSteps(steps, initial, {
-    title: `${RUN_JOB_TITLE}: ${deps.fileName}`,
+    title: l10n.t('Run Job on TensorPool: {0}', deps.fileName),
     prompter,
     isDirty: (s) => s.clusterId !== '',
-    discardMessage: 'Stop without running the job?',
+    discardMessage: l10n.t('Stop without running the job?'),
   });
 }

@@ -4,6 +4,7 @@
  * none do (the summary then warns and its SSH key row leads back to the key step to add one).
  * No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 
 /** The saved keys the user will get on the cluster; undefined when they could not be listed. */
 export interface SavedKeys {
@@ -11,27 +12,30 @@ export interface SavedKeys {
 }
 
 /** The key step's "nothing extra" row (its label is what scripts and users pick). */
-export const NO_KEY_LABEL = 'No new key';
+export const noKeyLabel = (): string => l10n.t('No new key');
 
-export const UNREACHABLE_WARNING =
-  'No SSH key is saved on your account and none is chosen: the cluster will be unreachable over SSH.';
+export const unreachableWarning = (): string =>
+  l10n.t('No SSH key is saved on your account and none is chosen: the cluster will be unreachable over SSH.');
 
 function names(saved: SavedKeys): string {
   const shown = saved.names.slice(0, 3).join(', ') + (saved.names.length > 3 ? ', …' : '');
-  return `${saved.names.length} saved key${saved.names.length === 1 ? '' : 's'} (${shown})`;
+  return saved.names.length === 1
+    ? l10n.t('1 saved key ({0})', shown)
+    : l10n.t('{0} saved keys ({1})', saved.names.length, shown);
 }
 
 /** What "no new key" means, for its row in the key step. */
 export function noKeyDescription(saved: SavedKeys | undefined): string {
-  if (!saved) return 'use only the keys saved on your account and organisation';
+  if (!saved) return l10n.t('use only the keys saved on your account and organisation');
   if (saved.names.length === 0)
-    return 'no key is saved on your account: the cluster would be unreachable over SSH';
-  return `your ${names(saved)} will be added`;
+    return l10n.t('no key is saved on your account: the cluster would be unreachable over SSH');
+  return l10n.t('your {0} will be added', names(saved));
 }
 
 /** The summary's SSH key row when no new key was chosen. */
 export function noKeySummary(saved: SavedKeys | undefined): string {
-  if (!saved) return 'none (saved keys only)';
-  if (saved.names.length === 0) return '$(warning) none: unreachable over SSH. Pick this row to add a key';
-  return `none new: your ${names(saved)} will be added`;
+  if (!saved) return l10n.t('none (saved keys only)');
+  if (saved.names.length === 0)
+    return l10n.t('$(warning) none: unreachable over SSH. Pick this row to add a key');
+  return l10n.t('none new: your {0} will be added', names(saved));
 }

@@ -4,7 +4,8 @@
  * the answers away. Text typed at a step and left unconfirmed (Escape then keep editing, Back) is kept
  * per step and shown again there, never replaced by the last confirmed value.
  */
-import type { Answer, Prompter, StepMeta } from './prompter';
+import * as l10n from '@vscode/l10n';
+import { withIcon, type Answer, type Prompter, type StepMeta } from './prompter';
 
 /** A step's answer; `goto` jumps to another step (a summary's "change this field" row), which then returns here. */
 export type StepAnswer<S> = Answer<S> | { readonly kind: 'goto'; readonly target: string; readonly value: S };
@@ -29,8 +30,9 @@ export interface RunOptions<S> {
   readonly discardMessage: string;
 }
 
-export const KEEP_EDITING = 'Keep editing';
-export const DISCARD = 'Discard';
+/** The discard question's two rows (their labels are what scripts and users pick). */
+export const keepEditingLabel = (): string => l10n.t('Keep editing');
+export const discardLabel = (): string => l10n.t('Discard');
 
 /** Run the steps; resolves to the final answers, or undefined when the user cancelled. */
 export async function runSteps<S>(
@@ -99,14 +101,18 @@ async function askDiscard<S>(options: RunOptions<S>, meta: StepMeta): Promise<bo
     step: meta.step,
     totalSteps: meta.totalSteps,
     canGoBack: false,
-    placeholder: `${options.discardMessage} (Escape keeps editing)`,
+    placeholder: l10n.t('{0} (Escape keeps editing)', options.discardMessage),
     items: [
       {
-        label: `$(edit) ${KEEP_EDITING}`,
-        description: `back to step ${meta.step}, as you left it`,
+        label: withIcon('edit', keepEditingLabel()),
+        description: l10n.t('back to step {0}, as you left it', meta.step),
         value: false,
       },
-      { label: `$(trash) ${DISCARD}`, description: 'close the wizard and forget the answers', value: true },
+      {
+        label: withIcon('trash', discardLabel()),
+        description: l10n.t('close the wizard and forget the answers'),
+        value: true,
+      },
     ],
     active: false,
   });
