@@ -5,6 +5,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { l10nRule } from './eslint/l10nRule.mjs';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', '.cache/', 'test-results/', '**/*.js', '**/*.mjs'] },
@@ -38,6 +39,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Every user-facing string of the extension goes through l10n (eslint/l10nRule.mjs).
+    files: ['src/**/*.ts'],
+    plugins: { tensorpool: { rules: { l10n: l10nRule } } },
+    rules: { 'tensorpool/l10n': 'error' },
   },
   {
     // Tests and the harness talk to loosely typed things on purpose (JSON from the engine, the
