@@ -11,11 +11,11 @@ export { clusterLabel } from './cluster';
 /** An operation this window is following on a cluster (create, destroy, edit). */
 export type OperationKind = 'create' | 'destroy' | 'edit';
 
-const OPERATION_WORD: Record<OperationKind, string> = {
-  create: 'creating',
-  destroy: 'destroying',
-  edit: 'updating',
-};
+function operationWord(operation: OperationKind): string {
+  if (operation === 'create') return l10n.t('creating');
+  if (operation === 'destroy') return l10n.t('destroying');
+  return l10n.t('updating');
+}
 
 const MAX_STATE_WORD = 14;
 
@@ -25,7 +25,7 @@ export function stateWord(status: string | undefined): string {
     .trim()
     .toLowerCase()
     .replace(/[\s_-]+/g, ' ');
-  if (word === '') return 'unknown';
+  if (word === '') return l10n.t('unknown');
   return word.length > MAX_STATE_WORD ? `${word.slice(0, MAX_STATE_WORD - 1)}…` : word;
 }
 
@@ -35,7 +35,7 @@ export function stateWord(status: string | undefined): string {
  * ("creating") is the state.
  */
 export function clusterDescription(cluster: Cluster, operation?: OperationKind): string {
-  const state = operation ? OPERATION_WORD[operation] : stateWord(cluster.status);
+  const state = operation ? operationWord(operation) : stateWord(cluster.status);
   return [state, clusterShape(cluster)].filter(Boolean).join(' · ');
 }
 
