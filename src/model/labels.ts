@@ -56,7 +56,7 @@ export function clusterPickLabel(cluster: Cluster, operation?: OperationKind): C
 
 /** A node of a cluster, numbered from 1: "node 1 · 203.0.113.7" or "node 1 · no address yet". */
 export function instanceLabel(index: number, instance: Instance): string {
-  return instance.ip
+  return instance.ip !== undefined
     ? l10n.t('node {0} · {1}', index + 1, instance.ip)
     : l10n.t('node {0} · no address yet', index + 1);
 }
