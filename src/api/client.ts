@@ -3,6 +3,7 @@
  * locally (zod/mini) before anything is sent; answers are parsed leniently. No `vscode` import.
  */
 import type * as z from 'zod/mini';
+import * as l10n from '@vscode/l10n';
 import type { Cluster, ClusterListing } from '../model/cluster';
 import { validateBucketName as validateBucket } from '../model/validate';
 import { BadResponseError, ValidationError, type FieldError } from './errors';
@@ -166,7 +167,7 @@ export class TensorPoolClient {
     // Neither a list nor its text: not "text only", not "no clusters", but an answer we cannot use.
     if (!Array.isArray(body.clusters) && !body.message?.trim()) {
       throw new BadResponseError(
-        "The server's answer to GET /cluster/list has neither clusters nor a message.",
+        l10n.t("The server's answer to GET /cluster/list has neither clusters nor a message."),
         { method: 'GET', path: '/cluster/list', status: answer.status },
         snippet(JSON.stringify(body)),
       );
@@ -279,7 +280,7 @@ function localError(method: string, path: string, fieldErrors: FieldError[]): Va
 
 export function requireId(value: string, field: string, method: string, path: string): void {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw localError(method, path, [{ field, message: `${field} is required.` }]);
+    throw localError(method, path, [{ field, message: l10n.t('{0} is required.', field) }]);
   }
 }
 
@@ -291,9 +292,9 @@ export function checkRequest<T>(schema: z.ZodMiniType<T>, input: unknown, method
     field: issue.path.length ? String(issue.path[0]) : '',
     message:
       issue.code === 'unrecognized_keys'
-        ? `Unknown field(s): ${(issue as { keys?: string[] }).keys?.join(', ')}.`
+        ? l10n.t('Unknown field(s): {0}.', String((issue as { keys?: string[] }).keys?.join(', ')))
         : issue.message === 'Invalid input'
-          ? `${issue.path.join('.') || 'body'} is invalid.`
+          ? l10n.t('{0} is invalid.', issue.path.join('.') || 'body')
           : issue.message,
   }));
   throw localError(method, path, fieldErrors);

@@ -11,6 +11,7 @@ import {
   type ErrorContext,
   type TensorPoolError,
 } from './errors';
+import * as l10n from '@vscode/l10n';
 import { snippet } from './parse';
 import type { SecretRegistry } from './redact';
 
@@ -50,22 +51,28 @@ export interface FailedAttempt {
 
 /** `No answer from host within 30 s.` */
 export function timeoutError(ctx: ErrorContext, baseUrl: string, timeoutMs: number): TimeoutError {
-  const within = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+  const within =
+    timeoutMs >= 1000 ? l10n.t('{0} s', Math.round(timeoutMs / 1000)) : l10n.t('{0} ms', timeoutMs);
   return new TimeoutError(
-    `No answer from ${hostOf(baseUrl)} within ${within}.`,
+    l10n.t('No answer from {0} within {1}.', hostOf(baseUrl), within),
     { ...ctx, status: undefined },
     timeoutMs,
     true,
   );
 }
 
+/** The request was cancelled (by the caller's signal) before an answer came. */
+export function cancelledError(ctx: ErrorContext): CancelledError {
+  return new CancelledError(l10n.t('The request was cancelled.'), ctx);
+}
+
 /** The typed error for an attempt that threw instead of answering. */
 export function failureError(e: unknown, ctx: ErrorContext, at: FailedAttempt): TensorPoolError {
-  if (at.signal?.aborted) return new CancelledError('The request was cancelled.', ctx);
+  if (at.signal?.aborted) return cancelledError(ctx);
   const code = errorCode(e);
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new TimeoutError(
-      `No answer from ${hostOf(at.baseUrl)} in time.`,
+      l10n.t('No answer from {0} in time.', hostOf(at.baseUrl)),
       { ...ctx, status: undefined },
       at.timeoutMs,
       true,
@@ -85,24 +92,42 @@ function networkMessage(e: unknown, code: string | undefined, at: FailedAttempt)
   const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
   const viaProxy = at.viaDispatcher && refused !== undefined && refused.port !== targetPort;
   if (viaProxy && code === 'ECONNREFUSED')
-    return `Connection refused by the proxy at ${refused.address}:${refused.port}: check http.proxy or HTTPS_PROXY.`;
+    return l10n.t(
+      'Connection refused by the proxy at {0}:{1}: check http.proxy or HTTPS_PROXY.',
+      refused.address,
+      refused.port,
+    );
   const status = at.viaDispatcher ? proxyStatus(e) : undefined;
   // 407 is the standard answer; some proxies (tinyproxy) answer wrong credentials with 401.
   if (status === 407 || status === 401)
-    return `The proxy requires authentication (${status === 407 ? '407 Proxy Authentication Required' : '401 Unauthorized'}) for ${host}: check http.proxyAuthorization, or the credentials in http.proxy.`;
+    return l10n.t(
+      'The proxy requires authentication ({0}) for {1}: check http.proxyAuthorization, or the credentials in http.proxy.',
+      status === 407 ? '407 Proxy Authentication Required' : '401 Unauthorized',
+      host,
+    );
   if (/proxy/i.test(raw) && at.viaDispatcher)
-    return `The proxy refused or failed the connection to ${host} (${snippet(raw, 80)}). Check http.proxy or HTTPS_PROXY.`;
+    return l10n.t(
+      'The proxy refused or failed the connection to {0} ({1}). Check http.proxy or HTTPS_PROXY.',
+      host,
+      snippet(raw, 80),
+    );
   if (code === 'ECONNREFUSED')
-    return `Connection refused by ${host}: is the service (or the local engine) running?`;
+    return l10n.t('Connection refused by {0}: is the service (or the local engine) running?', host);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return `Cannot resolve ${host}: check the API URL and your network or DNS.`;
+    return l10n.t('Cannot resolve {0}: check the API URL and your network or DNS.', host);
   if (code === 'UND_ERR_CONNECT_TIMEOUT')
-    return `Could not connect to ${host} in time: check your network or proxy.`;
+    return l10n.t('Could not connect to {0} in time: check your network or proxy.', host);
   if (code && TLS_CODES.test(code))
-    return `TLS error talking to ${host} (${code}): the certificate could not be verified. Check http.proxyStrictSSL, or install your corporate proxy's CA in the system certificate store (http.systemCertificates).`;
+    return l10n.t(
+      "TLS error talking to {0} ({1}): the certificate could not be verified. Check http.proxyStrictSSL, or install your corporate proxy's CA in the system certificate store (http.systemCertificates).",
+      host,
+      code,
+    );
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
-    return `The connection to ${host} was closed before an answer arrived.`;
-  return `Network error talking to ${host}${code ? ` (${code})` : ''}.`;
+    return l10n.t('The connection to {0} was closed before an answer arrived.', host);
+  return code
+    ? l10n.t('Network error talking to {0} ({1}).', host, code)
+    : l10n.t('Network error talking to {0}.', host);
 }
 
 /** The status a proxy answered a CONNECT with (undici: "Proxy response (407) !== 200 when HTTP Tunneling"). */

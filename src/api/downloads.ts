@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import type { Dispatcher } from 'undici';
+import * as l10n from '@vscode/l10n';
 import { request } from './undici';
 import { abortableSleep } from './retry';
 
@@ -40,16 +41,17 @@ export interface DownloadResult {
 
 /** The absolute target for `rel` inside `folder`, or why it is refused (checked before any I/O). */
 export function safeOutputPath(folder: string, rel: string): { path: string } | { reason: string } {
-  if (typeof rel !== 'string' || rel.trim() === '') return { reason: 'an empty path' };
-  if (rel.includes('\0')) return { reason: 'a path with a NUL character' };
+  if (typeof rel !== 'string' || rel.trim() === '') return { reason: l10n.t('an empty path') };
+  if (rel.includes('\0')) return { reason: l10n.t('a path with a NUL character') };
   if (isAbsolute(rel) || win32.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
-    return { reason: 'an absolute path' };
-  if (rel.split(/[\\/]+/).some((s) => s === '..')) return { reason: 'a path that climbs out with ..' };
+    return { reason: l10n.t('an absolute path') };
+  if (rel.split(/[\\/]+/).some((s) => s === '..'))
+    return { reason: l10n.t('a path that climbs out with ..') };
   const root = resolve(folder);
   const path = resolve(root, rel);
   const within = relative(root, path);
   if (!within || within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within))
-    return { reason: 'a path outside the folder' };
+    return { reason: l10n.t('a path outside the folder') };
   return { path };
 }
 
@@ -89,10 +91,12 @@ async function fetchTo(url: string, target: string, opts: DownloadOptions): Prom
       }
     } catch (err) {
       if (opts.signal?.aborted) throw err;
-      throw new Transient(`the download was cut off (${err instanceof Error ? err.message : String(err)})`);
+      throw new Transient(
+        l10n.t('the download was cut off ({0})', err instanceof Error ? err.message : String(err)),
+      );
     }
     if (Number.isFinite(announced) && announced !== written)
-      throw new Transient(`the download was cut off (${written} of ${announced} bytes)`);
+      throw new Transient(l10n.t('the download was cut off ({0} of {1} bytes)', written, announced));
     await fh.sync();
     await fh.close();
     await rename(temp, target);
@@ -114,7 +118,7 @@ async function one(path: string, url: string, root: string, opts: DownloadOption
   while (!(await exists(existing)) && existing.length > root.length) existing = dirname(existing);
   const realDir = await realpath(existing);
   if (realDir !== realRoot && !realDir.startsWith(realRoot + sep))
-    return { kind: 'refused', detail: 'a path that leads outside the folder through a link' };
+    return { kind: 'refused', detail: l10n.t('a path that leads outside the folder through a link') };
   await mkdir(dirname(safe.path), { recursive: true });
   if (await exists(safe.path)) {
     const ow = opts.overwrite;

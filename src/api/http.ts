@@ -7,14 +7,8 @@
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { validateApiUrl } from '../model/validate';
-import { failureError, timeoutError } from './diagnose';
-import {
-  CancelledError,
-  UnauthorizedError,
-  ValidationError,
-  type ErrorContext,
-  type TensorPoolError,
-} from './errors';
+import { cancelledError, failureError, timeoutError } from './diagnose';
+import { UnauthorizedError, ValidationError, type ErrorContext, type TensorPoolError } from './errors';
 import { levelShows, type LogLevel, type LogSink } from './log';
 import { parseSuccess, snippet } from './parse';
 import { outboundDispatcher, type ProxySettings } from './proxy';
@@ -133,7 +127,7 @@ export class Transport {
         try {
           await this.sleep(delay, opts.signal);
         } catch {
-          throw new CancelledError('The request was cancelled.', { method: call.method, path: call.path });
+          throw cancelledError({ method: call.method, path: call.path });
         }
       }
     }
@@ -150,7 +144,7 @@ export class Transport {
 
   private async once<T>(call: Call<T>, opts: CallOptions): Promise<Answer<T>> {
     const ctx: ErrorContext = { method: call.method, path: call.path };
-    if (opts.signal?.aborted) throw new CancelledError('The request was cancelled.', ctx);
+    if (opts.signal?.aborted) throw cancelledError(ctx);
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const headers: Record<string, string> = {
       accept: 'application/json',

@@ -6,6 +6,7 @@
  * already delivered are skipped, so the caller sees each line once; only the first message's text and
  * a count are kept (bounded memory).
  */
+import * as l10n from '@vscode/l10n';
 import { isTerminalJobState } from '../model/job';
 import { CancelledError } from './errors';
 import { listenJob, type ListenMessage, type SocketOptions } from './jobSocket';
@@ -91,7 +92,7 @@ export async function followJob(
       // The service may be unreachable for a moment: keep following with backoff.
     }
     if (failures >= (opts.maxAttempts ?? 8))
-      return { kind: 'gave-up', attempts: failures, reason: out.reason || `code ${out.code}` };
+      return { kind: 'gave-up', attempts: failures, reason: out.reason || l10n.t('code {0}', out.code) };
     const base = opts.baseDelayMs ?? 1000;
     const delay = Math.min(opts.maxDelayMs ?? 30_000, base * 2 ** Math.min(failures, 10));
     opts.onReconnect?.(attempt + 1, delay);

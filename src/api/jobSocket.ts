@@ -15,6 +15,7 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { CloseEvent, Dispatcher, MessageEvent, WebSocket as UndiciWebSocket } from 'undici';
+import * as l10n from '@vscode/l10n';
 import type { LogLevel } from './log';
 import { webSockets } from './undici';
 
@@ -113,8 +114,10 @@ export function pushSystem(platform: NodeJS.Platform = process.platform): JobOs 
   return platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'Darwin' : 'Linux';
 }
 
-const UNKNOWN_REASON =
-  'The connection was lost during the submission: the job may or may not exist. Check the job list before submitting again.';
+const unknownReason = (): string =>
+  l10n.t(
+    'The connection was lost during the submission: the job may or may not exist. Check the job list before submitting again.',
+  );
 
 interface Conn {
   readonly ws: UndiciWebSocket;
@@ -175,7 +178,10 @@ async function connect(
           if (ws.readyState !== WebSocket.OPEN) return;
           const quiet = Date.now() - Math.max(heard, lastPong.get(ws) ?? 0);
           if (quiet < deadMs) return ping(ws);
-          const reason = `No answer from TensorPool for ${Math.round(quiet / 1000)} s: the connection seems lost.`;
+          const reason = l10n.t(
+            'No answer from TensorPool for {0} s: the connection seems lost.',
+            Math.round(quiet / 1000),
+          );
           transport.log('debug', `WebSocket ${path}: ${reason}`);
           ws.close(4000, 'no answer');
           finish({ code: 1006, reason, opened }); // a dead peer may never finish the closing handshake
@@ -204,6 +210,7 @@ async function connect(
       });
     }),
   };
+  // eslint-disable-next-line tensorpool/l10n -- the WebSocket close reason, sent to the service
   const abort = () => ws.close(1000, 'cancelled by the user');
   opts.signal?.addEventListener('abort', abort, { once: true });
   if (opts.signal?.aborted) abort();
@@ -261,14 +268,16 @@ export async function pushJob(
     }),
   );
   const { code, reason, opened } = await conn.ended;
-  if (!opened) return { kind: 'not-sent', reason: 'Could not connect to TensorPool to submit the job.' };
-  if (handlers.signal?.aborted) return { kind: 'unknown', jobId, reason: 'The submission was cancelled.' };
+  if (!opened)
+    return { kind: 'not-sent', reason: l10n.t('Could not connect to TensorPool to submit the job.') };
+  if (handlers.signal?.aborted)
+    return { kind: 'unknown', jobId, reason: l10n.t('The submission was cancelled.') };
   if (code === 1000) return { kind: 'submitted', jobId };
-  if (code === 1006 || code === 1005) return { kind: 'unknown', jobId, reason: UNKNOWN_REASON };
+  if (code === 1006 || code === 1005) return { kind: 'unknown', jobId, reason: unknownReason() };
   return {
     kind: 'refused',
     code,
-    reason: reason || `The service closed the connection (code ${code}).`,
+    reason: reason || l10n.t('The service closed the connection (code {0}).', code),
     jobId,
   };
 }

@@ -4,6 +4,7 @@
  * read leniently: the official client only reads `message`, so a list may be text only (its table is read
  * with textRecords.ts), and `job_info` may be missing. Cancel and delete are never retried.
  */
+import * as l10n from '@vscode/l10n';
 import type { Job, JobListing, PullPlan } from '../model/job';
 import { requireId } from './client';
 import { downloadOutputs, type DownloadOptions, type DownloadResult } from './downloads';
@@ -56,7 +57,7 @@ export class JobApi {
     const template = typeof body.empty_tp_config === 'string' ? body.empty_tp_config : undefined;
     if (!template?.trim())
       throw new BadResponseError(
-        "The server's answer to GET /job/init has no job file template (empty_tp_config).",
+        l10n.t("The server's answer to GET /job/init has no job file template (empty_tp_config)."),
         { method: 'GET', path: '/job/init', status: 200 },
         snippet(JSON.stringify(body)),
       );
@@ -70,7 +71,7 @@ export class JobApi {
     const message = str(body.message);
     if (!Array.isArray(list) && !message?.trim())
       throw new BadResponseError(
-        "The server's answer to GET /job/list has neither jobs nor a message.",
+        l10n.t("The server's answer to GET /job/list has neither jobs nor a message."),
         { method: 'GET', path: '/job/list', status: 200 },
         snippet(JSON.stringify(body)),
       );

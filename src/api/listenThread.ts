@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import * as l10n from '@vscode/l10n';
 import type { Transport } from './http';
 import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
 import type { ListenThreadMessage, ListenWorkerData } from './listenWorker';
@@ -60,12 +61,12 @@ export async function listenJobInThread(
       transport.log('warn', `Job ${jobId}: the log reader thread stopped: ${err.message}`);
       settle(
         heard
-          ? { kind: 'ended', code: 1006, reason: 'the log reader stopped', opened: true }
+          ? { kind: 'ended', code: 1006, reason: l10n.t('the log reader stopped'), opened: true }
           : listenJob(transport, jobId, handlers, opts),
       );
     });
     worker.on('exit', () =>
-      settle({ kind: 'ended', code: 1006, reason: 'the log reader stopped', opened: heard }),
+      settle({ kind: 'ended', code: 1006, reason: l10n.t('the log reader stopped'), opened: heard }),
     );
   });
 }

@@ -4,6 +4,7 @@
  * plain-text or HTML snippet). Everything that can end up in a message is redacted first.
  */
 import type * as z from 'zod/mini';
+import * as l10n from '@vscode/l10n';
 import { BadResponseError, type ErrorContext, type FieldError } from './errors';
 import type { SecretRegistry } from './redact';
 
@@ -24,7 +25,7 @@ export function parseSuccess<T>(
   if (call.schema === null) return undefined as T;
   if (text.trim() === '') {
     throw new BadResponseError(
-      `The server answered ${ctx.status} with an empty body where data was expected.`,
+      l10n.t('The server answered {0} with an empty body where data was expected.', String(ctx.status)),
       ctx,
       '',
     );
@@ -35,7 +36,7 @@ export function parseSuccess<T>(
   } catch {
     const s = snippet(secrets.redact(text));
     throw new BadResponseError(
-      `The server answered ${ctx.status} with something that is not JSON: ${s}`,
+      l10n.t('The server answered {0} with something that is not JSON: {1}', String(ctx.status), s),
       ctx,
       s,
     );
@@ -48,7 +49,7 @@ export function parseSuccess<T>(
       .join('; ');
     const s = snippet(secrets.redact(text));
     throw new BadResponseError(
-      `The server's answer to ${call.method} ${call.path} has an unexpected shape (${where}).`,
+      l10n.t("The server's answer to {0} {1} has an unexpected shape ({2}).", call.method, call.path, where),
       ctx,
       s,
     );
@@ -90,7 +91,7 @@ export function detailToFieldErrors(detail: unknown[]): FieldError[] {
       ? item.loc.filter((p) => p !== 'body' && p !== 'query' && p !== 'path')
       : [];
     const field = loc.length ? String(loc[0]) : '';
-    out.push({ field, message: typeof item.msg === 'string' ? item.msg : 'Invalid value.' });
+    out.push({ field, message: typeof item.msg === 'string' ? item.msg : l10n.t('Invalid value.') });
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * unknown fields are kept (looseObject), optional fields optional, and whatever we cannot read is
  * reported as a BadResponseError by the transport rather than guessed at.
  */
+import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import {
   MAX_NODES,
@@ -29,17 +30,19 @@ export const rule = (validate: (v: string) => string | undefined) =>
 
 const nodes = () =>
   z
-    .int('num_nodes must be a whole number.')
+    .int({ error: () => l10n.t('num_nodes must be a whole number.') })
     .check(
-      z.gte(1, 'A cluster needs at least 1 node.'),
-      z.lte(MAX_NODES, `At most ${MAX_NODES} nodes can be requested.`),
+      z.gte(1, { error: () => l10n.t('A cluster needs at least 1 node.') }),
+      z.lte(MAX_NODES, { error: () => l10n.t('At most {0} nodes can be requested.', MAX_NODES) }),
     );
 
 /** POST /cluster/create. The image travels as `container` or `experimental_container`, never both. */
 export const ClusterCreateRequest = lazy(() =>
   z
     .strictObject({
-      instance_type: z.string('instance_type is required.').check(rule(validateInstanceType)),
+      instance_type: z
+        .string({ error: () => l10n.t('instance_type is required.') })
+        .check(rule(validateInstanceType)),
       public_keys: z.optional(z.nullable(z.array(z.string().check(rule(validatePublicKey))))),
       num_nodes: z.optional(z.nullable(nodes())),
       tp_cluster_name: z.optional(z.nullable(z.string().check(rule(validateClusterName)))),
@@ -55,7 +58,9 @@ export const ClusterCreateRequest = lazy(() =>
             code: 'custom',
             path: ['container'],
             input: body,
-            message: 'Give the container image once: either container or experimental_container, not both.',
+            message: l10n.t(
+              'Give the container image once: either container or experimental_container, not both.',
+            ),
           });
         }
       }),
@@ -77,7 +82,7 @@ export const ClusterEditRequest = lazy(() =>
             code: 'custom',
             path: [],
             input: body,
-            message: 'Nothing to change: give a new cluster_name or a deletion_protection value.',
+            message: l10n.t('Nothing to change: give a new cluster_name or a deletion_protection value.'),
           });
         }
       }),

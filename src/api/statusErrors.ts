@@ -3,6 +3,7 @@
  * 404, 409, 400/422 with per-field messages, 429 with when to try again, 5xx. The server's own
  * words are used when it gave any, redacted.
  */
+import * as l10n from '@vscode/l10n';
 import {
   BadResponseError,
   ConflictError,
@@ -46,40 +47,44 @@ export function statusError(
   const said = message !== undefined ? secrets.redact(message) : undefined;
   switch (status) {
     case 401:
-      return new UnauthorizedError(said ?? 'The API token is missing, invalid or revoked.', ctx);
+      return new UnauthorizedError(said ?? l10n.t('The API token is missing, invalid or revoked.'), ctx);
     case 403:
-      return new ForbiddenError(said ?? 'This token is not allowed to do that.', ctx);
+      return new ForbiddenError(said ?? l10n.t('This token is not allowed to do that.'), ctx);
     case 404:
-      return new NotFoundError(said ?? `Not found: ${ctx.path}.`, ctx);
+      return new NotFoundError(said ?? l10n.t('Not found: {0}.', ctx.path), ctx);
     case 409:
-      return new ConflictError(said ?? 'The request conflicts with the current state.', ctx);
+      return new ConflictError(said ?? l10n.t('The request conflicts with the current state.'), ctx);
     case 400:
     case 422:
       return new ValidationError(
-        said ?? 'The server rejected the request as invalid.',
+        said ?? l10n.t('The server rejected the request as invalid.'),
         ctx,
         fieldErrors,
         false,
       );
     case 429: {
-      const wait =
-        retryAfterMs !== undefined
-          ? ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.`
-          : ' Try again shortly.';
-      return new RateLimitedError(
-        `${(said ?? 'Too many requests').replace(/\.$/, '')}.${wait}`,
-        ctx,
-        retryAfterMs,
-      );
+      const seconds = retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined;
+      const what = said?.replace(/\.$/, '');
+      const message =
+        what === undefined
+          ? seconds !== undefined
+            ? l10n.t('Too many requests. Try again in {0} s.', seconds)
+            : l10n.t('Too many requests. Try again shortly.')
+          : seconds !== undefined
+            ? l10n.t('{0}. Try again in {1} s.', what, seconds)
+            : l10n.t('{0}. Try again shortly.', what);
+      return new RateLimitedError(message, ctx, retryAfterMs);
     }
     default:
       if (status >= 500)
         return new ServerError(
-          `${said ?? 'The TensorPool service had an internal error'} (HTTP ${status}).`,
+          said !== undefined
+            ? l10n.t('{0} (HTTP {1}).', said, status)
+            : l10n.t('The TensorPool service had an internal error (HTTP {0}).', status),
           ctx,
         );
       return new BadResponseError(
-        `Unexpected HTTP ${status}${said ? `: ${said}` : ''}.`,
+        said ? l10n.t('Unexpected HTTP {0}: {1}.', status, said) : l10n.t('Unexpected HTTP {0}.', status),
         ctx,
         snippet(secrets.redact(text)),
       );

@@ -2,23 +2,24 @@
  * Wire schemas of the storage volume requests (spec "Storage volumes"; note that create/edit and
  * attach/detach name their fields differently). Built on first use, like those in schemas.ts.
  */
+import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { MAX_VOLUME_GB, validateVolumeName } from '../model/volume';
 import { LooseRecord, lazy, rule, text } from './schemas';
 
 const volumeSize = (field: string) =>
   z
-    .int(`${field} must be a whole number of GB.`)
+    .int({ error: () => l10n.t('{0} must be a whole number of GB.', field) })
     .check(
-      z.gte(1, 'A volume needs at least 1 GB.'),
-      z.lte(MAX_VOLUME_GB, `At most ${MAX_VOLUME_GB} GB can be requested.`),
+      z.gte(1, { error: () => l10n.t('A volume needs at least 1 GB.') }),
+      z.lte(MAX_VOLUME_GB, { error: () => l10n.t('At most {0} GB can be requested.', MAX_VOLUME_GB) }),
     );
 
 /** POST /storage/create. */
 export const VolumeCreateRequest = lazy(() =>
   z.strictObject({
     size: volumeSize('size'),
-    deletion_protection: z.boolean('deletion_protection is required.'),
+    deletion_protection: z.boolean({ error: () => l10n.t('deletion_protection is required.') }),
     name: z.optional(z.string().check(rule(validateVolumeName))),
   }),
 );
@@ -39,7 +40,7 @@ export const VolumeEditRequest = lazy(() =>
             code: 'custom',
             path: [],
             input: body,
-            message: 'Nothing to change: give tp_storage_name, size_gb or deletion_protection.',
+            message: l10n.t('Nothing to change: give tp_storage_name, size_gb or deletion_protection.'),
           });
         }
       }),
@@ -47,14 +48,18 @@ export const VolumeEditRequest = lazy(() =>
 );
 export type VolumeEditRequest = z.infer<ReturnType<typeof VolumeEditRequest>>;
 
-const id = (field: string) =>
-  z.string(`${field} is required.`).check(z.trim(), z.minLength(1, `${field} is required.`));
+const id = (field: string) => {
+  const required = { error: () => l10n.t('{0} is required.', field) };
+  return z.string(required).check(z.trim(), z.minLength(1, required));
+};
 
 /** POST /storage/attach: one volume, a list of clusters. */
 export const VolumeAttachRequest = lazy(() =>
   z.strictObject({
     storage_id: id('storage_id'),
-    cluster_ids: z.array(id('cluster_ids')).check(z.minLength(1, 'Give at least one cluster to attach to.')),
+    cluster_ids: z
+      .array(id('cluster_ids'))
+      .check(z.minLength(1, { error: () => l10n.t('Give at least one cluster to attach to.') })),
   }),
 );
 export type VolumeAttachRequest = z.infer<ReturnType<typeof VolumeAttachRequest>>;

@@ -5,6 +5,7 @@
  * edit {tp_storage_name?, deletion_protection?, size_gb?}, attach {storage_id, cluster_ids}, detach
  * {storage_id, cluster_id}. Mutating calls are never retried (the transport retries GETs only).
  */
+import * as l10n from '@vscode/l10n';
 import type { Volume, VolumeAttachment, VolumeListing } from '../model/volume';
 import { checkRequest, requireId } from './client';
 import { BadResponseError } from './errors';
@@ -47,7 +48,7 @@ export class VolumeApi {
     const list = body.volumes ?? body.storage;
     if (!Array.isArray(list) && !body.message?.trim()) {
       throw new BadResponseError(
-        "The server's answer to GET /storage/list has neither volumes nor a message.",
+        l10n.t("The server's answer to GET /storage/list has neither volumes nor a message."),
         { method: 'GET', path: '/storage/list', status: answer.status },
         snippet(JSON.stringify(body)),
       );

@@ -9,6 +9,7 @@
  * through, so the link stays a link; a file that is not valid UTF-8 is refused rather than
  * re-encoded; an edit whose file changed between our read and our rename is recomputed.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, readFile, readlink, rename, rmdir, stat, unlink } from 'node:fs/promises';
@@ -70,7 +71,11 @@ export async function resolveTarget(path: string): Promise<string> {
   }
   throw new ConfigError(
     'symlink-loop',
-    `${path} is a chain of more than ${MAX_LINKS} symbolic links; point it at a real file and try again.`,
+    l10n.t(
+      '{0} is a chain of more than {1} symbolic links; point it at a real file and try again.',
+      path,
+      MAX_LINKS,
+    ),
   );
 }
 
@@ -82,7 +87,10 @@ function decode(path: string, bytes: Buffer): string {
   } catch {
     throw new ConfigError(
       'not-utf8',
-      `${path} is not valid UTF-8 text, so it cannot be edited without changing bytes we do not own. Save it as UTF-8 and try again.`,
+      l10n.t(
+        '{0} is not valid UTF-8 text, so it cannot be edited without changing bytes we do not own. Save it as UTF-8 and try again.',
+        path,
+      ),
     );
   }
 }
@@ -201,7 +209,10 @@ export async function editTextFile(
       if (attempt >= EDIT_ATTEMPTS) {
         throw new ConfigError(
           'concurrent-edit',
-          `${path} kept changing while we were writing it; close other programs editing it and try again.`,
+          l10n.t(
+            '{0} kept changing while we were writing it; close other programs editing it and try again.',
+            path,
+          ),
         );
       }
     }

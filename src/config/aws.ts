@@ -4,6 +4,7 @@
  * 1.28+ read endpoint_url from the profile). Only our profile is touched; in the config file a
  * `[tp]` section without `profile ` is someone else's. We never write `[default]`.
  */
+import * as l10n from '@vscode/l10n';
 import { join } from 'node:path';
 import { readTextFile, type AtomicWriteOptions, type WriteResult } from './atomicWrite';
 import { assertSectionName, DEFAULT_PROFILE, type Env, type StorageCredentials } from './credentials';
@@ -65,10 +66,10 @@ function configProfileRef(profile: string): SectionRef {
 }
 
 export function awsCredentialsTarget(profile = DEFAULT_PROFILE, label = '~/.aws/credentials'): IniTarget {
-  assertSectionName(profile, 'an AWS profile name');
+  assertSectionName(profile, l10n.t('an AWS profile name'));
   return {
     label,
-    what: `profile [${profile}]`,
+    what: l10n.t('profile [{0}]', profile),
     dialect: CONFIGPARSER_DIALECT,
     ref: { header: profile, matches: (name) => name === profile },
     ownedKeys: AWS_CREDENTIALS_KEYS,
@@ -78,7 +79,7 @@ export function awsCredentialsTarget(profile = DEFAULT_PROFILE, label = '~/.aws/
 }
 
 export function awsConfigTarget(profile = DEFAULT_PROFILE, label = '~/.aws/config'): IniTarget {
-  assertSectionName(profile, 'an AWS profile name');
+  assertSectionName(profile, l10n.t('an AWS profile name'));
   return {
     label,
     what: `[profile ${profile}]`,
@@ -126,7 +127,7 @@ export function awsEntriesFromConfigure(answer: AwsConfigureAnswer): AwsEntries 
     if (!entries?.length) {
       throw new ConfigError(
         'missing-section',
-        `the service's ${field} has no ${target.what} section with keys; it cannot be applied.`,
+        l10n.t("the service's {0} has no {1} section with keys; it cannot be applied.", field, target.what),
       );
     }
     return entries;

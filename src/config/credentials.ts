@@ -2,6 +2,7 @@
  * The object-storage credentials as the writers take them, and the checks every writer applies to
  * names it puts into a user's file (an AWS profile, an rclone remote).
  */
+import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 
 /** Environment variables as read (process.env or a test's copy). */
@@ -22,12 +23,14 @@ const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+@-]{0,63}$/;
 
 /** A message when `name` cannot be a section name we write, else undefined. */
 export function validateSectionName(name: string): string | undefined {
-  if (name.trim() === '') return 'The name is empty.';
+  if (name.trim() === '') return l10n.t('The name is empty.');
   if (!NAME.test(name)) {
-    return 'Use up to 64 letters, digits and _ . + @ - (not starting with - . + or @), without spaces or brackets.';
+    return l10n.t(
+      'Use up to 64 letters, digits and _ . + @ - (not starting with - . + or @), without spaces or brackets.',
+    );
   }
   if (name === 'default')
-    return 'TensorPool never writes the default profile; choose a name of its own, for example "tp".';
+    return l10n.t('TensorPool never writes the default profile; choose a name of its own, for example "tp".');
   return undefined;
 }
 
@@ -36,6 +39,6 @@ export function assertSectionName(name: string, what: string): void {
   if (problem)
     throw new ConfigError(
       'invalid-value',
-      `"${name.replace(/[^\x20-\x7e]/g, '?')}" cannot be used as ${what}: ${problem}`,
+      l10n.t('"{0}" cannot be used as {1}: {2}', name.replace(/[^\x20-\x7e]/g, '?'), what, problem),
     );
 }

@@ -3,6 +3,7 @@
  * Renders the variables as `export` lines for POSIX shells or `$env:` lines for PowerShell, quoted
  * so that any value is taken literally.
  */
+import * as l10n from '@vscode/l10n';
 import type { StorageCredentials } from './credentials';
 import { ConfigError } from './errors';
 import { hasControlChars } from './text';
@@ -49,11 +50,14 @@ export function renderEnvironment(vars: readonly EnvVar[], shell: Shell): string
     vars
       .map(([name, value]) => {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-          throw new ConfigError('invalid-value', `"${name}" is not a valid environment variable name.`);
+          throw new ConfigError(
+            'invalid-value',
+            l10n.t('"{0}" is not a valid environment variable name.', name),
+          );
         if (hasControlChars(value))
           throw new ConfigError(
             'invalid-value',
-            `the value of ${name} contains a line break or another control character.`,
+            l10n.t('the value of {0} contains a line break or another control character.', name),
           );
         return shell === 'posix'
           ? `export ${name}=${quote(value, shell)}`

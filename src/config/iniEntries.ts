@@ -2,6 +2,7 @@
  * Our entries before they are written: key names and values checked (never echoing a value, it may
  * be a secret), `parent.sub` keys grouped into nested values, and each item rendered as lines.
  */
+import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 import type { IniDialect, IniEntry } from './iniParse';
 import { hasControlChars } from './text';
@@ -21,7 +22,7 @@ export interface Grouped {
 }
 
 export function validateEntries(entries: readonly IniEntry[], dialect: IniDialect): Grouped {
-  if (entries.length === 0) throw new ConfigError('invalid-value', 'there are no values to write.');
+  if (entries.length === 0) throw new ConfigError('invalid-value', l10n.t('there are no values to write.'));
   const items: Grouped['items'] = [];
   const seen = new Set<string>();
   for (const { key, value } of entries) {
@@ -29,32 +30,38 @@ export function validateEntries(entries: readonly IniEntry[], dialect: IniDialec
     if (parts.length > 2 || !parts.every((p) => KEY.test(p))) {
       throw new ConfigError(
         'invalid-value',
-        `"${printable(key)}" is not a usable key name (letters, digits, _ and - only, at most one "." for a nested key).`,
+        l10n.t(
+          '"{0}" is not a usable key name (letters, digits, _ and - only, at most one "." for a nested key).',
+          printable(key),
+        ),
       );
     }
     if (parts.length === 2 && !dialect.continuation) {
       throw new ConfigError(
         'invalid-value',
-        `the nested key "${key}" cannot be written to a file without nested values.`,
+        l10n.t('the nested key "{0}" cannot be written to a file without nested values.', key),
       );
     }
     const lower = key.toLowerCase();
-    if (seen.has(lower)) throw new ConfigError('invalid-value', `the key "${key}" is given twice.`);
+    if (seen.has(lower)) throw new ConfigError('invalid-value', l10n.t('the key "{0}" is given twice.', key));
     seen.add(lower);
     // Never echo the value: it may be a secret.
     if (value === '' || value !== value.trim())
       throw new ConfigError(
         'invalid-value',
-        `the value for "${key}" is empty or starts or ends with spaces.`,
+        l10n.t('the value for "{0}" is empty or starts or ends with spaces.', key),
       );
     if (hasControlChars(value))
       throw new ConfigError(
         'invalid-value',
-        `the value for "${key}" contains a line break or another control character.`,
+        l10n.t('the value for "{0}" contains a line break or another control character.', key),
       );
     if (parts.length === 1) {
       if (items.some((it) => 'subs' in it && it.key.toLowerCase() === lower)) {
-        throw new ConfigError('invalid-value', `"${key}" is given both as a value and as a nested section.`);
+        throw new ConfigError(
+          'invalid-value',
+          l10n.t('"{0}" is given both as a value and as a nested section.', key),
+        );
       }
       items.push({ key, value });
     } else {
@@ -62,7 +69,7 @@ export function validateEntries(entries: readonly IniEntry[], dialect: IniDialec
       if (items.some((it) => 'value' in it && it.key.toLowerCase() === parentLower)) {
         throw new ConfigError(
           'invalid-value',
-          `"${parts[0]}" is given both as a value and as a nested section.`,
+          l10n.t('"{0}" is given both as a value and as a nested section.', parts[0]),
         );
       }
       let group = items.find(

@@ -3,6 +3,7 @@
  * profile in ~/.aws/config, the rclone remote): a preview for the confirmation dialog (new text
  * plus a summary that masks secrets), and the write/remove that apply the same edit atomically.
  */
+import * as l10n from '@vscode/l10n';
 import { editTextFile, type AtomicWriteOptions, type WriteResult } from './atomicWrite';
 import { ConfigError } from './errors';
 import {
@@ -59,23 +60,38 @@ function listValues(edit: SectionEdit, kinds: ReadonlyArray<'added' | 'changed'>
 
 function summarise(target: IniTarget, old: string | undefined, edit: SectionEdit, changed: boolean): string {
   const { label, what } = target;
-  if (!changed) return `${label} already has these values in ${what}; nothing to write.`;
-  if (old === undefined) return `Create ${label} with ${what}: ${listValues(edit, ['added']).join(', ')}.`;
+  if (!changed) return l10n.t('{0} already has these values in {1}; nothing to write.', label, what);
+  if (old === undefined)
+    return l10n.t('Create {0} with {1}: {2}.', label, what, listValues(edit, ['added']).join(', '));
   if (edit.section === 'created') {
-    return `Add ${what} at the end of ${label}: ${listValues(edit, ['added']).join(', ')}. The rest of the file stays as it is.`;
+    return l10n.t(
+      'Add {0} at the end of {1}: {2}. The rest of the file stays as it is.',
+      what,
+      label,
+      listValues(edit, ['added']).join(', '),
+    );
   }
   const parts: string[] = [];
   const changedKeys = listValues(edit, ['changed']);
   const addedKeys = listValues(edit, ['added']);
-  if (changedKeys.length) parts.push(`change ${changedKeys.join(', ')}`);
-  if (addedKeys.length) parts.push(`add ${addedKeys.join(', ')}`);
+  if (changedKeys.length) parts.push(l10n.t('change {0}', changedKeys.join(', ')));
+  if (addedKeys.length) parts.push(l10n.t('add {0}', addedKeys.join(', ')));
   if (edit.duplicatesRemoved.length)
-    parts.push(`remove the second copy of ${edit.duplicatesRemoved.join(', ')}`);
-  if (edit.dropped.length) parts.push(`remove ${edit.dropped.join(', ')}, which would override the new keys`);
+    parts.push(l10n.t('remove the second copy of {0}', edit.duplicatesRemoved.join(', ')));
+  if (edit.dropped.length)
+    parts.push(l10n.t('remove {0}, which would override the new keys', edit.dropped.join(', ')));
   if (edit.headerWas)
-    parts.push(`write the header ${edit.headerWas} as [${target.ref.header}] so it is found`);
-  const kept = edit.keptKeys.length ? ` Your other keys there (${edit.keptKeys.join(', ')}) stay.` : '';
-  return `Update ${what} in ${label}: ${parts.join('; ')}.${kept} The rest of the file stays as it is.`;
+    parts.push(l10n.t('write the header {0} as [{1}] so it is found', edit.headerWas, target.ref.header));
+  const changes = parts.join('; ');
+  return edit.keptKeys.length
+    ? l10n.t(
+        'Update {0} in {1}: {2}. Your other keys there ({3}) stay. The rest of the file stays as it is.',
+        what,
+        label,
+        changes,
+        edit.keptKeys.join(', '),
+      )
+    : l10n.t('Update {0} in {1}: {2}. The rest of the file stays as it is.', what, label, changes);
 }
 
 /** The edit a write would make, for a confirmation dialog. `old` is undefined for a missing file. */
@@ -96,15 +112,24 @@ export function previewIniWrite(
 export function previewIniRemoval(target: IniTarget, old: string | undefined): IniPreview {
   return inFile(target, () => {
     if (old === undefined)
-      return { text: '', changed: false, summary: `${target.label} does not exist; nothing to remove.` };
+      return {
+        text: '',
+        changed: false,
+        summary: l10n.t('{0} does not exist; nothing to remove.', target.label),
+      };
     target.check?.(old);
     const r = removeSection(old, target.ref, target.ownedKeys, target.dialect);
     const summary =
       r.removed === 'nothing'
-        ? `${target.label} has no ${target.what}; nothing to remove.`
+        ? l10n.t('{0} has no {1}; nothing to remove.', target.label, target.what)
         : r.removed === 'section'
-          ? `Remove ${target.what} from ${target.label}. The rest of the file stays as it is.`
-          : `Remove our keys from ${target.what} in ${target.label}; your other keys there (${r.keptKeys.join(', ')}) stay.`;
+          ? l10n.t('Remove {0} from {1}. The rest of the file stays as it is.', target.what, target.label)
+          : l10n.t(
+              'Remove our keys from {0} in {1}; your other keys there ({2}) stay.',
+              target.what,
+              target.label,
+              r.keptKeys.join(', '),
+            );
     return { text: r.text, changed: r.text !== old, summary };
   });
 }

@@ -10,6 +10,7 @@
  *    value. We address nested keys as `s3.addressing_style`. Option names are case-insensitive.
  *  - flat (rclone): no continuation lines.
  */
+import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 import { isBlank, parseDoc, type Doc } from './text';
 
@@ -120,8 +121,12 @@ export function findOurs(sections: readonly Section[], ref: SectionRef): Section
   if (ours.length > 1) {
     throw new ConfigError(
       'duplicate-section',
-      `there are ${ours.length} [${ref.header}] sections (lines ${ours.map((s) => s.header + 1).join(', ')}); ` +
-        'merge them into one or delete the extra ones, then try again.',
+      l10n.t(
+        'there are {0} [{1}] sections (lines {2}); merge them into one or delete the extra ones, then try again.',
+        ours.length,
+        ref.header,
+        ours.map((s) => s.header + 1).join(', '),
+      ),
     );
   }
   return ours[0];

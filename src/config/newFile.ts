@@ -5,6 +5,7 @@
  * another process created it a moment ago) and removed. On a file system without hard links the final
  * name is created with O_EXCL and written directly.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { link, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,7 +62,7 @@ export async function createNewFile(dir: string, names: Iterable<string>, text: 
         if (code(err) !== 'EEXIST') throw err;
       }
     }
-    throw new Error(`No free file name in ${dir} (tried ${Math.min(tried, MAX_NAMES)}).`);
+    throw new Error(l10n.t('No free file name in {0} (tried {1}).', dir, Math.min(tried, MAX_NAMES)));
   } finally {
     await unlink(temp).catch(() => undefined);
   }

@@ -4,6 +4,7 @@
  * environment-variable alternative in env.ts works there). rclone reads the file with a flat INI
  * parser, so no continuation lines.
  */
+import * as l10n from '@vscode/l10n';
 import { join } from 'node:path';
 import type { AtomicWriteOptions, WriteResult } from './atomicWrite';
 import { assertSectionName, DEFAULT_PROFILE, type Env, type StorageCredentials } from './credentials';
@@ -73,16 +74,18 @@ function refuseEncrypted(text: string): void {
   if (/^RCLONE_ENCRYPT_V\d+:/m.test(text)) {
     throw new ConfigError(
       'encrypted-config',
-      'this rclone configuration is encrypted, so only rclone can change it. Add the remote with `rclone config`, or use the environment variables instead.',
+      l10n.t(
+        'this rclone configuration is encrypted, so only rclone can change it. Add the remote with `rclone config`, or use the environment variables instead.',
+      ),
     );
   }
 }
 
 export function rcloneTarget(remote = DEFAULT_PROFILE, label = 'rclone.conf'): IniTarget {
-  assertSectionName(remote, 'an rclone remote name');
+  assertSectionName(remote, l10n.t('an rclone remote name'));
   return {
     label,
-    what: `remote [${remote}]`,
+    what: l10n.t('remote [{0}]', remote),
     dialect: FLAT_DIALECT,
     ref: { header: remote, matches: (name) => name === remote },
     ownedKeys: RCLONE_KEYS,
@@ -114,7 +117,7 @@ export function rcloneEntriesFromConfigure(answer: RcloneConfigureAnswer): IniEn
   if (!entries?.length)
     throw new ConfigError(
       'missing-section',
-      `the service's rclone_config has no ${target.what} section with keys; it cannot be applied.`,
+      l10n.t("the service's rclone_config has no {0} section with keys; it cannot be applied.", target.what),
     );
   return entries;
 }

@@ -3,10 +3,12 @@
  * Only what is between the markers changes; a block that is not exactly one well-ordered pair of
  * markers is refused with the reason. Pure functions on texts; sshConfig.ts writes the file.
  */
+import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 import { editHostsLines, isEmptyHostsLines, type HostsEdit, type RenderOptions } from './sshHosts';
 import { appendBlock, newLines, parseDoc, removeLines, renderDoc, type Doc } from './text';
 
+// eslint-disable-next-line tensorpool/l10n -- the marker line written into ~/.ssh/config (and matched there)
 export const BLOCK_BEGIN = '# >>> tensorpool (managed by the TensorPool VS Code extension; do not edit) >>>';
 export const BLOCK_END = '# <<< tensorpool <<<';
 
@@ -14,7 +16,7 @@ const IS_BEGIN = /^\s*#\s*>>>\s*tensorpool\b/i;
 const IS_END = /^\s*#\s*<<<\s*tensorpool\b/i;
 
 function lineList(lines: number[]): string {
-  return lines.map((l) => l + 1).join(' and ');
+  return lines.map((l) => String(l + 1)).reduce((a, b) => l10n.t('{0} and {1}', a, b));
 }
 
 /** The block's marker lines, undefined when there is none; ConfigError('malformed-block') when it is not
@@ -29,25 +31,42 @@ function locateBlock(doc: Doc): { begin: number; end: number } | undefined {
   const refuse = (why: string): never => {
     throw new ConfigError(
       'malformed-block',
-      `${why} TensorPool changes nothing until there is exactly one "${BLOCK_BEGIN}" line followed by one "${BLOCK_END}" line (or neither).`,
+      l10n.t(
+        '{0} TensorPool changes nothing until there is exactly one "{1}" line followed by one "{2}" line (or neither).',
+        why,
+        BLOCK_BEGIN,
+        BLOCK_END,
+      ),
     );
   };
   if (begins.length > 1)
     refuse(
-      `the TensorPool begin marker appears ${begins.length} times (lines ${lineList(begins)}); delete the duplicate block.`,
+      l10n.t(
+        'the TensorPool begin marker appears {0} times (lines {1}); delete the duplicate block.',
+        begins.length,
+        lineList(begins),
+      ),
     );
   if (ends.length > 1)
     refuse(
-      `the TensorPool end marker appears ${ends.length} times (lines ${lineList(ends)}); delete the extra one.`,
+      l10n.t(
+        'the TensorPool end marker appears {0} times (lines {1}); delete the extra one.',
+        ends.length,
+        lineList(ends),
+      ),
     );
   if (begins.length === 1 && ends.length === 0)
-    refuse(`the TensorPool begin marker on line ${begins[0] + 1} has no end marker after it.`);
+    refuse(l10n.t('the TensorPool begin marker on line {0} has no end marker after it.', begins[0] + 1));
   if (begins.length === 0 && ends.length === 1)
-    refuse(`the TensorPool end marker on line ${ends[0] + 1} has no begin marker before it.`);
+    refuse(l10n.t('the TensorPool end marker on line {0} has no begin marker before it.', ends[0] + 1));
   if (begins.length === 0) return undefined;
   if (ends[0] < begins[0])
     refuse(
-      `the TensorPool end marker (line ${ends[0] + 1}) comes before the begin marker (line ${begins[0] + 1}).`,
+      l10n.t(
+        'the TensorPool end marker (line {0}) comes before the begin marker (line {1}).',
+        ends[0] + 1,
+        begins[0] + 1,
+      ),
     );
   return { begin: begins[0], end: ends[0] };
 }

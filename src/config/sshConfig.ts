@@ -38,11 +38,13 @@ import { isBlank, newLines, parseDoc, renderDoc } from './text';
 export * from './sshBlock';
 export * from './sshInclude';
 
+/* eslint-disable tensorpool/l10n -- the comment written at the top of ~/.ssh/tensorpool */
 const OWN_FILE_HEADER = [
   '# TensorPool SSH hosts, written by the TensorPool VS Code extension and included from ~/.ssh/config.',
   "# A cluster's hosts are rewritten when the cluster changes and removed when it is destroyed, so edits",
   '# here do not last: put settings of your own in ~/.ssh/config.',
 ];
+/* eslint-enable tensorpool/l10n */
 
 export interface SshPaths {
   /** ~/.ssh/config */

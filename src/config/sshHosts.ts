@@ -10,6 +10,7 @@
  * cluster, its different key is a new entry rather than a "REMOTE HOST IDENTIFICATION HAS
  * CHANGED" refusal.
  */
+import * as l10n from '@vscode/l10n';
 import { sep } from 'node:path';
 import { ConfigError } from './errors';
 import { hasControlChars, isBlank } from './text';
@@ -53,7 +54,7 @@ export function sanitizeAliasPart(name: string): string {
 /** `tp-<cluster-name>-<n>` with n the 1-based node index: stable as long as the cluster's name is. */
 export function hostAlias(clusterName: string, node: number): string {
   if (!Number.isInteger(node) || node < 1)
-    throw new ConfigError('invalid-value', `node index ${node} is not a whole number from 1.`);
+    throw new ConfigError('invalid-value', l10n.t('node index {0} is not a whole number from 1.', node));
   return `${ALIAS_PREFIX}${sanitizeAliasPart(clusterName)}-${node}`;
 }
 
@@ -66,7 +67,9 @@ export function sshPath(path: string, home?: string): string {
   if (hasControlChars(path) || path.includes('"')) {
     throw new ConfigError(
       'invalid-value',
-      'the key path contains a line break, a control character or a double quote, which ssh_config cannot express.',
+      l10n.t(
+        'the key path contains a line break, a control character or a double quote, which ssh_config cannot express.',
+      ),
     );
   }
   let p = path;
@@ -85,14 +88,18 @@ function oneLine(text: string): string {
 
 function validateHost(h: SshHost): void {
   const bad = (what: string): never => {
-    throw new ConfigError('invalid-value', `cannot write the SSH host "${oneLine(h.alias)}": ${what}.`);
+    throw new ConfigError(
+      'invalid-value',
+      l10n.t('cannot write the SSH host "{0}": {1}.', oneLine(h.alias), what),
+    );
   };
-  if (!ALIAS.test(h.alias)) bad('the alias may only contain letters, digits, _ . - (no spaces or wildcards)');
-  if (!HOST_NAME.test(h.hostName)) bad('the address is not an IP address or host name');
-  if (!USER.test(h.user)) bad('the user name may only contain letters, digits, _ . -');
+  if (!ALIAS.test(h.alias))
+    bad(l10n.t('the alias may only contain letters, digits, _ . - (no spaces or wildcards)'));
+  if (!HOST_NAME.test(h.hostName)) bad(l10n.t('the address is not an IP address or host name'));
+  if (!USER.test(h.user)) bad(l10n.t('the user name may only contain letters, digits, _ . -'));
   if (h.port !== undefined && (!Number.isInteger(h.port) || h.port < 1 || h.port > 65535))
-    bad('the port is not a whole number from 1 to 65535');
-  if (!CLUSTER_ID.test(h.clusterId)) bad('the cluster id may only contain letters, digits, _ . -');
+    bad(l10n.t('the port is not a whole number from 1 to 65535'));
+  if (!CLUSTER_ID.test(h.clusterId)) bad(l10n.t('the cluster id may only contain letters, digits, _ . -'));
 }
 
 export interface RenderOptions {
@@ -110,7 +117,7 @@ export function renderClusterHosts(hosts: readonly SshHost[], opts: RenderOption
     if (h.clusterId !== clusterId)
       throw new ConfigError(
         'invalid-value',
-        `hosts of two clusters (${clusterId}, ${h.clusterId}) were given as one.`,
+        l10n.t('hosts of two clusters ({0}, {1}) were given as one.', clusterId, h.clusterId),
       );
     lines.push(
       `Host ${h.alias}`,
@@ -198,7 +205,7 @@ function checkAliases(body: HostsBody, clusterId: string, hosts: readonly SshHos
     if (mine.has(h.alias))
       throw new ConfigError(
         'alias-taken',
-        `the alias ${h.alias} is given to two nodes of cluster ${clusterId}.`,
+        l10n.t('the alias {0} is given to two nodes of cluster {1}.', h.alias, clusterId),
       );
     mine.add(h.alias);
   }
@@ -207,7 +214,11 @@ function checkAliases(body: HostsBody, clusterId: string, hosts: readonly SshHos
     if (taken) {
       throw new ConfigError(
         'alias-taken',
-        `the alias ${taken} already belongs to cluster ${c.clusterId}; give one of the clusters another name (or remove the old cluster's hosts) and try again.`,
+        l10n.t(
+          "the alias {0} already belongs to cluster {1}; give one of the clusters another name (or remove the old cluster's hosts) and try again.",
+          taken,
+          c.clusterId,
+        ),
       );
     }
   }
@@ -230,7 +241,7 @@ export function editHostsLines(
     if (edit.hosts.some((h) => h.clusterId !== edit.clusterId)) {
       throw new ConfigError(
         'invalid-value',
-        `hosts of another cluster were given for cluster ${edit.clusterId}.`,
+        l10n.t('hosts of another cluster were given for cluster {0}.', edit.clusterId),
       );
     }
     checkAliases(body, edit.clusterId, edit.hosts);

@@ -5,6 +5,7 @@
  * `outputs` and `ignore` (with the closest known key for a typo), values of the wrong type, and a job
  * with nothing to run. Positions are 0-based. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { locateTopLevelKeys, type TextRange } from './tomlKeys';
 
@@ -18,11 +19,11 @@ const { parse } = require('smol-toml') as typeof SmolToml;
 export const JOB_FILE_KEYS = ['commands', 'outputs', 'ignore'] as const;
 export type JobFileKey = (typeof JOB_FILE_KEYS)[number];
 
-const KEY_PURPOSE: Record<JobFileKey, string> = {
-  commands: 'shell commands run in order on the cluster',
-  outputs: 'files, folders or globs to keep',
-  ignore: 'files, folders or globs not to upload',
-};
+function keyPurpose(key: JobFileKey): string {
+  if (key === 'commands') return l10n.t('shell commands run in order on the cluster');
+  if (key === 'outputs') return l10n.t('files, folders or globs to keep');
+  return l10n.t('files, folders or globs not to upload');
+}
 
 export type JobFileProblemCode = 'syntax' | 'unknown-key' | 'wrong-type' | 'no-commands';
 
@@ -66,19 +67,19 @@ export function closestJobFileKey(name: string): JobFileKey | undefined {
 }
 
 function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Date) return 'a date';
-  if (value === null) return 'nothing';
+  if (Array.isArray(value)) return l10n.t('an array');
+  if (value instanceof Date) return l10n.t('a date');
+  if (value === null) return l10n.t('nothing');
   switch (typeof value) {
     case 'string':
-      return 'a string';
+      return l10n.t('a string');
     case 'number':
     case 'bigint':
-      return 'a number';
+      return l10n.t('a number');
     case 'boolean':
-      return 'a boolean';
+      return l10n.t('a boolean');
     default:
-      return 'a table';
+      return l10n.t('a table');
   }
 }
 
@@ -97,7 +98,7 @@ function syntaxProblem(text: string, err: unknown): JobFileProblem {
     range: { start: { line, character }, end: { line, character: end } },
     severity: 'error',
     code: 'syntax',
-    message: `TOML syntax error: ${first || 'the file could not be read'}`,
+    message: l10n.t('TOML syntax error: {0}', first || l10n.t('the file could not be read')),
   };
 }
 
@@ -109,7 +110,13 @@ function typeProblems(key: JobFileKey, value: unknown, range: TextRange): JobFil
         range,
         severity: 'error',
         code: 'wrong-type',
-        message: `\`${key}\` must be an array of strings (${KEY_PURPOSE[key]}), not ${describe(value)}: for example ${key} = ${example}`,
+        message: l10n.t(
+          '`{0}` must be an array of strings ({1}), not {2}: for example {0} = {3}',
+          key,
+          keyPurpose(key),
+          describe(value),
+          example,
+        ),
       },
     ];
   }
@@ -120,7 +127,12 @@ function typeProblems(key: JobFileKey, value: unknown, range: TextRange): JobFil
         range,
         severity: 'error',
         code: 'wrong-type',
-        message: `Every entry of \`${key}\` must be a string; entry ${bad + 1} is ${describe(value[bad])}.`,
+        message: l10n.t(
+          'Every entry of `{0}` must be a string; entry {1} is {2}.',
+          key,
+          bad + 1,
+          describe(value[bad]),
+        ),
       },
     ];
   }
@@ -130,7 +142,7 @@ function typeProblems(key: JobFileKey, value: unknown, range: TextRange): JobFil
         range,
         severity: 'warning',
         code: 'no-commands',
-        message: '`commands` is empty: the job has nothing to run on the cluster.',
+        message: l10n.t('`commands` is empty: the job has nothing to run on the cluster.'),
       },
     ];
   }
@@ -159,8 +171,12 @@ export function checkJobFile(text: string): JobFileProblem[] {
       severity: 'warning',
       code: 'unknown-key',
       message: suggestion
-        ? `Unknown key \`${name}\`: did you mean \`${suggestion}\`?`
-        : `Unknown key \`${name}\`: a job file has ${JOB_FILE_KEYS.map((k) => `\`${k}\``).join(', ')}.`,
+        ? l10n.t('Unknown key `{0}`: did you mean `{1}`?', name, suggestion)
+        : l10n.t(
+            'Unknown key `{0}`: a job file has {1}.',
+            name,
+            JOB_FILE_KEYS.map((k) => `\`${k}\``).join(', '),
+          ),
       ...(suggestion ? { suggestion } : {}),
     });
   }
@@ -169,7 +185,9 @@ export function checkJobFile(text: string): JobFileProblem[] {
       range: LINE_START,
       severity: 'warning',
       code: 'no-commands',
-      message: 'No `commands`: the job has nothing to run on the cluster (commands = ["python train.py"]).',
+      message: l10n.t(
+        'No `commands`: the job has nothing to run on the cluster (commands = ["python train.py"]).',
+      ),
     });
   }
   return problems.sort(
@@ -185,7 +203,27 @@ export function jobFileRefusal(fileName: string, text: string): string | undefin
   const errors = checkJobFile(text).filter((p) => p.severity === 'error');
   if (errors.length === 0) return undefined;
   const [first] = errors;
-  const more =
-    errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
-  return `${fileName} line ${first.range.start.line + 1}: ${first.message.replace(/\.$/, '')}${more}. Nothing was sent: fix the job file, then run it again.`;
+  const line = first.range.start.line + 1;
+  const message = first.message.replace(/\.$/, '');
+  if (errors.length === 1)
+    return l10n.t(
+      '{0} line {1}: {2}. Nothing was sent: fix the job file, then run it again.',
+      fileName,
+      line,
+      message,
+    );
+  if (errors.length === 2)
+    return l10n.t(
+      '{0} line {1}: {2} (and 1 more error). Nothing was sent: fix the job file, then run it again.',
+      fileName,
+      line,
+      message,
+    );
+  return l10n.t(
+    '{0} line {1}: {2} (and {3} more errors). Nothing was sent: fix the job file, then run it again.',
+    fileName,
+    line,
+    message,
+    errors.length - 1,
+  );
 }

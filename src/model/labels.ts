@@ -3,6 +3,7 @@
  * picker and every notification say the same thing. Short first (the state word leads, because a
  * narrow side bar cuts the end of a row), details left to tooltips.
  */
+import * as l10n from '@vscode/l10n';
 import { clusterLabel, clusterShape, type Cluster, type Instance } from './cluster';
 
 export { clusterLabel } from './cluster';
@@ -10,11 +11,11 @@ export { clusterLabel } from './cluster';
 /** An operation this window is following on a cluster (create, destroy, edit). */
 export type OperationKind = 'create' | 'destroy' | 'edit';
 
-const OPERATION_WORD: Record<OperationKind, string> = {
-  create: 'creating',
-  destroy: 'destroying',
-  edit: 'updating',
-};
+function operationWord(operation: OperationKind): string {
+  if (operation === 'create') return l10n.t('creating');
+  if (operation === 'destroy') return l10n.t('destroying');
+  return l10n.t('updating');
+}
 
 const MAX_STATE_WORD = 14;
 
@@ -24,7 +25,7 @@ export function stateWord(status: string | undefined): string {
     .trim()
     .toLowerCase()
     .replace(/[\s_-]+/g, ' ');
-  if (word === '') return 'unknown';
+  if (word === '') return l10n.t('unknown');
   return word.length > MAX_STATE_WORD ? `${word.slice(0, MAX_STATE_WORD - 1)}…` : word;
 }
 
@@ -34,7 +35,7 @@ export function stateWord(status: string | undefined): string {
  * ("creating") is the state.
  */
 export function clusterDescription(cluster: Cluster, operation?: OperationKind): string {
-  const state = operation ? OPERATION_WORD[operation] : stateWord(cluster.status);
+  const state = operation ? operationWord(operation) : stateWord(cluster.status);
   return [state, clusterShape(cluster)].filter(Boolean).join(' · ');
 }
 
@@ -55,7 +56,9 @@ export function clusterPickLabel(cluster: Cluster, operation?: OperationKind): C
 
 /** A node of a cluster, numbered from 1: "node 1 · 203.0.113.7" or "node 1 · no address yet". */
 export function instanceLabel(index: number, instance: Instance): string {
-  return `node ${index + 1} · ${instance.ip ?? 'no address yet'}`;
+  return instance.ip !== undefined
+    ? l10n.t('node {0} · {1}', index + 1, instance.ip)
+    : l10n.t('node {0} · no address yet', index + 1);
 }
 
 /** Keep the start and the end of a long identifier: "TPAKABCD…WXYZ". */
@@ -81,11 +84,16 @@ export function editSentence(
   label: string,
   changes: { readonly cluster_name?: string; readonly deletion_protection?: boolean },
 ): string {
-  const protection =
-    changes.deletion_protection === undefined ? undefined : changes.deletion_protection ? 'on' : 'off';
-  if (changes.cluster_name !== undefined) {
-    const renamed = `Renamed ${label} to ${changes.cluster_name}`;
-    return protection ? `${renamed}; deletion protection is ${protection}.` : `${renamed}.`;
+  const on = changes.deletion_protection;
+  const name = changes.cluster_name;
+  if (name !== undefined) {
+    if (on === undefined) return l10n.t('Renamed {0} to {1}.', label, name);
+    return on
+      ? l10n.t('Renamed {0} to {1}; deletion protection is on.', label, name)
+      : l10n.t('Renamed {0} to {1}; deletion protection is off.', label, name);
   }
-  return protection ? `Deletion protection is ${protection} for ${label}.` : `No change to ${label}.`;
+  if (on === undefined) return l10n.t('No change to {0}.', label);
+  return on
+    ? l10n.t('Deletion protection is on for {0}.', label)
+    : l10n.t('Deletion protection is off for {0}.', label);
 }

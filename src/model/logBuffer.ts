@@ -9,6 +9,7 @@
  *   - by characters: when the terminal falls behind, the oldest waiting lines are dropped the same way.
  * Memory stays bounded however long the log, and a push costs the same when full. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { BoundedText } from './boundedText';
 
 export interface LogBufferLimits {
@@ -48,10 +49,7 @@ export class LogBuffer {
   /** Everything waiting, as one string for one write (undefined when nothing waits). */
   take(): string | undefined {
     if (this.text.isEmpty) return undefined;
-    const marker =
-      this.droppedLines > 0
-        ? `\x1b[2m… ${this.droppedLines} line${this.droppedLines === 1 ? '' : 's'} not shown: the log came faster than the terminal could draw it …\x1b[0m\r\n`
-        : '';
+    const marker = this.droppedLines > 0 ? `\x1b[2m${droppedNote(this.droppedLines)}\x1b[0m\r\n` : '';
     const text = marker + this.text.text();
     this.text.clear();
     this.droppedLines = 0;
@@ -68,4 +66,11 @@ function countLines(chunk: string): number {
   let n = 0;
   for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** The dimmed line that stands for the lines the terminal skipped. */
+function droppedNote(n: number): string {
+  return n === 1
+    ? l10n.t('… 1 line not shown: the log came faster than the terminal could draw it …')
+    : l10n.t('… {0} lines not shown: the log came faster than the terminal could draw it …', n);
 }

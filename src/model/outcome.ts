@@ -5,6 +5,7 @@
  * false). Then sending it again could do it twice (a second GPU cluster costs real money): the user
  * checks first.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Error kinds after which a mutating request may or may not have been acted on. */
 export const UNKNOWN_OUTCOME_KINDS: ReadonlySet<string> = new Set([
@@ -21,7 +22,8 @@ export function outcomeUnknown(kind: string, mayHaveReachedServer: boolean): boo
 /** Why a create's outcome is unknown, as the start of a sentence for the user. */
 export function unknownCreateReason(kind: string): string {
   if (kind === 'network' || kind === 'timeout')
-    return 'The connection failed after the create request was sent';
-  if (kind === 'server') return 'TensorPool answered with a server error after receiving the create request';
-  return "TensorPool's answer to the create request could not be read";
+    return l10n.t('The connection failed after the create request was sent');
+  if (kind === 'server')
+    return l10n.t('TensorPool answered with a server error after receiving the create request');
+  return l10n.t("TensorPool's answer to the create request could not be read");
 }

@@ -3,6 +3,7 @@
  * before anything is sent, with a specific refusal for a private key pasted by mistake, and the
  * SHA256 fingerprint `ssh-keygen -l` prints. No `vscode` import; the key text is never logged here.
  */
+import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import { validatePublicKey } from './validate';
 
@@ -20,9 +21,10 @@ export interface PublicKey {
 
 export type ParsedPublicKey = { ok: true; key: PublicKey } | { ok: false; message: string };
 
-export const PRIVATE_KEY_MESSAGE =
-  'This is a PRIVATE key: it was not sent anywhere. Never share it; use the public key instead ' +
-  '(the matching .pub file, one line starting with "ssh-ed25519", "ssh-rsa" or "ecdsa-sha2-…").';
+export const PRIVATE_KEY_MESSAGE = (): string =>
+  l10n.t(
+    'This is a PRIVATE key: it was not sent anywhere. Never share it; use the public key instead (the matching .pub file, one line starting with "ssh-ed25519", "ssh-rsa" or "ecdsa-sha2-…").',
+  );
 
 /** PEM / OpenSSH / PuTTY private key material anywhere in the text. */
 export function looksLikePrivateKey(text: string): boolean {
@@ -49,7 +51,7 @@ function blobMatchesType(body: string, type: string): boolean {
 }
 
 export function parsePublicKey(text: string): ParsedPublicKey {
-  if (looksLikePrivateKey(text)) return { ok: false, message: PRIVATE_KEY_MESSAGE };
+  if (looksLikePrivateKey(text)) return { ok: false, message: PRIVATE_KEY_MESSAGE() };
   const trimmed = text.trim();
   // Tabs or several spaces between the parts are harmless; line breaks inside the key are not.
   const line = /[\r\n]/.test(trimmed) ? trimmed : trimmed.split(/[ \t]+/).join(' ');
@@ -59,7 +61,10 @@ export function parsePublicKey(text: string): ParsedPublicKey {
   if (!blobMatchesType(body, type)) {
     return {
       ok: false,
-      message: `The key data does not belong to a ${type} key; copy the whole line from the .pub file again.`,
+      message: l10n.t(
+        'The key data does not belong to a {0} key; copy the whole line from the .pub file again.',
+        type,
+      ),
     };
   }
   const comment = rest.join(' ') || undefined;

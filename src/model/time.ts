@@ -2,6 +2,7 @@
  * Times as people read them: relative ("3 minutes ago") in rows, exact and local in tooltips.
  * Pure: the clock, the locale and the time zone are parameters (the VS Code layer passes its own).
  */
+import * as l10n from '@vscode/l10n';
 
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600],
@@ -49,7 +50,7 @@ export function relativeTime(text: string | undefined, now: number, locale = 'en
   const date = parseTime(text);
   if (!date) return undefined;
   const seconds = Math.round((date.getTime() - now) / 1000);
-  if (Math.abs(seconds) < 45) return 'just now';
+  if (Math.abs(seconds) < 45) return l10n.t('just now');
   const format = relativeFormat(locale);
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === 'second') {

@@ -5,6 +5,7 @@
  * that tells the user what is wrong and how to fix it. They are plain functions (no zod, no vscode)
  * so the activation bundle can validate as the user types without loading the API layer.
  */
+import * as l10n from '@vscode/l10n';
 
 export type Validator<T = string> = (value: T) => string | undefined;
 
@@ -47,16 +48,20 @@ export function hasControlCharacters(value: string): boolean {
 }
 
 export const validateInstanceType: Validator = (value) => {
-  if (value.trim() === '') return 'Enter an instance type such as 8xH100.';
-  if (value !== value.trim()) return 'Remove the spaces around the instance type.';
+  if (value.trim() === '') return l10n.t('Enter an instance type such as 8xH100.');
+  if (value !== value.trim()) return l10n.t('Remove the spaces around the instance type.');
   if (/\s/.test(value))
-    return `"${shorten(value)}" contains spaces; write it as <count>x<model>, for example 8xH100.`;
+    return l10n.t('"{0}" contains spaces; write it as <count>x<model>, for example 8xH100.', shorten(value));
   if (!INSTANCE_TYPE.test(value)) {
-    if (/^x/i.test(value)) return 'The instance type needs a GPU count before the "x", for example 8xH100.';
+    if (/^x/i.test(value))
+      return l10n.t('The instance type needs a GPU count before the "x", for example 8xH100.');
     if (/^[0-9]+x$/.test(value))
-      return 'The instance type needs a GPU model after the "x", for example 8xH100.';
-    if (/[^\x20-\x7e]/.test(value)) return 'Use plain ASCII digits and letters, for example 8xH100.';
-    return `"${shorten(value)}" is not an instance type; the shape is <count>x<model>, for example 8xH100 or 1xL40S.`;
+      return l10n.t('The instance type needs a GPU model after the "x", for example 8xH100.');
+    if (/[^\x20-\x7e]/.test(value)) return l10n.t('Use plain ASCII digits and letters, for example 8xH100.');
+    return l10n.t(
+      '"{0}" is not an instance type; the shape is <count>x<model>, for example 8xH100 or 1xL40S.',
+      shorten(value),
+    );
   }
   return undefined;
 };
@@ -64,16 +69,21 @@ export const validateInstanceType: Validator = (value) => {
 /** Node count as typed in an input box (a string) or as a number from code. */
 export const validateNumNodes: Validator<string | number> = (value) => {
   const text = typeof value === 'number' ? String(value) : value.trim();
-  if (text === '') return 'Enter the number of nodes (a whole number, at least 1).';
+  if (text === '') return l10n.t('Enter the number of nodes (a whole number, at least 1).');
   if (!/^[0-9]+$/.test(text)) {
-    if (/^-/.test(text)) return 'The number of nodes cannot be negative; enter 1 or more.';
-    if (/^[0-9]*[.,][0-9]+$/.test(text)) return 'The number of nodes must be a whole number, such as 1 or 2.';
-    return `"${shorten(text)}" is not a number; enter a whole number of nodes such as 1 or 2.`;
+    if (/^-/.test(text)) return l10n.t('The number of nodes cannot be negative; enter 1 or more.');
+    if (/^[0-9]*[.,][0-9]+$/.test(text))
+      return l10n.t('The number of nodes must be a whole number, such as 1 or 2.');
+    return l10n.t('"{0}" is not a number; enter a whole number of nodes such as 1 or 2.', shorten(text));
   }
   const n = Number(text);
-  if (n < 1) return 'A cluster needs at least 1 node.';
+  if (n < 1) return l10n.t('A cluster needs at least 1 node.');
   if (n > MAX_NODES)
-    return `${text} nodes is more than the ${MAX_NODES} this extension will request; check the number.`;
+    return l10n.t(
+      '{0} nodes is more than the {1} this extension will request; check the number.',
+      text,
+      MAX_NODES,
+    );
   return undefined;
 };
 
@@ -82,35 +92,53 @@ export function parseNumNodes(value: string): number {
 }
 
 /** Cluster names travel in URL paths (`/cluster/edit/{cluster}`), so they stay in a safe alphabet. */
-export const validateClusterName: Validator = (value) => {
-  if (value.trim() === '') return 'The cluster name cannot be empty.';
+export const validateClusterName: Validator = (value) => nameProblem(value, 'cluster');
+
+/** The cluster-name rules, worded for a cluster's or a volume's name (one message per sentence). */
+export function nameProblem(value: string, kind: 'cluster' | 'volume'): string | undefined {
+  const volume = kind === 'volume';
+  if (value.trim() === '')
+    return volume ? l10n.t('The volume name cannot be empty.') : l10n.t('The cluster name cannot be empty.');
   if (hasControlCharacters(value))
-    return 'The cluster name contains control characters; use letters, digits, "-", "_" or ".".';
+    return volume
+      ? l10n.t('The volume name contains control characters; use letters, digits, "-", "_" or ".".')
+      : l10n.t('The cluster name contains control characters; use letters, digits, "-", "_" or ".".');
   if (value.length > MAX_CLUSTER_NAME_LENGTH) {
-    return `The cluster name is ${value.length} characters long; use at most ${MAX_CLUSTER_NAME_LENGTH}.`;
+    const [length, max] = [value.length, MAX_CLUSTER_NAME_LENGTH];
+    return volume
+      ? l10n.t('The volume name is {0} characters long; use at most {1}.', length, max)
+      : l10n.t('The cluster name is {0} characters long; use at most {1}.', length, max);
   }
-  if (value !== value.trim()) return 'Remove the spaces at the start or end of the name.';
+  if (value !== value.trim()) return l10n.t('Remove the spaces at the start or end of the name.');
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) {
-    return 'Use letters, digits, "-", "_" or "." in the cluster name, starting with a letter or digit.';
+    return volume
+      ? l10n.t('Use letters, digits, "-", "_" or "." in the volume name, starting with a letter or digit.')
+      : l10n.t('Use letters, digits, "-", "_" or "." in the cluster name, starting with a letter or digit.');
   }
   return undefined;
-};
+}
 
 const PUBLIC_KEY =
   /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) ([A-Za-z0-9+/]+={0,3})( [^\r\n]*)?$/;
 
 export const validatePublicKey: Validator = (value) => {
   const key = value.trim();
-  if (key === '') return 'Paste an SSH public key (the contents of a .pub file).';
+  if (key === '') return l10n.t('Paste an SSH public key (the contents of a .pub file).');
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key) || /PRIVATE KEY/.test(key)) {
-    return 'This is a PRIVATE key: never share it. Paste the public key instead (the .pub file, starting with "ssh-ed25519" or "ssh-rsa").';
+    return l10n.t(
+      'This is a PRIVATE key: never share it. Paste the public key instead (the .pub file, starting with "ssh-ed25519" or "ssh-rsa").',
+    );
   }
-  if (/[\r\n]/.test(key)) return 'Paste a single public key on one line.';
+  if (/[\r\n]/.test(key)) return l10n.t('Paste a single public key on one line.');
   const m = PUBLIC_KEY.exec(key);
   if (!m)
-    return 'This is not an SSH public key; it should start with "ssh-ed25519", "ssh-rsa" or "ecdsa-sha2-…" followed by the key.';
+    return l10n.t(
+      'This is not an SSH public key; it should start with "ssh-ed25519", "ssh-rsa" or "ecdsa-sha2-…" followed by the key.',
+    );
   if (m[3].length < 40)
-    return 'The key data is too short to be an SSH public key; paste the whole line from the .pub file.';
+    return l10n.t(
+      'The key data is too short to be an SSH public key; paste the whole line from the .pub file.',
+    );
   return undefined;
 };
 
@@ -120,26 +148,36 @@ const IMAGE =
 
 export const validateContainerImage: Validator = (value) => {
   if (value.trim() === '')
-    return 'Enter a container image, or leave the step empty to use the default image.';
+    return l10n.t('Enter a container image, or leave the step empty to use the default image.');
   if (/\s/.test(value))
-    return 'A container image reference cannot contain spaces (for example nvcr.io/nvidia/pytorch:24.05-py3).';
+    return l10n.t(
+      'A container image reference cannot contain spaces (for example nvcr.io/nvidia/pytorch:24.05-py3).',
+    );
   if (value.length > MAX_IMAGE_LENGTH)
-    return `The image reference is ${value.length} characters long; use at most ${MAX_IMAGE_LENGTH}.`;
+    return l10n.t(
+      'The image reference is {0} characters long; use at most {1}.',
+      value.length,
+      MAX_IMAGE_LENGTH,
+    );
   if (!IMAGE.test(value)) {
-    return `"${shorten(value)}" is not a valid image reference; use lowercase registry/name[:tag], for example nvcr.io/nvidia/pytorch:24.05-py3.`;
+    return l10n.t(
+      '"{0}" is not a valid image reference; use lowercase registry/name[:tag], for example nvcr.io/nvidia/pytorch:24.05-py3.',
+      shorten(value),
+    );
   }
   return undefined;
 };
 
 export const validateApiToken: Validator = (value) => {
-  if (value.trim() === '') return 'Paste your TensorPool API token.';
-  if (/^bearer\s/i.test(value.trim())) return 'Paste only the token, without the word "Bearer".';
+  if (value.trim() === '') return l10n.t('Paste your TensorPool API token.');
+  if (/^bearer\s/i.test(value.trim())) return l10n.t('Paste only the token, without the word "Bearer".');
   if (/\s/.test(value.trim()))
-    return 'The token cannot contain spaces or line breaks; copy it again from the dashboard.';
+    return l10n.t('The token cannot contain spaces or line breaks; copy it again from the dashboard.');
   if (hasControlCharacters(value))
-    return 'The token contains control characters; copy it again from the dashboard.';
-  if (value.trim().length < 8) return 'That is too short to be a TensorPool API token; copy the whole token.';
-  if (value.trim().length > 4096) return 'That is too long to be a TensorPool API token.';
+    return l10n.t('The token contains control characters; copy it again from the dashboard.');
+  if (value.trim().length < 8)
+    return l10n.t('That is too short to be a TensorPool API token; copy the whole token.');
+  if (value.trim().length > 4096) return l10n.t('That is too long to be a TensorPool API token.');
   return undefined;
 };
 
@@ -156,31 +194,40 @@ export const validateApiUrl: Validator = (value) => {
   try {
     url = new URL(value.trim());
   } catch {
-    return `"${shorten(value)}" is not a URL; use https://engine.tensorpool.dev or the URL of your TensorPool endpoint.`;
+    return l10n.t(
+      '"{0}" is not a URL; use https://engine.tensorpool.dev or the URL of your TensorPool endpoint.',
+      shorten(value),
+    );
   }
   if (url.protocol === 'https:')
-    return url.username || url.password ? 'Do not put a user name or password in the API URL.' : undefined;
+    return url.username || url.password
+      ? l10n.t('Do not put a user name or password in the API URL.')
+      : undefined;
   if (url.protocol === 'http:') {
     if (isLoopbackHost(url.hostname)) return undefined;
-    return `Refusing plain http:// for ${url.hostname}: the API token would travel unencrypted. Use https://, or http:// only for a local engine on 127.0.0.1.`;
+    return l10n.t(
+      'Refusing plain http:// for {0}: the API token would travel unencrypted. Use https://, or http:// only for a local engine on 127.0.0.1.',
+      url.hostname,
+    );
   }
-  return `Unsupported scheme "${url.protocol}" in the API URL; use https://.`;
+  return l10n.t('Unsupported scheme "{0}" in the API URL; use https://.', url.protocol);
 };
 
 // S3 bucket naming rules (AWS general purpose buckets).
 export const validateBucketName: Validator = (value) => {
-  if (value === '') return 'Enter a bucket name.';
+  if (value === '') return l10n.t('Enter a bucket name.');
   if (value.length < 3 || value.length > 63)
-    return `A bucket name has 3 to 63 characters; this one has ${value.length}.`;
-  if (!/^[a-z0-9.-]+$/.test(value)) return 'Bucket names use only lowercase letters, digits, "." and "-".';
+    return l10n.t('A bucket name has 3 to 63 characters; this one has {0}.', value.length);
+  if (!/^[a-z0-9.-]+$/.test(value))
+    return l10n.t('Bucket names use only lowercase letters, digits, "." and "-".');
   if (!/^[a-z0-9]/.test(value) || !/[a-z0-9]$/.test(value))
-    return 'A bucket name must start and end with a letter or digit.';
-  if (value.includes('..')) return 'A bucket name cannot contain two dots in a row.';
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(value)) return 'A bucket name cannot look like an IP address.';
+    return l10n.t('A bucket name must start and end with a letter or digit.');
+  if (value.includes('..')) return l10n.t('A bucket name cannot contain two dots in a row.');
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(value)) return l10n.t('A bucket name cannot look like an IP address.');
   if (/^xn--|^sthree-|^amzn-s3-demo-/.test(value))
-    return 'A bucket name cannot start with "xn--", "sthree-" or "amzn-s3-demo-".';
+    return l10n.t('A bucket name cannot start with "xn--", "sthree-" or "amzn-s3-demo-".');
   if (/-s3alias$|--ol-s3$|\.mrap$|--x-s3$|--table-s3$/.test(value))
-    return 'A bucket name cannot end with a reserved suffix such as "-s3alias".';
+    return l10n.t('A bucket name cannot end with a reserved suffix such as "-s3alias".');
   return undefined;
 };
 
@@ -192,8 +239,8 @@ function shorten(value: string, max = 40): string {
 /** A cluster id (or name) typed by hand, as the service spells them: no spaces or slashes, at most 128. */
 export const validateClusterRef: Validator = (text) => {
   const t = text.trim();
-  if (t === '') return 'Enter a cluster ID (or name).';
-  if (t.length > 128) return 'That is too long for a cluster ID.';
-  if (!/^[\w][\w.:-]*$/.test(t)) return 'A cluster ID has no spaces or slashes (e.g. c-1a2b3c).';
+  if (t === '') return l10n.t('Enter a cluster ID (or name).');
+  if (t.length > 128) return l10n.t('That is too long for a cluster ID.');
+  if (!/^[\w][\w.:-]*$/.test(t)) return l10n.t('A cluster ID has no spaces or slashes (e.g. c-1a2b3c).');
   return undefined;
 };

@@ -4,8 +4,9 @@
  * Status vocabularies are open strings. Also the volume input rules and which clusters can take a
  * volume. No `vscode` import, no zod.
  */
+import * as l10n from '@vscode/l10n';
 import type { Cluster } from './cluster';
-import { validateClusterName, type Validator } from './validate';
+import { nameProblem, type Validator } from './validate';
 
 export interface VolumeAttachment {
   readonly clusterId: string;
@@ -96,9 +97,12 @@ export function attachIneligibility(cluster: Cluster): string | undefined {
   const type = cluster.instanceType ?? '';
   if (/CPU$/i.test(type)) return undefined;
   const nodes = cluster.numNodes ?? cluster.instances.length;
-  if (!type) return 'Its instance type is unknown.';
+  if (!type) return l10n.t('Its instance type is unknown.');
   if (nodes <= 1)
-    return `Single-node GPU cluster (${type}): volumes attach to multi-node GPU clusters and CPU instances.`;
+    return l10n.t(
+      'Single-node GPU cluster ({0}): volumes attach to multi-node GPU clusters and CPU instances.',
+      type,
+    );
   return undefined;
 }
 
@@ -107,18 +111,23 @@ export function attachIneligibility(cluster: Cluster): string | undefined {
 /** Size in GB as typed (a string) or given by code: a whole number from 1 to MAX_VOLUME_GB. */
 export const validateVolumeSize: Validator<string | number> = (value) => {
   const text = typeof value === 'number' ? String(value) : value.trim();
-  if (text === '') return 'Enter the size in GB (a whole number, at least 1).';
+  if (text === '') return l10n.t('Enter the size in GB (a whole number, at least 1).');
   if (!/^[0-9]+$/.test(text)) {
-    if (/^-/.test(text)) return 'The size cannot be negative; enter 1 GB or more.';
-    if (/^[0-9]*[.,][0-9]+$/.test(text)) return 'The size must be a whole number of GB, such as 100 or 500.';
+    if (/^-/.test(text)) return l10n.t('The size cannot be negative; enter 1 GB or more.');
+    if (/^[0-9]*[.,][0-9]+$/.test(text))
+      return l10n.t('The size must be a whole number of GB, such as 100 or 500.');
     if (/e/i.test(text) && !Number.isNaN(Number(text)))
-      return 'Write the size as a whole number of GB, such as 1000.';
-    return `"${text.slice(0, 40)}" is not a number; enter the size in GB, such as 100.`;
+      return l10n.t('Write the size as a whole number of GB, such as 1000.');
+    return l10n.t('"{0}" is not a number; enter the size in GB, such as 100.', text.slice(0, 40));
   }
   const n = Number(text);
-  if (n < 1) return 'A volume needs at least 1 GB.';
+  if (n < 1) return l10n.t('A volume needs at least 1 GB.');
   if (n > MAX_VOLUME_GB)
-    return `${text} GB is more than the ${MAX_VOLUME_GB} GB this extension will request; check the number.`;
+    return l10n.t(
+      '{0} GB is more than the {1} GB this extension will request; check the number.',
+      text,
+      MAX_VOLUME_GB,
+    );
   return undefined;
 };
 
@@ -127,13 +136,15 @@ export function validateNewSize(current: number | undefined, value: string): str
   const problem = validateVolumeSize(value);
   if (problem) return problem;
   if (current !== undefined && Number(value.trim()) <= current)
-    return `Sizes only grow: enter more than the current ${current} GB (or keep ${current} to leave it unchanged).`;
+    return l10n.t(
+      'Sizes only grow: enter more than the current {0} GB (or keep {0} to leave it unchanged).',
+      current,
+    );
   return undefined;
 }
 
 /** Volume names follow the cluster-name rules (they travel in URL paths too). */
-export const validateVolumeName: Validator = (value) =>
-  validateClusterName(value)?.replace(/cluster name/g, 'volume name');
+export const validateVolumeName: Validator = (value) => nameProblem(value, 'volume');
 
 /** Name checks plus uniqueness among the volumes in scope. */
 export function validateUniqueVolumeName(
@@ -145,14 +156,22 @@ export function validateUniqueVolumeName(
   if (problem) return problem;
   const clash = all.find((v) => v.id !== selfId && v.name === value.trim());
   return clash
-    ? `Another volume (${clash.id}) is already named "${value.trim()}"; names are unique in your scope.`
+    ? l10n.t(
+        'Another volume ({0}) is already named "{1}"; names are unique in your scope.',
+        clash.id,
+        value.trim(),
+      )
     : undefined;
 }
 
 /** The service's 24-hour rule, as a sentence for the size step. */
 export function balanceRule(ratePerGbHour: number | undefined, sizeText: string): string {
-  const base = "Your balance must cover 24 hours of the volume's cost when you create it.";
   const n = Number(sizeText.trim());
-  if (ratePerGbHour === undefined || !Number.isInteger(n) || n < 1) return base;
-  return `${base} ${n} GB ≈ $${(n * ratePerGbHour * 24).toFixed(2)} for 24 hours.`;
+  if (ratePerGbHour === undefined || !Number.isInteger(n) || n < 1)
+    return l10n.t("Your balance must cover 24 hours of the volume's cost when you create it.");
+  return l10n.t(
+    "Your balance must cover 24 hours of the volume's cost when you create it. {0} GB ≈ ${1} for 24 hours.",
+    n,
+    (n * ratePerGbHour * 24).toFixed(2),
+  );
 }

@@ -5,6 +5,7 @@
  * never written (src/api/downloads.ts safeOutputPath). Several objects go in parallel; a cancel stops them
  * and removes their temp files.
  */
+import * as l10n from '@vscode/l10n';
 import {
   GetObjectCommand,
   type GetObjectCommandInput,
@@ -135,15 +136,16 @@ export async function downloadTo(
           const start = next++ * RANGE_SIZE;
           const end = Math.min(size, start + RANGE_SIZE) - 1;
           const got = await getInto(client, bucket, key, file, start, end, opts);
-          if (got.written !== end - start + 1) throw new Error(`${key}: a range came back short`);
+          if (got.written !== end - start + 1) throw new Error(l10n.t('{0}: a range came back short', key));
         }
       };
       await Promise.all(Array.from({ length: RANGE_QUEUE }, worker));
-      if (opts.signal?.aborted) throw Object.assign(new Error('Download cancelled.'), { name: 'AbortError' });
+      if (opts.signal?.aborted)
+        throw Object.assign(new Error(l10n.t('Download cancelled.')), { name: 'AbortError' });
     } else {
       const got = await getInto(client, bucket, key, fh, 0, undefined, opts);
       if (got.length !== undefined && got.written !== got.length)
-        throw new Error(`${key}: received ${got.written} of ${got.length} bytes`);
+        throw new Error(l10n.t('{0}: received {1} of {2} bytes', key, got.written, got.length));
     }
     await fh.close();
     fh = undefined;

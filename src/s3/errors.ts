@@ -27,7 +27,7 @@ export function isAbort(e: unknown, signal?: AbortSignal): boolean {
 /** The keys were re-read once and S3 still refuses them. */
 export class KeysRejectedError extends Error {
   constructor(cause: unknown) {
-    super(`The object-storage keys no longer work (${s3ErrorMessage(cause)}).`);
+    super(l10n.t('The object-storage keys no longer work ({0}).', s3ErrorMessage(cause)));
     this.name = 'KeysRejectedError';
   }
 }

@@ -2,6 +2,7 @@
  * Deleting objects (a key, or everything under a folder prefix, 1,000 keys per request), reading an object
  * (for the read-only file system), presigned GET URLs, and the size of what a delete would remove.
  */
+import * as l10n from '@vscode/l10n';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { listAll, type S3Object } from './list';
@@ -38,7 +39,7 @@ export async function deleteKeys(
       }),
     );
     for (const e of out.Errors ?? [])
-      errors.push({ key: e.Key ?? '', error: e.Message ?? e.Code ?? 'not deleted' });
+      errors.push({ key: e.Key ?? '', error: e.Message ?? e.Code ?? l10n.t('not deleted') });
   }
   return errors;
 }
@@ -57,7 +58,7 @@ export async function readObject(
     out.Body?.transformToWebStream()
       .cancel()
       .catch(() => undefined);
-    throw new Error(`${key} is larger than ${Math.round(max / 1024 / 1024)} MB`);
+    throw new Error(l10n.t('{0} is larger than {1} MB', key, Math.round(max / 1024 / 1024)));
   }
   const data = await out.Body!.transformToByteArray();
   return { data, etag: out.ETag, lastModified: out.LastModified };

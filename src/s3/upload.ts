@@ -4,6 +4,7 @@
  * then aborts the multipart upload, so no parts are left behind on the server; only then does the call
  * reject. Several files go in parallel (uploadFiles); existing keys are asked about once per key.
  */
+import * as l10n from '@vscode/l10n';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -42,7 +43,7 @@ async function readRange(file: string, start: number, length: number): Promise<B
     let done = 0;
     while (done < length) {
       const { bytesRead } = await fh.read(buf, done, length - done, start + done);
-      if (bytesRead === 0) throw new Error(`${file} became shorter while it was uploaded`);
+      if (bytesRead === 0) throw new Error(l10n.t('{0} became shorter while it was uploaded', file));
       done += bytesRead;
     }
     return buf;
@@ -132,7 +133,7 @@ export async function uploadFile(
 }
 
 function abortError(): Error {
-  return Object.assign(new Error('Upload cancelled.'), { name: 'AbortError' });
+  return Object.assign(new Error(l10n.t('Upload cancelled.')), { name: 'AbortError' });
 }
 
 /** The files of a local folder as upload items under `prefix` + the folder's name. */

@@ -37,9 +37,9 @@ describe('SSH public keys', () => {
     ]) {
       assert.ok(looksLikePrivateKey(text), text.slice(0, 30));
       const r = parsePublicKey(text);
-      assert.deepEqual(r, { ok: false, message: PRIVATE_KEY_MESSAGE });
+      assert.deepEqual(r, { ok: false, message: PRIVATE_KEY_MESSAGE() });
     }
-    assert.match(PRIVATE_KEY_MESSAGE, /PRIVATE key/);
+    assert.match(PRIVATE_KEY_MESSAGE(), /PRIVATE key/);
     assert.ok(!looksLikePrivateKey(ED25519_KEY));
   });
 
