@@ -166,16 +166,20 @@ export class AccountController implements vscode.Disposable {
       const problem = validateApiToken(arg.token);
       if (problem) return { ok: false, message: problem };
       const result = await this.tryToken(arg.token.trim());
-      if (result.ok)
-        void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+      if (result.ok) this.showSignedIn();
       return result;
     }
     return this.promptForToken();
   }
 
-  private labelNow(): string {
+  private showSignedIn(): void {
     const a = this.store.account;
-    return a.kind === 'signedIn' ? a.label : 'TensorPool account';
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'Signed in to TensorPool as {0}.',
+        a.kind === 'signedIn' ? a.label : vscode.l10n.t('TensorPool account'),
+      ),
+    );
   }
 
   /** Check a candidate token with GET /me; store it only when the server accepts it. */
@@ -197,13 +201,13 @@ export class AccountController implements vscode.Disposable {
     } catch (e) {
       if (token !== this.token) this.registry.delete(token);
       const state = stateForError(e);
-      const reason = 'message' in state ? state.message : 'The token could not be checked.';
+      const reason = 'message' in state ? state.message : vscode.l10n.t('The token could not be checked.');
       const message =
         state.kind === 'rejected'
-          ? `TensorPool rejected this token: ${reason}`
+          ? vscode.l10n.t('TensorPool rejected this token: {0}', reason)
           : state.kind === 'forbidden'
-            ? `This token may not read the account: ${reason}`
-            : `Could not check the token: ${reason}`;
+            ? vscode.l10n.t('This token may not read the account: {0}', reason)
+            : vscode.l10n.t('Could not check the token: {0}', reason);
       return { ok: false, message };
     }
     this.checkSeq++;
@@ -218,7 +222,7 @@ export class AccountController implements vscode.Disposable {
   private promptForToken(): Promise<SignInResult> {
     return promptForToken(
       (token) => this.tryToken(token),
-      () => void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`),
+      () => this.showSignedIn(),
     );
   }
 
@@ -246,18 +250,20 @@ export class AccountController implements vscode.Disposable {
       this.checkSeq++;
       this.store.setAccount({
         kind: 'rejected',
-        message: 'The TensorPool API no longer accepts the stored token.',
+        message: vscode.l10n.t('The TensorPool API no longer accepts the stored token.'),
       });
     }
     if (this.rejectionPrompted) return;
     this.rejectionPrompted = true;
     void vscode.window
       .showWarningMessage(
-        'TensorPool rejected your API token (it may have been revoked). Sign in again to continue.',
-        'Sign In',
+        vscode.l10n.t(
+          'TensorPool rejected your API token (it may have been revoked). Sign in again to continue.',
+        ),
+        vscode.l10n.t('Sign In'),
       )
       .then((pick) => {
-        if (pick === 'Sign In') void vscode.commands.executeCommand(Commands.signIn);
+        if (pick) void vscode.commands.executeCommand(Commands.signIn);
       });
   };
 
@@ -272,22 +278,28 @@ export class AccountController implements vscode.Disposable {
     }
     if (this.state.get('tensorpool.envTokenOffered')) return;
     await this.state.update('tensorpool.envTokenOffered', true);
+    const use = vscode.l10n.t('Use {0}', name);
     const pick = await vscode.window.showInformationMessage(
-      `${name} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.`,
-      `Use ${name}`,
-      'Not Now',
+      vscode.l10n.t(
+        "{0} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
+        name,
+      ),
+      use,
+      vscode.l10n.t('Not Now'),
     );
-    if (pick === `Use ${name}`) await this.useOfferedToken(env, name);
+    if (pick === use) await this.useOfferedToken(env, name);
   }
 
   private async useOfferedToken(token: string, source: string): Promise<void> {
     const problem = validateApiToken(token);
     const result = problem ? { ok: false, message: problem } : await this.tryToken(token.trim());
-    if (result.ok)
-      void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+    if (result.ok) this.showSignedIn();
     else
       void vscode.window
-        .showErrorMessage(result.message ?? `${source} could not be used.`, 'Sign In')
+        .showErrorMessage(
+          result.message ?? vscode.l10n.t('{0} could not be used.', source),
+          vscode.l10n.t('Sign In'),
+        )
         .then((p) => {
           if (p) void vscode.commands.executeCommand(Commands.signIn);
         });

@@ -75,19 +75,24 @@ export class CliSetup {
   private showRefusal(message: string): void {
     if (this.refusalShown === message) return;
     this.refusalShown = message;
+    const update = vscode.l10n.t('Update Extension');
+    const showLog = vscode.l10n.t('Show Log');
     void this.prompts()
       .confirm({
-        message: `TensorPool refused this version of the extension (${this.extensionVersion}): ${message}`,
-        detail: 'Update the TensorPool extension, then run "TensorPool: Retry Account Check".',
-        actions: ['Update Extension', 'Show Log'],
+        message: vscode.l10n.t(
+          'TensorPool refused this version of the extension ({0}): {1}',
+          this.extensionVersion,
+          message,
+        ),
+        detail: vscode.l10n.t('Update the TensorPool extension, then run "TensorPool: Retry Account Check".'),
+        actions: [update, showLog],
         modal: false,
         severity: 'error',
       })
       .then(
         (pick) => {
-          if (pick === 'Update Extension')
-            void vscode.commands.executeCommand('extension.open', EXTENSION_ID);
-          if (pick === 'Show Log') this.log.channel.show();
+          if (pick === update) void vscode.commands.executeCommand('extension.open', EXTENSION_ID);
+          if (pick === showLog) this.log.channel.show();
         },
         () => undefined,
       );
@@ -113,28 +118,39 @@ export class CliSetup {
     if (!this.host.isTrusted()) {
       // Only its existence was checked. Said once per window; offered once the workspace is trusted.
       if (this.untrustedToldFor !== file)
-        tellUntrusted(this.prompts(), this.log, 'dotenv', `${file} was not read for an API token`);
+        tellUntrusted(
+          this.prompts(),
+          this.log,
+          'dotenv',
+          vscode.l10n.t('{0} was not read for an API token', file),
+        );
       this.untrustedToldFor = file;
       return false;
     }
     await this.state.update('tensorpool.dotenvTokenOffered', [...offered, file].slice(-50));
+    const read = vscode.l10n.t('Read .env');
     const pick = await this.prompts().confirm({
-      message: `This workspace has a .env file (${file}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it?`,
-      detail: 'The file is only read, never changed; the token is checked and kept in secret storage.',
-      actions: ['Read .env', 'Not Now'],
+      message: vscode.l10n.t(
+        'This workspace has a .env file ({0}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it?',
+        file,
+      ),
+      detail: vscode.l10n.t(
+        'The file is only read, never changed; the token is checked and kept in secret storage.',
+      ),
+      actions: [read, vscode.l10n.t('Not Now')],
       modal: false,
       severity: 'info',
     });
-    if (pick !== 'Read .env') return true;
+    if (pick !== read) return true;
     const found = await configWriters().readDotenvToken(file);
     if (!found) {
       void vscode.window.showWarningMessage(
-        `No TENSORPOOL_KEY (or TENSORPOOL_API_KEY) line with a value in ${file}.`,
+        vscode.l10n.t('No TENSORPOOL_KEY (or TENSORPOOL_API_KEY) line with a value in {0}.', file),
       );
       return true;
     }
     this.log.info(`Using the ${found.name} line of ${file}.`);
-    await useToken(found.value, `${found.name} from .env`);
+    await useToken(found.value, vscode.l10n.t('{0} from .env', found.name));
     return true;
   }
 }
