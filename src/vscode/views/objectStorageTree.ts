@@ -75,18 +75,22 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
     }
     if (node.kind === 'status') {
       const r = node.record;
-      const rows: StorageNode[] = [
-        { kind: 'field', field: 'endpoint', label: vscode.l10n.t('Endpoint'), value: r.endpoint },
-        { kind: 'field', field: 'region', label: vscode.l10n.t('Region'), value: r.region },
-        { kind: 'field', field: 'access_key_id', label: vscode.l10n.t('Key ID'), value: r.access_key_id },
-        { kind: 'field', field: 'secret', label: vscode.l10n.t('Secret key'), value: '••••••••' },
+      // The rows are labelled like the tooltips, but for the two keys (shorter for a narrow side bar).
+      const row = (field: FieldId, value: string, label = fieldName(field)): StorageNode => ({
+        kind: 'field',
+        field,
+        label,
+        value,
+      });
+      const rows = [
+        row('endpoint', r.endpoint),
+        row('region', r.region),
+        row('access_key_id', r.access_key_id, vscode.l10n.t('Key ID')),
+        row('secret', '••••••••', vscode.l10n.t('Secret key')),
       ];
-      if (r.iam_username)
-        rows.push({ kind: 'field', field: 'iam', label: vscode.l10n.t('IAM user'), value: r.iam_username });
-      if (r.created_at)
-        rows.push({ kind: 'field', field: 'created', label: vscode.l10n.t('Created'), value: r.created_at });
-      if (r.updated_at)
-        rows.push({ kind: 'field', field: 'updated', label: vscode.l10n.t('Updated'), value: r.updated_at });
+      if (r.iam_username) rows.push(row('iam', r.iam_username));
+      if (r.created_at) rows.push(row('created', r.created_at));
+      if (r.updated_at) rows.push(row('updated', r.updated_at));
       return rows;
     }
     if (node.kind === 'buckets')
