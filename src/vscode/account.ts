@@ -13,7 +13,7 @@ import { Commands } from './commands';
 import type { Log } from './log';
 import type { CliSetup } from './cliSetup';
 import type { AccountState, OrgSummary, Store } from './store';
-import { SECRET_KEYS, type StoredState } from './storedState';
+import { SECRET_KEYS } from './storedState';
 import { markSpan } from './timingMarks';
 import { promptForToken } from './tokenInput';
 
@@ -57,12 +57,11 @@ export class AccountController implements vscode.Disposable {
 
   constructor(
     private readonly secretStorage: vscode.SecretStorage,
-    private readonly state: StoredState,
     private readonly store: Store,
     private readonly api: ApiService,
     private readonly registry: SecretRegistry,
     private readonly log: Log,
-    /** The command-line setup: health check and the `.env` token offer (cliSetup.ts). */
+    /** The command-line setup: health check and the environment/`.env` token offer (cliSetup.ts). */
     private readonly cli?: CliSetup,
   ) {
     // Another window signed in or out: follow it.
@@ -87,7 +86,7 @@ export class AccountController implements vscode.Disposable {
       await this.check();
     } else {
       this.store.setAccount({ kind: 'signedOut' });
-      void this.offerEnvironmentToken();
+      void this.cli?.offerToken((token, source) => this.useOfferedToken(token, source));
     }
   }
 
@@ -174,12 +173,8 @@ export class AccountController implements vscode.Disposable {
 
   private showSignedIn(): void {
     const a = this.store.account;
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t(
-        'Signed in to TensorPool as {0}.',
-        a.kind === 'signedIn' ? a.label : vscode.l10n.t('TensorPool account'),
-      ),
-    );
+    const who = a.kind === 'signedIn' ? a.label : vscode.l10n.t('TensorPool account');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to TensorPool as {0}.', who));
   }
 
   /** Check a candidate token with GET /me; store it only when the server accepts it. */
@@ -255,57 +250,32 @@ export class AccountController implements vscode.Disposable {
     }
     if (this.rejectionPrompted) return;
     this.rejectionPrompted = true;
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t(
-          'TensorPool rejected your API token (it may have been revoked). Sign in again to continue.',
-        ),
-        vscode.l10n.t('Sign In'),
-      )
-      .then((pick) => {
-        if (pick) void vscode.commands.executeCommand(Commands.signIn);
-      });
-  };
-
-  /** The official CLI reads TENSORPOOL_KEY (some tools TENSORPOOL_API_KEY); offer it once when nothing
-   *  is stored. Without one, a workspace `.env` holding the token is offered (cliSetup.ts). */
-  private async offerEnvironmentToken(): Promise<void> {
-    const name = ['TENSORPOOL_KEY', 'TENSORPOOL_API_KEY'].find((n) => process.env[n]?.trim());
-    const env = name ? process.env[name] : undefined;
-    if (!name || !env || validateApiToken(env)) {
-      await this.cli?.offerDotenvToken((token, source) => this.useOfferedToken(token, source));
-      return;
-    }
-    if (this.state.get('tensorpool.envTokenOffered')) return;
-    await this.state.update('tensorpool.envTokenOffered', true);
-    const use = vscode.l10n.t('Use {0}', name);
-    const pick = await vscode.window.showInformationMessage(
+    withSignIn(
+      vscode.window.showWarningMessage,
       vscode.l10n.t(
-        "{0} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
-        name,
+        'TensorPool rejected your API token (it may have been revoked). Sign in again to continue.',
       ),
-      use,
-      vscode.l10n.t('Not Now'),
     );
-    if (pick === use) await this.useOfferedToken(env, name);
-  }
+  };
 
   private async useOfferedToken(token: string, source: string): Promise<void> {
     const problem = validateApiToken(token);
     const result = problem ? { ok: false, message: problem } : await this.tryToken(token.trim());
-    if (result.ok) this.showSignedIn();
-    else
-      void vscode.window
-        .showErrorMessage(
-          result.message ?? vscode.l10n.t('{0} could not be used.', source),
-          vscode.l10n.t('Sign In'),
-        )
-        .then((p) => {
-          if (p) void vscode.commands.executeCommand(Commands.signIn);
-        });
+    if (result.ok) return this.showSignedIn();
+    withSignIn(
+      vscode.window.showErrorMessage,
+      result.message ?? vscode.l10n.t('{0} could not be used.', source),
+    );
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A notification with a Sign In button that starts signing in. */
+function withSignIn(show: typeof vscode.window.showErrorMessage, message: string): void {
+  void show(message, vscode.l10n.t('Sign In')).then((pick) => {
+    if (pick) void vscode.commands.executeCommand(Commands.signIn);
+  });
 }

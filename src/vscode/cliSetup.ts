@@ -1,7 +1,8 @@
 /**
  * What a user of the official `tp` command line already has, picked up by the extension:
  *  - the base URL from TENSORPOOL_ENGINE (settings.ts effectiveApiUrl; logged here at each check),
- *  - a token in a workspace folder's `.env` (TENSORPOOL_KEY= or TENSORPOOL_API_KEY=), offered once per
+ *  - a token in TENSORPOOL_KEY (or TENSORPOOL_API_KEY) in the environment, offered once,
+ *  - else a token in a workspace folder's `.env` (TENSORPOOL_KEY= or TENSORPOOL_API_KEY=), offered once per
  *    file, read only after the user agrees, only in a trusted workspace (otherwise the user is told why),
  *    never written back,
  *  - POST /health before the background account check: a refusal is shown once, the status bar says
@@ -11,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
+import { validateApiToken } from '../model/validate';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { HostSeams } from './hostSeams';
@@ -96,6 +98,29 @@ export class CliSetup {
         },
         () => undefined,
       );
+  }
+
+  /** The official CLI reads TENSORPOOL_KEY (some tools TENSORPOOL_API_KEY); offer it once when nothing
+   *  is stored. Without one, a workspace `.env` holding the token is offered. */
+  async offerToken(useToken: TokenUser): Promise<void> {
+    const name = ['TENSORPOOL_KEY', 'TENSORPOOL_API_KEY'].find((n) => process.env[n]?.trim());
+    const env = name ? process.env[name] : undefined;
+    if (!name || !env || validateApiToken(env)) {
+      await this.offerDotenvToken(useToken);
+      return;
+    }
+    if (this.state.get('tensorpool.envTokenOffered')) return;
+    await this.state.update('tensorpool.envTokenOffered', true);
+    const use = vscode.l10n.t('Use {0}', name);
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        "{0} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
+        name,
+      ),
+      use,
+      vscode.l10n.t('Not Now'),
+    );
+    if (pick === use) await useToken(env, name);
   }
 
   /**
