@@ -74,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   let prompter: Prompter | undefined;
   const prompts = (): Prompter => prompter ?? (realPrompter ??= quickInputPrompter());
   const cliSetup = new CliSetup(api, state, log, extensionVersion, prompts, host);
-  const account = new AccountController(context.secrets, state, store, api, secrets, log, cliSetup);
+  const account = new AccountController(context.secrets, store, api, secrets, log, cliSetup);
   const clusters = new ClustersController(store, api, state, log);
   const tree = new ClustersTreeProvider(store, (clusterId) => volumes.attachedTo(clusterId));
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {

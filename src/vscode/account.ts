@@ -13,7 +13,7 @@ import { Commands } from './commands';
 import type { Log } from './log';
 import type { CliSetup } from './cliSetup';
 import type { AccountState, OrgSummary, Store } from './store';
-import { SECRET_KEYS, type StoredState } from './storedState';
+import { SECRET_KEYS } from './storedState';
 import { markSpan } from './timingMarks';
 import { promptForToken } from './tokenInput';
 
@@ -57,12 +57,11 @@ export class AccountController implements vscode.Disposable {
 
   constructor(
     private readonly secretStorage: vscode.SecretStorage,
-    private readonly state: StoredState,
     private readonly store: Store,
     private readonly api: ApiService,
     private readonly registry: SecretRegistry,
     private readonly log: Log,
-    /** The command-line setup: health check and the `.env` token offer (cliSetup.ts). */
+    /** The command-line setup: health check and the environment/`.env` token offer (cliSetup.ts). */
     private readonly cli?: CliSetup,
   ) {
     // Another window signed in or out: follow it.
@@ -87,7 +86,7 @@ export class AccountController implements vscode.Disposable {
       await this.check();
     } else {
       this.store.setAccount({ kind: 'signedOut' });
-      void this.offerEnvironmentToken();
+      void this.cli?.offerToken((token, source) => this.useOfferedToken(token, source));
     }
   }
 
@@ -166,16 +165,16 @@ export class AccountController implements vscode.Disposable {
       const problem = validateApiToken(arg.token);
       if (problem) return { ok: false, message: problem };
       const result = await this.tryToken(arg.token.trim());
-      if (result.ok)
-        void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
+      if (result.ok) this.showSignedIn();
       return result;
     }
     return this.promptForToken();
   }
 
-  private labelNow(): string {
+  private showSignedIn(): void {
     const a = this.store.account;
-    return a.kind === 'signedIn' ? a.label : 'TensorPool account';
+    const who = a.kind === 'signedIn' ? a.label : vscode.l10n.t('TensorPool account');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to TensorPool as {0}.', who));
   }
 
   /** Check a candidate token with GET /me; store it only when the server accepts it. */
@@ -197,13 +196,13 @@ export class AccountController implements vscode.Disposable {
     } catch (e) {
       if (token !== this.token) this.registry.delete(token);
       const state = stateForError(e);
-      const reason = 'message' in state ? state.message : 'The token could not be checked.';
+      const reason = 'message' in state ? state.message : vscode.l10n.t('The token could not be checked.');
       const message =
         state.kind === 'rejected'
-          ? `TensorPool rejected this token: ${reason}`
+          ? vscode.l10n.t('TensorPool rejected this token: {0}', reason)
           : state.kind === 'forbidden'
-            ? `This token may not read the account: ${reason}`
-            : `Could not check the token: ${reason}`;
+            ? vscode.l10n.t('This token may not read the account: {0}', reason)
+            : vscode.l10n.t('Could not check the token: {0}', reason);
       return { ok: false, message };
     }
     this.checkSeq++;
@@ -218,7 +217,7 @@ export class AccountController implements vscode.Disposable {
   private promptForToken(): Promise<SignInResult> {
     return promptForToken(
       (token) => this.tryToken(token),
-      () => void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`),
+      () => this.showSignedIn(),
     );
   }
 
@@ -246,54 +245,37 @@ export class AccountController implements vscode.Disposable {
       this.checkSeq++;
       this.store.setAccount({
         kind: 'rejected',
-        message: 'The TensorPool API no longer accepts the stored token.',
+        message: vscode.l10n.t('The TensorPool API no longer accepts the stored token.'),
       });
     }
     if (this.rejectionPrompted) return;
     this.rejectionPrompted = true;
-    void vscode.window
-      .showWarningMessage(
+    withSignIn(
+      vscode.window.showWarningMessage,
+      vscode.l10n.t(
         'TensorPool rejected your API token (it may have been revoked). Sign in again to continue.',
-        'Sign In',
-      )
-      .then((pick) => {
-        if (pick === 'Sign In') void vscode.commands.executeCommand(Commands.signIn);
-      });
-  };
-
-  /** The official CLI reads TENSORPOOL_KEY (some tools TENSORPOOL_API_KEY); offer it once when nothing
-   *  is stored. Without one, a workspace `.env` holding the token is offered (cliSetup.ts). */
-  private async offerEnvironmentToken(): Promise<void> {
-    const name = ['TENSORPOOL_KEY', 'TENSORPOOL_API_KEY'].find((n) => process.env[n]?.trim());
-    const env = name ? process.env[name] : undefined;
-    if (!name || !env || validateApiToken(env)) {
-      await this.cli?.offerDotenvToken((token, source) => this.useOfferedToken(token, source));
-      return;
-    }
-    if (this.state.get('tensorpool.envTokenOffered')) return;
-    await this.state.update('tensorpool.envTokenOffered', true);
-    const pick = await vscode.window.showInformationMessage(
-      `${name} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.`,
-      `Use ${name}`,
-      'Not Now',
+      ),
     );
-    if (pick === `Use ${name}`) await this.useOfferedToken(env, name);
-  }
+  };
 
   private async useOfferedToken(token: string, source: string): Promise<void> {
     const problem = validateApiToken(token);
     const result = problem ? { ok: false, message: problem } : await this.tryToken(token.trim());
-    if (result.ok)
-      void vscode.window.showInformationMessage(`Signed in to TensorPool as ${this.labelNow()}.`);
-    else
-      void vscode.window
-        .showErrorMessage(result.message ?? `${source} could not be used.`, 'Sign In')
-        .then((p) => {
-          if (p) void vscode.commands.executeCommand(Commands.signIn);
-        });
+    if (result.ok) return this.showSignedIn();
+    withSignIn(
+      vscode.window.showErrorMessage,
+      result.message ?? vscode.l10n.t('{0} could not be used.', source),
+    );
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A notification with a Sign In button that starts signing in. */
+function withSignIn(show: typeof vscode.window.showErrorMessage, message: string): void {
+  void show(message, vscode.l10n.t('Sign In')).then((pick) => {
+    if (pick) void vscode.commands.executeCommand(Commands.signIn);
+  });
 }

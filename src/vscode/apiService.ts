@@ -47,7 +47,12 @@ export class ApiService {
 
   private throwIfRefused(purpose?: 'health'): void {
     if (this.refusedBecause !== undefined && purpose !== 'health')
-      throw new Error(`The TensorPool service refused this version of the extension: ${this.refusedBecause}`);
+      throw new Error(
+        vscode.l10n.t(
+          'The TensorPool service refused this version of the extension: {0}',
+          this.refusedBecause,
+        ),
+      );
   }
 
   /** Forget the cached client (settings changed). */

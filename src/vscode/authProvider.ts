@@ -71,7 +71,8 @@ export class TensorPoolAuthProvider implements vscode.AuthenticationProvider, vs
   async createSession(): Promise<vscode.AuthenticationSession> {
     const result = await this.account.signIn();
     const s = this.session();
-    if (!result.ok || !s) throw new Error(result.message ?? 'Sign-in to TensorPool was cancelled.');
+    if (!result.ok || !s)
+      throw new Error(result.message ?? vscode.l10n.t('Sign-in to TensorPool was cancelled.'));
     return s;
   }
 

@@ -62,7 +62,7 @@ export class BucketBrowser implements vscode.Disposable {
 
   private async credentials(fresh: boolean): Promise<S3Credentials> {
     const c = fresh ? await this.storage.freshCredentials() : await this.storage.credentials();
-    if (!c) throw new Error('The object-storage credentials are not available.');
+    if (!c) throw new Error(vscode.l10n.t('The object-storage credentials are not available.'));
     return {
       endpoint: c.endpoint,
       region: c.region,
@@ -112,7 +112,9 @@ export class BucketBrowser implements vscode.Disposable {
       listing.objects.push(...more.objects);
       listing.next = more.next;
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not list more of ${bucket}: ${await this.message(e)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Could not list more of {0}: {1}', bucket, await this.message(e)),
+      );
     }
     this.emitter.fire();
   }

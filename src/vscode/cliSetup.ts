@@ -1,7 +1,8 @@
 /**
  * What a user of the official `tp` command line already has, picked up by the extension:
  *  - the base URL from TENSORPOOL_ENGINE (settings.ts effectiveApiUrl; logged here at each check),
- *  - a token in a workspace folder's `.env` (TENSORPOOL_KEY= or TENSORPOOL_API_KEY=), offered once per
+ *  - a token in TENSORPOOL_KEY (or TENSORPOOL_API_KEY) in the environment, offered once,
+ *  - else a token in a workspace folder's `.env` (TENSORPOOL_KEY= or TENSORPOOL_API_KEY=), offered once per
  *    file, read only after the user agrees, only in a trusted workspace (otherwise the user is told why),
  *    never written back,
  *  - POST /health before the background account check: a refusal is shown once, the status bar says
@@ -11,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
+import { validateApiToken } from '../model/validate';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { HostSeams } from './hostSeams';
@@ -75,22 +77,50 @@ export class CliSetup {
   private showRefusal(message: string): void {
     if (this.refusalShown === message) return;
     this.refusalShown = message;
+    const update = vscode.l10n.t('Update Extension');
+    const showLog = vscode.l10n.t('Show Log');
     void this.prompts()
       .confirm({
-        message: `TensorPool refused this version of the extension (${this.extensionVersion}): ${message}`,
-        detail: 'Update the TensorPool extension, then run "TensorPool: Retry Account Check".',
-        actions: ['Update Extension', 'Show Log'],
+        message: vscode.l10n.t(
+          'TensorPool refused this version of the extension ({0}): {1}',
+          this.extensionVersion,
+          message,
+        ),
+        detail: vscode.l10n.t('Update the TensorPool extension, then run "TensorPool: Retry Account Check".'),
+        actions: [update, showLog],
         modal: false,
         severity: 'error',
       })
       .then(
         (pick) => {
-          if (pick === 'Update Extension')
-            void vscode.commands.executeCommand('extension.open', EXTENSION_ID);
-          if (pick === 'Show Log') this.log.channel.show();
+          if (pick === update) void vscode.commands.executeCommand('extension.open', EXTENSION_ID);
+          if (pick === showLog) this.log.channel.show();
         },
         () => undefined,
       );
+  }
+
+  /** The official CLI reads TENSORPOOL_KEY (some tools TENSORPOOL_API_KEY); offer it once when nothing
+   *  is stored. Without one, a workspace `.env` holding the token is offered. */
+  async offerToken(useToken: TokenUser): Promise<void> {
+    const name = ['TENSORPOOL_KEY', 'TENSORPOOL_API_KEY'].find((n) => process.env[n]?.trim());
+    const env = name ? process.env[name] : undefined;
+    if (!name || !env || validateApiToken(env)) {
+      await this.offerDotenvToken(useToken);
+      return;
+    }
+    if (this.state.get('tensorpool.envTokenOffered')) return;
+    await this.state.update('tensorpool.envTokenOffered', true);
+    const use = vscode.l10n.t('Use {0}', name);
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        "{0} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
+        name,
+      ),
+      use,
+      vscode.l10n.t('Not Now'),
+    );
+    if (pick === use) await useToken(env, name);
   }
 
   /**
@@ -113,28 +143,39 @@ export class CliSetup {
     if (!this.host.isTrusted()) {
       // Only its existence was checked. Said once per window; offered once the workspace is trusted.
       if (this.untrustedToldFor !== file)
-        tellUntrusted(this.prompts(), this.log, 'dotenv', `${file} was not read for an API token`);
+        tellUntrusted(
+          this.prompts(),
+          this.log,
+          'dotenv',
+          vscode.l10n.t('{0} was not read for an API token', file),
+        );
       this.untrustedToldFor = file;
       return false;
     }
     await this.state.update('tensorpool.dotenvTokenOffered', [...offered, file].slice(-50));
+    const read = vscode.l10n.t('Read .env');
     const pick = await this.prompts().confirm({
-      message: `This workspace has a .env file (${file}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it?`,
-      detail: 'The file is only read, never changed; the token is checked and kept in secret storage.',
-      actions: ['Read .env', 'Not Now'],
+      message: vscode.l10n.t(
+        'This workspace has a .env file ({0}). The TensorPool command line reads its API token from a TENSORPOOL_KEY line there. Look for one and sign in with it?',
+        file,
+      ),
+      detail: vscode.l10n.t(
+        'The file is only read, never changed; the token is checked and kept in secret storage.',
+      ),
+      actions: [read, vscode.l10n.t('Not Now')],
       modal: false,
       severity: 'info',
     });
-    if (pick !== 'Read .env') return true;
+    if (pick !== read) return true;
     const found = await configWriters().readDotenvToken(file);
     if (!found) {
       void vscode.window.showWarningMessage(
-        `No TENSORPOOL_KEY (or TENSORPOOL_API_KEY) line with a value in ${file}.`,
+        vscode.l10n.t('No TENSORPOOL_KEY (or TENSORPOOL_API_KEY) line with a value in {0}.', file),
       );
       return true;
     }
     this.log.info(`Using the ${found.name} line of ${file}.`);
-    await useToken(found.value, `${found.name} from .env`);
+    await useToken(found.value, vscode.l10n.t('{0} from .env', found.name));
     return true;
   }
 }

@@ -71,7 +71,7 @@ export class ClusterActions {
   // ---- edit --------------------------------------------------------------------------------------
 
   async edit(arg?: unknown): Promise<boolean> {
-    const preselected = await this.resolveCluster(arg, 'Edit which cluster?');
+    const preselected = await this.resolveCluster(arg, vscode.l10n.t('Edit which cluster?'));
     if (!preselected) return false;
     let state: EditState | undefined;
     let startAt: 'name' | 'deletionProtection' | 'summary' | undefined;
@@ -85,7 +85,7 @@ export class ClusterActions {
       const changes = editChanges(state);
       if (Object.keys(changes).length === 0) {
         void vscode.window.showInformationMessage(
-          `Nothing changed on ${clusterLabel(state.cluster)}; nothing was sent.`,
+          vscode.l10n.t('Nothing changed on {0}; nothing was sent.', clusterLabel(state.cluster)),
         );
         return false;
       }
@@ -113,14 +113,18 @@ export class ClusterActions {
         if (errorKind(e) === 'not-found') {
           // Gone (destroyed elsewhere): trying again cannot help. Say so and show the list as it is now.
           void vscode.window.showErrorMessage(
-            `Could not edit ${clusterLabel(state.cluster)}: ${sentence(errorMessage(e))} It no longer exists on TensorPool; the list was refreshed.`,
+            vscode.l10n.t(
+              'Could not edit {0}: {1} It no longer exists on TensorPool; the list was refreshed.',
+              clusterLabel(state.cluster),
+              sentence(errorMessage(e)),
+            ),
           );
           await this.d.clusters.refresh();
           return false;
         }
         const pick = await this.d.prompts().confirm({
-          message: `Could not edit ${clusterLabel(state.cluster)}: ${errorMessage(e)}`,
-          actions: ['Try Again', 'Edit Answers'],
+          message: vscode.l10n.t('Could not edit {0}: {1}', clusterLabel(state.cluster), errorMessage(e)),
+          actions: [vscode.l10n.t('Try Again'), vscode.l10n.t('Edit Answers')],
           modal: false,
           severity: 'error',
         });
@@ -134,7 +138,7 @@ export class ClusterActions {
   // ---- destroy -----------------------------------------------------------------------------------
 
   async destroy(arg?: unknown): Promise<boolean> {
-    const cluster = await this.resolveCluster(arg, 'Destroy which cluster?');
+    const cluster = await this.resolveCluster(arg, vscode.l10n.t('Destroy which cluster?'));
     if (!cluster) return false;
     const label = clusterLabel(cluster);
     let client: TensorPoolClient;
@@ -146,12 +150,13 @@ export class ClusterActions {
     }
 
     if (cluster.deletionProtection) {
-      const off = 'Turn Off Protection';
-      const offAndDestroy = 'Turn Off Protection and Destroy';
+      const off = vscode.l10n.t('Turn Off Protection');
+      const offAndDestroy = vscode.l10n.t('Turn Off Protection and Destroy');
       const pick = await this.d.prompts().confirm({
-        message: `${label} has deletion protection on, so it cannot be destroyed.`,
-        detail:
+        message: vscode.l10n.t('{0} has deletion protection on, so it cannot be destroyed.', label),
+        detail: vscode.l10n.t(
           'Protected clusters must have deletion protection turned off (a cluster edit) before they can be destroyed.',
+        ),
         actions: [off, offAndDestroy],
         modal: true,
       });
@@ -161,13 +166,15 @@ export class ClusterActions {
         this.d.log.info(`Cluster edit accepted: ${cluster.id} (deletion protection off, before destroy)`);
       } catch (e) {
         void vscode.window.showErrorMessage(
-          `Could not turn off deletion protection on ${label}: ${errorMessage(e)}`,
+          vscode.l10n.t('Could not turn off deletion protection on {0}: {1}', label, errorMessage(e)),
         );
         return false;
       }
       await this.d.clusters.refresh();
       if (pick === off) {
-        void vscode.window.showInformationMessage(`Deletion protection is off for ${label}.`);
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Deletion protection is off for {0}.', label),
+        );
         return false;
       }
     }
@@ -188,22 +195,32 @@ export class ClusterActions {
       if (kind === 'not-found') {
         // Already gone (destroyed elsewhere): say so and show the list as it is now.
         void vscode.window.showErrorMessage(
-          `Could not destroy ${label}: ${sentence(errorMessage(e))} It no longer exists on TensorPool; the list was refreshed.`,
+          vscode.l10n.t(
+            'Could not destroy {0}: {1} It no longer exists on TensorPool; the list was refreshed.',
+            label,
+            sentence(errorMessage(e)),
+          ),
         );
         await this.d.clusters.refresh();
         return false;
       }
-      const extra =
+      const message =
         kind === 'conflict'
-          ? ' If deletion protection is on, turn it off first (Edit Cluster).'
+          ? vscode.l10n.t(
+              'Could not destroy {0}: {1} If deletion protection is on, turn it off first (Edit Cluster).',
+              label,
+              errorMessage(e),
+            )
           : mayHaveHappened(e)
-            ? ' The request may have reached TensorPool: refresh the list before trying again.'
-            : '';
-      void vscode.window
-        .showErrorMessage(`Could not destroy ${label}: ${errorMessage(e)}${extra}`, 'Refresh')
-        .then((p) => {
-          if (p) void this.d.clusters.refresh();
-        });
+            ? vscode.l10n.t(
+                'Could not destroy {0}: {1} The request may have reached TensorPool: refresh the list before trying again.',
+                label,
+                errorMessage(e),
+              )
+            : vscode.l10n.t('Could not destroy {0}: {1}', label, errorMessage(e));
+      void vscode.window.showErrorMessage(message, vscode.l10n.t('Refresh')).then((p) => {
+        if (p) void this.d.clusters.refresh();
+      });
       return false;
     }
   }
@@ -211,23 +228,30 @@ export class ClusterActions {
   private async confirmDestroy(cluster: Cluster): Promise<boolean> {
     const label = clusterLabel(cluster);
     if (readSettings().destroyConfirmation === 'button') {
+      const destroy = vscode.l10n.t('Destroy');
       const pick = await this.d.prompts().confirm({
-        message: `Destroy ${label}?`,
-        detail: 'The nodes are released and everything on their disks is lost. This cannot be undone.',
-        actions: ['Destroy'],
+        message: vscode.l10n.t('Destroy {0}?', label),
+        detail: vscode.l10n.t(
+          'The nodes are released and everything on their disks is lost. This cannot be undone.',
+        ),
+        actions: [destroy],
         modal: true,
       });
-      return pick === 'Destroy';
+      return pick === destroy;
     }
     const typed = await this.d.prompts().input({
-      title: `Destroy ${label}`,
+      title: vscode.l10n.t('Destroy {0}', label),
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      prompt: `Type the cluster name "${label}" to destroy it. Its nodes and their disks are released; this cannot be undone.`,
+      prompt: vscode.l10n.t(
+        'Type the cluster name "{0}" to destroy it. Its nodes and their disks are released; this cannot be undone.',
+        label,
+      ),
       value: '',
       placeholder: label,
-      validate: (v) => (v === '' || v === label ? undefined : `Type exactly "${label}" to confirm.`),
+      validate: (v) =>
+        v === '' || v === label ? undefined : vscode.l10n.t('Type exactly "{0}" to confirm.', label),
     });
     return typed.kind === 'value' && typed.value === label;
   }
@@ -235,25 +259,28 @@ export class ClusterActions {
   // ---- small actions -----------------------------------------------------------------------------
 
   async copyId(arg?: unknown): Promise<void> {
-    const c = await this.resolveCluster(arg, 'Copy the id of which cluster?');
+    const c = await this.resolveCluster(arg, vscode.l10n.t('Copy the id of which cluster?'));
     if (!c) return;
     await vscode.env.clipboard.writeText(c.id);
-    vscode.window.setStatusBarMessage(`$(check) Copied cluster id ${c.id}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied cluster id {0}', c.id), 3000);
   }
 
   async copyIp(arg?: unknown): Promise<void> {
     const node = arg as ClusterNode | undefined;
     const onInstance = !!node && typeof node === 'object' && node.kind === 'instance';
-    const c = await this.resolveCluster(arg, 'Copy the IP of which cluster?');
+    const c = await this.resolveCluster(arg, vscode.l10n.t('Copy the IP of which cluster?'));
     if (!c) return;
     const found = onInstance ? node.cluster : await this.finder.withInstances(c);
     const ip = onInstance ? node.instance.ip : (found?.instances.find((i) => i.ip)?.ip ?? found?.ip);
     if (!ip) {
-      if (found) void vscode.window.showInformationMessage(`${clusterLabel(c)} has no IP address yet.`);
+      if (found)
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('{0} has no IP address yet.', clusterLabel(c)),
+        );
       else this.finder.noNodes(c);
       return;
     }
     await vscode.env.clipboard.writeText(ip);
-    vscode.window.setStatusBarMessage(`$(check) Copied ${ip}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied {0}', ip), 3000);
   }
 }

@@ -110,16 +110,22 @@ export class ConnectController {
     if (state === 'global') return mine.alias;
     const decision = this.state.get('tensorpool.sshIncludeDecision');
     if (decision === 'declined') return undefined;
-    const add = 'Add Include Line';
-    const block = 'Use a Block in ~/.ssh/config';
+    const add = vscode.l10n.t('Add Include Line');
+    const block = vscode.l10n.t('Use a Block in ~/.ssh/config');
+    const notNow = vscode.l10n.t('Not Now');
     const pick = await this.prompts().confirm({
-      message: `Add "${configWriters().INCLUDE_LINE}" at the top of ~/.ssh/config?`,
+      message: vscode.l10n.t('Add "{0}" at the top of ~/.ssh/config?', configWriters().INCLUDE_LINE),
       detail:
-        `TensorPool keeps its SSH hosts in ${paths.hostsFile}. One Include line at the top of ~/.ssh/config lets ssh and Remote-SSH find them; nothing else in ~/.ssh/config is changed. You are asked once.` +
+        vscode.l10n.t(
+          'TensorPool keeps its SSH hosts in {0}. One Include line at the top of ~/.ssh/config lets ssh and Remote-SSH find them; nothing else in ~/.ssh/config is changed. You are asked once.',
+          paths.hostsFile,
+        ) +
         (state === 'scoped'
-          ? ' (There is an Include of our file below a Host or Match line, where it only applies to some hosts.)'
+          ? vscode.l10n.t(
+              ' (There is an Include of our file below a Host or Match line, where it only applies to some hosts.)',
+            )
           : ''),
-      actions: [add, block, 'Not Now'],
+      actions: [add, block, notNow],
       modal: true,
     });
     if (pick === add) {
@@ -139,7 +145,7 @@ export class ConnectController {
       this.log.info(`Moved the hosts of ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`);
       return mine.alias;
     }
-    if (pick === 'Not Now') await this.state.update('tensorpool.sshIncludeDecision', 'declined');
+    if (pick === notNow) await this.state.update('tensorpool.sshIncludeDecision', 'declined');
     return undefined;
   }
 
@@ -169,16 +175,22 @@ export class ConnectController {
     if (!t) return undefined;
     if (!t.instance.ip) {
       void vscode.window.showInformationMessage(
-        `Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet; wait until it is running.`,
+        vscode.l10n.t(
+          'Node {0} of {1} has no address yet; wait until it is running.',
+          t.node,
+          clusterLabel(t.cluster),
+        ),
       );
       return undefined;
     }
     if (!this.host.hasRemoteSsh()) {
-      const install = 'Install Remote-SSH';
-      const terminal = 'Open SSH Terminal Instead';
+      const install = vscode.l10n.t('Install Remote-SSH');
+      const terminal = vscode.l10n.t('Open SSH Terminal Instead');
       const pick = await this.prompts().confirm({
-        message: 'Opening a VS Code window on the node needs the Remote - SSH extension.',
-        detail: 'Install it from the Marketplace, or open an SSH terminal to the node instead.',
+        message: vscode.l10n.t('Opening a VS Code window on the node needs the Remote - SSH extension.'),
+        detail: vscode.l10n.t(
+          'Install it from the Marketplace, or open an SSH terminal to the node instead.',
+        ),
         actions: [install, terminal],
         modal: true,
       });
@@ -195,7 +207,7 @@ export class ConnectController {
       alias = await this.ensureHosts(t);
     } catch (e) {
       const why = errorMessage(e);
-      void vscode.window.showErrorMessage(`Did not change your SSH config: ${why}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Did not change your SSH config: {0}', why));
       return undefined;
     }
     const s = settings();
@@ -228,12 +240,16 @@ export class ConnectController {
     const command = await this.sshCommand(t);
     if (!command) {
       void vscode.window.showInformationMessage(
-        `Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet; try again when it is running.`,
+        vscode.l10n.t(
+          'Node {0} of {1} has no address yet; try again when it is running.',
+          t.node,
+          clusterLabel(t.cluster),
+        ),
       );
       return undefined;
     }
     await vscode.env.clipboard.writeText(command);
-    vscode.window.setStatusBarMessage(`$(check) Copied: ${command}`, 4000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied: {0}', command), 4000);
     return command;
   }
 
@@ -246,12 +262,15 @@ export class ConnectController {
     const command = await this.sshCommand(t);
     if (!command) {
       void vscode.window.showInformationMessage(
-        `Node ${t.node} of ${clusterLabel(t.cluster)} has no address yet.`,
+        vscode.l10n.t('Node {0} of {1} has no address yet.', t.node, clusterLabel(t.cluster)),
       );
       return undefined;
     }
     const [shellPath, ...shellArgs] = splitCommand(command);
-    const name = `TensorPool: ${clusterLabel(t.cluster)}${t.cluster.instances.length > 1 ? ` (node ${t.node})` : ''}`;
+    const name =
+      t.cluster.instances.length > 1
+        ? vscode.l10n.t('TensorPool: {0} (node {1})', clusterLabel(t.cluster), t.node)
+        : vscode.l10n.t('TensorPool: {0}', clusterLabel(t.cluster));
     const terminal = vscode.window.createTerminal({
       name,
       shellPath,

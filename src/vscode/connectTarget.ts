@@ -28,9 +28,9 @@ export async function resolveConnectTarget(
   else if (typeof arg === 'string' && arg.trim()) chosen = await finder.byId(arg.trim());
   else
     chosen = await finder.pick({
-      title: 'Connect to a Cluster',
+      title: vscode.l10n.t('Connect to a Cluster'),
       filter: (c) => clusterPhase(c.status) === 'running',
-      filterWhy: 'No cluster is running.',
+      filterWhy: vscode.l10n.t('No cluster is running.'),
     });
   if (!chosen) return undefined;
   // The nodes: from the list, the text answer, the create answer, or GET /cluster/info (pickCluster.ts).
@@ -42,19 +42,21 @@ export async function resolveConnectTarget(
   if (cluster.instances.length <= 1) {
     const instance = cluster.instances[0];
     if (!instance) {
-      void vscode.window.showInformationMessage(`${clusterLabel(cluster)} has no nodes yet.`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('{0} has no nodes yet.', clusterLabel(cluster)),
+      );
       return undefined;
     }
     return { cluster, instance, node: 1 };
   }
   const picked = await prompts().pick<number>({
-    title: `Connect to ${clusterLabel(cluster)}`,
+    title: vscode.l10n.t('Connect to {0}', clusterLabel(cluster)),
     step: 1,
     totalSteps: 1,
     canGoBack: false,
-    placeholder: 'Which node?',
+    placeholder: vscode.l10n.t('Which node?'),
     items: cluster.instances.map((i, n) => ({
-      label: `Node ${n + 1}`,
+      label: vscode.l10n.t('Node {0}', n + 1),
       description: [i.ip, i.status].filter(Boolean).join(' · '),
       detail: i.id,
       value: n,

@@ -69,7 +69,7 @@ export class CreateClusterAction {
         const res = await vscode.window.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
-            title: `Creating cluster ${body.tp_cluster_name ?? body.instance_type}…`,
+            title: vscode.l10n.t('Creating cluster {0}…', body.tp_cluster_name ?? body.instance_type),
           },
           () => client.createCluster(body),
         );
@@ -105,45 +105,54 @@ export class CreateClusterAction {
       return { startAt: 'summary', errors: {} };
     }
     if (errorKind(e) === 'conflict') {
+      const changeName = vscode.l10n.t('Change Name');
       const pick = await this.d.prompts().confirm({
-        message: `TensorPool refused the cluster: ${err.message}`,
-        actions: ['Change Name'],
+        message: vscode.l10n.t('TensorPool refused the cluster: {0}', err.message),
+        actions: [changeName],
         modal: false,
         severity: 'error',
       });
-      return pick === 'Change Name' ? { startAt: 'name', errors: { name: err.message } } : 'stop';
+      return pick === changeName ? { startAt: 'name', errors: { name: err.message } } : 'stop';
     }
     if (mayHaveHappened(e)) {
       // The request may have been received: sending it again could create a second cluster.
       const how = unknownCreateReason(errorKind(e));
+      const check = vscode.l10n.t('Check Cluster List');
+      const editAnswers = vscode.l10n.t('Edit Answers');
       const pick = await this.d.prompts().confirm({
-        message: 'The cluster may or may not have been created.',
-        detail: `${how} (${err.message}). Check the cluster list before trying again: sending it again could create a second cluster.`,
-        actions: ['Check Cluster List', 'Edit Answers'],
+        message: vscode.l10n.t('The cluster may or may not have been created.'),
+        detail: vscode.l10n.t(
+          '{0} ({1}). Check the cluster list before trying again: sending it again could create a second cluster.',
+          how,
+          err.message,
+        ),
+        actions: [check, editAnswers],
         modal: true,
         severity: 'warning',
       });
-      if (pick === 'Check Cluster List') {
+      if (pick === check) {
         void vscode.commands.executeCommand('workbench.view.extension.tensorpool');
         await this.d.clusters.refresh();
         return 'stop';
       }
-      return pick === 'Edit Answers' ? { startAt: 'summary' } : 'stop';
+      return pick === editAnswers ? { startAt: 'summary' } : 'stop';
     }
-    const prefix =
+    const message =
       errorKind(e) === 'forbidden'
-        ? 'This token may not create clusters'
+        ? vscode.l10n.t('This token may not create clusters: {0}', err.message)
         : errorKind(e) === 'network'
-          ? 'Nothing was created: could not reach TensorPool'
-          : 'The cluster was not created';
+          ? vscode.l10n.t('Nothing was created: could not reach TensorPool: {0}', err.message)
+          : vscode.l10n.t('The cluster was not created: {0}', err.message);
+    const tryAgain = vscode.l10n.t('Try Again');
+    const editAnswers = vscode.l10n.t('Edit Answers');
     const pick = await this.d.prompts().confirm({
-      message: `${prefix}: ${err.message}`,
-      actions: ['Try Again', 'Edit Answers'],
+      message,
+      actions: [tryAgain, editAnswers],
       modal: false,
       severity: 'error',
     });
-    if (pick === 'Try Again') return { startAt: 'summary' };
-    if (pick === 'Edit Answers') return { startAt: 'instanceType' };
+    if (pick === tryAgain) return { startAt: 'summary' };
+    if (pick === editAnswers) return { startAt: 'instanceType' };
     return 'stop';
   }
 

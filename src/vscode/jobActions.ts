@@ -42,7 +42,7 @@ export class JobActions {
           createdAt: undefined,
         }
       );
-    void vscode.window.showErrorMessage('Pick a job in the Jobs view first.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Pick a job in the Jobs view first.'));
     return undefined;
   }
 
@@ -55,7 +55,7 @@ export class JobActions {
     const job = this.resolve(arg);
     if (!job) return undefined;
     await vscode.env.clipboard.writeText(job.id);
-    void vscode.window.setStatusBarMessage(`Copied job ID ${job.id}`, 3000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied job ID {0}', job.id), 3000);
     return job.id;
   }
 
@@ -70,7 +70,9 @@ export class JobActions {
       await vscode.window.showTextDocument(doc, { preview: true });
       return text;
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not read job ${job.id}: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Could not read job {0}: {1}', job.id, errorMessage(e)),
+      );
       return undefined;
     }
   }
@@ -80,24 +82,30 @@ export class JobActions {
     const job = this.resolve(arg);
     if (!job) return undefined;
     const label = jobLabel(job);
+    const cancelJob = vscode.l10n.t('Cancel Job');
     const answer = await this.prompts().confirm({
-      message: `Cancel job ${label}?`,
-      detail: 'The job stops on its cluster; its log and the outputs written so far are kept.',
-      actions: ['Cancel Job'],
+      message: vscode.l10n.t('Cancel job {0}?', label),
+      detail: vscode.l10n.t('The job stops on its cluster; its log and the outputs written so far are kept.'),
+      actions: [cancelJob],
       modal: true,
       severity: 'warning',
     });
-    if (answer !== 'Cancel Job') return undefined;
+    if (answer !== cancelJob) return undefined;
     const client = await this.api.client();
     try {
       await client.jobs.cancel(job.id);
     } catch (e) {
       // A lost answer is not a refusal: the cancel may have happened (it is never sent again by itself).
       const unknown = isTensorPoolError(e) && outcomeUnknown(e.kind, e.mayHaveReachedServer);
-      const extra = unknown
-        ? ' The request may have reached TensorPool: check the Jobs view before trying again.'
-        : '';
-      void vscode.window.showErrorMessage(`Could not cancel job ${label}: ${errorMessage(e)}${extra}`);
+      void vscode.window.showErrorMessage(
+        unknown
+          ? vscode.l10n.t(
+              'Could not cancel job {0}: {1} The request may have reached TensorPool: check the Jobs view before trying again.',
+              label,
+              errorMessage(e),
+            )
+          : vscode.l10n.t('Could not cancel job {0}: {1}', label, errorMessage(e)),
+      );
       if (unknown) this.jobs.refreshIfVisible();
       return undefined;
     }
@@ -105,7 +113,7 @@ export class JobActions {
     const state = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Canceling job ${label}`,
+        title: vscode.l10n.t('Canceling job {0}', label),
         cancellable: true,
       },
       async (progress, token) => {
@@ -122,10 +130,10 @@ export class JobActions {
     );
     this.jobs.refreshIfVisible();
     if (jobStateKind(state) === 'canceled')
-      void vscode.window.showInformationMessage(`Job ${label} was canceled.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Job {0} was canceled.', label));
     else if (isTerminalJobState(state))
       void vscode.window.showInformationMessage(
-        `Job ${label} ended before the cancel took effect: ${state}.`,
+        vscode.l10n.t('Job {0} ended before the cancel took effect: {1}.', label, state ?? ''),
       );
     else this.log.info(`Stopped waiting for job ${job.id} to be canceled (${state ?? 'unknown'}).`);
     return state;
@@ -138,22 +146,31 @@ export class JobActions {
     const label = jobLabel(job);
     if (job.status !== undefined && !isTerminalJobState(job.status)) {
       void vscode.window.showErrorMessage(
-        `Job ${label} is ${job.status}: only an ended job can be deleted. Cancel it first.`,
+        vscode.l10n.t(
+          'Job {0} is {1}: only an ended job can be deleted. Cancel it first.',
+          label,
+          job.status,
+        ),
       );
       return false;
     }
+    const del = vscode.l10n.t('Delete');
     const answer = await this.prompts().confirm({
-      message: `Delete job ${label}?`,
-      detail: 'Its record, log and outputs are removed from TensorPool. This cannot be undone.',
-      actions: ['Delete'],
+      message: vscode.l10n.t('Delete job {0}?', label),
+      detail: vscode.l10n.t(
+        'Its record, log and outputs are removed from TensorPool. This cannot be undone.',
+      ),
+      actions: [del],
       modal: true,
       severity: 'warning',
     });
-    if (answer !== 'Delete') return false;
+    if (answer !== del) return false;
     try {
       await (await this.api.client()).jobs.delete(job.id);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not delete job ${label}: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Could not delete job {0}: {1}', label, errorMessage(e)),
+      );
       return false;
     }
     await this.jobs.refresh();

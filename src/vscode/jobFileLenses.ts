@@ -16,14 +16,18 @@ export function jobRunLenses(workspaceState: WorkspaceState): JobFileLensSource 
   return (document) => {
     const last = workspaceState.get('tensorpool.jobRuns', {})[jobFileKey(document.uri)];
     return [
-      { title: '$(play) Run on Cluster…', command: Commands.runJobFile, arguments: [document.uri] },
+      {
+        title: vscode.l10n.t('$(play) Run on Cluster…'),
+        command: Commands.runJobFile,
+        arguments: [document.uri],
+      },
       ...(last
         ? [
             {
-              title: 'Show Last Run',
+              title: vscode.l10n.t('Show Last Run'),
               command: Commands.followJob,
               arguments: [last],
-              tooltip: `Follow job ${last}`,
+              tooltip: vscode.l10n.t('Follow job {0}', last),
             },
           ]
         : []),

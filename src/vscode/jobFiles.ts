@@ -23,10 +23,6 @@ export interface JobFilesDeps extends NewJobFileDeps {
 
 const TOP: vscode.Range = new vscode.Range(0, 0, 0, 0);
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 export class JobFiles implements vscode.Disposable {
   readonly diagnostics = new JobFileDiagnostics();
   private readonly subscription: vscode.Disposable;
@@ -44,11 +40,18 @@ export class JobFiles implements vscode.Disposable {
     }
     const { errors, warnings } = this.diagnostics.counts(document.uri);
     if (errors + warnings > 0) {
-      const parts = [errors ? plural(errors, 'error') : '', warnings ? plural(warnings, 'warning') : ''];
+      const parts = [
+        errors === 0 ? '' : errors === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', errors),
+        warnings === 0
+          ? ''
+          : warnings === 1
+            ? vscode.l10n.t('1 warning')
+            : vscode.l10n.t('{0} warnings', warnings),
+      ];
       lenses.push(
         new vscode.CodeLens(TOP, {
           title: `$(${errors ? 'error' : 'warning'}) ${parts.filter(Boolean).join(', ')}`,
-          tooltip: 'Show the problems of this job file',
+          tooltip: vscode.l10n.t('Show the problems of this job file'),
           command: 'workbench.actions.view.problems',
         }),
       );

@@ -22,9 +22,6 @@ interface Follower {
   state: string;
 }
 
-export const PULL_OUTPUTS = 'Pull Outputs';
-export const SHOW_IN_JOBS = 'Show in Jobs';
-
 /** The job's final state as a word, from how following ended. */
 function finalState(out: FollowOutcome): string | undefined {
   if (out.kind === 'success') return 'completed';
@@ -75,10 +72,12 @@ export class JobFollowers implements vscode.Disposable {
 
   private setState(jobId: string, f: Follower, state: string): void {
     f.state = state;
-    f.terminal.setState(state);
+    // The job's state as the service says it; 'following' (not known yet) is this extension's word.
+    const shown = state === 'following' ? vscode.l10n.t('following') : state;
+    f.terminal.setState(shown);
     const entry = this.active.get(jobId);
     if (entry) entry.state = state;
-    this.showStatus(`${jobId}: ${state}`);
+    this.showStatus(`${jobId}: ${shown}`);
   }
 
   private showStatus(text: string): void {
@@ -87,10 +86,10 @@ export class JobFollowers implements vscode.Disposable {
       return;
     }
     this.status ??= vscode.window.createStatusBarItem('tensorpool.job', vscode.StatusBarAlignment.Left, 9);
-    this.status.name = 'TensorPool job';
+    this.status.name = vscode.l10n.t('TensorPool job');
     const more = this.active.size > 1 ? ` (+${this.active.size - 1})` : '';
-    this.status.text = `$(server-process) Job ${text}${more}`;
-    this.status.tooltip = 'TensorPool: following a job. Click to show the Jobs view.';
+    this.status.text = vscode.l10n.t('$(server-process) Job {0}{1}', text, more);
+    this.status.tooltip = vscode.l10n.t('TensorPool: following a job. Click to show the Jobs view.');
     this.status.command = 'tensorpool.jobs.focus';
     this.status.show();
   }
@@ -111,12 +110,16 @@ export class JobFollowers implements vscode.Disposable {
         onReconnect: (attempt, delayMs) =>
           f.terminal.note(
             delayMs === 0
-              ? 'Connection to the log lost; the job has ended: reading the rest of its log…'
-              : `Connection to the log lost; reconnecting in ${Math.round(delayMs / 1000)} s (attempt ${attempt})…`,
+              ? vscode.l10n.t('Connection to the log lost; the job has ended: reading the rest of its log…')
+              : vscode.l10n.t(
+                  'Connection to the log lost; reconnecting in {0} s (attempt {1})…',
+                  Math.round(delayMs / 1000),
+                  attempt,
+                ),
           ),
       });
     } catch (e) {
-      f.terminal.note(`Stopped following: ${errorMessage(e)}`);
+      f.terminal.note(vscode.l10n.t('Stopped following: {0}', errorMessage(e)));
       this.log.warn(`Following job ${jobId} failed: ${errorMessage(e)}`);
     } finally {
       // A follower started after this terminal was closed is not this one's to remove.
@@ -140,17 +143,26 @@ export class JobFollowers implements vscode.Disposable {
   ) {
     let text: string;
     if (state) {
-      text = `Job ${name} ${state === 'completed' ? 'completed' : `ended: ${state}`}.`;
+      text =
+        state === 'completed'
+          ? vscode.l10n.t('Job {0} completed.', name)
+          : vscode.l10n.t('Job {0} ended: {1}.', name, state);
       t.note(text);
     } else {
-      text = `Stopped following job ${name}: ${out.kind === 'refused' ? out.reason : out.kind === 'gave-up' ? out.reason : ''}`;
+      text = vscode.l10n.t(
+        'Stopped following job {0}: {1}',
+        name,
+        out.kind === 'refused' ? out.reason : out.kind === 'gave-up' ? out.reason : '',
+      );
       t.note(text);
     }
     const ok = jobSucceeded(state);
     const show = ok === false ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(text, PULL_OUTPUTS, SHOW_IN_JOBS).then((a) => {
-      if (a === PULL_OUTPUTS) void vscode.commands.executeCommand(Commands.pullJobOutputs, jobId);
-      if (a === SHOW_IN_JOBS) void vscode.commands.executeCommand('tensorpool.jobs.focus');
+    const pull = vscode.l10n.t('Pull Outputs');
+    const showInJobs = vscode.l10n.t('Show in Jobs');
+    void show(text, pull, showInJobs).then((a) => {
+      if (a === pull) void vscode.commands.executeCommand(Commands.pullJobOutputs, jobId);
+      if (a === showInJobs) void vscode.commands.executeCommand('tensorpool.jobs.focus');
     });
   }
 

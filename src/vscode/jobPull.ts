@@ -19,13 +19,10 @@ import type { JobFollowers } from './jobFollowers';
 import type { LocalCommandRunner } from './localCommands';
 import { jobLabel } from './views/jobsTree';
 
-export const DOWNLOAD = 'Download';
-export const REPLACE = 'Replace';
-export const REPLACE_ALL = 'Replace All';
 const LISTED = 30;
 
 function size(n: number | undefined): string {
-  if (n === undefined) return 'size unknown';
+  if (n === undefined) return vscode.l10n.t('size unknown');
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -60,13 +57,14 @@ export class JobPull {
     if (!job) return undefined;
     const label = jobLabel(job);
     const asked = await this.prompts().input({
-      title: `Pull Outputs of ${label}`,
+      title: vscode.l10n.t('Pull Outputs of {0}', label),
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      prompt: 'Folder to put the outputs in (created if missing)',
+      prompt: vscode.l10n.t('Folder to put the outputs in (created if missing)'),
       value: this.defaultFolder(job.id) ?? '',
-      validate: (v) => (path.isAbsolute(v.trim()) ? undefined : 'Enter an absolute folder path.'),
+      validate: (v) =>
+        path.isAbsolute(v.trim()) ? undefined : vscode.l10n.t('Enter an absolute folder path.'),
     });
     if (asked.kind !== 'value') return undefined;
     const folder = asked.value.trim();
@@ -80,53 +78,66 @@ export class JobPull {
       plan = await client.jobs.pull(job.id, { system, dryRun });
       if (plan.kind === 'nothing' && dryRun) plan = await client.jobs.pull(job.id, { system, dryRun: false });
     } catch (e) {
-      void vscode.window.showErrorMessage(`Could not pull the outputs of ${label}: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Could not pull the outputs of {0}: {1}', label, errorMessage(e)),
+      );
       return undefined;
     }
     if (plan.kind === 'nothing') {
-      void vscode.window.showInformationMessage(plan.message ?? `Job ${label} has no outputs.`);
+      void vscode.window.showInformationMessage(
+        plan.message ?? vscode.l10n.t('Job {0} has no outputs.', label),
+      );
       return undefined;
     }
     await mkdir(folder, { recursive: true });
     if (plan.kind === 'command') {
-      const terminal = this.followers.terminal(`${label} outputs`);
+      const terminal = this.followers.terminal(vscode.l10n.t('{0} outputs', label));
       if (plan.message) terminal.append(plan.message);
       const r = await this.commands.run(plan.command, folder, terminal);
       return { exitCode: r.exitCode };
     }
     const paths = [...plan.files.keys()];
     const lines = paths.slice(0, LISTED).map((p) => `${p} (${size(plan.sizes.get(p))})`);
-    if (paths.length > LISTED) lines.push(`… and ${paths.length - LISTED} more`);
+    if (paths.length > LISTED) lines.push(vscode.l10n.t('… and {0} more', paths.length - LISTED));
+    const download = vscode.l10n.t('Download');
     const go = await this.prompts().confirm({
-      message: `Download ${paths.length} file${paths.length === 1 ? '' : 's'} of job ${label}?`,
-      detail: `Into ${folder}:\n\n${lines.join('\n')}`,
-      actions: [DOWNLOAD],
+      message:
+        paths.length === 1
+          ? vscode.l10n.t('Download 1 file of job {0}?', label)
+          : vscode.l10n.t('Download {0} files of job {1}?', paths.length, label),
+      detail: vscode.l10n.t('Into {0}:\n\n{1}', folder, lines.join('\n')),
+      actions: [download],
       modal: true,
     });
-    if (go !== DOWNLOAD) return undefined;
+    if (go !== download) return undefined;
+    const replace = vscode.l10n.t('Replace');
+    const replaceAllLabel = vscode.l10n.t('Replace All');
     let replaceAll = false;
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Pulling outputs of ${label}`,
+        title: vscode.l10n.t('Pulling outputs of {0}', label),
         cancellable: true,
       },
       (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
-        progress.report({ message: `0 of ${paths.length} files` });
+        progress.report({ message: vscode.l10n.t('{0} of {1} files', 0, paths.length) });
         return client.jobs.download(plan.files, folder, {
           signal: ac.signal,
           onProgress: (p) =>
-            progress.report({ message: `${p.done} of ${p.total} files`, increment: 100 / p.total }),
+            progress.report({
+              message: vscode.l10n.t('{0} of {1} files', p.done, p.total),
+              increment: 100 / p.total,
+            }),
           overwrite: async (p) => {
             if (replaceAll) return true;
             const a = await this.prompts().confirm({
-              message: `${p} exists in ${folder}. Replace it?`,
-              actions: [REPLACE, REPLACE_ALL],
+              message: vscode.l10n.t('{0} exists in {1}. Replace it?', p, folder),
+              actions: [replace, replaceAllLabel],
               modal: true,
             });
-            replaceAll = a === REPLACE_ALL;
+            replaceAll = a === replaceAllLabel;
             return a !== undefined;
           },
         });
@@ -137,17 +148,24 @@ export class JobPull {
   }
 
   private summarise(label: string, folder: string, r: DownloadResult): void {
-    const parts = [`${r.written.length} written`];
-    if (r.skipped.length) parts.push(`${r.skipped.length} kept (already there)`);
+    const parts = [vscode.l10n.t('{0} written', r.written.length)];
+    if (r.skipped.length) parts.push(vscode.l10n.t('{0} kept (already there)', r.skipped.length));
     if (r.refused.length)
       parts.push(
-        `${r.refused.length} refused (${r.refused.map((x) => `${x.path}: ${x.reason}`).join('; ')})`,
+        vscode.l10n.t(
+          '{0} refused ({1})',
+          r.refused.length,
+          r.refused.map((x) => `${x.path}: ${x.reason}`).join('; '),
+        ),
       );
-    if (r.failed.length) parts.push(`${r.failed.length} failed (${r.failed.map((x) => x.path).join(', ')})`);
-    const text = `Outputs of ${label}${r.cancelled ? ' (cancelled)' : ''}: ${parts.join(', ')}.`;
+    if (r.failed.length)
+      parts.push(vscode.l10n.t('{0} failed ({1})', r.failed.length, r.failed.map((x) => x.path).join(', ')));
+    const text = r.cancelled
+      ? vscode.l10n.t('Outputs of {0} (cancelled): {1}.', label, parts.join(', '))
+      : vscode.l10n.t('Outputs of {0}: {1}.', label, parts.join(', '));
     const bad = r.refused.length > 0 || r.failed.length > 0;
     const show = bad ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(text, 'Reveal Folder').then((a) => {
+    void show(text, vscode.l10n.t('Reveal Folder')).then((a) => {
       if (a) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(folder));
     });
   }

@@ -25,7 +25,6 @@ import type { WorkspaceState } from './storedState';
 import { jobFileKey } from './jobFileLenses';
 import type * as JobFilesModule from './jobFiles';
 
-export const SHOW_JOBS = 'Show Jobs';
 const JOB_FILE = /\.tp\.toml$/i;
 
 export interface JobRunDeps {
@@ -74,17 +73,17 @@ export class JobRunner {
     const found = await vscode.workspace.findFiles('**/*.tp.toml', '**/node_modules/**', 200);
     if (found.length === 0) {
       void vscode.window.showErrorMessage(
-        'No job file (*.tp.toml) in this workspace. Create one with TensorPool: New Job File.',
+        vscode.l10n.t('No job file (*.tp.toml) in this workspace. Create one with TensorPool: New Job File.'),
       );
       return undefined;
     }
     if (found.length === 1) return found[0];
     const picked = await this.d.prompts().pick<vscode.Uri>({
-      title: 'Run Job on TensorPool',
+      title: vscode.l10n.t('Run Job on TensorPool'),
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      placeholder: 'Which job file?',
+      placeholder: vscode.l10n.t('Which job file?'),
       items: found.map((u) => ({
         label: path.basename(u.fsPath),
         description: vscode.workspace.asRelativePath(u),
@@ -100,7 +99,10 @@ export class JobRunner {
     if (uri.scheme !== 'file') {
       // A virtual workspace (package.json capabilities.virtualWorkspaces): the job's files must be on disk.
       void vscode.window.showErrorMessage(
-        `TensorPool runs job files from disk only; ${uri.toString(true)} is in a virtual workspace. Open a local folder or a clone to run it.`,
+        vscode.l10n.t(
+          'TensorPool runs job files from disk only; {0} is in a virtual workspace. Open a local folder or a clone to run it.',
+          uri.toString(true),
+        ),
       );
       return undefined;
     }
@@ -124,26 +126,29 @@ export class JobRunner {
       prompter: this.d.prompts(),
       fileName,
       clusters: () => this.clusters().map(target),
-      listNote: data && data.clusters === undefined ? 'The service listed clusters as text only.' : undefined,
+      listNote:
+        data && data.clusters === undefined
+          ? vscode.l10n.t('The service listed clusters as text only.')
+          : undefined,
       lastUsed: remembered[key],
       createCluster: async () => {
         const id = await this.d.createCluster();
         if (!id) return undefined;
         await this.d.refreshClusters().catch(() => undefined);
         const c = this.clusters().find((x) => x.id === id);
-        return c ? target(c) : { id, label: id, description: 'new', running: false };
+        return c ? target(c) : { id, label: id, description: vscode.l10n.t('new'), running: false };
       },
     });
     if (!answers) return undefined;
     await this.d.workspaceState.update('tensorpool.jobClusters', { ...remembered, [key]: answers.clusterId });
 
     const terminal = this.d.followers.terminal(fileName);
-    if (doc.isDirty) terminal.note(`Sending the editor's unsaved text of ${fileName}.`);
+    if (doc.isDirty) terminal.note(vscode.l10n.t("Sending the editor's unsaved text of {0}.", fileName));
     let jobId: string | undefined;
     const outcome = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Submitting ${fileName} to ${answers.clusterLabel}…`,
+        title: vscode.l10n.t('Submitting {0} to {1}…', fileName, answers.clusterLabel),
       },
       async () => {
         try {
@@ -184,20 +189,23 @@ export class JobRunner {
     folder: string,
     terminal: ReturnType<JobFollowers['terminal']>,
   ): void {
+    const showJobs = vscode.l10n.t('Show Jobs');
     const notify = (message: string, severity: 'warning' | 'error', actions: string[]) =>
       void this.d
         .prompts()
         .confirm({ message, actions, modal: false, severity })
         .then(
           (a) => {
-            if (a === SHOW_JOBS) void vscode.commands.executeCommand('tensorpool.jobs.focus');
+            if (a === showJobs) void vscode.commands.executeCommand('tensorpool.jobs.focus');
           },
           () => undefined,
         );
     switch (outcome.kind) {
       case 'submitted':
         if (!outcome.jobId) {
-          terminal.note('Submitted, but the service did not say the job id: find it in the Jobs view.');
+          terminal.note(
+            vscode.l10n.t('Submitted, but the service did not say the job id: find it in the Jobs view.'),
+          );
           return;
         }
         this.d.origins.set(outcome.jobId, folder);
@@ -206,18 +214,23 @@ export class JobRunner {
       case 'unknown':
         terminal.note(outcome.reason);
         notify(
-          `Connection lost while submitting ${fileName}: the job may or may not exist. Check the job list before running it again.`,
+          vscode.l10n.t(
+            'Connection lost while submitting {0}: the job may or may not exist. Check the job list before running it again.',
+            fileName,
+          ),
           'warning',
-          [SHOW_JOBS],
+          [showJobs],
         );
         return;
       case 'refused':
-        terminal.note(`Refused (${outcome.code}): ${outcome.reason}`);
-        notify(`TensorPool refused the job ${fileName}: ${outcome.reason}`, 'error', [SHOW_JOBS]);
+        terminal.note(vscode.l10n.t('Refused ({0}): {1}', outcome.code, outcome.reason));
+        notify(vscode.l10n.t('TensorPool refused the job {0}: {1}', fileName, outcome.reason), 'error', [
+          showJobs,
+        ]);
         return;
       case 'not-sent':
-        terminal.note(`Nothing was submitted: ${outcome.reason}`);
-        notify(`Nothing was submitted for ${fileName}: ${outcome.reason}`, 'error', []);
+        terminal.note(vscode.l10n.t('Nothing was submitted: {0}', outcome.reason));
+        notify(vscode.l10n.t('Nothing was submitted for {0}: {1}', fileName, outcome.reason), 'error', []);
     }
   }
 }

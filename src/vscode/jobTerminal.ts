@@ -54,7 +54,7 @@ export class JobTerminal implements vscode.Disposable {
       },
     };
     this.terminal = vscode.window.createTerminal({
-      name: `TensorPool job ${jobName}`,
+      name: vscode.l10n.t('TensorPool job {0}', jobName),
       pty,
       iconPath: new vscode.ThemeIcon('server-process'),
     });
@@ -73,7 +73,7 @@ export class JobTerminal implements vscode.Disposable {
   /** Name it after the job once the service has said its id. */
   setName(jobName: string): void {
     this.jobName = jobName;
-    if (!this.closed) this.rename.fire(`TensorPool job ${jobName}`);
+    if (!this.closed) this.rename.fire(vscode.l10n.t('TensorPool job {0}', jobName));
   }
 
   show(): void {
@@ -95,7 +95,7 @@ export class JobTerminal implements vscode.Disposable {
 
   /** The job's state in the terminal's title. */
   setState(state: string): void {
-    if (!this.closed) this.rename.fire(`TensorPool job ${this.jobName} · ${state}`);
+    if (!this.closed) this.rename.fire(vscode.l10n.t('TensorPool job {0} · {1}', this.jobName, state));
   }
 
   private flush(): void {

@@ -2,39 +2,51 @@
 import * as vscode from 'vscode';
 import type { Cluster, Instance } from '../../model/cluster';
 import { clusterDescription, clusterLabel } from '../../model/labels';
-import { md, tooltipTime } from './tooltipText';
+import {
+  fromTextNote,
+  markdownLines,
+  md,
+  protectionLine,
+  statusLine,
+  tooltipTime,
+  unknown,
+} from './tooltipText';
 
-const OP_LABEL = { create: 'Creating', destroy: 'Destroying', edit: 'Updating' } as const;
-
-function markdown(lines: Array<string | undefined>): vscode.MarkdownString {
-  const m = new vscode.MarkdownString(lines.filter((l): l is string => l !== undefined).join('\n'));
-  m.supportThemeIcons = true;
-  return m;
+/** The line of the operation this window follows on the cluster. */
+function opLine(kind: 'create' | 'destroy' | 'edit', status: string): string {
+  const s = md(status);
+  return kind === 'create'
+    ? vscode.l10n.t('- Creating: request {0}', s)
+    : kind === 'destroy'
+      ? vscode.l10n.t('- Destroying: request {0}', s)
+      : vscode.l10n.t('- Updating: request {0}', s);
 }
 
 export function clusterTooltip(
   c: Cluster,
-  op?: { kind: keyof typeof OP_LABEL; status: string },
+  op?: { kind: 'create' | 'destroy' | 'edit'; status: string },
 ): vscode.MarkdownString {
-  return markdown([
+  const m = markdownLines([
     `**${md(clusterLabel(c))}** · ${md(clusterDescription(c, op?.kind))}`,
     '',
-    op ? `- ${OP_LABEL[op.kind]}: request ${md(op.status)}` : undefined,
-    `- Status: ${md(c.status ?? 'unknown')}`,
-    `- ID: \`${c.id}\``,
-    c.instanceType ? `- Type: ${md(c.instanceType)}` : undefined,
-    `- Nodes: ${c.numNodes ?? c.instances.length}`,
-    `- Deletion protection: ${c.deletionProtection === undefined ? 'unknown' : c.deletionProtection ? 'on' : 'off'}`,
-    c.createdAt ? `- Created: ${md(tooltipTime(c.createdAt))}` : undefined,
-    c.owner ? `- Owner: ${md(c.owner)}` : undefined,
+    op ? opLine(op.kind, op.status) : undefined,
+    statusLine(c.status),
+    vscode.l10n.t('- ID: `{0}`', c.id),
+    c.instanceType ? vscode.l10n.t('- Type: {0}', md(c.instanceType)) : undefined,
+    vscode.l10n.t('- Nodes: {0}', c.numNodes ?? c.instances.length),
+    protectionLine(c.deletionProtection),
+    c.createdAt ? vscode.l10n.t('- Created: {0}', md(tooltipTime(c.createdAt))) : undefined,
+    c.owner ? vscode.l10n.t('- Owner: {0}', md(c.owner)) : undefined,
     ...c.instances.map(
       (i, n) =>
-        `- Instance \`${i.id}\` (node ${n + 1}): ${md(i.status ?? 'unknown')}${i.ip ? `, ${md(i.ip)}` : ''}${i.privateIp ? ` (private ${md(i.privateIp)})` : ''}`,
+        vscode.l10n.t('- Instance `{0}` (node {1}): {2}', i.id, n + 1, md(i.status ?? unknown())) +
+        (i.ip ? `, ${md(i.ip)}` : '') +
+        (i.privateIp ? vscode.l10n.t(' (private {0})', md(i.privateIp)) : ''),
     ),
-    c.source === 'text'
-      ? "\n$(info) _Read from the server's text answer: details the text did not give are unknown._"
-      : undefined,
+    c.source === 'text' ? `\n$(info) _${fromTextNote()}_` : undefined,
   ]);
+  m.supportThemeIcons = true;
+  return m;
 }
 
 export function instanceTooltip(node: {
@@ -43,12 +55,14 @@ export function instanceTooltip(node: {
   index: number;
 }): vscode.MarkdownString {
   const i = node.instance;
-  return markdown([
-    `**Node ${node.index + 1}** of ${md(clusterLabel(node.cluster))}`,
+  const m = markdownLines([
+    vscode.l10n.t('**Node {0}** of {1}', node.index + 1, md(clusterLabel(node.cluster))),
     '',
-    `- Instance ID: \`${i.id}\``,
-    `- Status: ${md(i.status ?? 'unknown')}`,
-    `- Address: ${i.ip ? md(i.ip) : 'none yet'}`,
-    i.privateIp ? `- Private address: ${md(i.privateIp)}` : undefined,
+    vscode.l10n.t('- Instance ID: `{0}`', i.id),
+    statusLine(i.status),
+    vscode.l10n.t('- Address: {0}', i.ip ? md(i.ip) : vscode.l10n.t('none yet')),
+    i.privateIp ? vscode.l10n.t('- Private address: {0}', md(i.privateIp)) : undefined,
   ]);
+  m.supportThemeIcons = true;
+  return m;
 }

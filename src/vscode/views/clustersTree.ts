@@ -227,24 +227,28 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         return clusterVolumeItem(node.cluster.id, node.volume);
       case 'error':
         return node.errorKind === 'unauthorized'
-          ? errorRow('Token rejected', node.message, { command: Commands.signIn, title: 'Sign In' }, 'error')
-          : errorRow(
-              'Could not load clusters',
+          ? errorRow(
+              vscode.l10n.t('Token rejected'),
               node.message,
-              { command: Commands.refresh, title: 'Retry' },
+              { command: Commands.signIn, title: vscode.l10n.t('Sign In') },
               'error',
-            );
+            )
+          : errorRow(vscode.l10n.t('Could not load clusters'), node.message, Commands.refresh, 'error');
       case 'listingText':
         return listingTextRow(
-          'Cluster list (text from the server)',
+          vscode.l10n.t('Cluster list (text from the server)'),
           node.preview,
-          { command: Commands.showListingText, title: 'Open cluster list text' },
+          { command: Commands.showListingText, title: vscode.l10n.t('Open cluster list text') },
           'listingText',
         );
       case 'loading':
-        return loadingRow('Loading clusters…');
+        return loadingRow(vscode.l10n.t('Loading clusters…'));
       case 'empty':
-        return emptyRow(node.includeOrg ? 'No clusters in your organisation' : 'No clusters yet');
+        return emptyRow(
+          node.includeOrg
+            ? vscode.l10n.t('No clusters in your organisation')
+            : vscode.l10n.t('No clusters yet'),
+        );
     }
   }
 

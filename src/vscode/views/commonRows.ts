@@ -4,18 +4,19 @@
  */
 import * as vscode from 'vscode';
 
-/** A warning row: the message as description and tooltip; clicking runs `command` (retry or sign in). */
+/** A warning row: the message as description and tooltip; clicking runs `command` (a command id: retry it, with
+ *  the title Retry; or a command such as sign in). */
 export function errorRow(
   label: string,
   message: string,
-  command: vscode.Command,
+  command: vscode.Command | string,
   contextValue?: string,
 ): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.description = message;
-  item.tooltip = `${message}\n\nClick to retry.`;
+  item.tooltip = vscode.l10n.t('{0}\n\nClick to retry.', message);
   item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-  item.command = command;
+  item.command = typeof command === 'string' ? { command, title: vscode.l10n.t('Retry') } : command;
   if (contextValue !== undefined) item.contextValue = contextValue;
   return item;
 }
@@ -45,10 +46,29 @@ export function listingTextRow(
 ): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.description = preview;
-  item.tooltip = 'The service answered with a text table only. Click to open it.';
+  item.tooltip = textTableTip();
   item.iconPath = new vscode.ThemeIcon('output');
   item.command = command;
   if (contextValue !== undefined) item.contextValue = contextValue;
+  return item;
+}
+
+const textTableTip = (): string =>
+  vscode.l10n.t('The service answered with a text table only. Click to open it.');
+
+/** One line of the server's text answer (the first with an icon); clicking opens the whole text. */
+export function textLineRow(
+  line: string,
+  id: string,
+  first: boolean,
+  command: vscode.Command,
+): vscode.TreeItem {
+  const item = new vscode.TreeItem(line, vscode.TreeItemCollapsibleState.None);
+  item.id = id;
+  item.tooltip = textTableTip();
+  if (first) item.iconPath = new vscode.ThemeIcon('output');
+  item.command = command;
+  item.contextValue = 'listingText';
   return item;
 }
 

@@ -11,8 +11,8 @@ import { exactTime, timeForRow } from '../../model/time';
 import { Commands } from '../commands';
 import type { JobsController } from '../jobs';
 import type { Store } from '../store';
-import { errorRow, loadingRow } from './commonRows';
-import { md } from './tooltipText';
+import { errorRow, loadingRow, textLineRow } from './commonRows';
+import { fromTextNote, markdownLines, md, unknown } from './tooltipText';
 
 export type JobNode =
   | { readonly kind: 'job'; readonly job: Job }
@@ -47,29 +47,26 @@ export function jobContext(job: Job): string {
 
 export function jobDescription(job: Job, now = Date.now()): string {
   const started = job.startedAt ?? job.createdAt;
-  return [job.status ?? 'unknown', job.clusterId, started ? timeForRow(started, now) : undefined]
+  return [job.status ?? unknown(), job.clusterId, started ? timeForRow(started, now) : undefined]
     .filter(Boolean)
     .join(' · ');
 }
 
 export function jobTooltip(job: Job): vscode.MarkdownString {
   const when = (t: string | undefined) => (t ? md(exactTime(t) ?? t) : undefined);
-  const lines = [
+  return markdownLines([
     `**${md(jobLabel(job))}**`,
     '',
-    `- ID: \`${job.id}\``,
-    `- State: ${md(job.status ?? 'unknown')}`,
-    job.clusterId ? `- Cluster: \`${job.clusterId}\`` : undefined,
-    job.createdAt ? `- Submitted: ${when(job.createdAt)}` : undefined,
-    job.startedAt ? `- Started: ${when(job.startedAt)}` : undefined,
-    job.endedAt ? `- Ended: ${when(job.endedAt)}` : undefined,
-    job.exitCode !== undefined ? `- Exit code: ${job.exitCode}` : undefined,
-    job.owner ? `- Owner: ${md(job.owner)}` : undefined,
-    job.source === 'text'
-      ? "\n_Read from the server's text answer: details the text did not give are unknown._"
-      : undefined,
-  ].filter((l): l is string => l !== undefined);
-  return new vscode.MarkdownString(lines.join('\n'));
+    vscode.l10n.t('- ID: `{0}`', job.id),
+    vscode.l10n.t('- State: {0}', md(job.status ?? unknown())),
+    job.clusterId ? vscode.l10n.t('- Cluster: `{0}`', job.clusterId) : undefined,
+    job.createdAt ? vscode.l10n.t('- Submitted: {0}', when(job.createdAt)!) : undefined,
+    job.startedAt ? vscode.l10n.t('- Started: {0}', when(job.startedAt)!) : undefined,
+    job.endedAt ? vscode.l10n.t('- Ended: {0}', when(job.endedAt)!) : undefined,
+    job.exitCode !== undefined ? vscode.l10n.t('- Exit code: {0}', job.exitCode) : undefined,
+    job.owner ? vscode.l10n.t('- Owner: {0}', md(job.owner)) : undefined,
+    job.source === 'text' ? `\n_${fromTextNote()}_` : undefined,
+  ]);
 }
 
 export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
@@ -119,23 +116,14 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
         return item;
       }
       case 'error':
-        return errorRow(
-          'Could not load jobs',
-          node.message,
-          { command: Commands.refreshJobs, title: 'Retry' },
-          'error',
-        );
-      case 'textLine': {
-        const item = new vscode.TreeItem(node.line, vscode.TreeItemCollapsibleState.None);
-        item.id = `jobText:${node.index}`;
-        item.tooltip = 'The service answered with a text table only. Click to open it.';
-        if (node.index === 0) item.iconPath = new vscode.ThemeIcon('output');
-        item.command = { command: Commands.showJobListText, title: 'Open job list text' };
-        item.contextValue = 'listingText';
-        return item;
-      }
+        return errorRow(vscode.l10n.t('Could not load jobs'), node.message, Commands.refreshJobs, 'error');
+      case 'textLine':
+        return textLineRow(node.line, `jobText:${node.index}`, node.index === 0, {
+          command: Commands.showJobListText,
+          title: vscode.l10n.t('Open job list text'),
+        });
       case 'loading':
-        return loadingRow('Loading jobs…');
+        return loadingRow(vscode.l10n.t('Loading jobs…'));
     }
   }
 

@@ -55,29 +55,38 @@ export function browseRow(node: BrowseNode): vscode.TreeItem {
       ]
         .filter(Boolean)
         .join(' · ');
-      item.tooltip = `s3://${node.bucket}/${o.key}\n${o.size} bytes${o.lastModified ? `\nModified ${o.lastModified.toISOString()}` : ''}`;
+      const uri = `s3://${node.bucket}/${o.key}`;
+      item.tooltip = o.lastModified
+        ? vscode.l10n.t('{0}\n{1} bytes\nModified {2}', uri, o.size, o.lastModified.toISOString())
+        : vscode.l10n.t('{0}\n{1} bytes', uri, o.size);
       item.contextValue = 's3Object';
-      item.command = { command: Commands.openS3Object, title: 'Open', arguments: [node] };
+      item.command = { command: Commands.openS3Object, title: vscode.l10n.t('Open'), arguments: [node] };
       return item;
     }
     case 'more': {
-      const item = new vscode.TreeItem('Load more…');
+      const item = new vscode.TreeItem(vscode.l10n.t('Load more…'));
       item.id = `s3more:${node.bucket}/${node.prefix}`;
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: Commands.loadMoreObjects, title: 'Load more', arguments: [node] };
+      item.command = {
+        command: Commands.loadMoreObjects,
+        title: vscode.l10n.t('Load more'),
+        arguments: [node],
+      };
       item.contextValue = 's3More';
       return item;
     }
     case 'browseError': {
       const item = new vscode.TreeItem(
-        node.keysRejected ? 'The object-storage keys no longer work' : 'Could not list objects',
+        node.keysRejected
+          ? vscode.l10n.t('The object-storage keys no longer work')
+          : vscode.l10n.t('Could not list objects'),
       );
-      item.description = node.keysRejected ? 'click to refresh them' : node.message;
+      item.description = node.keysRejected ? vscode.l10n.t('click to refresh them') : node.message;
       item.tooltip = node.message;
       item.iconPath = new vscode.ThemeIcon('warning');
       item.command = {
         command: Commands.refreshObjectStorage,
-        title: node.keysRejected ? 'Refresh credentials' : 'Retry',
+        title: node.keysRejected ? vscode.l10n.t('Refresh credentials') : vscode.l10n.t('Retry'),
       };
       item.contextValue = node.keysRejected ? 's3KeysRejected' : 's3ListError';
       return item;

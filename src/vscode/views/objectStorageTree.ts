@@ -75,16 +75,22 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
     }
     if (node.kind === 'status') {
       const r = node.record;
-      const rows: StorageNode[] = [
-        { kind: 'field', field: 'endpoint', label: 'Endpoint', value: r.endpoint },
-        { kind: 'field', field: 'region', label: 'Region', value: r.region },
-        { kind: 'field', field: 'access_key_id', label: 'Key ID', value: r.access_key_id },
-        { kind: 'field', field: 'secret', label: 'Secret key', value: '••••••••' },
+      // The rows are labelled like the tooltips, but for the two keys (shorter for a narrow side bar).
+      const row = (field: FieldId, value: string, label = fieldName(field)): StorageNode => ({
+        kind: 'field',
+        field,
+        label,
+        value,
+      });
+      const rows = [
+        row('endpoint', r.endpoint),
+        row('region', r.region),
+        row('access_key_id', r.access_key_id, vscode.l10n.t('Key ID')),
+        row('secret', '••••••••', vscode.l10n.t('Secret key')),
       ];
-      if (r.iam_username)
-        rows.push({ kind: 'field', field: 'iam', label: 'IAM user', value: r.iam_username });
-      if (r.created_at) rows.push({ kind: 'field', field: 'created', label: 'Created', value: r.created_at });
-      if (r.updated_at) rows.push({ kind: 'field', field: 'updated', label: 'Updated', value: r.updated_at });
+      if (r.iam_username) rows.push(row('iam', r.iam_username));
+      if (r.created_at) rows.push(row('created', r.created_at));
+      if (r.updated_at) rows.push(row('updated', r.updated_at));
       return rows;
     }
     if (node.kind === 'buckets')
@@ -95,31 +101,41 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
   getTreeItem(node: StorageNode): vscode.TreeItem {
     switch (node.kind) {
       case 'loading': {
-        const item = new vscode.TreeItem('Checking object storage…');
+        const item = new vscode.TreeItem(vscode.l10n.t('Checking object storage…'));
         item.iconPath = new vscode.ThemeIcon('loading~spin');
         return item;
       }
       case 'disabled': {
-        const item = new vscode.TreeItem('Object storage is not enabled');
-        item.description = 'S3-compatible storage shared by your organisation';
-        item.tooltip =
-          'TensorPool object storage is S3-compatible and organisation-wide. Enable it to get credentials for the AWS CLI, rclone or any S3 client.';
+        const item = new vscode.TreeItem(vscode.l10n.t('Object storage is not enabled'));
+        item.description = vscode.l10n.t('S3-compatible storage shared by your organisation');
+        item.tooltip = vscode.l10n.t(
+          'TensorPool object storage is S3-compatible and organisation-wide. Enable it to get credentials for the AWS CLI, rclone or any S3 client.',
+        );
         item.iconPath = new vscode.ThemeIcon('circle-slash');
         item.contextValue = 'objectStorage disabled';
         return item;
       }
       case 'error':
         return errorRow(
-          'Object storage state unknown',
+          vscode.l10n.t('Object storage state unknown'),
           node.message,
-          { command: Commands.refreshObjectStorage, title: 'Retry' },
+          { command: Commands.refreshObjectStorage, title: vscode.l10n.t('Retry') },
           'objectStorage error',
         );
       case 'status': {
-        const item = new vscode.TreeItem('Object storage', vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(
+          vscode.l10n.t('Object storage'),
+          vscode.TreeItemCollapsibleState.Expanded,
+        );
         item.id = 'objectStorage:status';
-        item.description = node.record.status ?? 'enabled';
-        item.tooltip = `Organisation ${node.record.org_id}\nStatus: ${node.record.status ?? '(not reported)'}\nEndpoint: ${node.record.endpoint}\nRegion: ${node.record.region}`;
+        item.description = node.record.status ?? vscode.l10n.t('enabled');
+        item.tooltip = vscode.l10n.t(
+          'Organisation {0}\nStatus: {1}\nEndpoint: {2}\nRegion: {3}',
+          node.record.org_id,
+          node.record.status ?? vscode.l10n.t('(not reported)'),
+          node.record.endpoint,
+          node.record.region,
+        );
         item.iconPath = new vscode.ThemeIcon('database', new vscode.ThemeColor('testing.iconPassed'));
         item.contextValue = 'objectStorage enabled';
         return item;
@@ -137,16 +153,16 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
       case 'buckets': {
         const count = node.buckets?.length;
         const item = new vscode.TreeItem(
-          'Buckets',
+          vscode.l10n.t('Buckets'),
           count ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
         );
         item.id = 'objectStorage:buckets';
         item.description = node.error
-          ? `could not list: ${node.error}`
+          ? vscode.l10n.t('could not list: {0}', node.error)
           : count === undefined
             ? ''
             : count === 0
-              ? 'none yet'
+              ? vscode.l10n.t('none yet')
               : String(count);
         item.iconPath = new vscode.ThemeIcon(node.error ? 'warning' : 'folder-library');
         item.contextValue = 'buckets';
@@ -161,10 +177,14 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
         const filter = this.browser?.filterOf(node.bucket.name);
         item.description = [
           node.bucket.objectCount !== undefined
-            ? `${node.bucket.objectCount} object${node.bucket.objectCount === 1 ? '' : 's'}`
+            ? node.bucket.objectCount === 1
+              ? vscode.l10n.t('1 object')
+              : vscode.l10n.t('{0} objects', node.bucket.objectCount)
             : undefined,
-          node.bucket.createdAt ? `created ${timeForRow(node.bucket.createdAt, Date.now())}` : undefined,
-          filter ? `filter: ${filter}` : undefined,
+          node.bucket.createdAt
+            ? vscode.l10n.t('created {0}', timeForRow(node.bucket.createdAt, Date.now()))
+            : undefined,
+          filter ? vscode.l10n.t('filter: {0}', filter) : undefined,
         ]
           .filter(Boolean)
           .join(' · ');
@@ -182,7 +202,7 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
     if (node.kind === 'field') item.tooltip = fieldTooltip(node.field, node.value);
     else if (node.kind === 'bucket')
       item.tooltip = node.bucket.createdAt
-        ? `s3://${node.bucket.name}\nCreated ${tooltipTime(node.bucket.createdAt)}`
+        ? vscode.l10n.t('s3://{0}\nCreated {1}', node.bucket.name, tooltipTime(node.bucket.createdAt))
         : `s3://${node.bucket.name}`;
     return item;
   }
@@ -203,15 +223,16 @@ const FIELD_ICON: Partial<Record<FieldId, string>> = {
   updated: 'history',
 };
 
-const FIELD_NAME: Record<FieldId, string> = {
-  endpoint: 'Endpoint',
-  region: 'Region',
-  access_key_id: 'Access key ID',
-  secret: 'Secret access key',
-  created: 'Created',
-  updated: 'Updated',
-  iam: 'IAM user',
-};
+const fieldName = (field: FieldId): string =>
+  ({
+    endpoint: vscode.l10n.t('Endpoint'),
+    region: vscode.l10n.t('Region'),
+    access_key_id: vscode.l10n.t('Access key ID'),
+    secret: vscode.l10n.t('Secret access key'),
+    created: vscode.l10n.t('Created'),
+    updated: vscode.l10n.t('Updated'),
+    iam: vscode.l10n.t('IAM user'),
+  })[field];
 
 /** What a field row shows: short enough for a narrow side bar (the tooltip has it in full). */
 export function fieldText(field: FieldId, value: string, now = Date.now()): string {
@@ -231,9 +252,11 @@ export function fieldText(field: FieldId, value: string, now = Date.now()): stri
 function fieldTooltip(field: FieldId, value: string): vscode.MarkdownString {
   const text =
     field === 'secret'
-      ? "The secret access key is kept in VS Code's secret storage. Use the copy action to put it on the clipboard."
+      ? vscode.l10n.t(
+          "The secret access key is kept in VS Code's secret storage. Use the copy action to put it on the clipboard.",
+        )
       : field === 'created' || field === 'updated'
-        ? `**${FIELD_NAME[field]}** ${md(tooltipTime(value))}`
-        : `**${FIELD_NAME[field]}**\n\n\`${value.replace(/`/g, "'")}\``;
+        ? `**${fieldName(field)}** ${md(tooltipTime(value))}`
+        : `**${fieldName(field)}**\n\n\`${value.replace(/`/g, "'")}\``;
   return new vscode.MarkdownString(text);
 }

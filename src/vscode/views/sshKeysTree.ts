@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../commands';
 import type { SshKeyRow, Store } from '../store';
 import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
+import { fromTextNote } from './tooltipText';
 
 export type SshKeyNode =
   | { readonly kind: 'key'; readonly key: SshKeyRow; readonly removable: boolean }
@@ -58,21 +59,19 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
         const item = new vscode.TreeItem(k.name, vscode.TreeItemCollapsibleState.None);
         item.id = `sshKey:${k.id ?? k.fingerprint ?? k.name}`;
         const includeOrg = this.store.sshKeys.data?.includeOrg;
-        const added = k.createdAt ? `added ${k.createdAt.slice(0, 10)}` : undefined;
+        const added = k.createdAt ? vscode.l10n.t('added {0}', k.createdAt.slice(0, 10)) : undefined;
         item.description = [k.type, k.fingerprint, added, includeOrg ? k.owner : undefined]
           .filter(Boolean)
           .join(' · ');
         item.tooltip = [
           k.name,
-          k.type ? `Type: ${k.type}` : undefined,
-          k.fingerprint ? `Fingerprint: ${k.fingerprint}` : undefined,
-          k.createdAt ? `Added: ${k.createdAt}` : undefined,
-          k.owner ? `Owner: ${k.owner}` : undefined,
-          k.id ? `ID: ${k.id}` : undefined,
-          'Saved keys are added to every new cluster.',
-          k.fromText
-            ? "Read from the server's text answer: details the text did not give are unknown."
-            : undefined,
+          k.type ? vscode.l10n.t('Type: {0}', k.type) : undefined,
+          k.fingerprint ? vscode.l10n.t('Fingerprint: {0}', k.fingerprint) : undefined,
+          k.createdAt ? vscode.l10n.t('Added: {0}', k.createdAt) : undefined,
+          k.owner ? vscode.l10n.t('Owner: {0}', k.owner) : undefined,
+          k.id ? vscode.l10n.t('ID: {0}', k.id) : undefined,
+          vscode.l10n.t('Saved keys are added to every new cluster.'),
+          k.fromText ? fromTextNote() : undefined,
         ]
           .filter(Boolean)
           .join('\n');
@@ -81,22 +80,21 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
         return item;
       }
       case 'error':
-        return errorRow('Could not load SSH keys', node.message, {
-          command: Commands.refreshSshKeys,
-          title: 'Retry',
-        });
+        return errorRow(vscode.l10n.t('Could not load SSH keys'), node.message, Commands.refreshSshKeys);
       case 'text':
-        return listingTextRow('SSH keys (text from the server)', node.preview, {
+        return listingTextRow(vscode.l10n.t('SSH keys (text from the server)'), node.preview, {
           command: Commands.showSshKeysText,
-          title: 'Open SSH key list text',
+          title: vscode.l10n.t('Open SSH key list text'),
         });
       case 'loading':
-        return loadingRow('Loading SSH keys…');
+        return loadingRow(vscode.l10n.t('Loading SSH keys…'));
       case 'empty':
         return emptyRow(
-          node.includeOrg ? 'No SSH keys in your organisation' : 'No SSH keys saved',
-          { command: Commands.addSshKey, title: 'Add SSH Key' },
-          node.includeOrg ? undefined : 'new clusters get no key unless you choose one',
+          node.includeOrg
+            ? vscode.l10n.t('No SSH keys in your organisation')
+            : vscode.l10n.t('No SSH keys saved'),
+          { command: Commands.addSshKey, title: vscode.l10n.t('Add SSH Key') },
+          node.includeOrg ? undefined : vscode.l10n.t('new clusters get no key unless you choose one'),
         );
     }
   }

@@ -1,4 +1,5 @@
-/** Small pieces of tooltip text shared by the views: Markdown escaping and timestamps. */
+/** Small pieces of tooltip text shared by the views: Markdown escaping, timestamps and common lines. */
+import * as vscode from 'vscode';
 import { exactTime, relativeTime } from '../../model/time';
 
 /** Escape text for a MarkdownString (names and values come from the server). */
@@ -12,3 +13,26 @@ export function tooltipTime(text: string, now = Date.now()): string {
   const exact = exactTime(text);
   return relative && exact ? `${relative} (${exact})` : text;
 }
+
+/** A Markdown tooltip of the given lines (the undefined ones left out). */
+export function markdownLines(lines: Array<string | undefined>): vscode.MarkdownString {
+  return new vscode.MarkdownString(lines.filter((l): l is string => l !== undefined).join('\n'));
+}
+
+/** A value the server did not give. */
+export const unknown = (): string => vscode.l10n.t('unknown');
+
+/** The tooltip line of a record's status (escaped for Markdown). */
+export const statusLine = (status: string | undefined): string =>
+  vscode.l10n.t('- Status: {0}', md(status ?? unknown()));
+
+/** The tooltip line of a cluster's or volume's deletion protection. */
+export const protectionLine = (on: boolean | undefined): string =>
+  vscode.l10n.t(
+    '- Deletion protection: {0}',
+    on === undefined ? unknown() : on ? vscode.l10n.t('on') : vscode.l10n.t('off'),
+  );
+
+/** The note on a record read from the server's text answer. */
+export const fromTextNote = (): string =>
+  vscode.l10n.t("Read from the server's text answer: details the text did not give are unknown.");

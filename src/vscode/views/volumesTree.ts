@@ -18,8 +18,8 @@ import {
 import { Commands } from '../commands';
 import type { Store } from '../store';
 import type { VolumesController } from '../volumes';
-import { emptyRow, errorRow, loadingRow } from './commonRows';
-import { md } from './tooltipText';
+import { emptyRow, errorRow, loadingRow, textLineRow } from './commonRows';
+import { fromTextNote, markdownLines, md, protectionLine, statusLine, unknown } from './tooltipText';
 
 export type VolumeNode =
   | { readonly kind: 'volume'; readonly volume: Volume }
@@ -57,9 +57,9 @@ export function volumeDescription(v: Volume, opStatus?: string): string {
     v.sizeGb !== undefined ? `${v.sizeGb} GB` : undefined,
     opStatus ?? v.status,
     v.attachments.length
-      ? `on ${v.attachments.map((a) => a.clusterName ?? a.clusterId).join(', ')}`
+      ? vscode.l10n.t('on {0}', v.attachments.map((a) => a.clusterName ?? a.clusterId).join(', '))
       : undefined,
-    v.deletionProtection ? 'protected' : undefined,
+    v.deletionProtection ? vscode.l10n.t('protected') : undefined,
     v.hourlyRate !== undefined ? `$${v.hourlyRate.toFixed(4)}/h` : undefined,
   ]
     .filter(Boolean)
@@ -67,23 +67,25 @@ export function volumeDescription(v: Volume, opStatus?: string): string {
 }
 
 export function volumeTooltip(v: Volume): vscode.MarkdownString {
-  const lines = [
+  return markdownLines([
     `**${md(volumeLabel(v))}**`,
     '',
-    `- ID: \`${v.id}\``,
-    `- Size: ${v.sizeGb !== undefined ? `${v.sizeGb} GB` : 'unknown'}`,
-    `- Status: ${md(v.status ?? 'unknown')}`,
-    `- Mount path: \`${mountPath(v.id)}\` on every node`,
-    `- Deletion protection: ${v.deletionProtection === undefined ? 'unknown' : v.deletionProtection ? 'on' : 'off'}`,
-    v.hourlyRate !== undefined ? `- Cost: $${v.hourlyRate.toFixed(4)} per hour` : undefined,
-    `- Attached to: ${v.attachments.length ? v.attachments.map((a) => `\`${a.clusterId}\`${a.status ? ` (${md(a.status)})` : ''}`).join(', ') : 'no cluster'}`,
-    v.createdAt ? `- Created: ${md(v.createdAt)}` : undefined,
-    v.owner ? `- Owner: ${md(v.owner)}` : undefined,
-    v.source === 'text'
-      ? "\n_Read from the server's text answer: details the text did not give are unknown._"
-      : undefined,
-  ].filter((l): l is string => l !== undefined);
-  return new vscode.MarkdownString(lines.join('\n'));
+    vscode.l10n.t('- ID: `{0}`', v.id),
+    vscode.l10n.t('- Size: {0}', v.sizeGb !== undefined ? `${v.sizeGb} GB` : unknown()),
+    statusLine(v.status),
+    vscode.l10n.t('- Mount path: `{0}` on every node', mountPath(v.id)),
+    protectionLine(v.deletionProtection),
+    v.hourlyRate !== undefined ? vscode.l10n.t('- Cost: ${0} per hour', v.hourlyRate.toFixed(4)) : undefined,
+    vscode.l10n.t(
+      '- Attached to: {0}',
+      v.attachments.length
+        ? v.attachments.map((a) => `\`${a.clusterId}\`${a.status ? ` (${md(a.status)})` : ''}`).join(', ')
+        : vscode.l10n.t('no cluster'),
+    ),
+    v.createdAt ? vscode.l10n.t('- Created: {0}', md(v.createdAt)) : undefined,
+    v.owner ? vscode.l10n.t('- Owner: {0}', md(v.owner)) : undefined,
+    v.source === 'text' ? `\n_${fromTextNote()}_` : undefined,
+  ]);
 }
 
 /** A volume under a cluster in the Clusters view (with its mount path). */
@@ -93,7 +95,12 @@ export function clusterVolumeItem(clusterId: string, v: AttachedVolume): vscode.
   item.description = [mountPath(v.id), v.sizeGb !== undefined ? `${v.sizeGb} GB` : undefined, v.status]
     .filter(Boolean)
     .join(' · ');
-  item.tooltip = `Storage volume ${volumeLabel(v)} (${v.id}), mounted at ${mountPath(v.id)} on every node.`;
+  item.tooltip = vscode.l10n.t(
+    'Storage volume {0} ({1}), mounted at {2} on every node.',
+    volumeLabel(v),
+    v.id,
+    mountPath(v.id),
+  );
   item.iconPath = new vscode.ThemeIcon('database');
   item.contextValue = 'clusterVolume';
   return item;
@@ -174,34 +181,38 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
         const item = new vscode.TreeItem(a.clusterName ?? a.clusterId, vscode.TreeItemCollapsibleState.None);
         item.id = `volume:${node.volume.id}:cluster:${a.clusterId}`;
         item.description = [mountPath(node.volume.id), a.status].filter(Boolean).join(' · ');
-        item.tooltip = `${volumeLabel(node.volume)} is mounted at ${mountPath(node.volume.id)} on every node of ${a.clusterName ?? a.clusterId} (${a.clusterId}).`;
+        item.tooltip = vscode.l10n.t(
+          '{0} is mounted at {1} on every node of {2} ({3}).',
+          volumeLabel(node.volume),
+          mountPath(node.volume.id),
+          a.clusterName ?? a.clusterId,
+          a.clusterId,
+        );
         item.iconPath = new vscode.ThemeIcon('server');
         item.contextValue = 'volumeAttachment';
         return item;
       }
       case 'error':
         return errorRow(
-          'Could not load volumes',
+          vscode.l10n.t('Could not load volumes'),
           node.message,
-          { command: Commands.refreshVolumes, title: 'Retry' },
+          Commands.refreshVolumes,
           'error',
         );
-      case 'textLine': {
-        const item = new vscode.TreeItem(node.line, vscode.TreeItemCollapsibleState.None);
-        item.id = `volumeText:${node.index}`;
-        item.tooltip = 'The service answered with a text table only. Click to open it.';
-        if (node.index === 0) item.iconPath = new vscode.ThemeIcon('output');
-        item.command = { command: Commands.showVolumeListText, title: 'Open volume list text' };
-        item.contextValue = 'listingText';
-        return item;
-      }
-      case 'loading':
-        return loadingRow('Loading volumes…');
-      case 'empty':
-        return emptyRow(node.includeOrg ? 'No volumes in your organisation' : 'No volumes yet', {
-          command: Commands.createVolume,
-          title: 'Create Volume…',
+      case 'textLine':
+        return textLineRow(node.line, `volumeText:${node.index}`, node.index === 0, {
+          command: Commands.showVolumeListText,
+          title: vscode.l10n.t('Open volume list text'),
         });
+      case 'loading':
+        return loadingRow(vscode.l10n.t('Loading volumes…'));
+      case 'empty':
+        return emptyRow(
+          node.includeOrg
+            ? vscode.l10n.t('No volumes in your organisation')
+            : vscode.l10n.t('No volumes yet'),
+          { command: Commands.createVolume, title: vscode.l10n.t('Create Volume…') },
+        );
     }
   }
 
