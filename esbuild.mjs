@@ -54,6 +54,7 @@ const LAZY_ACTIONS = new Set(
     'localCommands',
     'objectStorageActions',
     'pickCluster',
+    'requestFollower',
     'sshKeyActions',
     'storageConfig',
     'volumeActions',
@@ -62,16 +63,19 @@ const LAZY_ACTIONS = new Set(
 );
 
 /** `@vscode/l10n` in src/ resolves to src/model/l10n.ts, which feeds each bundle's copy of it the translations
- *  activation shared (only that module imports the package itself). */
+ *  activation shared (only that module imports the package itself); in the activation bundle it resolves to
+ *  src/vscode/l10nVscode.ts (vscode.l10n.t), so activation carries no second l10n runtime. */
 const L10N_SHIM = join(import.meta.dirname, 'src', 'model', 'l10n.ts');
-const l10nShared = {
+const L10N_VSCODE = join(import.meta.dirname, 'src', 'vscode', 'l10nVscode.ts');
+const l10nPlugin = (shim) => ({
   name: 'l10n-shared',
   setup(build) {
     build.onResolve({ filter: /^@vscode\/l10n$/ }, (args) =>
-      args.importer === L10N_SHIM ? undefined : { path: L10N_SHIM },
+      args.importer === L10N_SHIM || args.importer === L10N_VSCODE ? undefined : { path: shim },
     );
   },
-};
+});
+const l10nShared = l10nPlugin(L10N_SHIM);
 
 const bundle = {
   bundle: true,
@@ -119,7 +123,7 @@ const builds = [
     entryPoints: { extension: 'src/extension.ts' },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyLayers, vscodeOnce, l10nShared],
+    plugins: [lazyLayers, vscodeOnce, l10nPlugin(L10N_VSCODE)],
   },
   {
     ...bundle,

@@ -24,7 +24,6 @@ import { setupObjectBrowser } from './vscode/objectBrowserSetup';
 import { Log } from './vscode/log';
 import { RefreshScheduler, setRefreshTimeScale } from './vscode/refreshScheduler';
 import { recordRemoteFolder } from './vscode/remoteFolder';
-import { RequestFollower } from './vscode/requestFollower';
 import { lazyActions, quickInputPrompter } from './vscode/lazyActions';
 import { apiLoadTiming } from './vscode/lazyApi';
 import { timingMarks } from './vscode/timingMarks';
@@ -81,17 +80,6 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     treeDataProvider: tree,
     showCollapseAll: true,
   });
-  const follower = new RequestFollower(
-    store,
-    api,
-    clusters,
-    log,
-    () => session.refreshClustersIfVisible(),
-    (r, outcome) => {
-      if (r.kind === 'destroy' && outcome.kind === 'completed')
-        void actions().then((a) => a.connect.removeHosts(r.clusterId));
-    },
-  );
   const sshDir = () => path.join(os.homedir(), '.ssh');
   const localKeys = {
     list: () => configWriters().readPublicKeys(sshDir()),
@@ -135,7 +123,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     prompts,
     host,
     clusters,
-    follower,
+    refreshClustersIfVisible: () => session.refreshClustersIfVisible(),
+    subscriptions: context.subscriptions,
     sshKeys,
     localKeys,
     storage,
@@ -171,7 +160,6 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     log,
     store,
     account,
-    follower,
     tree,
     treeView,
     scheduler,
@@ -196,7 +184,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         preview: true,
       });
     }),
-    command(Commands.showOperations, () => follower.showOperations()),
+    command(Commands.showOperations, () => actions().then((a) => a.follower.showOperations())),
     command(Commands.showMine, () => session.setIncludeOrg(false)),
     command(Commands.showOrganization, () => session.setIncludeOrg(true)),
     command(Commands.refreshObjectStorage, () => storage.refresh()),

@@ -23,7 +23,7 @@ import { LocalCommandRunner } from './localCommands';
 import type { Log } from './log';
 import type { ObjectStorageController } from './objectStorage';
 import { CreatedInstances } from './pickCluster';
-import type { RequestFollower } from './requestFollower';
+import { RequestFollower } from './requestFollower';
 import { SshKeyActions } from './sshKeyActions';
 import type { LocalKeySource, SshKeysController } from './sshKeys';
 import { StorageConfigController } from './storageConfig';
@@ -48,7 +48,10 @@ export interface ActionDeps {
   readonly prompts: () => Prompter;
   readonly host: HostSeams;
   readonly clusters: ClustersController;
-  readonly follower: RequestFollower;
+  /** Refresh the clusters list if someone is looking at it (a followed request changed it). */
+  readonly refreshClustersIfVisible: () => void;
+  /** Where disposables made here go (the extension context's subscriptions). */
+  readonly subscriptions: { dispose(): unknown }[];
   readonly sshKeys: SshKeysController;
   readonly localKeys: LocalKeySource;
   readonly storage: ObjectStorageController;
@@ -63,6 +66,8 @@ export interface ActionDeps {
 }
 
 export interface Actions {
+  /** Follows create/destroy/edit requests: made with the actions, since only they start requests. */
+  readonly follower: RequestFollower;
   readonly clusters: ClusterActions;
   readonly create: CreateClusterAction;
   readonly connect: ConnectController;
@@ -80,11 +85,22 @@ export interface Actions {
 export function createActions(d: ActionDeps): Actions {
   const { store, api, state, log, prompts, host } = d;
   const created = new CreatedInstances();
+  const follower: RequestFollower = new RequestFollower(
+    store,
+    api,
+    d.clusters,
+    log,
+    d.refreshClustersIfVisible,
+    (r, outcome) => {
+      if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
+    },
+  );
+  d.subscriptions.push(follower);
   const clusterDeps: ClusterCommandDeps = {
     store,
     api,
     clusters: d.clusters,
-    follower: d.follower,
+    follower,
     log,
     prompts,
     created,
@@ -103,6 +119,7 @@ export function createActions(d: ActionDeps): Actions {
   const jobs = new JobActions(d.jobs, api, log, prompts, followers);
   const origins = new Map<string, string>();
   return {
+    follower,
     clusters: new ClusterActions(clusterDeps),
     create,
     connect,
