@@ -41,11 +41,79 @@ const VERB: Record<VolumeOpKind, string> = {
   detach: 'Detaching',
   destroy: 'Destroying',
 };
-const DONE: Record<VolumeOpKind, string> = {
-  create: 'is ready',
-  attach: 'is attached',
-  detach: 'is detached',
-  destroy: 'was destroyed',
+
+type Say = Record<VolumeOpKind, (label: string, detail?: string) => string>;
+
+/** The messages of an operation, one whole sentence per kind (word order differs between languages). */
+const ACCEPTED: Say = {
+  create: (l) =>
+    vscode.l10n.t('Creating {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
+  attach: (l) =>
+    vscode.l10n.t('Attaching {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
+  detach: (l) =>
+    vscode.l10n.t('Detaching {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
+  destroy: (l) =>
+    vscode.l10n.t('Destroying {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
+};
+const LOST_TRACK: Say = {
+  create: (l, e = '') =>
+    vscode.l10n.t(
+      'Lost track of creating {0}: {1}. The operation goes on; refresh the list to see where it stands.',
+      l,
+      e,
+    ),
+  attach: (l, e = '') =>
+    vscode.l10n.t(
+      'Lost track of attaching {0}: {1}. The operation goes on; refresh the list to see where it stands.',
+      l,
+      e,
+    ),
+  detach: (l, e = '') =>
+    vscode.l10n.t(
+      'Lost track of detaching {0}: {1}. The operation goes on; refresh the list to see where it stands.',
+      l,
+      e,
+    ),
+  destroy: (l, e = '') =>
+    vscode.l10n.t(
+      'Lost track of destroying {0}: {1}. The operation goes on; refresh the list to see where it stands.',
+      l,
+      e,
+    ),
+};
+const FAILED: Say = {
+  create: (l, why = '') => vscode.l10n.t('Creating {0} failed: {1}', l, why),
+  attach: (l, why = '') => vscode.l10n.t('Attaching {0} failed: {1}', l, why),
+  detach: (l, why = '') => vscode.l10n.t('Detaching {0} failed: {1}', l, why),
+  destroy: (l, why = '') => vscode.l10n.t('Destroying {0} failed: {1}', l, why),
+};
+const SLOW: Say = {
+  create: (l) =>
+    vscode.l10n.t(
+      'Creating {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
+      l,
+    ),
+  attach: (l) =>
+    vscode.l10n.t(
+      'Attaching {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
+      l,
+    ),
+  detach: (l) =>
+    vscode.l10n.t(
+      'Detaching {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
+      l,
+    ),
+  destroy: (l) =>
+    vscode.l10n.t(
+      'Destroying {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
+      l,
+    ),
+};
+const DONE: Say = {
+  create: (l) => vscode.l10n.t('Volume {0} is ready.', l),
+  attach: (l) => vscode.l10n.t('Volume {0} is attached.', l),
+  detach: (l) => vscode.l10n.t('Volume {0} is detached.', l),
+  destroy: (l) => vscode.l10n.t('Volume {0} was destroyed.', l),
 };
 
 export class VolumesController extends ViewedList<VolumeData> {
@@ -100,9 +168,7 @@ export class VolumesController extends ViewedList<VolumeData> {
     this.changed();
     this.refreshIfVisible();
     if (requestIds.length === 0) {
-      void vscode.window.showInformationMessage(
-        `${VERB[op.kind]} ${op.label}: accepted by TensorPool. The list refreshes as it progresses.`,
-      );
+      void vscode.window.showInformationMessage(ACCEPTED[op.kind](op.label));
       this.owners.delete(op.volumeId);
       this.ops.delete(op.volumeId);
       this.changed();
@@ -129,9 +195,7 @@ export class VolumesController extends ViewedList<VolumeData> {
       );
     } catch (e) {
       this.log.warn(`Stopped following ${op.label}: ${errorMessage(e)}`);
-      void vscode.window.showWarningMessage(
-        `Lost track of ${VERB[op.kind].toLowerCase()} ${op.label}: ${errorMessage(e)}. The operation goes on; refresh the list to see where it stands.`,
-      );
+      void vscode.window.showWarningMessage(LOST_TRACK[op.kind](op.label, errorMessage(e)));
     } finally {
       this.waits.delete(ac);
       if (this.owners.get(op.volumeId) === ac) {
@@ -149,15 +213,13 @@ export class VolumesController extends ViewedList<VolumeData> {
     if (outcomes.length === 0 || outcomes.some((o) => o.kind === 'stopped')) return;
     const failed = outcomes.find((o) => o.kind === 'failed');
     if (failed) {
-      void vscode.window.showErrorMessage(
-        `${VERB[op.kind]} ${op.label} failed: ${failed.info.external_message ?? 'TensorPool reported FAILED without a reason.'}`,
-      );
+      const why =
+        failed.info.external_message ?? vscode.l10n.t('TensorPool reported FAILED without a reason.');
+      void vscode.window.showErrorMessage(FAILED[op.kind](op.label, why));
     } else if (outcomes.some((o) => o.kind === 'gave-up')) {
-      void vscode.window.showWarningMessage(
-        `${VERB[op.kind]} ${op.label} is still in progress after an hour. Stopped waiting; the operation goes on.`,
-      );
+      void vscode.window.showWarningMessage(SLOW[op.kind](op.label));
     } else {
-      void vscode.window.showInformationMessage(`Volume ${op.label} ${DONE[op.kind]}.`);
+      void vscode.window.showInformationMessage(DONE[op.kind](op.label));
     }
   }
 
