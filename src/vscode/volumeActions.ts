@@ -26,6 +26,7 @@ import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { Log } from './log';
+import { VOLUME_OP_MESSAGES } from './volumeMessages';
 import type { VolumesController } from './volumes';
 import { resolveVolume } from './volumePick';
 
@@ -95,6 +96,7 @@ export class VolumeActions {
           void this.volumes.follow(
             { kind: 'create', volumeId: id, label, placeholder },
             res.request_id ? [res.request_id] : [],
+            VOLUME_OP_MESSAGES,
           );
         } else void this.volumes.refresh();
         return id;
@@ -232,6 +234,7 @@ export class VolumeActions {
       void this.volumes.follow(
         { kind: 'destroy', volumeId: volume.id, label },
         res.request_id ? [res.request_id] : [],
+        VOLUME_OP_MESSAGES,
       );
       return true;
     } catch (e) {

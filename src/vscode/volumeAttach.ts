@@ -11,6 +11,7 @@ import type { PickItem, Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { Store } from './store';
 import type { VolumeActions } from './volumeActions';
+import { VOLUME_OP_MESSAGES } from './volumeMessages';
 import type { VolumesController } from './volumes';
 import * as vscode from 'vscode';
 
@@ -132,6 +133,7 @@ export class VolumeAttach {
         .follow(
           { kind: 'attach', volumeId: volume.id, label: `${volumeLabel(volume)} → ${target.label}` },
           ids,
+          VOLUME_OP_MESSAGES,
         )
         .then(() => this.refreshClusters());
       return true;
@@ -228,6 +230,7 @@ export class VolumeAttach {
             label: vscode.l10n.t('{0} from {1}', volumeLabel(volume), target),
           },
           res.request_id ? [res.request_id] : [],
+          VOLUME_OP_MESSAGES,
         )
         .then(() => this.refreshClusters());
       return true;

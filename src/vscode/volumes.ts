@@ -1,7 +1,8 @@
 /**
  * Storage volumes: the list (single-flight refresh, last good answer kept on error, Mine /
  * Organisation), automatic refresh only while the Volumes view is visible (fast while something is
- * in transition), and following STORAGE_* requests to their end with one message at the end.
+ * in transition), and following STORAGE_* requests to their end with one message at the end (the words
+ * come from the caller: volumeMessages.ts, loaded with the actions).
  * Following goes on when the view is closed; stopping it never cancels anything on the server.
  */
 import * as vscode from 'vscode';
@@ -13,6 +14,7 @@ import { loadApi } from './lazyApi';
 import type { Log } from './log';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
+import type { VolumeOpMessages } from './volumeMessages';
 import { ViewedList, type ApiClient } from './viewedList';
 
 export interface VolumeData {
@@ -40,80 +42,6 @@ const VERB: Record<VolumeOpKind, string> = {
   attach: 'Attaching',
   detach: 'Detaching',
   destroy: 'Destroying',
-};
-
-type Say = Record<VolumeOpKind, (label: string, detail?: string) => string>;
-
-/** The messages of an operation, one whole sentence per kind (word order differs between languages). */
-const ACCEPTED: Say = {
-  create: (l) =>
-    vscode.l10n.t('Creating {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
-  attach: (l) =>
-    vscode.l10n.t('Attaching {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
-  detach: (l) =>
-    vscode.l10n.t('Detaching {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
-  destroy: (l) =>
-    vscode.l10n.t('Destroying {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
-};
-const LOST_TRACK: Say = {
-  create: (l, e = '') =>
-    vscode.l10n.t(
-      'Lost track of creating {0}: {1}. The operation goes on; refresh the list to see where it stands.',
-      l,
-      e,
-    ),
-  attach: (l, e = '') =>
-    vscode.l10n.t(
-      'Lost track of attaching {0}: {1}. The operation goes on; refresh the list to see where it stands.',
-      l,
-      e,
-    ),
-  detach: (l, e = '') =>
-    vscode.l10n.t(
-      'Lost track of detaching {0}: {1}. The operation goes on; refresh the list to see where it stands.',
-      l,
-      e,
-    ),
-  destroy: (l, e = '') =>
-    vscode.l10n.t(
-      'Lost track of destroying {0}: {1}. The operation goes on; refresh the list to see where it stands.',
-      l,
-      e,
-    ),
-};
-const FAILED: Say = {
-  create: (l, why = '') => vscode.l10n.t('Creating {0} failed: {1}', l, why),
-  attach: (l, why = '') => vscode.l10n.t('Attaching {0} failed: {1}', l, why),
-  detach: (l, why = '') => vscode.l10n.t('Detaching {0} failed: {1}', l, why),
-  destroy: (l, why = '') => vscode.l10n.t('Destroying {0} failed: {1}', l, why),
-};
-const SLOW: Say = {
-  create: (l) =>
-    vscode.l10n.t(
-      'Creating {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
-      l,
-    ),
-  attach: (l) =>
-    vscode.l10n.t(
-      'Attaching {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
-      l,
-    ),
-  detach: (l) =>
-    vscode.l10n.t(
-      'Detaching {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
-      l,
-    ),
-  destroy: (l) =>
-    vscode.l10n.t(
-      'Destroying {0} is still in progress after an hour. Stopped waiting; the operation goes on.',
-      l,
-    ),
-};
-const DONE: Say = {
-  create: (l) => vscode.l10n.t('Volume {0} is ready.', l),
-  attach: (l) => vscode.l10n.t('Volume {0} is attached.', l),
-  detach: (l) => vscode.l10n.t('Volume {0} is detached.', l),
-  destroy: (l) => vscode.l10n.t('Volume {0} was destroyed.', l),
 };
 
 export class VolumesController extends ViewedList<VolumeData> {
@@ -159,8 +87,13 @@ export class VolumesController extends ViewedList<VolumeData> {
     return this.ops.size > 0 || this.volumes.some(isVolumeInTransition);
   }
 
-  /** Follow every request of one operation to its end; one message when all have ended. */
-  async follow(op: Omit<VolumeOp, 'status'>, requestIds: readonly string[]): Promise<TrackOutcome[]> {
+  /** Follow every request of one operation to its end; one message (from `messages`) when all have ended. */
+  async follow(
+    op: Omit<VolumeOp, 'status'>,
+    requestIds: readonly string[],
+    messages: Readonly<Record<VolumeOpKind, VolumeOpMessages>>,
+  ): Promise<TrackOutcome[]> {
+    const say = messages[op.kind];
     const ac = new AbortController();
     // Only this operation's own entry is removed at its end: a newer one on the volume stays.
     this.owners.set(op.volumeId, ac);
@@ -168,7 +101,7 @@ export class VolumesController extends ViewedList<VolumeData> {
     this.changed();
     this.refreshIfVisible();
     if (requestIds.length === 0) {
-      void vscode.window.showInformationMessage(ACCEPTED[op.kind](op.label));
+      void vscode.window.showInformationMessage(say.accepted(op.label));
       this.owners.delete(op.volumeId);
       this.ops.delete(op.volumeId);
       this.changed();
@@ -195,7 +128,7 @@ export class VolumesController extends ViewedList<VolumeData> {
       );
     } catch (e) {
       this.log.warn(`Stopped following ${op.label}: ${errorMessage(e)}`);
-      void vscode.window.showWarningMessage(LOST_TRACK[op.kind](op.label, errorMessage(e)));
+      void vscode.window.showWarningMessage(say.lostTrack(op.label, errorMessage(e)));
     } finally {
       this.waits.delete(ac);
       if (this.owners.get(op.volumeId) === ac) {
@@ -205,21 +138,19 @@ export class VolumesController extends ViewedList<VolumeData> {
       }
       this.refreshIfVisible();
     }
-    this.announce(op, outcomes);
+    this.announce(op, outcomes, say);
     return outcomes;
   }
 
-  private announce(op: Omit<VolumeOp, 'status'>, outcomes: TrackOutcome[]): void {
+  private announce(op: Omit<VolumeOp, 'status'>, outcomes: TrackOutcome[], say: VolumeOpMessages): void {
     if (outcomes.length === 0 || outcomes.some((o) => o.kind === 'stopped')) return;
     const failed = outcomes.find((o) => o.kind === 'failed');
     if (failed) {
-      const why =
-        failed.info.external_message ?? vscode.l10n.t('TensorPool reported FAILED without a reason.');
-      void vscode.window.showErrorMessage(FAILED[op.kind](op.label, why));
+      void vscode.window.showErrorMessage(say.failed(op.label, failed.info.external_message ?? undefined));
     } else if (outcomes.some((o) => o.kind === 'gave-up')) {
-      void vscode.window.showWarningMessage(SLOW[op.kind](op.label));
+      void vscode.window.showWarningMessage(say.slow(op.label));
     } else {
-      void vscode.window.showInformationMessage(DONE[op.kind](op.label));
+      void vscode.window.showInformationMessage(say.done(op.label));
     }
   }
 
