@@ -10,20 +10,18 @@ import type { Log } from './log';
 
 export type RestrictedFeature = 'localCommands' | 'dotenv';
 
-/** The features Restricted Mode turns off, as the messages name them. */
-function restrictedFeature(feature: RestrictedFeature): string {
-  return feature === 'localCommands'
-    ? vscode.l10n.t('running the commands the service sends for a job (such as the upload of its files)')
-    : vscode.l10n.t('reading an API token from a workspace .env file');
-}
-
-/** The sentence shown (and logged) when a feature is off because the workspace is not trusted. */
+/** The sentence shown (and logged) when a feature is off because the workspace is not trusted (one whole
+ * sentence per feature, since word order differs between languages). */
 export function untrustedMessage(feature: RestrictedFeature, what: string): string {
-  return vscode.l10n.t(
-    'TensorPool: {0}, because this workspace is not trusted. In Restricted Mode TensorPool leaves off {1}; trust the workspace to use it.',
-    what,
-    restrictedFeature(feature),
-  );
+  return feature === 'localCommands'
+    ? vscode.l10n.t(
+        'TensorPool: {0}, because this workspace is not trusted. In Restricted Mode TensorPool leaves off running the commands the service sends for a job (such as the upload of its files); trust the workspace to use it.',
+        what,
+      )
+    : vscode.l10n.t(
+        'TensorPool: {0}, because this workspace is not trusted. In Restricted Mode TensorPool leaves off reading an API token from a workspace .env file; trust the workspace to use it.',
+        what,
+      );
 }
 
 /** Log the reason and show it as a notification with a button that opens the Workspace Trust editor. */
