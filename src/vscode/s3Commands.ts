@@ -11,6 +11,7 @@ import type { Prompter } from '../wizards/prompter';
 import type { BrowseNode, BucketBrowser } from './bucketBrowser';
 import { loadS3 } from './lazyS3';
 import type { Log } from './log';
+import { withTransfer } from './transferProgress';
 import { formatBytes, objectUri } from './views/objectRows';
 
 /** A bucket row, a folder row or an object row (what the commands act on). */
@@ -42,45 +43,14 @@ export class S3Commands {
     return this.browser.s3();
   }
 
-  /** Run a transfer under a cancellable notification showing bytes and rate. */
-  private withTransfer<T>(
-    title: string,
-    total: number,
-    work: (signal: AbortSignal, onBytes: (n: number) => void) => Promise<T>,
-  ): Thenable<T> {
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-      (progress, token) => {
-        const stop = new AbortController();
-        token.onCancellationRequested(() => stop.abort());
-        const started = Date.now();
-        let done = 0;
-        let reported = 0;
-        let shown = 0;
-        const onBytes = (n: number): void => {
-          done += n;
-          const now = Date.now();
-          if (now - shown < 250 && done < total) return;
-          const rate = done / Math.max(0.001, (now - started) / 1000);
-          const increment = total ? ((done - reported) / total) * 100 : undefined;
-          reported = done;
-          shown = now;
-          progress.report({
-            message: `${formatBytes(done)} of ${formatBytes(total)} · ${formatBytes(rate)}/s`,
-            increment,
-          });
-        };
-        return work(stop.signal, onBytes);
-      },
-    );
-  }
-
   async uploadFiles(
     target?: Target,
     uris?: readonly vscode.Uri[],
   ): Promise<{ uploaded: string[]; skipped: string[]; cancelled: boolean } | undefined> {
     if (!target) return undefined;
-    const picked = uris ?? (await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Upload' }));
+    const picked =
+      uris ??
+      (await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Upload') }));
     if (!picked?.length) return undefined;
     const s3 = await loadS3();
     const { bucket, prefix } = place(target);
@@ -101,7 +71,7 @@ export class S3Commands {
       : await vscode.window.showOpenDialog({
           canSelectFolders: true,
           canSelectFiles: false,
-          openLabel: 'Upload Folder',
+          openLabel: vscode.l10n.t('Upload Folder'),
         });
     return picked?.length ? this.uploadFiles(target, picked) : undefined;
   }
@@ -115,16 +85,22 @@ export class S3Commands {
     const session = await this.session();
     const total = items.reduce((n, i) => n + i.size, 0);
     const onExisting = async (keys: string[]): Promise<Existing> => {
+      const [overwrite, skip] = [vscode.l10n.t('Overwrite'), vscode.l10n.t('Skip Existing')];
       const pick = await this.prompts().confirm({
-        message: `${keys.length} of these already exist${keys.length === 1 ? `: ${keys[0]}` : ''}. Replace them?`,
+        message:
+          keys.length === 1
+            ? vscode.l10n.t('1 of these already exist: {0}. Replace them?', keys[0])
+            : vscode.l10n.t('{0} of these already exist. Replace them?', keys.length),
         modal: true,
-        actions: ['Overwrite', 'Skip Existing'],
+        actions: [overwrite, skip],
       });
-      return pick === 'Overwrite' ? 'overwrite' : pick === 'Skip Existing' ? 'skip' : 'cancel';
+      return pick === overwrite ? 'overwrite' : pick === skip ? 'skip' : 'cancel';
     };
     const where = `s3://${bucket}/${prefix}`;
-    const result = await this.withTransfer(
-      `Uploading ${items.length} file${items.length === 1 ? '' : 's'} to ${where}`,
+    const result = await withTransfer(
+      items.length === 1
+        ? vscode.l10n.t('Uploading 1 file to {0}', where)
+        : vscode.l10n.t('Uploading {0} files to {1}', items.length, where),
       total,
       (signal, onBytes) =>
         s3.uploadFiles(session, bucket, items, { signal, onBytes, onExisting, existingUnder: prefix }),
@@ -134,13 +110,14 @@ export class S3Commands {
     this.log.info(
       `Uploaded ${result.uploaded.length} file(s) to ${where} (${result.skipped.length} skipped, ${result.failed.length} failed${result.cancelled ? ', cancelled' : ''}).`,
     );
-    if (result.failed.length)
+    const [f] = result.failed;
+    if (f)
       void vscode.window.showErrorMessage(
-        `${result.failed.length} upload(s) failed: ${result.failed[0].key}: ${result.failed[0].error}`,
+        vscode.l10n.t('{0} upload(s) failed: {1}: {2}', result.failed.length, f.key, f.error),
       );
     else if (!result.cancelled)
       vscode.window.setStatusBarMessage(
-        `$(check) Uploaded ${result.uploaded.length} file(s) to ${where}`,
+        vscode.l10n.t('$(check) Uploaded {0} file(s) to {1}', result.uploaded.length, where),
         4000,
       );
     return { uploaded: result.uploaded, skipped: result.skipped, cancelled: result.cancelled };
@@ -154,7 +131,7 @@ export class S3Commands {
         await vscode.window.showOpenDialog({
           canSelectFolders: true,
           canSelectFiles: false,
-          openLabel: 'Download Here',
+          openLabel: vscode.l10n.t('Download Here'),
         })
       )?.[0];
     if (!dest) return undefined;
@@ -164,12 +141,15 @@ export class S3Commands {
     const what = key ?? prefix;
     const objects = await session.run((c) => s3.objectsUnder(c, bucket, what));
     const total = objects.reduce((n, o) => n + o.size, 0);
-    const result = await this.withTransfer(`Downloading s3://${bucket}/${what}`, total, (signal, onBytes) =>
+    const title = vscode.l10n.t('Downloading s3://{0}/{1}', bucket, what);
+    const result = await withTransfer(title, total, (signal, onBytes) =>
       s3.downloadMany(session, bucket, what || '', dest.fsPath, { signal, onBytes }),
     ).then(undefined, (e: unknown) => this.failed('Download', e));
-    if (result?.refused.length)
+    const refused = result?.refused ?? [];
+    const [r] = refused;
+    if (r)
       void vscode.window.showWarningMessage(
-        `${result.refused.length} object(s) were not written: ${result.refused[0].key} is ${result.refused[0].reason}.`,
+        vscode.l10n.t('{0} object(s) were not written: {1} is {2}.', refused.length, r.key, r.reason),
       );
     return result;
   }
@@ -180,15 +160,16 @@ export class S3Commands {
     const session = await this.session();
     const { bucket, prefix, key } = place(target);
     const objects = await session.run((c) => s3.objectsUnder(c, bucket, key ?? prefix));
+    const del = vscode.l10n.t('Delete');
     const pick = await this.prompts().confirm({
       message: key
-        ? `Delete s3://${bucket}/${key}?`
-        : `Delete ${objects.length} object(s) under s3://${bucket}/${prefix}?`,
+        ? vscode.l10n.t('Delete s3://{0}/{1}?', bucket, key)
+        : vscode.l10n.t('Delete {0} object(s) under s3://{1}/{2}?', objects.length, bucket, prefix),
       modal: true,
-      actions: ['Delete'],
-      detail: 'This cannot be undone.',
+      actions: [del],
+      detail: vscode.l10n.t('This cannot be undone.'),
     });
-    if (pick !== 'Delete') return undefined;
+    if (pick !== del) return undefined;
     const errors = await session.run((c) =>
       s3.deleteKeys(
         c,
@@ -197,9 +178,10 @@ export class S3Commands {
       ),
     );
     this.browser.invalidate(bucket);
-    if (errors.length)
+    const [err] = errors;
+    if (err)
       void vscode.window.showErrorMessage(
-        `${errors.length} object(s) were not deleted: ${errors[0].key}: ${errors[0].error}`,
+        vscode.l10n.t('{0} object(s) were not deleted: {1}: {2}', errors.length, err.key, err.error),
       );
     return objects.length - errors.length;
   }
@@ -242,9 +224,10 @@ export class S3Commands {
     const s3 = await loadS3();
     let expiry = seconds;
     if (expiry === undefined) {
+      const title = vscode.l10n.t('Copy Presigned URL');
       const picked = await vscode.window.showQuickPick(
         Object.entries(s3.PRESIGN_EXPIRY).map(([label, s]) => ({ label, s })),
-        { title: 'Copy Presigned URL', placeHolder: 'The link stops working after' },
+        { title, placeHolder: vscode.l10n.t('The link stops working after') },
       );
       if (!picked) return undefined;
       expiry = picked.s;
@@ -252,7 +235,7 @@ export class S3Commands {
     const session = await this.session();
     const url = await session.run((c) => s3.presignGet(c, target.bucket, target.object.key, expiry));
     await vscode.env.clipboard.writeText(url);
-    vscode.window.setStatusBarMessage('$(check) Presigned URL copied', 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Presigned URL copied'), 3000);
     return url;
   }
 
@@ -261,24 +244,30 @@ export class S3Commands {
     if (target?.kind !== 'object') return false;
     const o = target.object;
     if (o.size > OPEN_WITHOUT_ASKING || !TEXT_OR_IMAGE.test(o.key)) {
+      const [name, size, open] = [path.posix.basename(o.key), formatBytes(o.size), vscode.l10n.t('Open')];
       const pick = await this.prompts().confirm({
-        message: `${path.posix.basename(o.key)} is ${formatBytes(o.size)}${TEXT_OR_IMAGE.test(o.key) ? '' : ' and may be binary'}. Open it anyway?`,
+        message: TEXT_OR_IMAGE.test(o.key)
+          ? vscode.l10n.t('{0} is {1}. Open it anyway?', name, size)
+          : vscode.l10n.t('{0} is {1} and may be binary. Open it anyway?', name, size),
         modal: true,
-        actions: ['Open'],
+        actions: [open],
       });
-      if (pick !== 'Open') return false;
+      if (pick !== open) return false;
     }
     await vscode.commands.executeCommand('vscode.open', objectUri(target.bucket, o.key), { preview: true });
     return true;
   }
 
-  private async failed(what: string, e: unknown): Promise<undefined> {
+  private async failed(what: 'Upload' | 'Download', e: unknown): Promise<undefined> {
     const s3 = await loadS3();
     const rejected = e instanceof s3.KeysRejectedError;
     const message = s3.s3ErrorMessage(e);
     this.log.warn(`${what} failed: ${message}`);
     if (rejected) this.browser.invalidate();
-    void vscode.window.showErrorMessage(`${what} failed: ${rejected ? e.message : message}`);
+    const m = rejected ? e.message : message;
+    void vscode.window.showErrorMessage(
+      what === 'Upload' ? vscode.l10n.t('Upload failed: {0}', m) : vscode.l10n.t('Download failed: {0}', m),
+    );
     return undefined;
   }
 }

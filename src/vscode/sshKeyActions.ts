@@ -42,14 +42,15 @@ export class SshKeyActions {
       });
       this.log.info(`SSH key added (${chosen.key.type} ${chosen.key.fingerprint}).`);
       void vscode.window.showInformationMessage(
-        answer.message?.trim() || `SSH key ${chosen.key.fingerprint} added to your TensorPool account.`,
+        answer.message?.trim() ||
+          vscode.l10n.t('SSH key {0} added to your TensorPool account.', chosen.key.fingerprint),
       );
       void this.keys.refresh().then(() => this.keys.prefetch());
       return chosen.key.fingerprint;
     } catch (e) {
       const message = errorMessage(e);
       this.log.warn(`SSH key add failed: ${message}`);
-      void vscode.window.showErrorMessage(`Could not add the SSH key: ${message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not add the SSH key: {0}', message));
       return undefined;
     }
   }
@@ -58,25 +59,36 @@ export class SshKeyActions {
   async remove(arg?: unknown): Promise<boolean> {
     const key = await this.resolve(arg);
     if (!key?.id) return false;
-    const fingerprint = key.fingerprint ? ` (${key.fingerprint})` : '';
+    const remove = vscode.l10n.t('Remove');
     const pick = await this.prompts().confirm({
-      message: `Remove the SSH key "${key.name}" from your TensorPool account?`,
-      detail: `New clusters will no longer get this key${fingerprint}. Clusters that already have it keep it until they are destroyed.`,
-      actions: ['Remove'],
+      message: vscode.l10n.t('Remove the SSH key "{0}" from your TensorPool account?', key.name),
+      detail: key.fingerprint
+        ? vscode.l10n.t(
+            'New clusters will no longer get this key ({0}). Clusters that already have it keep it until they are destroyed.',
+            key.fingerprint,
+          )
+        : vscode.l10n.t(
+            'New clusters will no longer get this key. Clusters that already have it keep it until they are destroyed.',
+          ),
+      actions: [remove],
       modal: true,
       severity: 'warning',
     });
-    if (pick !== 'Remove') return false;
+    if (pick !== remove) return false;
     try {
       const answer = await (await this.api.client()).removeSshKey(key.id);
       this.log.info(`SSH key ${key.id} removed.`);
-      void vscode.window.showInformationMessage(answer.message?.trim() || `SSH key "${key.name}" removed.`);
+      void vscode.window.showInformationMessage(
+        answer.message?.trim() || vscode.l10n.t('SSH key "{0}" removed.', key.name),
+      );
       void this.keys.refresh().then(() => this.keys.prefetch());
       return true;
     } catch (e) {
       const message = errorMessage(e);
       this.log.warn(`SSH key remove failed: ${message}`);
-      void vscode.window.showErrorMessage(`Could not remove the SSH key "${key.name}": ${message}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Could not remove the SSH key "{0}": {1}', key.name, message),
+      );
       return false;
     }
   }
@@ -87,15 +99,15 @@ export class SshKeyActions {
     const keys = (this.store.sshKeys.data?.keys ?? []).filter((k) => k.id && this.keys.isMine(k));
     if (typeof arg === 'string') return keys.find((k) => k.id === arg || k.name === arg);
     if (keys.length === 0) {
-      void vscode.window.showInformationMessage('No saved SSH key of yours to remove.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No saved SSH key of yours to remove.'));
       return undefined;
     }
     const picked = await this.prompts().pick<SshKeyRow>({
-      title: 'Remove SSH Key',
+      title: vscode.l10n.t('Remove SSH Key'),
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      placeholder: 'Which saved key?',
+      placeholder: vscode.l10n.t('Which saved key?'),
       items: keys.map((k) => ({ label: k.name, description: k.fingerprint, value: k })),
     });
     return picked.kind === 'value' ? picked.value : undefined;

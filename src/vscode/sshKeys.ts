@@ -90,7 +90,8 @@ export class SshKeysController extends ScopedList {
   }
 
   async showText(): Promise<void> {
-    const text = this.store.sshKeys.data?.message ?? 'The service has not sent an SSH key list yet.';
+    const text =
+      this.store.sshKeys.data?.message ?? vscode.l10n.t('The service has not sent an SSH key list yet.');
     await vscode.window.showTextDocument(
       await vscode.workspace.openTextDocument({ content: text, language: 'plaintext' }),
       { preview: true },

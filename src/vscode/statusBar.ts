@@ -23,30 +23,33 @@ export function statusView(state: AccountState, lowBalance: number): StatusView 
   switch (state.kind) {
     case 'signedOut':
       return {
-        text: '$(account) TensorPool: Sign In',
-        tooltip: 'Not signed in to TensorPool. Click to sign in with an API token.',
+        text: vscode.l10n.t('$(account) TensorPool: Sign In'),
+        tooltip: vscode.l10n.t('Not signed in to TensorPool. Click to sign in with an API token.'),
         command: Commands.signIn,
       };
     case 'checking':
       return {
-        text: '$(sync~spin) TensorPool',
-        tooltip: 'Checking your TensorPool API token…',
+        text: vscode.l10n.t('$(sync~spin) TensorPool'),
+        tooltip: vscode.l10n.t('Checking your TensorPool API token…'),
         command: Commands.showLog,
       };
     case 'signedIn': {
       const low = state.org?.balance !== undefined && state.org.balance < lowBalance;
       const md = new vscode.MarkdownString(undefined, true);
       md.appendMarkdown('**TensorPool**\n\n');
-      md.appendText(`Account: ${state.label}\n\n`);
-      if (state.org?.name) md.appendText(`Organisation: ${state.org.name}\n\n`);
+      md.appendText(vscode.l10n.t('Account: {0}', state.label) + '\n\n');
+      if (state.org?.name) md.appendText(vscode.l10n.t('Organisation: {0}', state.org.name) + '\n\n');
       if (state.org?.balance !== undefined) {
         md.appendMarkdown(low ? `$(warning) ` : '');
+        const balance = formatUsd(state.org.balance);
         md.appendText(
-          `Balance: ${formatUsd(state.org.balance)}${low ? ` (below your warning level of ${formatUsd(lowBalance)})` : ''}\n\n`,
+          (low
+            ? vscode.l10n.t('Balance: {0} (below your warning level of {1})', balance, formatUsd(lowBalance))
+            : vscode.l10n.t('Balance: {0}', balance)) + '\n\n',
         );
       }
       md.appendMarkdown(
-        `[Open TensorPool](command:workbench.view.extension.tensorpool) · [Sign Out](command:${Commands.signOut})`,
+        `[${vscode.l10n.t('Open TensorPool')}](command:workbench.view.extension.tensorpool) · [${vscode.l10n.t('Sign Out')}](command:${Commands.signOut})`,
       );
       md.isTrusted = { enabledCommands: ['workbench.view.extension.tensorpool', Commands.signOut] };
       return {
@@ -58,29 +61,35 @@ export function statusView(state: AccountState, lowBalance: number): StatusView 
     }
     case 'rejected':
       return {
-        text: '$(warning) TensorPool: Token Rejected',
-        tooltip: `${state.message}\n\nClick to sign in again.`,
+        text: vscode.l10n.t('$(warning) TensorPool: Token Rejected'),
+        tooltip: vscode.l10n.t('{0}\n\nClick to sign in again.', state.message),
         command: Commands.signIn,
         background: 'warning',
       };
     case 'forbidden':
       return {
-        text: '$(circle-slash) TensorPool: No Permission',
-        tooltip: `${state.message}\n\nThe token is valid but lacks permission. Click to sign in with another token.`,
+        text: vscode.l10n.t('$(circle-slash) TensorPool: No Permission'),
+        tooltip: vscode.l10n.t(
+          '{0}\n\nThe token is valid but lacks permission. Click to sign in with another token.',
+          state.message,
+        ),
         command: Commands.signIn,
         background: 'warning',
       };
     case 'unreachable':
       return {
-        text: '$(cloud-offline) TensorPool: Offline',
-        tooltip: `${state.message}\n\nClick to retry.`,
+        text: vscode.l10n.t('$(cloud-offline) TensorPool: Offline'),
+        tooltip: vscode.l10n.t('{0}\n\nClick to retry.', state.message),
         command: Commands.retryAccountCheck,
         background: 'error',
       };
     case 'outdated':
       return {
-        text: '$(circle-slash) TensorPool: Update Needed',
-        tooltip: `The TensorPool service refused this version of the extension:\n${state.message}\n\nUpdate the extension, then click to check again.`,
+        text: vscode.l10n.t('$(circle-slash) TensorPool: Update Needed'),
+        tooltip: vscode.l10n.t(
+          'The TensorPool service refused this version of the extension:\n{0}\n\nUpdate the extension, then click to check again.',
+          state.message,
+        ),
         command: Commands.retryAccountCheck,
         background: 'error',
       };
@@ -91,7 +100,10 @@ export function statusView(state: AccountState, lowBalance: number): StatusView 
 function withEndpoint(tooltip: string | vscode.MarkdownString): string | vscode.MarkdownString {
   const { url, source } = effectiveApiUrl();
   if (source === 'default') return tooltip;
-  const line = `Service: ${url} (${source === 'setting' ? 'tensorpool.apiUrl setting' : 'TENSORPOOL_ENGINE environment variable'})`;
+  const line =
+    source === 'setting'
+      ? vscode.l10n.t('Service: {0} (tensorpool.apiUrl setting)', url)
+      : vscode.l10n.t('Service: {0} (TENSORPOOL_ENGINE environment variable)', url);
   if (typeof tooltip === 'string') return `${tooltip}\n\n${line}`;
   return tooltip.appendMarkdown('\n\n').appendText(line);
 }
@@ -103,7 +115,7 @@ export class AccountStatusBar implements vscode.Disposable {
 
   constructor(private readonly store: Store) {
     this.item = vscode.window.createStatusBarItem('tensorpool.account', vscode.StatusBarAlignment.Left, -100);
-    this.item.name = 'TensorPool Account';
+    this.item.name = vscode.l10n.t('TensorPool Account');
     this.subscription = store.onDidChange((topic) => {
       if (topic === 'account') this.render();
     });

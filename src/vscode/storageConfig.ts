@@ -34,6 +34,19 @@ function forWriters(c: ObjectStorageCredentials): StorageCredentials {
   };
 }
 
+/** The question after a rotation, naming the profiles this extension configured (one sentence each). */
+function rotatedQuestion(done: Configured): string {
+  if (done.aws && done.rclone)
+    return vscode.l10n.t(
+      'Keys rotated. Update the AWS CLI profile "{0}" and rclone remote "{1}" with the new keys?',
+      done.aws,
+      done.rclone,
+    );
+  if (done.aws)
+    return vscode.l10n.t('Keys rotated. Update the AWS CLI profile "{0}" with the new keys?', done.aws);
+  return vscode.l10n.t('Keys rotated. Update the rclone remote "{0}" with the new keys?', done.rclone ?? '');
+}
+
 export class StorageConfigController {
   constructor(
     private readonly storage: ObjectStorageController,
@@ -121,30 +134,40 @@ export class StorageConfigController {
       if (!preview.credentials.changed && !preview.config.changed) {
         if (!options.quiet)
           void vscode.window.showInformationMessage(
-            `The AWS CLI profile "${profile}" is already up to date.`,
+            vscode.l10n.t('The AWS CLI profile "{0}" is already up to date.', profile),
           );
         await this.remember('aws', profile);
         return true;
       }
       if (!options.quiet) {
+        const [write, copy] = [
+          vscode.l10n.t('Write Profile'),
+          vscode.l10n.t('Copy as Environment Variables'),
+        ];
         const choice = await this.prompts().confirm({
-          message: `Write the AWS CLI profile "${profile}"?`,
-          detail: `${preview.summary.join('\n')}\n\nOnly the "${profile}" sections change; every other line stays as it is.`,
-          actions: ['Write Profile', 'Copy as Environment Variables'],
+          message: vscode.l10n.t('Write the AWS CLI profile "{0}"?', profile),
+          detail: vscode.l10n.t(
+            '{0}\n\nOnly the "{1}" sections change; every other line stays as it is.',
+            preview.summary.join('\n'),
+            profile,
+          ),
+          actions: [write, copy],
           modal: true,
         });
-        if (choice === 'Copy as Environment Variables') return this.copyEnvironment(creds);
-        if (choice !== 'Write Profile') return false;
+        if (choice === copy) return this.copyEnvironment(creds);
+        if (choice !== write) return false;
       }
       await writeAwsProfile(paths, profile, entries);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Did not write the AWS CLI profile: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Did not write the AWS CLI profile: {0}', errorMessage(e)),
+      );
       return false;
     }
     await this.remember('aws', profile);
     this.log.info(`AWS CLI profile ${profile} written to ${paths.credentials} and ${paths.config}.`);
     void vscode.window.showInformationMessage(
-      `AWS CLI profile "${profile}" is ready. Try: aws s3 ls --profile ${profile}`,
+      vscode.l10n.t('AWS CLI profile "{0}" is ready. Try: aws s3 ls --profile {0}', profile),
     );
     return true;
   }
@@ -160,29 +183,38 @@ export class StorageConfigController {
       const preview = previewRcloneRemote(await readTextFile(file), remote, entries, file);
       if (!preview.changed) {
         if (!options.quiet)
-          void vscode.window.showInformationMessage(`The rclone remote "${remote}" is already up to date.`);
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('The rclone remote "{0}" is already up to date.', remote),
+          );
         await this.remember('rclone', remote);
         return true;
       }
       if (!options.quiet) {
+        const [write, copy] = [vscode.l10n.t('Write Remote'), vscode.l10n.t('Copy as Environment Variables')];
         const choice = await this.prompts().confirm({
-          message: `Write the rclone remote "${remote}"?`,
-          detail: `${preview.summary}\n\nOnly the [${remote}] section changes; every other line stays as it is.`,
-          actions: ['Write Remote', 'Copy as Environment Variables'],
+          message: vscode.l10n.t('Write the rclone remote "{0}"?', remote),
+          detail: vscode.l10n.t(
+            '{0}\n\nOnly the [{1}] section changes; every other line stays as it is.',
+            preview.summary,
+            remote,
+          ),
+          actions: [write, copy],
           modal: true,
         });
-        if (choice === 'Copy as Environment Variables') return this.copyEnvironment(creds);
-        if (choice !== 'Write Remote') return false;
+        if (choice === copy) return this.copyEnvironment(creds);
+        if (choice !== write) return false;
       }
       await writeRcloneRemote(file, remote, entries);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Did not write the rclone remote: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Did not write the rclone remote: {0}', errorMessage(e)),
+      );
       return false;
     }
     await this.remember('rclone', remote);
     this.log.info(`rclone remote ${remote} written to ${file}.`);
     void vscode.window.showInformationMessage(
-      `rclone remote "${remote}" is ready. Try: rclone lsd ${remote}:`,
+      vscode.l10n.t('rclone remote "{0}" is ready. Try: rclone lsd {0}:', remote),
     );
     return true;
   }
@@ -192,13 +224,15 @@ export class StorageConfigController {
     const creds = given ?? (await this.storage.credentials());
     if (!creds) return false;
     const shell = await this.prompts().pick<'posix' | 'powershell'>({
-      title: 'Copy as Environment Variables',
+      title: vscode.l10n.t('Copy as Environment Variables'),
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      placeholder: 'For which shell?',
+      placeholder: vscode.l10n.t('For which shell?'),
       items: [
+        // eslint-disable-next-line tensorpool/l10n -- shell names and shell syntax, the same in every language
         { label: 'bash / zsh / sh', description: 'export AWS_…=…', value: 'posix' },
+        // eslint-disable-next-line tensorpool/l10n -- a shell's name and syntax, the same in every language
         { label: 'PowerShell', description: '$env:AWS_…="…"', value: 'powershell' },
       ],
       active: process.platform === 'win32' ? 'powershell' : 'posix',
@@ -207,7 +241,7 @@ export class StorageConfigController {
     const { awsEnvironment, renderEnvironment } = configWriters();
     await vscode.env.clipboard.writeText(renderEnvironment(awsEnvironment(forWriters(creds)), shell.value));
     void vscode.window.showInformationMessage(
-      'The AWS environment variables (including the secret key) are on the clipboard.',
+      vscode.l10n.t('The AWS environment variables (including the secret key) are on the clipboard.'),
     );
     return true;
   }
@@ -215,23 +249,22 @@ export class StorageConfigController {
   /** After a rotation: offer to rewrite the profiles this extension configured with the new keys. */
   async afterRotation(): Promise<void> {
     const done = this.configured();
-    const names = [
-      done.aws ? `AWS CLI profile "${done.aws}"` : undefined,
-      done.rclone ? `rclone remote "${done.rclone}"` : undefined,
-    ].filter(Boolean);
-    if (names.length === 0) {
+    if (!done.aws && !done.rclone) {
       void vscode.window.showInformationMessage(
-        "Object-storage keys rotated. The new secret is in VS Code's secret storage.",
+        vscode.l10n.t("Object-storage keys rotated. The new secret is in VS Code's secret storage."),
       );
       return;
     }
+    const update = vscode.l10n.t('Update');
     const pick = await this.prompts().confirm({
-      message: `Keys rotated. Update the ${names.join(' and ')} with the new keys?`,
-      detail: 'The old keys no longer work, so the profiles written before will fail until they are updated.',
-      actions: ['Update'],
+      message: rotatedQuestion(done),
+      detail: vscode.l10n.t(
+        'The old keys no longer work, so the profiles written before will fail until they are updated.',
+      ),
+      actions: [update],
       modal: true,
     });
-    if (pick !== 'Update') return;
+    if (pick !== update) return;
     if (done.aws) await this.configureAws({ quiet: true, profile: done.aws });
     if (done.rclone) await this.configureRclone({ quiet: true, remote: done.rclone });
   }

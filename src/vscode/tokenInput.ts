@@ -21,11 +21,13 @@ export function promptForToken(
     const box = vscode.window.createInputBox();
     const openDashboard: vscode.QuickInputButton = {
       iconPath: new vscode.ThemeIcon('link-external'),
-      tooltip: 'Get an API token from the TensorPool dashboard',
+      tooltip: vscode.l10n.t('Get an API token from the TensorPool dashboard'),
     };
-    box.title = 'TensorPool: Sign In';
-    box.prompt = 'Paste your TensorPool API token (from the account dashboard; the link button opens it).';
-    box.placeholder = 'API token';
+    box.title = vscode.l10n.t('TensorPool: Sign In');
+    box.prompt = vscode.l10n.t(
+      'Paste your TensorPool API token (from the account dashboard; the link button opens it).',
+    );
+    box.placeholder = vscode.l10n.t('API token');
     box.password = true;
     box.ignoreFocusOut = true;
     box.buttons = [openDashboard];
@@ -62,7 +64,7 @@ export function promptForToken(
         box.validationMessage = result.message;
       }
     });
-    box.onDidHide(() => finish({ ok: false, message: 'Sign-in cancelled.' }));
+    box.onDidHide(() => finish({ ok: false, message: vscode.l10n.t('Sign-in cancelled.') }));
     box.show();
   });
 }

@@ -26,8 +26,9 @@ import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { Log } from './log';
+import { VOLUME_OP_MESSAGES } from './volumeMessages';
 import type { VolumesController } from './volumes';
-import type { VolumeNode } from './views/volumesTree';
+import { resolveVolume } from './volumePick';
 
 const kindOf = (e: unknown): string => (isTensorPoolError(e) ? e.kind : 'unknown');
 const UNKNOWN_OUTCOME = new Set(['network', 'timeout', 'server', 'bad-response']);
@@ -55,55 +56,9 @@ export class VolumeActions {
     private readonly prompts: () => Prompter,
   ) {}
 
-  /** The volume a command is about: a tree node, an id, or a pick (with "Enter an ID…"). */
-  async resolveVolume(arg: unknown, title: string): Promise<Volume | undefined> {
-    const node = arg as VolumeNode | { kind: 'clusterVolume'; volume: { id: string } } | undefined;
-    if (node && typeof node === 'object' && 'volume' in node) {
-      const id = node.volume.id;
-      return this.volumes.volumes.find((v) => v.id === id) ?? { ...node.volume, attachments: [] };
-    }
-    if (typeof arg === 'string')
-      return this.volumes.volumes.find((v) => v.id === arg || v.name === arg) ?? { id: arg, attachments: [] };
-    if (!this.volumes.data) await this.volumes.refresh();
-    const all = this.volumes.volumes;
-    const why =
-      this.volumes.data?.volumes === undefined
-        ? 'The service listed volumes as text only'
-        : all.length === 0
-          ? 'You have no volumes in this scope'
-          : undefined;
-    type Choice = { volume: Volume } | 'enter';
-    const picked = await this.prompts().pick<Choice>({
-      title,
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      placeholder: why ? `${why}: enter a volume ID` : title,
-      items: [
-        ...all.map((v) => ({
-          label: volumeLabel(v),
-          description: [v.sizeGb !== undefined ? `${v.sizeGb} GB` : undefined, v.status]
-            .filter(Boolean)
-            .join(' · '),
-          detail: v.id,
-          value: { volume: v },
-        })),
-        { label: '$(edit) Enter an ID…', description: why, value: 'enter' },
-      ],
-    });
-    if (picked.kind !== 'value') return undefined;
-    if (picked.value !== 'enter') return picked.value.volume;
-    const typed = await this.prompts().input({
-      title,
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      prompt: "Storage volume ID (as in the service's list, e.g. vol-…)",
-      value: '',
-      validate: (v) =>
-        v.trim() === '' ? 'Enter a volume ID.' : /\s/.test(v.trim()) ? 'An ID has no spaces.' : undefined,
-    });
-    return typed.kind === 'value' ? { id: typed.value.trim(), attachments: [] } : undefined;
+  /** The volume a command is about: a tree node, an id, or a pick (volumePick.ts). */
+  resolveVolume(arg: unknown, title: string): Promise<Volume | undefined> {
+    return resolveVolume(this.volumes, this.prompts, arg, title);
   }
 
   // ---- create ------------------------------------------------------------------------------------
@@ -128,7 +83,7 @@ export class VolumeActions {
         const res = await client.volumes.createVolume(body);
         const id = res.storage_id ?? undefined;
         this.log.info(`Volume create accepted: ${id ?? '(no id)'} (request ${res.request_id ?? 'none'})`);
-        const label = body.name ?? id ?? `${body.size} GB volume`;
+        const label = body.name ?? id ?? vscode.l10n.t('{0} GB volume', body.size);
         if (id) {
           const placeholder: Volume = {
             id,
@@ -141,6 +96,7 @@ export class VolumeActions {
           void this.volumes.follow(
             { kind: 'create', volumeId: id, label, placeholder },
             res.request_id ? [res.request_id] : [],
+            VOLUME_OP_MESSAGES,
           );
         } else void this.volumes.refresh();
         return id;
@@ -157,19 +113,23 @@ export class VolumeActions {
           continue;
         }
         const unknown = UNKNOWN_OUTCOME.has(kindOf(e)) && (!isTensorPoolError(e) || e.mayHaveReachedServer);
+        const [check, edit] = [vscode.l10n.t('Check Volume List'), vscode.l10n.t('Edit Answers')];
         const pick = await this.prompts().confirm({
           message: unknown
-            ? 'The volume may or may not have been created.'
-            : `The volume was not created: ${errorMessage(e)}`,
+            ? vscode.l10n.t('The volume may or may not have been created.')
+            : vscode.l10n.t('The volume was not created: {0}', errorMessage(e)),
           detail: unknown
-            ? `${errorMessage(e)}. Check the volume list before trying again: sending it again could create a second volume.`
+            ? vscode.l10n.t(
+                '{0}. Check the volume list before trying again: sending it again could create a second volume.',
+                errorMessage(e),
+              )
             : undefined,
-          actions: unknown ? ['Check Volume List', 'Edit Answers'] : ['Edit Answers'],
+          actions: unknown ? [check, edit] : [edit],
           modal: unknown,
           severity: unknown ? 'warning' : 'error',
         });
-        if (pick === 'Check Volume List') await this.volumes.refresh();
-        if (pick !== 'Edit Answers') return undefined;
+        if (pick === check) await this.volumes.refresh();
+        if (pick !== edit) return undefined;
         startAt = 'summary';
         errors = undefined;
       }
@@ -179,7 +139,7 @@ export class VolumeActions {
   // ---- edit --------------------------------------------------------------------------------------
 
   async edit(arg?: unknown): Promise<boolean> {
-    const volume = await this.resolveVolume(arg, 'Edit which volume?');
+    const volume = await this.resolveVolume(arg, vscode.l10n.t('Edit which volume?'));
     if (!volume) return false;
     let state: EditVolumeState = startVolumeEdit(volume);
     let startAt: EditVolumeStepId | undefined;
@@ -195,7 +155,7 @@ export class VolumeActions {
       const changes = volumeChanges(state);
       if (Object.keys(changes).length === 0) {
         void vscode.window.showInformationMessage(
-          `Nothing changed on ${volumeLabel(volume)}; nothing was sent.`,
+          vscode.l10n.t('Nothing changed on {0}; nothing was sent.', volumeLabel(volume)),
         );
         return false;
       }
@@ -203,7 +163,9 @@ export class VolumeActions {
         const client = await this.api.client();
         const res = await client.volumes.editVolume(volume.id, changes);
         void vscode.window.showInformationMessage(
-          `${volumeLabel(volume)}: ${res.message ?? 'changes accepted'}.`,
+          typeof res.message === 'string'
+            ? vscode.l10n.t('{0}: {1}.', volumeLabel(volume), res.message)
+            : vscode.l10n.t('{0}: changes accepted.', volumeLabel(volume)),
         );
         await this.volumes.refresh();
         return true;
@@ -215,7 +177,9 @@ export class VolumeActions {
           reopened = true;
           continue;
         }
-        void vscode.window.showErrorMessage(`Could not edit ${volumeLabel(volume)}: ${errorMessage(e)}`);
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('Could not edit {0}: {1}', volumeLabel(volume), errorMessage(e)),
+        );
         return false;
       }
     }
@@ -224,14 +188,14 @@ export class VolumeActions {
   // ---- destroy -----------------------------------------------------------------------------------
 
   async destroy(arg?: unknown): Promise<boolean> {
-    const volume = await this.resolveVolume(arg, 'Destroy which volume?');
+    const volume = await this.resolveVolume(arg, vscode.l10n.t('Destroy which volume?'));
     if (!volume) return false;
     const label = volumeLabel(volume);
     if (volume.deletionProtection) {
       const pick = await this.prompts().confirm({
-        message: `${label} has deletion protection on, so it cannot be destroyed.`,
-        detail: 'Turn deletion protection off first (Edit Volume…); nothing was sent.',
-        actions: ['Turn Off Protection…'],
+        message: vscode.l10n.t('{0} has deletion protection on, so it cannot be destroyed.', label),
+        detail: vscode.l10n.t('Turn deletion protection off first (Edit Volume…); nothing was sent.'),
+        actions: [vscode.l10n.t('Turn Off Protection…')],
         modal: true,
       });
       if (pick) await vscode.commands.executeCommand(Commands.editVolume, volume.id);
@@ -240,23 +204,27 @@ export class VolumeActions {
     if (volume.attachments.length) {
       const on = volume.attachments.map((a) => a.clusterName ?? a.clusterId).join(', ');
       const pick = await this.prompts().confirm({
-        message: `${label} is attached to ${on}, so it cannot be destroyed.`,
-        detail: 'Detach it from every cluster first; nothing was sent.',
-        actions: ['Detach…'],
+        message: vscode.l10n.t('{0} is attached to {1}, so it cannot be destroyed.', label, on),
+        detail: vscode.l10n.t('Detach it from every cluster first; nothing was sent.'),
+        actions: [vscode.l10n.t('Detach…')],
         modal: true,
       });
       if (pick) await vscode.commands.executeCommand(Commands.detachVolume, volume.id);
       return false;
     }
     const typed = await this.prompts().input({
-      title: `Destroy ${label}`,
+      title: vscode.l10n.t('Destroy {0}', label),
       step: 1,
       totalSteps: 1,
       canGoBack: false,
-      prompt: `Type the volume name "${label}" to destroy it. Everything stored on it is lost; this cannot be undone.`,
+      prompt: vscode.l10n.t(
+        'Type the volume name "{0}" to destroy it. Everything stored on it is lost; this cannot be undone.',
+        label,
+      ),
       value: '',
       placeholder: label,
-      validate: (v) => (v === '' || v === label ? undefined : `Type exactly "${label}" to confirm.`),
+      validate: (v) =>
+        v === '' || v === label ? undefined : vscode.l10n.t('Type exactly "{0}" to confirm.', label),
     });
     if (typed.kind !== 'value' || typed.value !== label) return false;
     try {
@@ -266,14 +234,19 @@ export class VolumeActions {
       void this.volumes.follow(
         { kind: 'destroy', volumeId: volume.id, label },
         res.request_id ? [res.request_id] : [],
+        VOLUME_OP_MESSAGES,
       );
       return true;
     } catch (e) {
-      const extra =
+      void vscode.window.showErrorMessage(
         kindOf(e) === 'conflict'
-          ? ' Turn deletion protection off and detach it from every cluster first.'
-          : '';
-      void vscode.window.showErrorMessage(`Could not destroy ${label}: ${errorMessage(e)}${extra}`);
+          ? vscode.l10n.t(
+              'Could not destroy {0}: {1} Turn deletion protection off and detach it from every cluster first.',
+              label,
+              errorMessage(e),
+            )
+          : vscode.l10n.t('Could not destroy {0}: {1}', label, errorMessage(e)),
+      );
       await this.volumes.refresh();
       return false;
     }
@@ -282,16 +255,16 @@ export class VolumeActions {
   // ---- copy --------------------------------------------------------------------------------------
 
   async copyMountPath(arg?: unknown): Promise<void> {
-    const v = await this.resolveVolume(arg, 'Copy the mount path of which volume?');
+    const v = await this.resolveVolume(arg, vscode.l10n.t('Copy the mount path of which volume?'));
     if (!v) return;
     await vscode.env.clipboard.writeText(mountPath(v.id));
-    vscode.window.setStatusBarMessage(`$(check) Copied ${mountPath(v.id)}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied {0}', mountPath(v.id)), 3000);
   }
 
   async copyId(arg?: unknown): Promise<void> {
-    const v = await this.resolveVolume(arg, 'Copy the ID of which volume?');
+    const v = await this.resolveVolume(arg, vscode.l10n.t('Copy the ID of which volume?'));
     if (!v) return;
     await vscode.env.clipboard.writeText(v.id);
-    vscode.window.setStatusBarMessage(`$(check) Copied volume ID ${v.id}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied volume ID {0}', v.id), 3000);
   }
 }

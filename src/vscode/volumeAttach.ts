@@ -11,6 +11,7 @@ import type { PickItem, Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { Store } from './store';
 import type { VolumeActions } from './volumeActions';
+import { VOLUME_OP_MESSAGES } from './volumeMessages';
 import type { VolumesController } from './volumes';
 import * as vscode from 'vscode';
 
@@ -34,35 +35,41 @@ export class VolumeAttach {
     const all = this.store.clusters.data?.clusters ?? [];
     const attached = new Set(volume.attachments.map((a) => a.clusterId));
     const items = all.map((c): PickItem<ClusterChoice> => {
-      const why = attached.has(c.id) ? 'Already attached.' : attachIneligibility(c);
+      const why = attached.has(c.id) ? vscode.l10n.t('Already attached.') : attachIneligibility(c);
       return {
+        // eslint-disable-next-line tensorpool/l10n -- an icon and the cluster's name: nothing to translate
         label: why ? `$(circle-slash) ${clusterLabel(c)}` : clusterLabel(c),
         description: [clusterShape(c), c.status].filter(Boolean).join(' · '),
-        detail: why ? `Not eligible: ${why}` : c.id,
+        detail: why ? vscode.l10n.t('Not eligible: {0}', why) : c.id,
         value: why
-          ? { kind: 'ineligible', reason: `${clusterLabel(c)}: ${why}` }
+          ? { kind: 'ineligible', reason: vscode.l10n.t('{0}: {1}', clusterLabel(c), why) }
           : { kind: 'cluster', cluster: c },
       };
     });
     const eligible = items.filter((i) => i.value.kind === 'cluster').length;
     const why =
       this.store.clusters.data?.clusters === undefined
-        ? 'The service listed clusters as text only'
+        ? vscode.l10n.t('The service listed clusters as text only')
         : all.length === 0
-          ? 'You have no clusters'
+          ? vscode.l10n.t('You have no clusters')
           : eligible === 0
-            ? 'None of your clusters can take a volume (multi-node GPU clusters and CPU instances only)'
+            ? vscode.l10n.t(
+                'None of your clusters can take a volume (multi-node GPU clusters and CPU instances only)',
+              )
             : undefined;
     for (;;) {
       const picked = await this.prompts().pick<ClusterChoice>({
-        title: `Attach ${volumeLabel(volume)} to a cluster`,
+        title: vscode.l10n.t('Attach {0} to a cluster', volumeLabel(volume)),
         step: 1,
         totalSteps: 1,
         canGoBack: false,
         placeholder: why
-          ? `${why}: enter a cluster ID`
-          : 'Which cluster? (it is mounted at ' + mountPath(volume.id) + ')',
-        items: [...items, { label: '$(edit) Enter an ID…', description: why, value: { kind: 'enter' } }],
+          ? vscode.l10n.t('{0}: enter a cluster ID', why)
+          : vscode.l10n.t('Which cluster? (it is mounted at {0})', mountPath(volume.id)),
+        items: [
+          ...items,
+          { label: vscode.l10n.t('$(edit) Enter an ID…'), description: why, value: { kind: 'enter' } },
+        ],
       });
       if (picked.kind !== 'value') return undefined;
       const v = picked.value;
@@ -73,13 +80,13 @@ export class VolumeAttach {
         continue;
       }
       const typed = await this.prompts().input({
-        title: 'Cluster ID',
+        title: vscode.l10n.t('Cluster ID'),
         step: 1,
         totalSteps: 1,
         canGoBack: false,
-        prompt: 'Cluster ID to attach the volume to',
+        prompt: vscode.l10n.t('Cluster ID to attach the volume to'),
         value: '',
-        validate: (x) => (x.trim() === '' ? 'Enter a cluster ID.' : undefined),
+        validate: (x) => (x.trim() === '' ? vscode.l10n.t('Enter a cluster ID.') : undefined),
       });
       return typed.kind === 'value' ? { id: typed.value.trim(), label: typed.value.trim() } : undefined;
     }
@@ -89,22 +96,31 @@ export class VolumeAttach {
     const node = arg as { kind?: string; cluster?: Cluster } | undefined;
     const fromCluster =
       node && typeof node === 'object' && node.kind === 'cluster' ? node.cluster : undefined;
-    const volume = await this.actions.resolveVolume(fromCluster ? undefined : arg, 'Attach which volume?');
+    const volume = await this.actions.resolveVolume(
+      fromCluster ? undefined : arg,
+      vscode.l10n.t('Attach which volume?'),
+    );
     if (!volume) return false;
     let target: { id: string; label: string } | undefined;
     if (fromCluster) {
       const why = attachIneligibility(fromCluster);
       if (why) {
-        void vscode.window.showWarningMessage(`${clusterLabel(fromCluster)} cannot take a volume: ${why}`);
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('{0} cannot take a volume: {1}', clusterLabel(fromCluster), why),
+        );
         return false;
       }
       target = { id: fromCluster.id, label: clusterLabel(fromCluster) };
     } else target = await this.pickCluster(volume);
     if (!target) return false;
     const ok = await this.prompts().confirm({
-      message: `Attach ${volumeLabel(volume)} to ${target.label}?`,
-      detail: `Attaching restarts every node of ${target.label}: running work on them stops. The volume is mounted at ${mountPath(volume.id)} on every node.`,
-      actions: ['Attach and Restart Nodes'],
+      message: vscode.l10n.t('Attach {0} to {1}?', volumeLabel(volume), target.label),
+      detail: vscode.l10n.t(
+        'Attaching restarts every node of {0}: running work on them stops. The volume is mounted at {1} on every node.',
+        target.label,
+        mountPath(volume.id),
+      ),
+      actions: [vscode.l10n.t('Attach and Restart Nodes')],
       modal: true,
       severity: 'warning',
     });
@@ -117,6 +133,7 @@ export class VolumeAttach {
         .follow(
           { kind: 'attach', volumeId: volume.id, label: `${volumeLabel(volume)} → ${target.label}` },
           ids,
+          VOLUME_OP_MESSAGES,
         )
         .then(() => this.refreshClusters());
       return true;
@@ -124,9 +141,13 @@ export class VolumeAttach {
       if (isTensorPoolError(e) && UNKNOWN.has(e.kind) && e.mayHaveReachedServer) {
         // The request may have been acted on: never sent again by itself.
         const pick = await this.prompts().confirm({
-          message: 'The volume may or may not have been attached.',
-          detail: `${errorMessage(e)}. Check the volume list before trying again: the nodes of ${target.label} may be restarting.`,
-          actions: ['Check Volume List'],
+          message: vscode.l10n.t('The volume may or may not have been attached.'),
+          detail: vscode.l10n.t(
+            '{0}. Check the volume list before trying again: the nodes of {1} may be restarting.',
+            errorMessage(e),
+            target.label,
+          ),
+          actions: [vscode.l10n.t('Check Volume List')],
           modal: true,
           severity: 'warning',
         });
@@ -134,7 +155,7 @@ export class VolumeAttach {
         return false;
       }
       void vscode.window.showErrorMessage(
-        `Could not attach ${volumeLabel(volume)} to ${target.label}: ${errorMessage(e)}`,
+        vscode.l10n.t('Could not attach {0} to {1}: {2}', volumeLabel(volume), target.label, errorMessage(e)),
       );
       return false;
     }
@@ -158,20 +179,22 @@ export class VolumeAttach {
       clusterId = node.attachment.clusterId;
       clusterName = node.attachment.clusterName;
     }
-    const volume = await this.actions.resolveVolume(arg, 'Detach which volume?');
+    const volume = await this.actions.resolveVolume(arg, vscode.l10n.t('Detach which volume?'));
     if (!volume) return false;
     if (!clusterId) {
       const options = volume.attachments;
       if (options.length === 0) {
-        void vscode.window.showInformationMessage(`${volumeLabel(volume)} is not attached to any cluster.`);
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('{0} is not attached to any cluster.', volumeLabel(volume)),
+        );
         return false;
       }
       const picked = await this.prompts().pick<{ id: string; name?: string }>({
-        title: `Detach ${volumeLabel(volume)}`,
+        title: vscode.l10n.t('Detach {0}', volumeLabel(volume)),
         step: 1,
         totalSteps: 1,
         canGoBack: false,
-        placeholder: 'From which cluster? (one at a time)',
+        placeholder: vscode.l10n.t('From which cluster? (one at a time)'),
         items: options.map((a) => ({
           label: a.clusterName ?? a.clusterId,
           description: a.status,
@@ -185,9 +208,13 @@ export class VolumeAttach {
     }
     const target = clusterName ?? clusterId;
     const ok = await this.prompts().confirm({
-      message: `Detach ${volumeLabel(volume)} from ${target}?`,
-      detail: `${mountPath(volume.id)} disappears from every node of ${target}; anything still writing there fails.`,
-      actions: ['Detach'],
+      message: vscode.l10n.t('Detach {0} from {1}?', volumeLabel(volume), target),
+      detail: vscode.l10n.t(
+        '{0} disappears from every node of {1}; anything still writing there fails.',
+        mountPath(volume.id),
+        target,
+      ),
+      actions: [vscode.l10n.t('Detach')],
       modal: true,
       severity: 'warning',
     });
@@ -197,14 +224,19 @@ export class VolumeAttach {
       const res = await client.volumes.detachVolume({ storage_id: volume.id, cluster_id: clusterId });
       void this.volumes
         .follow(
-          { kind: 'detach', volumeId: volume.id, label: `${volumeLabel(volume)} from ${target}` },
+          {
+            kind: 'detach',
+            volumeId: volume.id,
+            label: vscode.l10n.t('{0} from {1}', volumeLabel(volume), target),
+          },
           res.request_id ? [res.request_id] : [],
+          VOLUME_OP_MESSAGES,
         )
         .then(() => this.refreshClusters());
       return true;
     } catch (e) {
       void vscode.window.showErrorMessage(
-        `Could not detach ${volumeLabel(volume)} from ${target}: ${errorMessage(e)}`,
+        vscode.l10n.t('Could not detach {0} from {1}: {2}', volumeLabel(volume), target, errorMessage(e)),
       );
       return false;
     }

@@ -1,7 +1,8 @@
 /**
  * Storage volumes: the list (single-flight refresh, last good answer kept on error, Mine /
  * Organisation), automatic refresh only while the Volumes view is visible (fast while something is
- * in transition), and following STORAGE_* requests to their end with one message at the end.
+ * in transition), and following STORAGE_* requests to their end with one message at the end (the words
+ * come from the caller: volumeMessages.ts, loaded with the actions).
  * Following goes on when the view is closed; stopping it never cancels anything on the server.
  */
 import * as vscode from 'vscode';
@@ -13,6 +14,7 @@ import { loadApi } from './lazyApi';
 import type { Log } from './log';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
+import type { VolumeOpMessages } from './volumeMessages';
 import { ViewedList, type ApiClient } from './viewedList';
 
 export interface VolumeData {
@@ -40,12 +42,6 @@ const VERB: Record<VolumeOpKind, string> = {
   attach: 'Attaching',
   detach: 'Detaching',
   destroy: 'Destroying',
-};
-const DONE: Record<VolumeOpKind, string> = {
-  create: 'is ready',
-  attach: 'is attached',
-  detach: 'is detached',
-  destroy: 'was destroyed',
 };
 
 export class VolumesController extends ViewedList<VolumeData> {
@@ -91,8 +87,13 @@ export class VolumesController extends ViewedList<VolumeData> {
     return this.ops.size > 0 || this.volumes.some(isVolumeInTransition);
   }
 
-  /** Follow every request of one operation to its end; one message when all have ended. */
-  async follow(op: Omit<VolumeOp, 'status'>, requestIds: readonly string[]): Promise<TrackOutcome[]> {
+  /** Follow every request of one operation to its end; one message (from `messages`) when all have ended. */
+  async follow(
+    op: Omit<VolumeOp, 'status'>,
+    requestIds: readonly string[],
+    messages: Readonly<Record<VolumeOpKind, VolumeOpMessages>>,
+  ): Promise<TrackOutcome[]> {
+    const say = messages[op.kind];
     const ac = new AbortController();
     // Only this operation's own entry is removed at its end: a newer one on the volume stays.
     this.owners.set(op.volumeId, ac);
@@ -100,9 +101,7 @@ export class VolumesController extends ViewedList<VolumeData> {
     this.changed();
     this.refreshIfVisible();
     if (requestIds.length === 0) {
-      void vscode.window.showInformationMessage(
-        `${VERB[op.kind]} ${op.label}: accepted by TensorPool. The list refreshes as it progresses.`,
-      );
+      void vscode.window.showInformationMessage(say.accepted(op.label));
       this.owners.delete(op.volumeId);
       this.ops.delete(op.volumeId);
       this.changed();
@@ -129,9 +128,7 @@ export class VolumesController extends ViewedList<VolumeData> {
       );
     } catch (e) {
       this.log.warn(`Stopped following ${op.label}: ${errorMessage(e)}`);
-      void vscode.window.showWarningMessage(
-        `Lost track of ${VERB[op.kind].toLowerCase()} ${op.label}: ${errorMessage(e)}. The operation goes on; refresh the list to see where it stands.`,
-      );
+      void vscode.window.showWarningMessage(say.lostTrack(op.label, errorMessage(e)));
     } finally {
       this.waits.delete(ac);
       if (this.owners.get(op.volumeId) === ac) {
@@ -141,23 +138,19 @@ export class VolumesController extends ViewedList<VolumeData> {
       }
       this.refreshIfVisible();
     }
-    this.announce(op, outcomes);
+    this.announce(op, outcomes, say);
     return outcomes;
   }
 
-  private announce(op: Omit<VolumeOp, 'status'>, outcomes: TrackOutcome[]): void {
+  private announce(op: Omit<VolumeOp, 'status'>, outcomes: TrackOutcome[], say: VolumeOpMessages): void {
     if (outcomes.length === 0 || outcomes.some((o) => o.kind === 'stopped')) return;
     const failed = outcomes.find((o) => o.kind === 'failed');
     if (failed) {
-      void vscode.window.showErrorMessage(
-        `${VERB[op.kind]} ${op.label} failed: ${failed.info.external_message ?? 'TensorPool reported FAILED without a reason.'}`,
-      );
+      void vscode.window.showErrorMessage(say.failed(op.label, failed.info.external_message ?? undefined));
     } else if (outcomes.some((o) => o.kind === 'gave-up')) {
-      void vscode.window.showWarningMessage(
-        `${VERB[op.kind]} ${op.label} is still in progress after an hour. Stopped waiting; the operation goes on.`,
-      );
+      void vscode.window.showWarningMessage(say.slow(op.label));
     } else {
-      void vscode.window.showInformationMessage(`Volume ${op.label} ${DONE[op.kind]}.`);
+      void vscode.window.showInformationMessage(say.done(op.label));
     }
   }
 
