@@ -62,33 +62,6 @@ export class BoundedText {
     return (this.head === 0 ? this.chunks : this.chunks.slice(this.head)).join('');
   }
 
-  /**
-   * Take the oldest chunks, at most `maxChars` characters in all (but always at least one chunk, however
-   * long), as one string; the rest stays. Undefined when empty.
-   */
-  takeOldest(maxChars: number): string | undefined {
-    if (this.isEmpty) return undefined;
-    let end = this.head;
-    let chars = 0;
-    let lines = 0;
-    do {
-      chars += this.chunks[end].length;
-      lines += this.counts[end];
-      end++;
-    } while (end < this.chunks.length && chars + this.chunks[end].length <= maxChars);
-    if (end === this.chunks.length) {
-      const all = this.text();
-      this.clear();
-      return all;
-    }
-    const taken = this.chunks.slice(this.head, end).join('');
-    this.chunks.fill('', this.head, end);
-    this.head = end;
-    this.chars -= chars;
-    this.lines -= lines;
-    return taken;
-  }
-
   clear(): void {
     this.chunks = [];
     this.counts = [];

@@ -1,7 +1,6 @@
 /**
  * Log text on its way to a terminal: lines are gathered and handed over in batches (one write per
- * frame, not one per line; a write may be capped by size, the rest waiting for the next), with terminal
- * line endings, and what waits is bounded twice:
+ * frame, not one per line), with terminal line endings, and what waits is bounded twice:
  *   - by lines: a terminal keeps only its scrollback (VS Code's terminal.integrated.scrollback, 1,000
  *     lines by default) plus the screen, so when more lines than that arrive between two writes the
  *     older ones would scroll out of reach the moment they were drawn. They are not sent at all (a
@@ -46,17 +45,15 @@ export class LogBuffer {
     this.text.push(terminal, countLines(terminal));
   }
 
-  /**
-   * What waits, as one string for one write (undefined when nothing waits): everything, or the oldest
-   * lines up to `maxChars` characters (whole messages; at least one), the rest left for the next write.
-   */
-  take(maxChars = Infinity): string | undefined {
+  /** Everything waiting, as one string for one write (undefined when nothing waits). */
+  take(): string | undefined {
     if (this.text.isEmpty) return undefined;
     const marker =
       this.droppedLines > 0
         ? `\x1b[2m… ${this.droppedLines} line${this.droppedLines === 1 ? '' : 's'} not shown: the log came faster than the terminal could draw it …\x1b[0m\r\n`
         : '';
-    const text = marker + this.text.takeOldest(maxChars - marker.length);
+    const text = marker + this.text.text();
+    this.text.clear();
     this.droppedLines = 0;
     return text;
   }

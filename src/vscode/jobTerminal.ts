@@ -1,25 +1,15 @@
 /**
  * A job's log terminal: a Pseudoterminal (so the job's ANSI colours render) named after the job and its
- * state. Text is written in batches through a bounded LogBuffer: the first FLUSH_MS after a line arrives,
- * then, while more waits, writes of at most MAX_WRITE_CHARS every WRITE_GAP_MS, so a job printing hundreds
- * of thousands of lines costs small paced writes and bounded memory. What waits is at most the lines the
- * terminal can keep (its scrollback plus a screen): older ones would scroll out of reach as they were
- * drawn, so they are counted in a marker instead of being sent. Closing the terminal
+ * state. Text is written in batches at most every FLUSH_MS through a bounded LogBuffer, so a job printing
+ * hundreds of thousands of lines costs one write per frame and bounded memory; a write holds at most
+ * the lines the terminal can keep (its scrollback plus a screen): older ones would scroll out of reach
+ * as they were drawn, so they are counted in a marker instead of being sent. Closing the terminal
  * stops following (onClosed), never the job; after the job ends the terminal stays open and readable.
  */
 import * as vscode from 'vscode';
 import { LogBuffer } from '../model/logBuffer';
 
 const FLUSH_MS = 50;
-/**
- * Characters in one write at most (whole lines; a longer line goes alone); what is left waits
- * WRITE_GAP_MS for the next write. Under a burst this paces the terminal at about 330 KB/s (some 5,000
- * lines a second): each write costs the extension host (serialising and compressing it for the remote
- * connection) and the renderer (parsing and drawing) in proportion to its size, and one write of a
- * scrollback's worth (some 70 KB) stalled the host's event loop for 50-100 ms on a busy 2-core machine.
- */
-const MAX_WRITE_CHARS = 8192;
-const WRITE_GAP_MS = 25;
 /** Lines on a screen, beyond the scrollback, that a write may still fill. */
 const SCREEN_LINES = 200;
 
@@ -112,9 +102,8 @@ export class JobTerminal implements vscode.Disposable {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.opened || this.closed) return;
-    const text = this.buffer.take(MAX_WRITE_CHARS);
+    const text = this.buffer.take();
     if (text) this.write.fire(text);
-    if (this.buffer.pending > 0) this.timer = setTimeout(() => this.flush(), WRITE_GAP_MS);
   }
 
   dispose(): void {
