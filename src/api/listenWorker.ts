@@ -8,6 +8,7 @@
  * The token arrives in workerData (memory only) and goes out in the socket's first message only.
  * It loads dist/api.js (the API layer) rather than bundling its own copy.
  */
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ListenMessage, ListenOutcome, SocketOptions } from './jobSocket';
 import type { LogLevel } from './log';
@@ -95,7 +96,23 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
   );
 }
 
+/**
+ * This thread yields the CPU to the extension host's own thread (10 nice steps below it): a burst keeps it
+ * busy parsing for seconds, and on a machine with few cores the host's event loop waited for it. On Linux a
+ * thread's nice value is its own (setpriority on id 0 is the calling thread); elsewhere it would lower the
+ * whole process, so not there.
+ */
+function lowerPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + 10));
+  } catch {
+    // Not allowed or not supported: the thread runs at the host's priority, as before.
+  }
+}
+
 if (parentPort) {
+  lowerPriority();
   setL10nContents((workerData as ListenWorkerData).l10n);
   run(parentPort, workerData as ListenWorkerData);
 }

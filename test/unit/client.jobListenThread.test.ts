@@ -9,7 +9,7 @@ import type { ListenMessage } from '../../src/api/jobSocket';
 import { listenJobInThread, LISTEN_WORKER_FILE } from '../../src/api/listenThread';
 import { Transport } from '../../src/api/http';
 import { FAST_JOBS, submitted, useJobEngine } from '../fixtures/jobs';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 describe('API client: a job log read in a worker thread (local engine)', function () {
   const t = useJobEngine('tp-job-thread-');
@@ -47,6 +47,37 @@ describe('API client: a job log read in a worker thread (local engine)', functio
       (e) => e.ws === 'upgrade' && e.path === `/job/listen/${id}`,
     );
     assert.equal(listens.length, 1);
+  });
+
+  it('on Linux the worker thread runs 10 nice steps below this thread, which keeps its priority', async function () {
+    if (process.platform !== 'linux') this.skip();
+    this.timeout(10_000);
+    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    const threads = () =>
+      readdirSync('/proc/self/task').map((tid) =>
+        niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')),
+      );
+    const own = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
+    const lowered = Math.min(19, own + 10);
+    const count = (nices: number[]) => nices.filter((n) => n === lowered).length;
+    // The previous test's worker may still be ending.
+    for (let i = 0; i < 50 && count(threads()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const before = count(threads());
+    await t.engine.config({ jobs: { ...FAST_JOBS, lineMs: 20 } });
+    const id = await submitted(t.client, t.clusterId, t.folder.path);
+    let seen: number[] = [];
+    const outcome = await t.client.jobs.follow(id, {
+      worker: true,
+      onMessage: () => {
+        if (seen.length === 0) seen = threads();
+      },
+    });
+    assert.equal(outcome.kind, 'success');
+    assert.ok(
+      count(seen) > before,
+      `thread nice values while reading: ${seen.join(',')} (before: ${before} lowered)`,
+    );
+    assert.equal(niceOf(readFileSync('/proc/thread-self/stat', 'utf8')), own, 'this thread keeps its own');
   });
 
   it('a dropped stream is followed again from the worker, each line once', async () => {

@@ -59,6 +59,8 @@ const IDLE = process.env.TENSORPOOL_BENCH_IDLE === '1';
 const IDLE_MS = numberEnv('TENSORPOOL_BENCH_IDLE_MS', 60_000);
 const VISIBLE_MS = numberEnv('TENSORPOOL_BENCH_VISIBLE_MS', 30_000);
 const SIGNAL = process.env.TENSORPOOL_BENCH_SIGNAL;
+/** TENSORPOOL_BENCH_ONLY=jobLog (see ../run.ts): the last launch runs the job-log step only. */
+const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
 const REFRESHES = 3;
 const TREE_ROUNDS = 15;
 const MIN_INTERVAL_S = 10;
@@ -417,10 +419,11 @@ export async function run(): Promise<void> {
     return finish({});
   }
   const bench: Record<string, unknown> = {};
-  bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
+  if (!ONLY_JOB_LOG) bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
   bench.jobLog = (
     await step(`job log: ${JOB_LINES} lines followed into the terminal`, () => jobLogBench(api, control))
   )?.value;
+  if (ONLY_JOB_LOG) return finish(bench);
   if (IDLE) {
     bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
     bench.soak = (
