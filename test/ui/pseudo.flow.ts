@@ -7,20 +7,21 @@ import * as assert from 'node:assert/strict';
 import { asciiWords, untranslatedText, type PseudoText } from './pseudoCheck';
 import type { UiContext, UiTest } from './types';
 
-/** Month and weekday names and AM/PM: Intl formats dates, and it has no qps-ploc data (English fallback). */
+/**
+ * Words of dates and relative times: the extension formats them with Intl in the display language, and
+ * Intl has no data for qps-ploc, so they come out in English ("3 minutes ago", "Nov 24, 2026, 1:05 PM").
+ */
 const INTL_WORDS = (() => {
   const words = new Set<string>();
+  const add = (text: string) => asciiWords(text).forEach((w) => words.add(w.toLowerCase()));
   for (let m = 0; m < 12; m++) {
     const d = new Date(Date.UTC(2026, m, 1 + m, 13));
-    for (const opts of [
-      { month: 'long' },
-      { month: 'short' },
-      { weekday: 'long' },
-      { weekday: 'short' },
-    ] as const)
-      words.add(d.toLocaleString('en-US', opts).toLowerCase());
+    add(d.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' }));
+    add(d.toLocaleString('en', { month: 'long', weekday: 'long' }));
   }
-  ['am', 'pm', 'utc', 'gmt'].forEach((w) => words.add(w));
+  const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  for (const unit of ['year', 'month', 'week', 'day', 'hour', 'minute', 'second'] as const)
+    for (const n of [-2, -1, 0, 1, 2]) add(relative.format(n, unit));
   return words;
 })();
 

@@ -47,13 +47,17 @@ export function jobContext(job: Job): string {
 
 export function jobDescription(job: Job, now = Date.now()): string {
   const started = job.startedAt ?? job.createdAt;
-  return [job.status ?? unknown(), job.clusterId, started ? timeForRow(started, now) : undefined]
+  return [
+    job.status ?? unknown(),
+    job.clusterId,
+    started ? timeForRow(started, now, vscode.env.language) : undefined,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
 
 export function jobTooltip(job: Job): vscode.MarkdownString {
-  const when = (t: string | undefined) => (t ? md(exactTime(t) ?? t) : undefined);
+  const when = (t: string | undefined) => (t ? md(exactTime(t, vscode.env.language) ?? t) : undefined);
   return markdownLines([
     `**${md(jobLabel(job))}**`,
     '',

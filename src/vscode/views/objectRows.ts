@@ -51,7 +51,9 @@ export function browseRow(node: BrowseNode): vscode.TreeItem {
       item.iconPath = vscode.ThemeIcon.File;
       item.description = [
         formatBytes(o.size),
-        o.lastModified ? timeForRow(o.lastModified.toISOString(), Date.now()) : undefined,
+        o.lastModified
+          ? timeForRow(o.lastModified.toISOString(), Date.now(), vscode.env.language)
+          : undefined,
       ]
         .filter(Boolean)
         .join(' · ');

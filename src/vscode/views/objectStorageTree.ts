@@ -182,7 +182,7 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
               : vscode.l10n.t('{0} objects', node.bucket.objectCount)
             : undefined,
           node.bucket.createdAt
-            ? vscode.l10n.t('created {0}', timeForRow(node.bucket.createdAt, Date.now()))
+            ? vscode.l10n.t('created {0}', timeForRow(node.bucket.createdAt, Date.now(), vscode.env.language))
             : undefined,
           filter ? vscode.l10n.t('filter: {0}', filter) : undefined,
         ]
@@ -243,7 +243,7 @@ export function fieldText(field: FieldId, value: string, now = Date.now()): stri
       return shortenMiddle(value, 12);
     case 'created':
     case 'updated':
-      return timeForRow(value, now);
+      return timeForRow(value, now, vscode.env.language);
     default:
       return value;
   }

@@ -9,8 +9,8 @@ export function md(text: string): string {
 
 /** A timestamp for a tooltip: "3 minutes ago (Nov 23, 2026, 6:02:35 PM UTC)", local time zone. */
 export function tooltipTime(text: string, now = Date.now()): string {
-  const relative = relativeTime(text, now);
-  const exact = exactTime(text);
+  const relative = relativeTime(text, now, vscode.env.language);
+  const exact = exactTime(text, vscode.env.language);
   return relative && exact ? `${relative} (${exact})` : text;
 }
 
