@@ -4,6 +4,7 @@
 // message. On each screen the extension's regions must show no English word that is not data
 // (test/ui/pseudoCheck.ts); every screen is a screenshot (test-results/vscode-<version>/pseudo-*.png).
 import * as assert from 'node:assert/strict';
+import { KNOWN_INSTANCE_TYPES } from '../../src/model/validate';
 import { asciiWords, untranslatedText, type PseudoText } from './pseudoCheck';
 import type { UiContext, UiTest } from './types';
 
@@ -45,6 +46,8 @@ function strings(value: unknown, out: string[]): string[] {
 /** Words of everything the engine holds (names, ids, types, regions, statuses as sent), lower case. */
 async function dataWords(ctx: UiContext): Promise<Set<string>> {
   const words = new Set(INTL_WORDS);
+  // The instance types the create wizard offers (data the service's docs name, not text of ours).
+  for (const type of KNOWN_INSTANCE_TYPES) for (const w of asciiWords(type)) words.add(w.toLowerCase());
   for (const p of DATA_PATHS) {
     const body = await ctx.engine.get(p).catch(() => undefined);
     for (const s of strings(body, [])) for (const w of asciiWords(s)) words.add(w.toLowerCase());
@@ -119,13 +122,12 @@ export const tests: UiTest[] = [
     async run(ctx) {
       const p = pseudo(ctx);
       await ctx.workbench.runCommand(`${p.m('TensorPool')}: ${p.m('Create Cluster…')}`);
-      await ctx.workbench.quickInput().first().waitFor({ state: 'visible', timeout: 15_000 });
-      await ctx.workbench.page
-        .locator('.quick-input-list .monaco-list-row')
-        .first()
-        .waitFor({ timeout: 15_000 });
+      await ctx.workbench.waitForQuickInput(
+        p.m('GPU instance type: pick one, or type another as <count>x<model> (e.g. 8xH100)'),
+      );
       await checkScreen(ctx, p, '20-wizard-first-step');
       await ctx.workbench.pickQuickItem('2xH100');
+      await ctx.workbench.waitForQuickInput(p.re('Number of nodes (each node is one {0})'));
       await ctx.workbench.replaceQuickInputText('0');
       await ctx.workbench.page
         .locator('.quick-input-widget .quick-input-message')

@@ -8,6 +8,9 @@ import type { Workbench } from './workbench';
 
 const WORD = /[A-Za-z]{2,}/g;
 
+/** VS Code's own words inside the regions the extension fills (they stay English in this run). */
+const VSCODE_OWN = [/\(Press 'Enter' to confirm or 'Escape' to cancel\)/g, /\b\d+ Results?\b/g];
+
 /** Words of a text the way the check splits them (ASCII letter runs of two or more). */
 export function asciiWords(text: string): string[] {
   return text.match(WORD) ?? [];
@@ -69,9 +72,11 @@ export async function untranslatedText(
   data: ReadonlySet<string>,
 ): Promise<Array<{ region: string; word: string; line: string }>> {
   const found: Array<{ region: string; word: string; line: string }> = [];
-  for (const [region, text] of await regionTexts(workbench))
+  for (const [region, shown] of await regionTexts(workbench)) {
+    const text = VSCODE_OWN.reduce((t, own) => t.replace(own, ''), shown);
     for (const line of text.split('\n'))
       for (const word of asciiWords(line))
         if (!data.has(word.toLowerCase())) found.push({ region, word, line: line.trim().slice(0, 160) });
+  }
   return found;
 }
