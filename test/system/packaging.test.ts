@@ -33,6 +33,14 @@ function manifestText(): string[] {
   return files;
 }
 
+/** Translations of the runtime messages (l10n/bundle.l10n.<language>.json); the English bundle stays home. */
+function runtimeTranslations(): string[] {
+  return fs
+    .readdirSync(path.join(root, 'l10n'))
+    .filter((f) => /^bundle\.l10n\.[\w-]+\.json$/.test(f))
+    .map((f) => `l10n/${f}`);
+}
+
 describe('packaging (vsce)', function () {
   this.timeout(90_000);
   let listed: { files: string[]; output: string };
@@ -44,7 +52,15 @@ describe('packaging (vsce)', function () {
     const media = listed.files.filter((f) => f.startsWith('media/'));
     assert.deepEqual(
       listed.files.filter((f) => !f.startsWith('media/')),
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...manifestText(), ...shippedBundles()].sort(),
+      [
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+        'package.json',
+        ...manifestText(),
+        ...runtimeTranslations(),
+        ...shippedBundles(),
+      ].sort(),
     );
     // Every media file the manifest names (icon, view icons, language configuration, walkthrough media).
     const named = JSON.stringify(manifest).match(/"(?:\.\/)?media\/[^"]+"/g) ?? [];
