@@ -24,6 +24,7 @@ import {
 } from '../../../src/s3';
 import { S3_FAULTS, s3FaultSubject, type S3Fault } from '../catalogue';
 import { ledger } from '../ledger';
+import { engineCall } from '../../fixtures/engineCall';
 
 type Rule = (
   req: http.IncomingMessage,
@@ -105,14 +106,7 @@ describe('reliability: object storage (S3) faults', function () {
   let relay: Awaited<ReturnType<typeof startRelay>>;
   let dir: string;
   let reads = 0;
-  const tp = async (method: string, p: string): Promise<unknown> => {
-    const r = await fetch(engine.url + p, {
-      method,
-      headers: { authorization: `Bearer ${engine.tokens[0]}` },
-    });
-    assert.ok(r.ok, `${method} ${p}: ${r.status}`);
-    return r.json();
-  };
+  const tp = (method: string, path: string): Promise<unknown> => engineCall(engine)(method, path);
   const source = async (): Promise<S3Credentials> => {
     reads++;
     const c = (await tp('GET', '/object-storage/credentials')) as Record<string, string>;

@@ -24,6 +24,7 @@ import {
   type RunningProxy,
 } from '../../fixtures/tinyproxy';
 import { freePort } from '../../shared/net';
+import { engineCall } from '../../fixtures/engineCall';
 
 const PROXY_SOURCE = '127.0.0.2';
 
@@ -60,14 +61,7 @@ describe('reliability: object storage through a proxy (tinyproxy)', function () 
   let authed: RunningProxy;
   let dir: string;
   let keys: { region: string; accessKeyId: string; secretAccessKey: string };
-  const tp = async (method: string, p: string): Promise<unknown> => {
-    const r = await fetch(engine.url + p, {
-      method,
-      headers: { authorization: `Bearer ${engine.tokens[0]}` },
-    });
-    assert.ok(r.ok, `${method} ${p}: ${r.status}`);
-    return r.json();
-  };
+  const tp = (method: string, path: string): Promise<unknown> => engineCall(engine)(method, path);
   /** A session set up as the object browser does it: nodeClientOptions() for the credentials' endpoint. */
   const session = (proxy: ProxySettings) =>
     new S3Session(

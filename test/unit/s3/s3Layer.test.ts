@@ -26,6 +26,7 @@ import {
   KeysRejectedError,
   type S3Credentials,
 } from '../../../src/s3';
+import { engineCall } from '../../fixtures/engineCall';
 
 interface Record {
   endpoint: string;
@@ -39,14 +40,7 @@ describe('S3 layer against a real S3 server (s3rver)', function () {
   let engine: RunningEngine;
   let dir: string;
   let reads = 0;
-  const call = async (method: string, path: string): Promise<unknown> => {
-    const r = await fetch(engine.url + path, {
-      method,
-      headers: { authorization: `Bearer ${engine.tokens[0]}` },
-    });
-    assert.ok(r.ok, `${method} ${path}: ${r.status}`);
-    return r.json();
-  };
+  const call = (method: string, path: string): Promise<unknown> => engineCall(engine)(method, path);
   const source = async (): Promise<S3Credentials> => {
     reads++;
     const r = (await call('GET', '/object-storage/credentials')) as Record;
