@@ -71,7 +71,16 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   let prompter: Prompter | undefined;
   const prompts = (): Prompter => prompter ?? (realPrompter ??= quickInputPrompter());
   const cliSetup = new CliSetup(api, state, log, extensionVersion, prompts, host);
-  const account = new AccountController(context.secrets, state, store, api, secrets, log, cliSetup);
+  const account = new AccountController(
+    context.secrets,
+    state,
+    store,
+    api,
+    secrets,
+    log,
+    cliSetup,
+    (current) => session.whileChecking(current),
+  );
   const clusters = new ClustersController(store, api, state, log);
   const tree = new ClustersTreeProvider(store, (clusterId) => volumes.attachedTo(clusterId));
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
@@ -207,8 +216,6 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
   recordRemoteFolder(state);
 
-  // In the background, after activation returns: read the token and check it against /me.
-  setImmediate(() => void account.initialize());
   // The Get Started walkthrough, on the first activation only (walkthrough.ts).
   setImmediate(() => void openWalkthroughOnce(state));
 
@@ -262,6 +269,10 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       },
     }),
   );
+  // Read the stored token (a SecretStorage read, asked for now) and, once activation returned, check it
+  // against /health and /me; the API layer loads while the token is read.
+  void account.initialize();
+  api.preload();
   activation.activateEnd = performance.now();
   activation.activatedAt = Date.now();
   return result;

@@ -19,6 +19,7 @@ export interface ApiServiceOptions {
 
 export class ApiService {
   private cached: { key: string; client: TensorPoolClient } | undefined;
+  private warming: Promise<void> | undefined;
   /** Set while POST /health refuses this client (cliSetup.ts): every other request is refused here. */
   refusedBecause: string | undefined;
 
@@ -48,6 +49,21 @@ export class ApiService {
   private throwIfRefused(purpose?: 'health'): void {
     if (this.refusedBecause !== undefined && purpose !== 'health')
       throw new Error(`The TensorPool service refused this version of the extension: ${this.refusedBecause}`);
+  }
+
+  /**
+   * Without waiting, on the next turn (after what is being sent now went out): load the API layer and
+   * read the system certificates the first request needs (http.systemCertificates; a one-off ~30-70 ms),
+   * so they are ready when the stored token has been read.
+   */
+  preload(): void {
+    this.warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => loadApi())
+      .then((api) => api.outboundDispatcher(readProxySettings()))
+      .then(
+        () => undefined,
+        () => undefined, // the first request reports any trouble
+      );
   }
 
   /** Forget the cached client (settings changed). */

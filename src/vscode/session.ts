@@ -15,6 +15,7 @@ import type { RefreshScheduler } from './refreshScheduler';
 import type { SshKeysController } from './sshKeys';
 import { affectsApi, affectsRefreshInterval } from './settings';
 import type { Store } from './store';
+import { mark } from './timingMarks';
 
 export interface SessionParts {
   readonly store: Store;
@@ -72,6 +73,11 @@ export class Session implements vscode.Disposable {
     this.p.contextKeys.set('tensorpool.sshKeysIncludeOrg', include);
   }
 
+  /** The stored token's GET /me is going out: ask for the cluster list alongside if it is showing. */
+  whileChecking(isCurrent: () => boolean): void {
+    if (this.p.clustersView.visible) this.p.clusters.prefetch(isCurrent);
+  }
+
   /** Refresh the cluster list if someone is looking at it. */
   refreshClustersIfVisible(): void {
     if (this.p.clustersView.visible) void this.p.clusters.refresh();
@@ -81,11 +87,14 @@ export class Session implements vscode.Disposable {
     const { store, contextKeys, clusters, storage, sshKeys } = this.p;
     contextKeys.set('tensorpool.account', store.account.kind);
     if (store.account.kind === 'signedIn') {
+      mark('account.signedIn');
       this.refreshClustersIfVisible();
+      clusters.dropPrefetch(); // taken by that refresh, or not wanted (the view is hidden)
       if (this.p.storageView.visible) void storage.refresh();
       if (this.p.sshKeysView.visible) void sshKeys.refresh();
       void sshKeys.prefetch(); // the create wizard's "no new key" row then needs no request
-    } else if (store.account.kind === 'signedOut') {
+    } else if (store.account.kind !== 'checking') clusters.dropPrefetch();
+    if (store.account.kind === 'signedOut') {
       clusters.clear();
       storage.clear();
       sshKeys.clear();

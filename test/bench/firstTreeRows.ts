@@ -16,9 +16,9 @@ const PARTS: Array<[keyof FirstTreeSample['parts'], string]> = [
   ['contextWaitMs', "VS Code's wait between load and activate() (extension context)"],
   ['activateMs', 'activate()'],
   ['tokenReadMs', 'token read from SecretStorage'],
-  ['apiLoadMs', 'API layer load (dist/api.js)'],
-  ['accountCheckMs', 'account check (POST /health, GET /me)'],
-  ['requestMs', 'request (GET /cluster/list, parsed, stored)'],
+  ['apiLoadMs', 'API layer load (dist/api.js), after the token read'],
+  ['accountCheckMs', 'health check (POST /health)'],
+  ['requestMs', 'request (GET /cluster/list alongside GET /me, parsed, stored)'],
   ['renderMs', 'render (store -> getChildren returned the rows)'],
   ['otherMs', 'other (setImmediate, waits between the steps)'],
 ];

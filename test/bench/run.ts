@@ -8,6 +8,9 @@
 //   then left as it was (the figures go to test-results/bench-node.json).
 //   env TENSORPOOL_BENCH_IDLE_MS / _VISIBLE_MS / _LAUNCHES shorten the host phases for a quick local look
 //   (a hidden-idle window under 60 s is reported as broken), KEEP_STATE=1 keeps the scratch folders.
+//   env TENSORPOOL_BENCH_ONLY=firstTree: the production build, then in the extension host only the launches
+//   (activation and time to first tree; TENSORPOOL_BENCH_TREE_LAUNCHES sets how many open with the view), no
+//   VSIX, Node, S3, tree, job-log or idle rows; the figures go to test-results/bench-firstTree.json.
 //
 // What runs where:
 //   1. `vsce package --no-dependencies` (which builds dist/ for production, minified, as shipped): VSIX
@@ -60,6 +63,7 @@ const BUDGET = {
 };
 const FRESH_PROCESSES = 15;
 const ONLY_NODE = process.argv.slice(2).join(' ').includes('--only node');
+const ONLY_FIRST_TREE = process.env.TENSORPOOL_BENCH_ONLY === 'firstTree';
 const OVERHEAD_PAIRS = 500;
 const OVERHEAD_ATTEMPTS = 3;
 
@@ -544,6 +548,7 @@ function hostRows(
     });
   }
   firstTreeRows(table, where, bench?.launches ?? [], failure);
+  if (ONLY_FIRST_TREE) return;
   const tree = bench?.tree;
   if (!tree) {
     table.missing('Tree, 1,000 clusters: all items', where, failure ?? 'the tree step failed');
@@ -652,7 +657,7 @@ async function hostBenchmarks(
   const [first, ...rest] = targets;
   // One version at a time: a second code-server and browser running beside a launch being timed made the
   // activation figures of the later version depend on the overlap (loads of 36-114 ms for a 77 KB bundle).
-  await runOne(first, true);
+  await runOne(first, !ONLY_FIRST_TREE);
   for (const target of rest) await runOne(target, false);
 }
 
@@ -676,7 +681,8 @@ runSuite(
     ctx.watchdog.arm(16 * 60_000, 'the benchmarks');
     const notes: string[] = [];
     try {
-      await vsixAndBundle(table, raw);
+      if (ONLY_FIRST_TREE) await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
+      else await vsixAndBundle(table, raw);
       if (!isProduction(fs.readFileSync(path.join(REPO, 'dist', 'extension.js'), 'utf8'))) {
         notes.push(
           'dist/ held a development build after packaging (a concurrent build?): rebuilt it for production',
@@ -684,13 +690,15 @@ runSuite(
         await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
       }
       const shipped = fileHash(path.join(REPO, 'dist', 'extension.js'));
-      await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
-      await timed('object storage benchmarks', () =>
-        s3Benchmarks().then(
-          (s) => s3Rows(table, (raw.s3 = s)),
-          (e: unknown) => s3Rows(table, undefined, String(e)),
-        ),
-      );
+      if (!ONLY_FIRST_TREE) {
+        await timed('Node benchmarks', () => nodeBenchmarks(table, raw, targets));
+        await timed('object storage benchmarks', () =>
+          s3Benchmarks().then(
+            (s) => s3Rows(table, (raw.s3 = s)),
+            (e: unknown) => s3Rows(table, undefined, String(e)),
+          ),
+        );
+      }
       if (!ONLY_NODE)
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
       if (fileHash(path.join(REPO, 'dist', 'extension.js')) !== shipped) {
@@ -737,7 +745,10 @@ runSuite(
       raw,
     };
     fs.mkdirSync(RESULTS, { recursive: true });
-    const out = path.join(RESULTS, ONLY_NODE ? 'bench-node.json' : 'bench.json');
+    const out = path.join(
+      RESULTS,
+      ONLY_NODE ? 'bench-node.json' : ONLY_FIRST_TREE ? 'bench-firstTree.json' : 'bench.json',
+    );
     fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(
       `figures written to ${path.relative(REPO, out)} (${cpus.length} CPUs: ${cpus[0]?.model ?? 'unknown'})`,
