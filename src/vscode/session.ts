@@ -14,7 +14,7 @@ import type { ObjectStorageController } from './objectStorage';
 import type { RefreshScheduler } from './refreshScheduler';
 import type { SshKeysController } from './sshKeys';
 import { affectsApi, affectsRefreshInterval } from './settings';
-import type { Store } from './store';
+import type { AccountState, Store } from './store';
 import { mark } from './timingMarks';
 
 export interface SessionParts {
@@ -31,10 +31,23 @@ export interface SessionParts {
   readonly sshKeysView: vscode.TreeView<unknown>;
 }
 
+/** `after` is `before` with the organisation details added (the same account, nothing to reload). */
+function orgOnly(before: AccountState, after: Extract<AccountState, { kind: 'signedIn' }>): boolean {
+  return (
+    before.kind === 'signedIn' &&
+    after.org !== undefined &&
+    before.id === after.id &&
+    before.label === after.label
+  );
+}
+
 export class Session implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
+  /** The account as of the last change (to tell a new sign-in from its organisation details arriving). */
+  private account: AccountState;
 
   constructor(private readonly p: SessionParts) {
+    this.account = p.store.account;
     this.disposables = [
       p.store.onDidChange((topic) => {
         if (topic === 'objectStorage')
@@ -85,8 +98,12 @@ export class Session implements vscode.Disposable {
 
   private accountChanged(): void {
     const { store, contextKeys, clusters, storage, sshKeys } = this.p;
+    const before = this.account;
+    this.account = store.account;
     contextKeys.set('tensorpool.account', store.account.kind);
     if (store.account.kind === 'signedIn') {
+      // The organisation details arriving for the same account (account.ts) load nothing again.
+      if (orgOnly(before, store.account)) return;
       mark('account.signedIn');
       this.refreshClustersIfVisible();
       clusters.dropPrefetch(); // taken by that refresh, or not wanted (the view is hidden)

@@ -3,8 +3,8 @@
 // (its mark code/extHost/willLoadExtensionCode) until the Clusters view's data provider first returned
 // cluster rows (getChildren() of the root, called by VS Code because the view is showing, returned at least
 // one cluster row: the moment VS Code has the rows to draw; the mark `clusters.firstRows` of
-// src/vscode/timingMarks.ts). The engine holds the bench's 1,000 running clusters (one node each), so the
-// request and the rows are those of a large account.
+// src/vscode/timingMarks.ts). The engine holds the account's 20 running clusters (./index.ts FIRST_CLUSTERS:
+// an ordinary account; the 1,000-cluster list is measured by the tree step of the last launch).
 //
 // The parts, each from its own marks (wall clock, ms), in the order they lie on the way to the rows:
 //   load           willLoadExtensionCode -> didLoadExtensionCode (require() of dist/extension.js)
