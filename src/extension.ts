@@ -79,7 +79,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     secrets,
     log,
     cliSetup,
-    (current) => session.whileChecking(current),
+    // The stored token's GET /me is going out: with the Clusters view showing, the list is asked for alongside.
+    (current) => treeView.visible && clusters.prefetch(current),
   );
   const clusters = new ClustersController(store, api, state, log);
   const tree = new ClustersTreeProvider(store, (clusterId) => volumes.attachedTo(clusterId));

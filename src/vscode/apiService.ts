@@ -19,7 +19,6 @@ export interface ApiServiceOptions {
 
 export class ApiService {
   private cached: { key: string; client: TensorPoolClient } | undefined;
-  private warming: Promise<void> | undefined;
   /** Set while POST /health refuses this client (cliSetup.ts): every other request is refused here. */
   refusedBecause: string | undefined;
 
@@ -57,13 +56,12 @@ export class ApiService {
    * so they are ready when the stored token has been read.
    */
   preload(): void {
-    this.warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
-      .then(() => loadApi())
-      .then((api) => api.outboundDispatcher(readProxySettings()))
-      .then(
-        () => undefined,
-        () => undefined, // the first request reports any trouble
-      );
+    setTimeout(
+      () =>
+        void loadApi()
+          .then((api) => api.outboundDispatcher(readProxySettings()))
+          .catch(() => undefined), // the first request reports any trouble
+    );
   }
 
   /** Forget the cached client (settings changed). */

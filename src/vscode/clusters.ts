@@ -33,7 +33,6 @@ export class ClustersController extends ScopedList {
 
   /** Drop what is shown (signed out, or another account). */
   clear(): void {
-    this.dropPrefetch();
     this.store.updateClusters({ data: undefined, loading: false, error: undefined });
   }
 

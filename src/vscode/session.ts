@@ -31,16 +31,6 @@ export interface SessionParts {
   readonly sshKeysView: vscode.TreeView<unknown>;
 }
 
-/** `after` is `before` with the organisation details added (the same account, nothing to reload). */
-function orgOnly(before: AccountState, after: Extract<AccountState, { kind: 'signedIn' }>): boolean {
-  return (
-    before.kind === 'signedIn' &&
-    after.org !== undefined &&
-    before.id === after.id &&
-    before.label === after.label
-  );
-}
-
 export class Session implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
   /** The account as of the last change (to tell a new sign-in from its organisation details arriving). */
@@ -86,11 +76,6 @@ export class Session implements vscode.Disposable {
     this.p.contextKeys.set('tensorpool.sshKeysIncludeOrg', include);
   }
 
-  /** The stored token's GET /me is going out: ask for the cluster list alongside if it is showing. */
-  whileChecking(isCurrent: () => boolean): void {
-    if (this.p.clustersView.visible) this.p.clusters.prefetch(isCurrent);
-  }
-
   /** Refresh the cluster list if someone is looking at it. */
   refreshClustersIfVisible(): void {
     if (this.p.clustersView.visible) void this.p.clusters.refresh();
@@ -103,7 +88,7 @@ export class Session implements vscode.Disposable {
     contextKeys.set('tensorpool.account', store.account.kind);
     if (store.account.kind === 'signedIn') {
       // The organisation details arriving for the same account (account.ts) load nothing again.
-      if (orgOnly(before, store.account)) return;
+      if (before.kind === 'signedIn' && store.account.org && before.id === store.account.id) return;
       mark('account.signedIn');
       this.refreshClustersIfVisible();
       clusters.dropPrefetch(); // taken by that refresh, or not wanted (the view is hidden)
