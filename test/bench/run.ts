@@ -544,7 +544,7 @@ function hostRows(
     );
     const apiLoads = stored.map((l) => l.apiLoadMs).filter((v): v is number => v !== undefined);
     table.add('API layer first use: require(dist/api.js)', where, 'ms', apiLoads, BUDGET.apiFirstUseMs, {
-      note: 'timed by the extension when the startup /me check first needed it',
+      note: 'timed by the extension when it first loaded (after activate() returned, while the token was read)',
     });
   }
   firstTreeRows(table, where, bench?.launches ?? [], failure);
