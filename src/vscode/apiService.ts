@@ -50,18 +50,9 @@ export class ApiService {
       throw new Error(`The TensorPool service refused this version of the extension: ${this.refusedBecause}`);
   }
 
-  /**
-   * Without waiting, on the next turn (after what is being sent now went out): load the API layer and
-   * read the system certificates the first request needs (http.systemCertificates; a one-off ~30-70 ms),
-   * so they are ready when the stored token has been read.
-   */
+  /** Load the API layer on the next turn (after what is being sent now went out), without waiting. */
   preload(): void {
-    setTimeout(
-      () =>
-        void loadApi()
-          .then((api) => api.outboundDispatcher(readProxySettings()))
-          .catch(() => undefined), // the first request reports any trouble
-    );
+    setTimeout(() => void loadApi().catch(() => undefined)); // the first request reports any trouble
   }
 
   /** Forget the cached client (settings changed). */
