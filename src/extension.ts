@@ -73,7 +73,16 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   let prompter: Prompter | undefined;
   const prompts = (): Prompter => prompter ?? (realPrompter ??= quickInputPrompter());
   const cliSetup = new CliSetup(api, state, log, extensionVersion, prompts, host);
-  const account = new AccountController(context.secrets, store, api, secrets, log, cliSetup);
+  const account = new AccountController(
+    context.secrets,
+    store,
+    api,
+    secrets,
+    log,
+    cliSetup,
+    // The stored token's GET /me is going out: with the Clusters view showing, the list is asked for alongside.
+    (current) => treeView.visible && clusters.prefetch(current),
+  );
   const clusters = new ClustersController(store, api, state, log);
   const tree = new ClustersTreeProvider(store, (clusterId) => volumes.attachedTo(clusterId));
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
@@ -198,8 +207,6 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
   recordRemoteFolder(state);
 
-  // In the background, after activation returns: read the token and check it against /me.
-  setImmediate(() => void account.initialize());
   // The Get Started walkthrough, on the first activation only (walkthrough.ts).
   setImmediate(() => void openWalkthroughOnce(state));
 
@@ -253,6 +260,10 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
       },
     }),
   );
+  // Read the stored token (a SecretStorage read, asked for now) and, once activation returned, check it
+  // against /health and /me; the API layer loads while the token is read.
+  void account.initialize();
+  api.preload();
   activation.activateEnd = performance.now();
   activation.activatedAt = Date.now();
   return result;

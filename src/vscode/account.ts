@@ -20,11 +20,8 @@ import { promptForToken } from './tokenInput';
 const TOKEN_KEY = SECRET_KEYS.apiToken;
 
 function accountId(me: Record<string, unknown>): string | undefined {
-  for (const k of ['uid', 'user_id', 'id', 'email']) {
-    const v = me[k];
-    if (typeof v === 'string' && v) return v;
-  }
-  return undefined;
+  return ['uid', 'user_id', 'id', 'email'].map((k) => me[k]).find((v) => typeof v === 'string' && v) as
+    string | undefined;
 }
 
 /** What a failed token check means for the account state. */
@@ -63,6 +60,8 @@ export class AccountController implements vscode.Disposable {
     private readonly log: Log,
     /** The command-line setup: health check and the environment/`.env` token offer (cliSetup.ts). */
     private readonly cli?: CliSetup,
+    /** Called as the stored token's GET /me goes out, with whether that check still decides the account. */
+    private readonly whileChecking?: (isCurrent: () => boolean) => void,
   ) {
     // Another window signed in or out: follow it.
     this.disposables.push(
@@ -124,6 +123,7 @@ export class AccountController implements vscode.Disposable {
     }
     try {
       const client = await this.api.client();
+      this.whileChecking?.(() => seq === this.checkSeq);
       const me = await client.me();
       if (seq !== this.checkSeq) return;
       this.store.setAccount({ kind: 'signedIn', label: accountLabel(me), id: accountId(me) });

@@ -55,6 +55,11 @@ export class ApiService {
       );
   }
 
+  /** Load the API layer on the next turn (after what is being sent now went out), without waiting. */
+  preload(): void {
+    setTimeout(() => void loadApi().catch(() => undefined)); // the first request reports any trouble
+  }
+
   /** Forget the cached client (settings changed). */
   reset(): void {
     this.cached = undefined;

@@ -1,7 +1,10 @@
 /**
  * Loads the cluster list into the store. One request per refresh, never two at once; the last good
- * answer survives a failed refresh; nothing is requested while signed out.
+ * answer survives a failed refresh; nothing is requested while signed out. While the stored token is
+ * checked at startup (GET /me), the list may be asked for alongside (prefetch): its answer reaches the
+ * store only through the load that follows that check's signed-in, and is dropped otherwise.
  */
+import type { ClusterListing } from '../model/cluster';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
 import { ScopedList } from './listScope';
@@ -10,7 +13,15 @@ import type { Store } from './store';
 import type { StoredState } from './storedState';
 import { mark } from './timingMarks';
 
+type Listing = ClusterListing & { skipped: number };
+
+/** How long a prefetched list may still be on its way before the loading row shows. */
+const LOADING_ROW_MS = 250;
+
 export class ClustersController extends ScopedList {
+  /** The list asked for while the token was checked, for the first load once signed in. */
+  private early: { includeOrg: boolean; listing: Promise<Listing>; isCurrent: () => boolean } | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
@@ -25,14 +36,43 @@ export class ClustersController extends ScopedList {
     this.store.updateClusters({ data: undefined, loading: false, error: undefined });
   }
 
+  /**
+   * Ask for the list while the account check (GET /me) is under way; nothing reaches the store here.
+   * The next load takes the answer if `isCurrent()` still holds (that same check signed in).
+   */
+  prefetch(isCurrent: () => boolean): void {
+    const includeOrg = this.includeOrg;
+    mark('clusters.list');
+    const listing = this.list(includeOrg);
+    listing.catch(() => undefined); // read (or dropped) by the next load
+    this.early = { includeOrg, listing, isCurrent };
+  }
+
+  /** Forget a prefetched answer that no load took. */
+  dropPrefetch(): void {
+    this.early = undefined;
+  }
+
+  private async list(includeOrg: boolean): Promise<Listing> {
+    const client = await this.api.client();
+    return client.listClusters({ includeOrg, instances: true });
+  }
+
   protected async load(): Promise<void> {
     if (this.store.account.kind !== 'signedIn') return;
     const includeOrg = this.includeOrg;
-    this.store.updateClusters({ loading: true });
+    const early = this.early;
+    this.early = undefined;
+    const taken = early?.includeOrg === includeOrg && early.isCurrent() ? early.listing : undefined;
+    // A prefetched list usually lands with GET /me: "Loading clusters…" shows only if it is still on its
+    // way a moment later (VS Code holds back a change that follows another within 200 ms, so a loading row
+    // drawn just before the list would delay the list).
+    const showLoading = () => this.store.updateClusters({ loading: true });
+    const loadingRow = taken ? setTimeout(showLoading, LOADING_ROW_MS) : undefined;
+    if (!taken) showLoading();
     mark('clusters.list');
     try {
-      const client = await this.api.client();
-      const listing = await client.listClusters({ includeOrg, instances: true });
+      const listing = await (taken ?? this.list(includeOrg)).finally(() => clearTimeout(loadingRow));
       if (listing.skipped)
         this.log.warn(`Cluster list: ${listing.skipped} record(s) without an id were skipped.`);
       if (listing.unreadRows?.length)

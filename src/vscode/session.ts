@@ -14,7 +14,8 @@ import type { ObjectStorageController } from './objectStorage';
 import type { RefreshScheduler } from './refreshScheduler';
 import type { SshKeysController } from './sshKeys';
 import { affectsApi, affectsRefreshInterval } from './settings';
-import type { Store } from './store';
+import type { AccountState, Store } from './store';
+import { mark } from './timingMarks';
 
 export interface SessionParts {
   readonly store: Store;
@@ -32,8 +33,11 @@ export interface SessionParts {
 
 export class Session implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
+  /** The account as of the last change (to tell a new sign-in from its organisation details arriving). */
+  private account: AccountState;
 
   constructor(private readonly p: SessionParts) {
+    this.account = p.store.account;
     this.disposables = [
       p.store.onDidChange((topic) => {
         if (topic === 'objectStorage')
@@ -79,13 +83,20 @@ export class Session implements vscode.Disposable {
 
   private accountChanged(): void {
     const { store, contextKeys, clusters, storage, sshKeys } = this.p;
+    const before = this.account;
+    this.account = store.account;
     contextKeys.set('tensorpool.account', store.account.kind);
     if (store.account.kind === 'signedIn') {
+      // The organisation details arriving for the same account (account.ts) load nothing again.
+      if (before.kind === 'signedIn' && store.account.org && before.id === store.account.id) return;
+      mark('account.signedIn');
       this.refreshClustersIfVisible();
+      clusters.dropPrefetch(); // taken by that refresh, or not wanted (the view is hidden)
       if (this.p.storageView.visible) void storage.refresh();
       if (this.p.sshKeysView.visible) void sshKeys.refresh();
       void sshKeys.prefetch(); // the create wizard's "no new key" row then needs no request
-    } else if (store.account.kind === 'signedOut') {
+    } else if (store.account.kind !== 'checking') clusters.dropPrefetch();
+    if (store.account.kind === 'signedOut') {
       clusters.clear();
       storage.clear();
       sshKeys.clear();

@@ -13,6 +13,9 @@
 //   env TENSORPOOL_BENCH_ONLY=jobLog: the job-log rows only (dist/ built for production, the launches the
 //   host needs, then the 100,000-line job; no packaging, Node, S3, tree, idle, soak or visible steps, so
 //   their rows read as missing); for iterating on the log's path, not for figures of record.
+//   env TENSORPOOL_BENCH_ONLY=firstTree: the production build, then in the extension host only the launches
+//   (activation and time to first tree; TENSORPOOL_BENCH_TREE_LAUNCHES sets how many open with the view);
+//   the figures go to test-results/bench-firstTree.json.
 //
 // What runs where:
 //   1. `vsce package --no-dependencies` (which builds dist/ for production, minified, as shipped): VSIX
@@ -68,6 +71,8 @@ const ONLY_NODE = process.argv.slice(2).join(' ').includes('--only node');
 /** env TENSORPOOL_BENCH_ONLY=s3: the object-storage steps alone (for A/B runs), figures to bench-s3.json. */
 const ONLY_S3 = process.env.TENSORPOOL_BENCH_ONLY === 's3';
 const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
+/** env TENSORPOOL_BENCH_ONLY=firstTree: the launches only (activation, time to first tree). */
+const ONLY_FIRST_TREE = process.env.TENSORPOOL_BENCH_ONLY === 'firstTree';
 const OVERHEAD_PAIRS = 500;
 const OVERHEAD_ATTEMPTS = 3;
 
@@ -552,6 +557,7 @@ function hostRows(
     });
   }
   firstTreeRows(table, where, bench?.launches ?? [], failure);
+  if (ONLY_FIRST_TREE) return;
   const tree = bench?.tree;
   if (!tree) {
     table.missing('Tree, 1,000 clusters: all items', where, failure ?? 'the tree step failed');
@@ -660,7 +666,7 @@ async function hostBenchmarks(
   const [first, ...rest] = targets;
   // One version at a time: a second code-server and browser running beside a launch being timed made the
   // activation figures of the later version depend on the overlap (loads of 36-114 ms for a 77 KB bundle).
-  await runOne(first, !ONLY_JOB_LOG);
+  await runOne(first, !ONLY_JOB_LOG && !ONLY_FIRST_TREE);
   for (const target of rest) await runOne(target, false);
 }
 
@@ -684,12 +690,14 @@ runSuite(
     ctx.watchdog.arm(16 * 60_000, 'the benchmarks');
     const notes: string[] = [];
     try {
-      if (ONLY_JOB_LOG) {
+      if (ONLY_JOB_LOG || ONLY_FIRST_TREE) {
         await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets));
         // The other steps did not run: their rows would only read as missing.
-        const kept = table.rows.filter((r) => r.budget.startsWith('Job log'));
-        table.rows.splice(0, table.rows.length, ...kept);
+        if (ONLY_JOB_LOG) {
+          const kept = table.rows.filter((r) => r.budget.startsWith('Job log'));
+          table.rows.splice(0, table.rows.length, ...kept);
+        }
       } else {
         if (!ONLY_S3) await vsixAndBundle(table, raw);
         if (!ONLY_S3 && !isProduction(fs.readFileSync(path.join(REPO, 'dist', 'extension.js'), 'utf8'))) {
@@ -761,7 +769,9 @@ runSuite(
           ? 'bench-node.json'
           : ONLY_JOB_LOG
             ? 'bench-joblog.json'
-            : 'bench.json',
+            : ONLY_FIRST_TREE
+              ? 'bench-firstTree.json'
+              : 'bench.json',
     );
     fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(

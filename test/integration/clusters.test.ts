@@ -328,4 +328,44 @@ suite('Clusters: tree, wizards, tracking', () => {
       5000,
     );
   });
+
+  test('with the view showing, the startup check asks for the list alongside GET /me and shows that answer', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+    await until('view visible', () => ext.testing.nextRefreshDelay() !== undefined, 5000);
+    await ext.refresh();
+    await control.clearLog();
+    await ext.testing.initializeAccount();
+    await accountIs(ext, 'signedIn');
+    await until('the list in the store', () => !ext.store.clusters.loading, 5000);
+    await sleep(300); // the organisation details land: they ask for nothing again
+    const calls = (await control.log())
+      .map((e) => `${e.method} ${e.path}`)
+      .filter((c) => ['POST /health', 'GET /me', 'GET /cluster/list'].includes(c));
+    assert.equal(calls[0], 'POST /health', 'nothing before the service accepted this version');
+    assert.deepEqual(calls.slice(1).sort(), ['GET /cluster/list', 'GET /me'], 'one list, sent with /me');
+    const names = (await rows(ext)).filter((r) => r.node.kind === 'cluster').map((r) => label(r.item));
+    assert.ok(names.length > 0, 'the rows are the answer');
+  });
+
+  test('a stored token rejected by the startup check shows no rows, even with the list asked for alongside', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
+    await until('view visible', () => ext.testing.nextRefreshDelay() !== undefined, 5000);
+    await control.clearLog();
+    const revoked = { status: 401, body: { error: 'Token revoked' } };
+    await control.fault({ method: 'GET', path: '/me', ...revoked });
+    await control.fault({ method: 'GET', path: '/cluster/list', ...revoked });
+    await ext.testing.initializeAccount();
+    await accountIs(ext, 'rejected');
+    await sleep(300);
+    assert.deepEqual(
+      (await rows(ext)).map((r) => r.node.kind),
+      [],
+      'the welcome view, not stale rows',
+    );
+    assert.equal((await control.calls('GET', '/cluster/list')).length, 1, 'asked for alongside /me, once');
+    assert.equal(ext.store.account.kind, 'rejected');
+    await control.clearFaults();
+    assert.equal((await signIn()).ok, true);
+    await accountIs(ext, 'signedIn');
+  });
 });

@@ -60,6 +60,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
    * costs nothing.
    */
   private roots: ClusterNode[] | undefined;
+  /** VS Code has asked for the top-level rows (until then a change has no one to tell). */
+  private asked = false;
   /** The keys of a cluster row's nodes, as of its last change (they follow from its signature). */
   private readonly childKeys = new Map<string, string[]>();
 
@@ -78,10 +80,15 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     this.update();
   }
 
-  /** After a store change: redraw the whole tree if rows came, went or moved, else only changed rows. */
+  /**
+   * After a store change: redraw the whole tree if rows came, went or moved, else only changed rows.
+   * Nothing before VS Code first asked (it reads the rows as they are then): VS Code holds back a change
+   * that follows another within 200 ms, so a needless one at startup would delay the first rows.
+   */
   private update(): void {
     const before = this.rootKeys;
     const { changed } = this.sync();
+    if (!this.asked) return;
     if (!sameKeys(before, this.rootKeys!)) this.emitter.fire(undefined);
     else if (changed.length > 0) this.emitter.fire(changed);
   }
@@ -131,6 +138,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
 
   getChildren(node?: ClusterNode): ClusterNode[] {
     if (!node) {
+      this.asked = true;
       const roots = this.roots ?? this.sync().roots;
       markWhen('clusters.firstRows', roots, (r) => r.kind === 'cluster'); // test/bench: time to first tree
       return roots;

@@ -56,6 +56,8 @@ const CLUSTERS = numberEnv('TENSORPOOL_BENCH_CLUSTERS', 1000);
  *  ordinary account (the 1,000-cluster tree has rows of its own). */
 const FIRST_CLUSTERS = 20;
 const IDLE = process.env.TENSORPOOL_BENCH_IDLE === '1';
+/** TENSORPOOL_BENCH_ONLY=firstTree (test/bench/run.ts): the launches only, nothing after the last one. */
+const ONLY_FIRST_TREE = process.env.TENSORPOOL_BENCH_ONLY === 'firstTree';
 const IDLE_MS = numberEnv('TENSORPOOL_BENCH_IDLE_MS', 60_000);
 const VISIBLE_MS = numberEnv('TENSORPOOL_BENCH_VISIBLE_MS', 30_000);
 const SIGNAL = process.env.TENSORPOOL_BENCH_SIGNAL;
@@ -418,6 +420,7 @@ export async function run(): Promise<void> {
     });
     return finish({});
   }
+  if (ONLY_FIRST_TREE) return finish({});
   const bench: Record<string, unknown> = {};
   if (!ONLY_JOB_LOG) bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
   bench.jobLog = (
