@@ -84,6 +84,7 @@ export class Transport {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Made on the first request (the system certificates are read then, once per session). */
   private dispatcher: Promise<Dispatcher | undefined> | undefined;
+  private ownDispatcher: Promise<Dispatcher | undefined> | undefined;
 
   constructor(private readonly options: TransportOptions) {
     const problem = validateApiUrl(options.baseUrl);
@@ -161,7 +162,7 @@ export class Transport {
       payload = JSON.stringify(call.body);
       headers['content-type'] = 'application/json';
     }
-    const dispatcher = await this.outboundDispatcher();
+    const dispatcher = await this.serviceDispatcher();
     const started = Date.now();
     this.log(
       'debug',
@@ -234,13 +235,22 @@ export class Transport {
     throw err;
   }
 
-  /** The proxy/TLS dispatcher (undefined: undici's default), for requests outside call() such as presigned
-   *  downloads and the job WebSockets. */
+  /** The proxy/TLS dispatcher (undefined: undici's default), for requests to any URL outside call() such as
+   *  presigned downloads. */
   outboundDispatcher(): Promise<Dispatcher | undefined> {
     this.dispatcher ??= this.options.dispatcher
       ? Promise.resolve(this.options.dispatcher)
       : outboundDispatcher(this.options.proxy);
     return this.dispatcher;
+  }
+
+  /** The dispatcher for the service itself (call() and the job WebSockets): the system certificates are read
+   *  only when TLS is on the way to it. */
+  private serviceDispatcher(): Promise<Dispatcher | undefined> {
+    this.ownDispatcher ??= this.options.dispatcher
+      ? Promise.resolve(this.options.dispatcher)
+      : outboundDispatcher(this.options.proxy, process.env, this.baseUrl);
+    return this.ownDispatcher;
   }
 
   /** What a WebSocket to `path` needs (src/api/jobSocket.ts): its ws(s):// URL, never carrying the token; the
@@ -251,7 +261,7 @@ export class Transport {
     dispatcher: Dispatcher | undefined;
     userAgent: string;
   }> {
-    const dispatcher = await this.outboundDispatcher();
+    const dispatcher = await this.serviceDispatcher();
     const token = this.options.getToken();
     if (token) this.secrets.add(token);
     const url = this.baseUrl.replace(/^http(s?):/i, 'ws$1:') + path;

@@ -53,7 +53,7 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
     socketTarget: async (path: string) => ({
       url: data.base + path,
       token: data.token,
-      dispatcher: await outboundDispatcher(data.proxy),
+      dispatcher: await outboundDispatcher(data.proxy, process.env, data.base),
       userAgent: data.userAgent,
     }),
     log: (level: LogLevel, text: string) => post({ type: 'log', level, text: secrets.redact(text) }),

@@ -61,9 +61,29 @@ export function proxyDispatcher(
 export async function outboundDispatcher(
   proxy: ProxySettings | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  /** The only URL this dispatcher is for, when there is one: without TLS on its way, no certificates. */
+  target?: string,
 ): Promise<Dispatcher | undefined> {
-  const wanted = proxy?.strictSSL !== false && proxy?.systemCertificates !== false;
+  const wanted =
+    proxy?.strictSSL !== false &&
+    proxy?.systemCertificates !== false &&
+    (target === undefined || usesTls(target, proxy, env));
   return proxyDispatcher(proxy, env, wanted ? await systemSecureContext() : undefined);
+}
+
+/**
+ * Whether requests to `target` use TLS anywhere: an https/wss target, or a proxy for it reached over https.
+ * Plain http to the local engine needs no certificates, and reading the system store costs 40-60 ms of CPU
+ * (synchronous on Node 24) on the way to the first answer.
+ */
+export function usesTls(
+  target: string,
+  proxy: ProxySettings | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (/^(?:https|wss):/i.test(target)) return true;
+  const via = proxyFor(target, proxy, env);
+  return via !== undefined && /^https:/i.test(via.url);
 }
 
 /** What a Node http(s) client (the S3 client with an https.Agent) needs to go out as the API client does. */
@@ -85,8 +105,10 @@ export async function nodeClientOptions(
   proxy: ProxySettings | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<NodeClientOptions> {
-  const tls = await tlsOptions(proxy);
   const via = proxyFor(target, proxy, env);
+  const tls = usesTls(target, proxy, env)
+    ? await tlsOptions(proxy)
+    : { rejectUnauthorized: proxy?.strictSSL !== false };
   return via ? { ...tls, proxy: via } : tls;
 }
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
-import { nodeClientOptions, proxyDispatcher } from '../../../src/api/proxy';
+import { nodeClientOptions, outboundDispatcher, proxyDispatcher, usesTls } from '../../../src/api/proxy';
 import { pemBlocks, readSystemCertificates, tlsOptions } from '../../../src/api/systemCerts';
 
 const [ROOT_A, ROOT_B] = tls.rootCertificates;
@@ -113,6 +113,23 @@ describe('TLS and proxy options for other clients (the S3 client)', () => {
       (await nodeClientOptions('https://s3.example', { authorization: auth }, {})).proxy,
       undefined,
     );
+  });
+
+  it('TLS on the way: https/wss targets, or an http target behind an https proxy; plain http reads no store', async () => {
+    assert.equal(usesTls('https://api.example', undefined, {}), true);
+    assert.equal(usesTls('wss://api.example/job/listen', undefined, {}), true);
+    assert.equal(usesTls('http://127.0.0.1:8080', undefined, {}), false);
+    assert.equal(usesTls('ws://127.0.0.1:8080', undefined, {}), false);
+    assert.equal(usesTls('http://engine.example', { url: 'https://proxy:443' }, {}), true);
+    assert.equal(usesTls('http://engine.example', undefined, { HTTP_PROXY: 'https://proxy:443' }), true);
+    assert.equal(usesTls('http://engine.example', undefined, { HTTPS_PROXY: 'https://proxy:443' }), false);
+    assert.equal(
+      usesTls('http://engine.example', { url: 'https://proxy:443', noProxy: ['engine.example'] }, {}),
+      false,
+    );
+    // Whatever this machine's store holds: no proxy, strict TLS and plain http need undici's default only.
+    assert.equal(await outboundDispatcher({}, {}, 'http://127.0.0.1:1'), undefined);
+    assert.equal((await nodeClientOptions('http://127.0.0.1:1', {}, {})).ca, undefined);
   });
 
   it("the API client's dispatcher: undici's default unless a proxy, relaxed TLS or extra certificates need one", () => {
