@@ -15,9 +15,6 @@ import { mark } from './timingMarks';
 
 type Listing = ClusterListing & { skipped: number };
 
-/** How long a prefetched list may still be on its way before the loading row shows. */
-const LOADING_ROW_MS = 250;
-
 export class ClustersController extends ScopedList {
   /** The list asked for while the token was checked, for the first load once signed in. */
   private early: { includeOrg: boolean; listing: Promise<Listing>; isCurrent: () => boolean } | undefined;
@@ -64,15 +61,10 @@ export class ClustersController extends ScopedList {
     const early = this.early;
     this.early = undefined;
     const taken = early?.includeOrg === includeOrg && early.isCurrent() ? early.listing : undefined;
-    // A prefetched list usually lands with GET /me: "Loading clusters…" shows only if it is still on its
-    // way a moment later (VS Code holds back a change that follows another within 200 ms, so a loading row
-    // drawn just before the list would delay the list).
-    const showLoading = () => this.store.updateClusters({ loading: true });
-    const loadingRow = taken ? setTimeout(showLoading, LOADING_ROW_MS) : undefined;
-    if (!taken) showLoading();
+    this.store.updateClusters({ loading: true });
     mark('clusters.list');
     try {
-      const listing = await (taken ?? this.list(includeOrg)).finally(() => clearTimeout(loadingRow));
+      const listing = await (taken ?? this.list(includeOrg));
       if (listing.skipped)
         this.log.warn(`Cluster list: ${listing.skipped} record(s) without an id were skipped.`);
       if (listing.unreadRows?.length)

@@ -21,6 +21,7 @@ import { clusterTooltip, instanceTooltip } from './clusterTooltips';
 import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
 import { clusterVolumeItem } from './volumesTree';
 import { markWhen } from '../timingMarks';
+import { FirstRows } from './firstRows';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
@@ -60,8 +61,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
    * costs nothing.
    */
   private roots: ClusterNode[] | undefined;
-  /** VS Code has asked for the top-level rows (until then a change has no one to tell). */
-  private asked = false;
+  /** VS Code's first ask at startup waits for the startup's rows (firstRows.ts). */
+  private readonly first = new FirstRows<ClusterNode[]>();
   /** The keys of a cluster row's nodes, as of its last change (they follow from its signature). */
   private readonly childKeys = new Map<string, string[]>();
 
@@ -69,6 +70,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     private readonly store: Store,
     /** Storage volumes attached to a cluster when its record does not list them (volumes view data). */
     private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
+    /** The stored token was read (before that, "signed out" is only the state the window starts in). */
+    private readonly accountKnown: () => boolean = () => true,
   ) {
     this.subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
@@ -82,13 +85,12 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
 
   /**
    * After a store change: redraw the whole tree if rows came, went or moved, else only changed rows.
-   * Nothing before VS Code first asked (it reads the rows as they are then): VS Code holds back a change
-   * that follows another within 200 ms, so a needless one at startup would delay the first rows.
+   * Nothing before VS Code first asked, nor while its first ask waits for the startup's rows.
    */
   private update(): void {
     const before = this.rootKeys;
     const { changed } = this.sync();
-    if (!this.asked) return;
+    if (!this.first.changed(this.interim(), () => this.firstRows())) return;
     if (!sameKeys(before, this.rootKeys!)) this.emitter.fire(undefined);
     else if (changed.length > 0) this.emitter.fire(changed);
   }
@@ -136,14 +138,25 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     return `${recordSignature(c)}|${op ? `${op.kind}:${op.status}` : ''}|${dataSignature(volumes)}`;
   }
 
-  getChildren(node?: ClusterNode): ClusterNode[] {
-    if (!node) {
-      this.asked = true;
-      const roots = this.roots ?? this.sync().roots;
-      markWhen('clusters.firstRows', roots, (r) => r.kind === 'cluster'); // test/bench: time to first tree
-      return roots;
-    }
+  getChildren(node?: ClusterNode): ClusterNode[] | Promise<ClusterNode[]> {
+    if (!node) return this.first.ask(this.interim(), () => this.firstRows());
     return node.kind === 'cluster' ? this.childRows(node) : [];
+  }
+
+  private firstRows(): ClusterNode[] {
+    const roots = this.roots ?? this.sync().roots;
+    markWhen('clusters.firstRows', roots, (r) => r.kind === 'cluster'); // test/bench: time to first tree
+    return roots;
+  }
+
+  /** The rows now are not the startup's answer yet: the token is being read or checked, or the first list is
+   *  on its way. */
+  private interim(): boolean {
+    const account = this.store.account;
+    if (account.kind === 'checking') return true;
+    if (account.kind === 'signedOut') return !this.accountKnown();
+    const { data, error } = this.store.clusters;
+    return account.kind === 'signedIn' && !data && !error;
   }
 
   /** A cluster's nodes, then its attached storage volumes (with their mount paths). */
@@ -269,6 +282,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   }
 
   dispose(): void {
+    this.first.dispose();
     this.subscription.dispose();
     this.emitter.dispose();
   }
