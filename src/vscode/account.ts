@@ -50,6 +50,7 @@ export class AccountController implements vscode.Disposable {
   private rejectionPrompted = false;
   /** Set while this window signs in or out: SecretStorage events from its own writes are not news. */
   private ownWrites = 0;
+  private startupRead = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -77,9 +78,15 @@ export class AccountController implements vscode.Disposable {
     return this.store.account.kind === 'signedIn';
   }
 
+  /** The stored token was read: "signed out" before that is only the state the window starts in. */
+  get tokenRead(): boolean {
+    return this.startupRead;
+  }
+
   /** Read the stored token and check it in the background. Called once after activation. */
   async initialize(): Promise<void> {
     const token = await markSpan('token.read', () => this.secretStorage.get(TOKEN_KEY));
+    this.startupRead = true;
     if (token) {
       this.setToken(token);
       await this.check();
@@ -114,17 +121,20 @@ export class AccountController implements vscode.Disposable {
     }
     const seq = ++this.checkSeq;
     this.store.setAccount({ kind: 'checking' });
-    // POST /health first, as the official CLI does; a refusal stops here (cliSetup.ts).
-    const refused = await this.cli?.health();
+    // POST /health first, as the official CLI does; a refusal stops here (cliSetup.ts). Unless it refused
+    // this version last time, GET /me (and the cluster list) go out alongside it, one round trip sooner;
+    // their answers count only if it does not refuse now.
+    const health = this.cli?.health();
+    const alongside = this.cli?.mayAskAlongside() !== false ? this.askMe(seq) : undefined;
+    alongside?.catch(() => undefined); // read below, or not wanted after a refusal
+    const refused = await health;
     if (seq !== this.checkSeq) return;
     if (refused !== undefined) {
       this.store.setAccount({ kind: 'outdated', message: refused });
       return;
     }
     try {
-      const client = await this.api.client();
-      this.whileChecking?.(() => seq === this.checkSeq);
-      const me = await client.me();
+      const me = await (alongside ?? this.askMe(seq));
       if (seq !== this.checkSeq) return;
       this.store.setAccount({ kind: 'signedIn', label: accountLabel(me), id: accountId(me) });
       this.log.info('Token accepted by GET /me.');
@@ -135,6 +145,13 @@ export class AccountController implements vscode.Disposable {
       this.log.warn(`Account check failed: ${state.kind}: ${'message' in state ? state.message : ''}`);
       this.store.setAccount(state);
     }
+  }
+
+  /** GET /me for check number `seq` (the cluster list goes out alongside when the view shows). */
+  private async askMe(seq: number): Promise<Record<string, unknown>> {
+    const client = await this.api.client();
+    this.whileChecking?.(() => seq === this.checkSeq);
+    return client.me();
   }
 
   /** Organisation name and balance for the status-bar tooltip; optional, failures are only logged. */

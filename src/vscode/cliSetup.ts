@@ -5,8 +5,9 @@
  *  - else a token in a workspace folder's `.env` (TENSORPOOL_KEY= or TENSORPOOL_API_KEY=), offered once per
  *    file, read only after the user agrees, only in a trusted workspace (otherwise the user is told why),
  *    never written back,
- *  - POST /health before the background account check: a refusal is shown once, the status bar says
- *    so, and nothing else is requested until the check is run again.
+ *  - POST /health with the background account check: a refusal is shown once, the status bar says
+ *    so, and nothing else is requested until the check is run again (nor alongside that check, while the
+ *    refused version is still this one).
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -64,6 +65,9 @@ export class CliSetup {
         uname: `${os.type()} ${os.release()} ${os.arch()}`,
       });
       this.api.refusedBecause = verdict.ok ? undefined : verdict.message;
+      const refused = verdict.ok ? undefined : this.extensionVersion;
+      if (this.state.get('tensorpool.refusedVersion') !== refused)
+        void this.state.update('tensorpool.refusedVersion', refused);
       if (verdict.ok) return undefined;
       this.log.warn(`The service refused this client (HTTP ${verdict.status}): ${verdict.message}`);
       this.showRefusal(verdict.message);
@@ -72,6 +76,11 @@ export class CliSetup {
       this.log.info(`Health check not answered: ${errorMessage(e)}`);
       return undefined;
     }
+  }
+
+  /** Whether the account check may ask for more alongside POST /health: it did not refuse this version last. */
+  mayAskAlongside(): boolean {
+    return this.state.get('tensorpool.refusedVersion') !== this.extensionVersion;
   }
 
   private showRefusal(message: string): void {

@@ -28,6 +28,8 @@ export interface StoredStateTypes {
   'tensorpool.jobsIncludeOrg': boolean;
   /** The Get Started walkthrough was opened (or skipped) after the first activation. */
   'tensorpool.walkthroughOffered': boolean;
+  /** The extension version POST /health last refused (the next check then asks for nothing alongside it). */
+  'tensorpool.refusedVersion': string;
 }
 
 export type StoredKey = keyof StoredStateTypes;
@@ -45,6 +47,7 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.volumesIncludeOrg': true,
   'tensorpool.jobsIncludeOrg': true,
   'tensorpool.walkthroughOffered': true,
+  'tensorpool.refusedVersion': true,
 };
 
 export const STORED_KEYS = Object.keys(LISTED) as readonly StoredKey[];

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ConfirmOptions } from '../../src/wizards/prompter';
 import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { until } from '../shared/wait';
 import { engine, eventually } from './helpers';
 import { accountIs, api, control, setApiUrl, signIn, sleep } from './control';
 
@@ -191,6 +192,13 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     await control.clearLog();
     await ext.testing.initializeAccount();
     await accountIs(ext, 'outdated');
+    // This version was not refused before, so GET /me went out alongside: its answer signs nobody in.
+    await until(
+      'the /me sent alongside answered',
+      async () => (await control.calls('GET', '/me')).length === 1,
+    );
+    await sleep(100);
+    assert.equal(ext.store.account.kind, 'outdated');
     const [health] = await control.calls('POST', '/health');
     assert.equal(health.status, 426);
     const body = health.body as { package_version: string; uname: string };
@@ -210,7 +218,7 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     assert.equal((await signIn()).ok, false, 'sign-in is refused locally too');
     assert.deepEqual(await control.log(), [], 'nothing requested after the refusal');
 
-    // The next background check asks again; the same refusal is not shown twice.
+    // The next background check asks again, for nothing alongside now; the same refusal is not shown twice.
     await ext.testing.initializeAccount();
     await accountIs(ext, 'outdated');
     assert.deepEqual(
