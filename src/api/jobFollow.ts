@@ -4,7 +4,8 @@
  * lines the drop cut off and the final status (a second drop then ends it). Never a push. When a new
  * connection replays the log from the start (its first message equals the first one seen), the lines
  * already delivered are skipped, so the caller sees each line once; only the first message's text and
- * a count are kept (bounded memory).
+ * a count are kept (bounded memory). With onLines (and the worker), runs of log lines arrive as one string
+ * each (see listenThread.ts), skipped and counted the same way.
  */
 import * as l10n from '@vscode/l10n';
 import { isTerminalJobState } from '../model/job';
@@ -26,6 +27,9 @@ export type FollowOutcome =
 
 export interface FollowOptions extends SocketOptions {
   readonly onMessage: (m: ListenMessage) => void;
+  /** Runs of log lines (texts joined with \n, none holding a newline) as one string each; without it (or
+   * without the worker) each line goes to onMessage. */
+  readonly onLines?: (lines: string, count: number) => void;
   /** Called before each reconnect (attempt 1, 2, ...) with the delay waited. */
   readonly onReconnect?: (attempt: number, delayMs: number) => void;
   readonly signal?: AbortSignal;
@@ -41,6 +45,18 @@ export interface FollowOptions extends SocketOptions {
 /** Close codes that mean "this will not work by trying again" (auth, not found, bad request). */
 function refusal(code: number): boolean {
   return code === 1008 || code === 1003 || (code >= 4400 && code < 4500);
+}
+
+/** Where the line after the first `n` lines of `lines` (joined with \n) starts. */
+function afterLines(lines: string, n: number): number {
+  let at = -1;
+  for (let i = 0; i < n; i++) at = lines.indexOf('\n', at + 1);
+  return at + 1;
+}
+
+function firstLine(lines: string): string {
+  const end = lines.indexOf('\n');
+  return end < 0 ? lines : lines.slice(0, end);
 }
 
 export async function followJob(
@@ -73,6 +89,19 @@ export async function followJob(
           delivered++;
           opts.onMessage(m);
         },
+        onLines: opts.onLines
+          ? (lines, count) => {
+              gotAny = true;
+              if (index === 0 && before > 0 && firstLine(lines) === firstText) skip = before;
+              const skipped = Math.min(count, Math.max(0, skip - index));
+              index += count;
+              if (skipped === count) return;
+              const rest = skipped === 0 ? lines : lines.slice(afterLines(lines, skipped));
+              if (delivered === 0) firstText = firstLine(rest);
+              delivered += count - skipped;
+              opts.onLines?.(rest, count - skipped);
+            }
+          : undefined,
       },
       opts,
     );

@@ -1,6 +1,8 @@
 /**
  * One /job/listen/{id} connection read in a worker thread (listenWorker.ts), with listenJob's contract:
  * every message to onMessage in order (delivered in batches), then how it ended; an abort closes it.
+ * With onLines, a run of consecutive log lines comes as one string instead (LineRun: the texts joined
+ * with \n, `count` of them, none with a newline or a status), in its place in the order.
  * The caller's thread only handles a batch now and then, however fast the job prints. When the worker
  * cannot run (the caller gave its own dispatcher, which cannot cross threads, or the worker script is
  * missing or fails before saying anything) the connection is read here instead, as before.
@@ -11,16 +13,27 @@ import { Worker } from 'node:worker_threads';
 import * as l10n from '@vscode/l10n';
 import type { Transport } from './http';
 import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
-import type { ListenThreadMessage, ListenWorkerData } from './listenWorker';
+import type { LineRun, ListenThreadMessage, ListenWorkerData } from './listenWorker';
 import { l10nContents } from '../model/l10nSlot';
 
 /** Beside this module: dist/listenWorker.js in the bundle, out/src/api/listenWorker.js in the tests. */
 export const LISTEN_WORKER_FILE = path.join(__dirname, 'listenWorker.js');
 
+export interface ThreadHandlers {
+  readonly onMessage: (m: ListenMessage) => void;
+  /** Runs of log lines as one string each; without it, each line goes to onMessage. */
+  readonly onLines?: (lines: string, count: number) => void;
+  readonly signal?: AbortSignal;
+}
+
+function isRun(item: ListenMessage | LineRun): item is LineRun {
+  return typeof (item as LineRun).lines === 'string';
+}
+
 export async function listenJobInThread(
   transport: Transport,
   jobId: string,
-  handlers: { onMessage: (m: ListenMessage) => void; signal?: AbortSignal },
+  handlers: ThreadHandlers,
   opts: SocketOptions = {},
   file = LISTEN_WORKER_FILE,
 ): Promise<ListenOutcome> {
@@ -53,8 +66,13 @@ export async function listenJobInThread(
     worker.on('message', (m: ListenThreadMessage) => {
       if (settled) return;
       heard = true;
-      if (m.type === 'messages') for (const message of m.batch) handlers.onMessage(message);
-      else if (m.type === 'log') transport.log(m.level, m.text);
+      if (m.type === 'messages') {
+        for (const item of m.batch) {
+          if (!isRun(item)) handlers.onMessage(item);
+          else if (handlers.onLines) handlers.onLines(item.lines, item.count);
+          else for (const message of item.lines.split('\n')) handlers.onMessage({ message });
+        }
+      } else if (m.type === 'log') transport.log(m.level, m.text);
       else settle(m.outcome);
     });
     worker.on('error', (err) => {

@@ -5,6 +5,9 @@
  * socket read returns (megabytes) in one go, which on the main thread blocked the extension host for
  * hundreds of milliseconds. Here the parsing blocks only this thread; the messages go to the main thread
  * in batches (ListenThreadMessage, at most every BATCH_MS or BATCH_SIZE messages), then the outcome.
+ * In a batch, consecutive log lines (a message without status or newline) travel as one string
+ * (LineRun: the lines joined with \n), so the main thread gets one string per run instead of an object
+ * and a string per line: less to copy across, to allocate and to collect on the extension host.
  * The token arrives in workerData (memory only) and goes out in the socket's first message only.
  * It loads dist/api.js (the API layer) rather than bundling its own copy.
  */
@@ -33,8 +36,14 @@ export interface ListenWorkerData {
   readonly l10n: L10nContents | undefined;
 }
 
+/** Consecutive log lines (messages with only a text, no newline in it): their texts joined with \n. */
+export interface LineRun {
+  readonly lines: string;
+  readonly count: number;
+}
+
 export type ListenThreadMessage =
-  | { readonly type: 'messages'; readonly batch: readonly ListenMessage[] }
+  | { readonly type: 'messages'; readonly batch: readonly (ListenMessage | LineRun)[] }
   | { readonly type: 'log'; readonly level: LogLevel; readonly text: string }
   | { readonly type: 'end'; readonly outcome: ListenOutcome };
 
@@ -58,11 +67,20 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
     }),
     log: (level: LogLevel, text: string) => post({ type: 'log', level, text: secrets.redact(text) }),
   };
-  let batch: ListenMessage[] = [];
+  let batch: (ListenMessage | LineRun)[] = [];
+  let run: string[] = [];
+  let size = 0;
   let timer: NodeJS.Timeout | undefined;
+  const endRun = () => {
+    if (run.length === 0) return;
+    batch.push({ lines: run.join('\n'), count: run.length });
+    run = [];
+  };
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
+    endRun();
+    size = 0;
     if (batch.length === 0) return;
     post({ type: 'messages', batch });
     batch = [];
@@ -77,8 +95,13 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
     {
       signal: ac.signal,
       onMessage: (m) => {
-        batch.push(m);
-        if (batch.length >= BATCH_SIZE) flush();
+        if (m.status === undefined && m.message !== undefined && !m.message.includes('\n'))
+          run.push(m.message);
+        else {
+          endRun();
+          batch.push(m);
+        }
+        if (++size >= BATCH_SIZE) flush();
         else timer ??= setTimeout(flush, BATCH_MS);
       },
     },

@@ -21,13 +21,15 @@ export interface LogBufferLimits {
 
 export class LogBuffer {
   private readonly text: BoundedText;
+  private readonly maxLines: number;
   private droppedLines = 0;
 
   constructor(limits: LogBufferLimits = {}) {
+    this.maxLines = limits.maxLines ?? Infinity;
     this.text = new BoundedText(
       limits.maxChars ?? 1_000_000,
       (_old, lines) => (this.droppedLines += lines),
-      limits.maxLines ?? Infinity,
+      this.maxLines,
     );
   }
 
@@ -44,6 +46,22 @@ export class LogBuffer {
     }
     const terminal = toTerminal(text.endsWith('\n') ? text : `${text}\n`);
     this.text.push(terminal, countLines(terminal));
+  }
+
+  /**
+   * `count` lines joined with \n (none holding a newline, no final one), e.g. a run of a job's log lines
+   * as one string. Beyond the lines a write holds, only the newest are kept (the others are counted).
+   */
+  pushLines(lines: string, count: number): void {
+    let text = lines;
+    if (count > this.maxLines) {
+      let at = text.length;
+      for (let i = 0; i < this.maxLines; i++) at = text.lastIndexOf('\n', at - 1);
+      text = text.slice(at + 1);
+      this.droppedLines += count - this.maxLines;
+      count = this.maxLines;
+    }
+    this.text.push(`${text.replaceAll('\n', '\r\n')}\r\n`, count);
   }
 
   /** Everything waiting, as one string for one write (undefined when nothing waits). */

@@ -107,6 +107,10 @@ export class JobFollowers implements vscode.Disposable {
           if (m.message !== undefined) f.terminal.append(m.message);
           if (f.state === 'pending' || f.state === 'following') this.setState(jobId, f, 'running');
         },
+        onLines: (lines, count) => {
+          f.terminal.appendLines(lines, count);
+          if (f.state === 'pending' || f.state === 'following') this.setState(jobId, f, 'running');
+        },
         onReconnect: (attempt, delayMs) =>
           f.terminal.note(
             delayMs === 0

@@ -88,6 +88,14 @@ export class JobTerminal implements vscode.Disposable {
     this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
+  /** `count` lines of the job's log, joined with \n (none holding a newline), as one string. */
+  appendLines(lines: string, count: number): void {
+    if (this.closed) return;
+    this.tap?.(this.jobName, lines);
+    this.buffer.pushLines(lines, count);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
   /** A line of our own (dimmed), e.g. "Connection lost; reconnecting in 2 s…". */
   note(text: string): void {
     this.append(`\x1b[2m${text}\x1b[0m`);

@@ -2,9 +2,10 @@
 //   event-loop delay p99 while streaming 100,000 lines: target <= 50 ms (the jobs issue), reported as
 //   information with whether it was met (not yet on every VS Code version). The log is read in a worker
 //   thread (src/api/listenThread.ts; on Linux 10 nice steps below the host's), which parses the socket's
-//   bursts; the extension host's thread gets a batch of messages every 20 ms and writes the terminal at
-//   most every 50 ms, at most the lines the terminal keeps (its scrollback plus a screen); the window ends
-//   500 ms after the follower, so the last write is in it. Every line arriving is checked;
+//   bursts; the extension host's thread gets a batch of messages every 20 ms (log lines in runs, one string
+//   each) and writes the terminal at most every 50 ms, at most the lines the terminal keeps (its scrollback
+//   plus a screen); the window ends 500 ms after the follower, so the last write is in it. Every line
+//   arriving is checked;
 //   heap growth while streaming: <= 8 MB, the heap the 100,000 lines leave behind: heapUsed after a full GC
 //   once they have streamed (terminal still open) minus heapUsed after a full GC when the push returned.
 //   What the extension holds for a job's log is bounded by construction: the LogBuffer at most ~1 MB of

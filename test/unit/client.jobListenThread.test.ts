@@ -99,6 +99,59 @@ describe('API client: a job log read in a worker thread (local engine)', functio
     assert.equal(new Set(texts).size, texts.length, 'no line twice');
   });
 
+  it('with onLines, runs of lines come as one string each: every line once and in order, the status as a message', async () => {
+    await t.engine.config({ jobs: { ...FAST_JOBS, lineMs: 0, lines: 5_000 } });
+    const id = await submitted(t.client, t.clusterId, t.folder.path);
+    const texts: string[] = [];
+    const runs: number[] = [];
+    const got: ListenMessage[] = [];
+    const outcome = await t.client.jobs.follow(id, {
+      worker: true,
+      onMessage: (m) => got.push(m),
+      onLines: (lines, count) => {
+        const split = lines.split('\n');
+        assert.equal(split.length, count, 'count is the number of lines');
+        texts.push(...split);
+        runs.push(count);
+      },
+    });
+    assert.equal(outcome.kind, 'success');
+    assert.equal(texts.length, 2 * 5_001);
+    assert.ok(runs.length < texts.length / 10, `${runs.length} runs for ${texts.length} lines`);
+    const numbers = texts.map((l) => /python train.py: line (\d+) of/.exec(l)?.[1]).filter(Boolean);
+    assert.deepEqual(
+      numbers.map(Number),
+      Array.from({ length: 5_000 }, (_, i) => i + 1),
+    );
+    assert.deepEqual(
+      got.map((m) => m.status),
+      ['success'],
+      'only the status came as a message',
+    );
+  });
+
+  it('with onLines, a dropped stream is followed again without repeating a line of the replay', async () => {
+    await t.engine.config({ jobs: { ...FAST_JOBS, lineMs: 20 } });
+    const id = await submitted(t.client, t.clusterId, t.folder.path);
+    await t.engine.fault({ method: 'WS', path: `/job/listen/${id}`, action: 'terminate', afterMessages: 3 });
+    const texts: string[] = [];
+    const reconnects: number[] = [];
+    const outcome = await t.client.jobs.follow(id, {
+      worker: true,
+      onMessage: (m) => {
+        if (m.status === undefined) texts.push(m.message ?? '');
+      },
+      onLines: (lines) => texts.push(...lines.split('\n')),
+      onReconnect: (n) => reconnects.push(n),
+      baseDelayMs: 5,
+    });
+    assert.equal(outcome.kind, 'success');
+    assert.deepEqual(reconnects, [1]);
+    assert.equal(texts.length, 2 * (FAST_JOBS.lines + 1));
+    assert.equal(new Set(texts).size, texts.length, 'no line twice');
+    assert.match(texts.at(-1) ?? '', /python train.py: line 3 of 3/);
+  });
+
   it('an unknown job is refused with the reason, from the worker too', async () => {
     const outcome = await t.client.jobs.follow('job_nope', {
       worker: true,

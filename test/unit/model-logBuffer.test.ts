@@ -52,6 +52,28 @@ describe('job log buffer', () => {
     assert.equal(next.split('\r\n').filter(Boolean).length, 500);
   });
 
+  it('lines handed over as one string are written as if pushed one by one', () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `\x1b[32mline ${i}\x1b[0m`);
+    const one = new LogBuffer({ maxLines: 1_200 });
+    for (const line of lines) one.push(line);
+    const run = new LogBuffer({ maxLines: 1_200 });
+    run.pushLines(lines.slice(0, 4).join('\n'), 4);
+    run.pushLines(lines.slice(4).join('\n'), 6);
+    assert.equal(run.take(), one.take());
+  });
+
+  it('a run of more lines than a write holds keeps its newest lines and counts the others', () => {
+    const b = new LogBuffer({ maxLines: 1_200 });
+    b.push('before');
+    const run = Array.from({ length: 2_000 }, (_, i) => `line ${i + 1}`);
+    b.pushLines(run.join('\n'), run.length);
+    const lines = b.take()!.split('\r\n').filter(Boolean);
+    assert.equal(lines.length, 1 + 1_200, 'the marker and the last 1,200 lines');
+    assert.match(lines[0], /… 801 lines not shown/);
+    assert.equal(lines[1], 'line 801');
+    assert.equal(lines.at(-1), 'line 2000');
+  });
+
   it('a many-line message counts as its lines', () => {
     const b = new LogBuffer({ maxLines: 3 });
     b.push('a');
