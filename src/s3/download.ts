@@ -6,18 +6,14 @@
  * and removes their temp files.
  */
 import * as l10n from '@vscode/l10n';
-import {
-  GetObjectCommand,
-  type GetObjectCommandInput,
-  type GetObjectCommandOutput,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, opendir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { safeOutputPath } from '../api/downloads';
 import { KeysRejectedError, isAbort, s3ErrorMessage } from './errors';
+import { signedGets, type Get } from './gets';
 import { baseName, listAll, type S3Object } from './list';
 import type { S3Session } from './session';
 
@@ -42,36 +38,37 @@ export interface DownloadOutcome {
 export const RANGE_SIZE = 16 * 1024 * 1024;
 const RANGE_QUEUE = 4;
 
-type Get = (client: S3Client, input: GetObjectCommandInput) => Promise<GetObjectCommandOutput>;
 type GetOptions = {
   signal?: AbortSignal;
   onBytes?: (n: number) => void;
   made?: Set<string>;
   size?: number;
   gets?: Get;
+  /** Names the temp files of one download apart (random, then a counter). */
+  temp?: () => string;
 };
-
-/**
- * GETs that share one resolved middleware stack per client (what the SDK's own `cacheMiddleware` does, which
- * it skips when a request has options such as an abort signal): the SDK otherwise builds and sorts the whole
- * stack again for every request, most of its CPU per small object. All GETs of one download carry the same
- * signal, so the stack is built once for them.
- */
-export function sharedGets(signal?: AbortSignal): Get {
-  const handlers = new WeakMap<S3Client, ReturnType<GetObjectCommand['resolveMiddleware']>>();
-  return async (client, input) => {
-    const command = new GetObjectCommand(input);
-    let handler = handlers.get(client);
-    if (!handler) {
-      handler = command.resolveMiddleware(client.middlewareStack, client.config, { abortSignal: signal });
-      handlers.set(client, handler);
-    }
-    return (await handler(command)).output;
-  };
-}
 
 /** Received bytes are written in batches of up to this size (fewer writes; memory stays bounded). */
 const WRITE_BATCH = 1024 * 1024;
+
+/**
+ * Write `bufs` at `at` with one pwritev (no copy into one buffer); a short write goes on with the rest. Returns
+ * the bytes written: fewer than given only if a write wrote nothing, which the callers report as short.
+ */
+async function writeAll(fh: FileHandle, bufs: Buffer[], at: number): Promise<number> {
+  let rest = bufs;
+  let total = 0;
+  for (;;) {
+    const { bytesWritten } = await fh.writev(rest, at + total);
+    if (!bytesWritten) return total;
+    total += bytesWritten;
+    let skip = bytesWritten;
+    let i = 0;
+    while (i < rest.length && skip >= rest[i].length) skip -= rest[i++].length;
+    if (i === rest.length) return total;
+    rest = [rest[i].subarray(skip), ...rest.slice(i + 1)];
+  }
+}
 
 /** GET `key` (or bytes start..end) into the open file at `start`; returns the bytes written. */
 async function getInto(
@@ -81,22 +78,19 @@ async function getInto(
   fh: FileHandle,
   start: number,
   end: number | undefined,
-  opts: GetOptions,
+  opts: GetOptions & { gets: Get },
 ): Promise<{ written: number; length?: number }> {
   const input = { Bucket: bucket, Key: key, Range: end === undefined ? undefined : `bytes=${start}-${end}` };
-  const out = opts.gets
-    ? await opts.gets(client, input)
-    : await client.send(new GetObjectCommand(input), { abortSignal: opts.signal });
+  const out = await opts.gets(client, input);
   let at = start;
   let batch: Buffer[] = [];
   let batched = 0;
   const flush = async (): Promise<void> => {
     if (!batched) return;
-    const buf = batch.length === 1 ? batch[0] : Buffer.concat(batch, batched);
+    const bufs = batch;
     batch = [];
     batched = 0;
-    await fh.write(buf, 0, buf.length, at);
-    at += buf.length;
+    at += await writeAll(fh, bufs, at);
   };
   for await (const chunk of out.Body as Readable) {
     const buf = chunk as Buffer;
@@ -107,6 +101,13 @@ async function getInto(
   }
   await flush();
   return { written: at - start, length: out.ContentLength };
+}
+
+/** Temp names `<random>-<n>`: random per download, so two downloads into one folder never meet. */
+function tempNames(): () => string {
+  const run = randomBytes(4).toString('hex');
+  let n = 0;
+  return () => `${run}-${(n++).toString(36)}`;
 }
 
 /** Stream one object to `target` through a temp file renamed into place (a large one in parallel ranges). */
@@ -122,7 +123,8 @@ export async function downloadTo(
     await mkdir(parent, { recursive: true });
     opts.made?.add(parent);
   }
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  const o = { ...opts, gets: opts.gets ?? signedGets(opts.signal) };
+  const temp = join(parent, `.${basename(target)}.${(opts.temp ?? tempNames())()}.part`);
   let fh: FileHandle | undefined;
   try {
     fh = await open(temp, 'wx', 0o644);
@@ -135,7 +137,7 @@ export async function downloadTo(
         while (next < ranges && !opts.signal?.aborted) {
           const start = next++ * RANGE_SIZE;
           const end = Math.min(size, start + RANGE_SIZE) - 1;
-          const got = await getInto(client, bucket, key, file, start, end, opts);
+          const got = await getInto(client, bucket, key, file, start, end, o);
           if (got.written !== end - start + 1) throw new Error(l10n.t('{0}: a range came back short', key));
         }
       };
@@ -143,7 +145,7 @@ export async function downloadTo(
       if (opts.signal?.aborted)
         throw Object.assign(new Error(l10n.t('Download cancelled.')), { name: 'AbortError' });
     } else {
-      const got = await getInto(client, bucket, key, fh, 0, undefined, opts);
+      const got = await getInto(client, bucket, key, fh, 0, undefined, o);
       if (got.length !== undefined && got.written !== got.length)
         throw new Error(l10n.t('{0}: received {1} of {2} bytes', key, got.written, got.length));
     }
@@ -199,7 +201,9 @@ export async function downloadMany(
   result.refused.push(...refused);
   let next = 0;
   const made = new Set<string>();
-  const gets = sharedGets(opts.signal);
+  const gets = signedGets(opts.signal);
+  const temp = tempNames();
+  const exists = inTheWay();
   const worker = async (): Promise<void> => {
     while (next < todo.length && !opts.signal?.aborted) {
       const item = todo[next++];
@@ -209,7 +213,13 @@ export async function downloadMany(
           continue;
         }
         await session.run((c) =>
-          downloadTo(c, bucket, item.key, item.path, { ...opts, made, gets, size: sizes.get(item.key) }),
+          downloadTo(c, bucket, item.key, item.path, {
+            ...opts,
+            made,
+            gets,
+            temp,
+            size: sizes.get(item.key),
+          }),
         );
         result.written.push(item.path);
       } catch (e) {
@@ -225,9 +235,33 @@ export async function downloadMany(
   return { ...result, cancelled: opts.signal?.aborted === true };
 }
 
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  );
+/**
+ * Whether something is in the way at a path: in a folder that was absent or empty when first looked at,
+ * nothing (one look per folder instead of an lstat per file: most downloads go to a new folder); elsewhere,
+ * lstat. The temp files and the files of this download itself come later and do not count.
+ */
+function inTheWay(): (path: string) => Promise<boolean> {
+  const emptyAtStart = new Map<string, Promise<boolean>>();
+  const isEmpty = async (dir: string): Promise<boolean> => {
+    try {
+      const d = await opendir(dir);
+      try {
+        return (await d.read()) === null;
+      } finally {
+        await d.close();
+      }
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+  };
+  return async (path) => {
+    const dir = dirname(path);
+    let empty = emptyAtStart.get(dir);
+    if (!empty) emptyAtStart.set(dir, (empty = isEmpty(dir)));
+    if (await empty) return false;
+    return lstat(path).then(
+      () => true,
+      () => false,
+    );
+  };
 }
