@@ -4,7 +4,7 @@
 //   POST   /_engine/reset {seed?}       GET|POST /_engine/config (answers: per-endpoint shape and text style)
 //   POST   /_engine/seed {clusters, token?, prefix?, instanceType?, numNodes?}
 //   POST   /_engine/objects {bucket, key}
-//   GET    /_engine/state
+//   GET    /_engine/state               POST /_engine/priority {nice} (./priority.ts)
 // Errors are 400/404 `{"error": "..."}`.
 
 import type { EngineCore } from './core';
@@ -13,6 +13,7 @@ import { json, type Reply } from './http';
 import { parseJobConfig } from './jobs';
 import { clusterJson, requestJson, sshKeyJson } from './present';
 import { parseVersion } from './offered';
+import { setPriority } from './priority';
 import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
@@ -49,6 +50,7 @@ const ENDPOINTS = [
   'POST /_engine/objects',
   'GET /_engine/state',
   'GET /_engine/s3',
+  'POST /_engine/priority',
 ];
 
 export function handleControl(
@@ -106,6 +108,8 @@ export function handleControl(
       return withBody((b) => putObject(core, b));
     case 'GET /state':
       return json(200, dump(core));
+    case 'POST /priority':
+      return withBody(setPriority);
     case 'GET /s3': {
       const store = core.options.objectStore;
       if (!store) return notFound('the engine runs no S3 server (start it with --s3)');

@@ -56,7 +56,7 @@ export function jobLogRows(
   table.add(delayRow, where, 'ms', [j.loopDelayMs.p99], undefined, {
     ok: arrived ? undefined : false,
     limitText: `target <= ${JOB_LOG_BUDGET.loopDelayP99Ms} ms (${met ? 'met' : 'not met yet'})`,
-    note: `monitorEventLoopDelay (10 ms resolution, included) over ${(j.streamMs / 1000).toFixed(1)} s: p50 ${j.loopDelayMs.p50.toFixed(1)} ms, max ${j.loopDelayMs.max.toFixed(1)} ms, ${j.loopDelayMs.samples} samples; ${delivery}`,
+    note: `monitorEventLoopDelay (10 ms resolution, included) over ${(j.streamMs / 1000).toFixed(1)} s: p50 ${j.loopDelayMs.p50.toFixed(1)} ms, max ${j.loopDelayMs.max.toFixed(1)} ms, ${j.loopDelayMs.samples} samples; the engine (the service's stand-in) at nice ${j.engineNice}; ${delivery}`,
   });
   const h = j.heapMB;
   table.add(heapRow, where, 'MB', [h.after - h.before], JOB_LOG_BUDGET.heapGrowthMB, {
