@@ -83,7 +83,8 @@ export class AccountController implements vscode.Disposable {
     return this.startupRead;
   }
 
-  /** Read the stored token and check it in the background. Called once after activation. */
+  /** Read the stored token and check it in the background. Called once, at the top of activate(): the read
+   *  is asked for then, the check runs once activation returned. */
   async initialize(): Promise<void> {
     const token = await markSpan('token.read', () => this.secretStorage.get(TOKEN_KEY));
     this.startupRead = true;
