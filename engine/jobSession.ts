@@ -2,6 +2,7 @@
 // (method `WS`, the token redacted); sends that go through the socket's fault (terminate / close / slow);
 // the first-message authentication.
 
+import type { Duplex } from 'node:stream';
 import type { WebSocket, RawData } from 'ws';
 import type { EngineCore } from './core';
 import type { Fault } from './faults';
@@ -18,6 +19,8 @@ export class Session {
   private readonly inbox: unknown[] = [];
   private waiter: ((v: unknown) => void) | undefined;
   private sent = 0;
+  /** Corked by corked() (undefined otherwise). */
+  private cork: Duplex | undefined;
   ended = false;
   private secrets: string[];
 
@@ -27,6 +30,8 @@ export class Session {
     private readonly path: string,
     private readonly fault: Fault | undefined,
     private readonly timers: Timers,
+    /** The upgraded connection under `ws` (corked around a run of sends). */
+    private readonly socket?: Duplex,
   ) {
     this.secrets = core.secrets();
     ws.on('message', (data: RawData) => this.receive(data.toString()));
@@ -107,6 +112,7 @@ export class Session {
     const f = this.fault;
     if (f?.action === 'slow' && f.delayMs > 0) await this.sleep(f.delayMs);
     if (f && this.sent >= f.afterMessages && (f.action === 'terminate' || f.action === 'close')) {
+      this.cork?.uncork(); // the messages before the fault leave first
       if (f.action === 'terminate') {
         this.log('close', null, 1006, { reason: '', by: 'fault' });
         this.ended = true;
@@ -117,8 +123,26 @@ export class Session {
     if (this.ended) return false;
     this.sent++;
     this.ws.send(JSON.stringify(obj));
+    if (this.ws.bufferedAmount > 4 << 20) this.cork?.uncork(); // let what waits go, then wait for it
     while (this.ws.bufferedAmount > 4 << 20 && !this.ended) await this.sleep(5);
     return !this.ended;
+  }
+
+  /**
+   * Sends made while `fn` runs leave in one write (the socket corked until it settles), not one write per
+   * message: a job printing lines as fast as it can costs the engine a write per batch, as a server would.
+   */
+  async corked<T>(fn: () => Promise<T>): Promise<T> {
+    // A `slow` fault sends each message on its own, late.
+    const socket = this.fault?.action === 'slow' ? undefined : this.socket;
+    socket?.cork();
+    this.cork = socket;
+    try {
+      return await fn();
+    } finally {
+      this.cork = undefined;
+      socket?.uncork();
+    }
   }
 
   close(code: number, reason: string): void {

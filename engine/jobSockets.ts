@@ -88,7 +88,11 @@ async function listen(s: Session, core: EngineCore, jobId: string): Promise<void
     const printed = jobs.printed(job, now);
     const status = jobs.status(job, now);
     const stop = Math.min(printed, idx + BATCH);
-    while (idx < stop) if (!(await s.out({ message: jobLine(job, idx++) }))) return;
+    const sent = await s.corked(async () => {
+      while (idx < stop) if (!(await s.out({ message: jobLine(job, idx++) }))) return false;
+      return true;
+    });
+    if (!sent) return;
     if (idx < printed) {
       await new Promise<void>((r) => setImmediate(r));
       continue;
@@ -154,7 +158,7 @@ export function attachJobSockets(server: http.Server, core: EngineCore, timers: 
     const server = fault?.action === 'silent' ? mute : wss;
     server.handleUpgrade(req, socket, head, (ws) => {
       entry.status = 101;
-      const s = new Session(core, ws, entry.path, fault, timers);
+      const s = new Session(core, ws, entry.path, fault, timers, socket);
       if (fault?.action === 'silent') return; // messages are logged; nothing is ever sent back
       const run = listenId !== undefined ? listen(s, core, safeDecode(listenId)) : push(s, core);
       run.catch((err: unknown) => {
