@@ -1,13 +1,16 @@
 // The job-log rows of the bench table (test/bench/host/jobLog.ts measures them in the extension host).
+//   Each figure is over several jobs of 100,000 lines streamed one after the other (STREAMS in the host's
+//   jobLog.ts): median, lowest and highest, like every other row over its runs;
 //   event-loop delay p99 while streaming 100,000 lines: target <= 50 ms (the jobs issue), reported as
-//   information with whether it was met (not yet on every VS Code version). The log is read in a worker
+//   information with whether the median met it. The log is read in a worker
 //   thread (src/api/listenThread.ts; on Linux 10 nice steps below the host's), which parses the socket's
 //   bursts; the extension host's thread gets a batch of messages every 20 ms (log lines in runs, one string
 //   each) and writes the terminal at most every 50 ms, at most the lines the terminal keeps (its scrollback
 //   plus a screen); the window ends 500 ms after the follower, so the last write is in it. Every line
 //   arriving is checked;
-//   heap growth while streaming: <= 8 MB, the heap the 100,000 lines leave behind: heapUsed after a full GC
-//   once they have streamed (terminal still open) minus heapUsed after a full GC when the push returned.
+//   heap growth while streaming: <= 8 MB, the heap a job's 100,000 lines leave behind: heapUsed after a full
+//   GC once they have streamed (terminal still open) minus heapUsed after a full GC when the push returned;
+//   the note adds the heap after the last job's terminal closed against the first push.
 //   What the extension holds for a job's log is bounded by construction: the LogBuffer at most ~1 MB of
 //   text waiting for the terminal (empty between writes), the test API's tap (outside production only)
 //   the last ~2 MB. Keeping the log instead would cost at least 100,000 strings of ~60 characters (about
@@ -15,7 +18,7 @@
 //   every 100 ms, no forced GC) is in the note: it includes garbage V8 has not collected yet (its young
 //   generation alone may hold tens of MB), so it says more about V8's GC schedule than about the extension.
 //   time to stream: information.
-import type { JobLogSample } from './host/jobLog';
+import type { JobLogSample, StreamSample } from './host/jobLog';
 import type { Table } from './run';
 
 export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, heapGrowthMB: 8 };
@@ -32,40 +35,65 @@ export function jobLogRows(
     for (const row of [delayRow, heapRow]) table.missing(row, where, failure ?? 'the job-log step failed');
     return;
   }
-  const arrived =
-    j.outcome === 'success' &&
-    j.listenConnections === 1 &&
-    j.tail.consecutive &&
-    j.tail.last === j.lines &&
-    j.tail.kept > 0;
-  const delivery = `follow ended: ${j.outcome}; ${j.listenConnections} listen connection(s); the terminal tap's last 2 MB holds lines ${j.tail.first}..${j.tail.last} (${j.tail.kept}, ${j.tail.consecutive ? 'consecutive' : 'NOT consecutive'})`;
+  const streams = j.streams;
+  const arrivedIn = (x: StreamSample) =>
+    x.outcome === 'success' &&
+    x.listenConnections === 1 &&
+    x.tail.consecutive &&
+    x.tail.last === j.lines &&
+    x.tail.kept > 0;
+  const arrived = streams.length > 0 && streams.every(arrivedIn);
+  const delivery = streams
+    .map(
+      (x, i) =>
+        `job ${i + 1}: follow ended ${x.outcome}, ${x.listenConnections} listen connection(s), the terminal tap's last 2 MB holds lines ${x.tail.first}..${x.tail.last} (${x.tail.kept}, ${x.tail.consecutive ? 'consecutive' : 'NOT consecutive'})`,
+    )
+    .join('; ');
   table.add(
     'Job log: 100,000 lines reach the follower, in order, on one connection',
     where,
     'lines',
-    [j.lines],
+    streams.map(() => j.lines),
     undefined,
-    {
-      ok: arrived,
-      note: delivery,
-    },
+    { ok: arrived, note: delivery },
   );
-  // Reported against its target as information: a single stream gives 120-290 delay samples, so the p99 is the
-  // second or third longest stall, and runs of the same build range from about 40 to 110 ms on the 2-core
-  // machines (the fresh-clone CI run of 5351ace: 58 ms on VS Code 1.100, 97 ms on 1.139; 460-580 ms before
-  // the worker thread).
-  const met = j.loopDelayMs.p99 <= JOB_LOG_BUDGET.loopDelayP99Ms;
-  table.add(delayRow, where, 'ms', [j.loopDelayMs.p99], undefined, {
+  // Reported against its target as information. One stream gives 100-300 delay samples, so its p99 is its
+  // second or third longest stall, and streams of the same build range from about 20 to 80 ms on the 2-core
+  // machines (a single stream per version read 58 and 97 ms in the fresh-clone CI run of 5351ace); so the
+  // row is over several streams (the median of their p99s, like every other row's median over its runs),
+  // the lowest and highest beside it.
+  const p99s = streams.map((x) => x.loopDelayMs.p99);
+  const median = [...p99s].sort((a, b) => a - b)[Math.floor((p99s.length - 1) / 2)];
+  const met = median !== undefined && median <= JOB_LOG_BUDGET.loopDelayP99Ms;
+  table.add(delayRow, where, 'ms', p99s, undefined, {
     ok: arrived ? undefined : false,
     limitText: `target <= ${JOB_LOG_BUDGET.loopDelayP99Ms} ms (${met ? 'met' : 'not met yet'})`,
-    note: `monitorEventLoopDelay (10 ms resolution, included) over ${(j.streamMs / 1000).toFixed(1)} s: p50 ${j.loopDelayMs.p50.toFixed(1)} ms, max ${j.loopDelayMs.max.toFixed(1)} ms, ${j.loopDelayMs.samples} samples; the engine (the service's stand-in) at nice ${j.engineNice}; ${delivery}`,
+    note: `monitorEventLoopDelay (10 ms resolution, included), ${streams.length} jobs one after the other: p99 per job ${p99s.map((v) => v.toFixed(1)).join(', ')} ms (${streams.map((x) => x.loopDelayMs.samples).join(', ')} samples over ${streams.map((x) => (x.streamMs / 1000).toFixed(1)).join(', ')} s); longest stall per job ${streams.map((x) => x.loopDelayMs.max.toFixed(0)).join(', ')} ms; the engine (the service's stand-in) at nice ${j.engineNice}`,
   });
-  const h = j.heapMB;
-  table.add(heapRow, where, 'MB', [h.after - h.before], JOB_LOG_BUDGET.heapGrowthMB, {
-    ok: h.gcAvailable,
-    note: `heapUsed after a full GC: ${h.before.toFixed(1)} MB when the push returned, ${h.after.toFixed(1)} MB once the lines had streamed (terminal open), ${h.afterClose.toFixed(1)} MB after closing the terminal; peak while streaming (no forced GC) ${h.peak.toFixed(1)} MB (+${(h.peak - h.before).toFixed(1)} MB)${h.gcAvailable ? '' : '; no GC was available, so the figures are not comparable'}`,
-  });
-  table.add('Job log: time to stream 100,000 lines', where, 'ms', [j.streamMs], undefined, {
-    note: 'from the push returning (the follower starts) to the follower ending with the final status',
-  });
+  const first = streams[0]?.heapMB;
+  const last = streams[streams.length - 1]?.heapMB;
+  table.add(
+    heapRow,
+    where,
+    'MB',
+    streams.map((x) => x.heapMB.after - x.heapMB.before),
+    JOB_LOG_BUDGET.heapGrowthMB,
+    {
+      ok: j.gcAvailable,
+      note:
+        first && last
+          ? `heapUsed after a full GC, per job: when the push returned and once the lines had streamed (terminal open), ${streams.map((x) => `${x.heapMB.before.toFixed(1)} -> ${x.heapMB.after.toFixed(1)}`).join(', ')} MB; after closing the last terminal ${last.afterClose.toFixed(1)} MB (${(last.afterClose - first.before).toFixed(1)} MB against the first push); peak while streaming (no forced GC) ${Math.max(...streams.map((x) => x.heapMB.peak)).toFixed(1)} MB${j.gcAvailable ? '' : '; no GC was available, so the figures are not comparable'}`
+          : 'no job streamed',
+    },
+  );
+  table.add(
+    'Job log: time to stream 100,000 lines',
+    where,
+    'ms',
+    streams.map((x) => x.streamMs),
+    undefined,
+    {
+      note: 'from the push returning (the follower starts) to the follower ending with the final status',
+    },
+  );
 }
