@@ -2,6 +2,8 @@
 //   bench.json           (npm run bench)             between <!-- figures:bench:start --> and :end -->
 //   reliability.json     (npm run test:reliability)  between <!-- figures:reliability:start --> and :end -->
 //   tests-<suite>.json   (every suite, see harness/counts.ts) between <!-- figures:tests:start --> and :end -->
+//   bench.json again, its headline rows (every row with a limit or target, without its parts) in README.md,
+//                                                     between <!-- figures:headline:start --> and :end -->
 // A section whose JSON is missing is left as it is (and said so); the script fails only when CONTRIBUTING.md
 // lacks a marker pair. Run it after the suites; `.ci/run` runs it after `npm run bench`.
 //
@@ -12,6 +14,7 @@ import { countsFile, type SuiteCounts } from './harness/counts';
 import { REPO, RESULTS } from './harness/util';
 
 const FIGURES_DOC = path.join(REPO, 'CONTRIBUTING.md');
+const README = path.join(REPO, 'README.md');
 const SUITES = ['unit', 'system', 'integration', 'ui', 'reliability'];
 
 function readJson<T>(file: string): T | undefined {
@@ -75,6 +78,29 @@ function benchSection(r: BenchReport): string {
   ].join('\n');
 }
 
+/** README's short table: the rows with a limit or a target, not their parts, with a link to the rest. */
+function headlineSection(r: BenchReport): string {
+  const rows = r.rows.filter(
+    (row) =>
+      !row.budget.startsWith(' ') && row.limit !== '-' && row.limit !== '' && !row.limit.startsWith('('),
+  );
+  return [
+    `From the latest \`npm run bench\` (${day(r.date)}, ${r.machine.cpus} CPUs; medians; every row and how each ` +
+      'is measured: [CONTRIBUTING.md](CONTRIBUTING.md#performance)):',
+    '',
+    table(
+      ['Figure', 'Where', 'Median', 'Limit or target', 'Verdict'],
+      rows.map((row) => [
+        row.budget,
+        row.where,
+        figure(row.median, row.unit),
+        row.limit,
+        row.verdict === 'info' ? '' : row.verdict,
+      ]),
+    ),
+  ].join('\n');
+}
+
 interface ReliabilityReport {
   date: string;
   node: string;
@@ -124,25 +150,14 @@ function replaceSection(text: string, name: string, body: string): string | unde
   return `${text.slice(0, i + start.length)}\n${body}\n${text.slice(j)}`;
 }
 
-function main(): number {
-  const check = process.argv.includes('--check');
-  const before = fs.readFileSync(FIGURES_DOC, 'utf8');
+type Section = [name: string, body: string | undefined, source: string];
+
+/** Write the sections into one document; false when one's markers are missing. */
+function writeDoc(file: string, sections: Section[], check: boolean): { ok: boolean; stale: boolean } {
+  const doc = path.basename(file);
+  const before = fs.readFileSync(file, 'utf8');
   let text = before;
-  const bench = readJson<BenchReport>(path.join(RESULTS, 'bench.json'));
-  const reliability = readJson<ReliabilityReport>(path.join(RESULTS, 'reliability.json'));
-  const counts = SUITES.map((s) => readJson<SuiteCounts>(countsFile(s))).filter(
-    (c): c is SuiteCounts => c !== undefined,
-  );
-  const sections: Array<[string, string | undefined, string]> = [
-    ['bench', bench && benchSection(bench), 'test-results/bench.json (npm run bench)'],
-    [
-      'reliability',
-      reliability && reliabilitySection(reliability),
-      'test-results/reliability.json (npm run test:reliability)',
-    ],
-    ['tests', counts.length ? testsSection(counts) : undefined, 'test-results/tests-*.json (the suites)'],
-  ];
-  let missingMarkers = false;
+  let ok = true;
   for (const [name, body, source] of sections) {
     if (body === undefined) {
       console.log(`report: ${name}: no ${source}; the section is left as it is`);
@@ -150,22 +165,49 @@ function main(): number {
     }
     const next = replaceSection(text, name, body);
     if (next === undefined) {
-      console.error(`report: CONTRIBUTING.md has no <!-- figures:${name}:start --> ... :end --> markers`);
-      missingMarkers = true;
+      console.error(`report: ${doc} has no <!-- figures:${name}:start --> ... :end --> markers`);
+      ok = false;
       continue;
     }
     text = next;
     console.log(`report: ${name}: written from ${source}`);
   }
-  if (missingMarkers) return 1;
+  const stale = text !== before;
   if (check) {
-    if (text !== before)
-      console.error('report: CONTRIBUTING.md is not up to date with test-results/ (npm run report)');
-    return text === before ? 0 : 1;
+    if (stale) console.error(`report: ${doc} is not up to date with test-results/ (npm run report)`);
+  } else {
+    if (stale) fs.writeFileSync(file, text);
+    console.log(stale ? `report: ${doc} updated` : `report: ${doc} was up to date`);
   }
-  if (text !== before) fs.writeFileSync(FIGURES_DOC, text);
-  console.log(text === before ? 'report: CONTRIBUTING.md was up to date' : 'report: CONTRIBUTING.md updated');
-  return 0;
+  return { ok, stale };
+}
+
+function main(): number {
+  const check = process.argv.includes('--check');
+  const bench = readJson<BenchReport>(path.join(RESULTS, 'bench.json'));
+  const reliability = readJson<ReliabilityReport>(path.join(RESULTS, 'reliability.json'));
+  const counts = SUITES.map((s) => readJson<SuiteCounts>(countsFile(s))).filter(
+    (c): c is SuiteCounts => c !== undefined,
+  );
+  const benchSource = 'test-results/bench.json (npm run bench)';
+  const results = [
+    writeDoc(
+      FIGURES_DOC,
+      [
+        ['bench', bench && benchSection(bench), benchSource],
+        [
+          'reliability',
+          reliability && reliabilitySection(reliability),
+          'test-results/reliability.json (npm run test:reliability)',
+        ],
+        ['tests', counts.length ? testsSection(counts) : undefined, 'test-results/tests-*.json (the suites)'],
+      ],
+      check,
+    ),
+    writeDoc(README, [['headline', bench && headlineSection(bench), benchSource]], check),
+  ];
+  if (results.some((r) => !r.ok)) return 1;
+  return check && results.some((r) => r.stale) ? 1 : 0;
 }
 
 process.exit(main());
