@@ -73,12 +73,14 @@ export interface JobLogSample {
 const MB = (bytes: number) => bytes / 2 ** 20;
 
 /**
- * env TENSORPOOL_BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the extension host while the log
- * streams (open it in Chrome DevTools or VS Code), to see where the event loop's time goes.
+ * env TENSORPOOL_BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the extension host while each job's log
+ * streams, one file per job (<file>-1.cpuprofile, -2, ...; open them in Chrome DevTools or VS Code), to see
+ * where the event loop's time goes.
  */
-async function startProfile(): Promise<{ stop(): Promise<void> } | undefined> {
-  const file = process.env.TENSORPOOL_BENCH_PROFILE;
-  if (!file) return undefined;
+async function startProfile(job: number): Promise<{ stop(): Promise<void> } | undefined> {
+  const base = process.env.TENSORPOOL_BENCH_PROFILE;
+  if (!base) return undefined;
+  const file = base.replace(/(\.cpuprofile)?$/, `-${job}$1`);
   const session = new inspector.Session();
   session.connect();
   const post = (method: string, params?: object) =>
@@ -112,7 +114,7 @@ export async function jobLogBench(api: TensorPoolExtensionApi, control: Control)
   try {
     const streams: StreamSample[] = [];
     for (let i = 0; i < STREAMS; i++)
-      streams.push(await oneStream(api, control, file, cluster.name ?? cluster.id, gc));
+      streams.push(await oneStream(api, control, file, cluster.name ?? cluster.id, gc, i + 1));
     return {
       lines: JOB_LINES,
       streams,
@@ -148,6 +150,7 @@ async function oneStream(
   file: string,
   cluster: string,
   gc: (() => void) | undefined,
+  job: number,
 ): Promise<StreamSample> {
   const heap = () => {
     gc?.();
@@ -171,7 +174,7 @@ async function oneStream(
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().heapUsed);
   }, SAMPLE_MS);
-  const profiler = await startProfile();
+  const profiler = await startProfile(job);
   delay.enable();
   const started = performance.now();
   let followed: { kind?: string } | undefined;
