@@ -20,6 +20,7 @@
 //   time to stream: information.
 import type { JobLogSample, StreamSample } from './host/jobLog';
 import type { Table } from './run';
+import { median } from './stats';
 
 export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, heapGrowthMB: 8 };
 
@@ -63,8 +64,7 @@ export function jobLogRows(
   // row is over several streams (the median of their p99s, like every other row's median over its runs),
   // the lowest and highest beside it.
   const p99s = streams.map((x) => x.loopDelayMs.p99);
-  const median = [...p99s].sort((a, b) => a - b)[Math.floor((p99s.length - 1) / 2)];
-  const met = median !== undefined && median <= JOB_LOG_BUDGET.loopDelayP99Ms;
+  const met = p99s.length > 0 && median(p99s) <= JOB_LOG_BUDGET.loopDelayP99Ms;
   table.add(delayRow, where, 'ms', p99s, undefined, {
     ok: arrived ? undefined : false,
     limitText: `target <= ${JOB_LOG_BUDGET.loopDelayP99Ms} ms (${met ? 'met' : 'not met yet'})`,
