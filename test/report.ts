@@ -152,7 +152,7 @@ function replaceSection(text: string, name: string, body: string): string | unde
 
 type Section = [name: string, body: string | undefined, source: string];
 
-/** Write the sections into one document; false when one's markers are missing. */
+/** Write the sections into one document: ok is false when a section's markers are missing, stale when it changed. */
 function writeDoc(file: string, sections: Section[], check: boolean): { ok: boolean; stale: boolean } {
   const doc = path.basename(file);
   const before = fs.readFileSync(file, 'utf8');
