@@ -25,7 +25,7 @@
 //      the jobs and volumes layers (./layerRows.ts); and client.me() against a bare undici request to the
 //      local engine (started in this process) on 127.0.0.1.
 //   3. The real extension host of each VS Code version (test/bench/host): activation as VS Code times it,
-//      over several launches of the window; the time to first tree on 3 more launches that open with the
+//      over several launches of the window; the time to first tree on 5 more launches that open with the
 //      view showing (./firstTreeRows.ts); the tree with 1,000 clusters; a job printing 100,000 lines
 //      followed into its terminal (event-loop delay, heap); the engine's request log.
 //      The first version also sits 60 s with all five sections hidden, then runs the soak (./soakRows.ts,

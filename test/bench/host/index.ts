@@ -10,7 +10,7 @@
 //                   (the token goes to SecretStorage, which survives a reload)
 //   launches 1..n-1 a stored token: activation, then the startup /me check must come after activate()
 //                   returned; the API layer's first load is timed by the extension
-//   launches n..n+t-1 (TENSORPOOL_BENCH_TREE_LAUNCHES, default 3) the same, but the window opens with the
+//   launches n..n+t-1 (TENSORPOOL_BENCH_TREE_LAUNCHES, default 5) the same, but the window opens with the
 //                   TensorPool view showing (opened before the reload that leads to them): the time to first
 //                   tree (./firstTree.ts); their activations are not in the activation row (the Explorer's)
 //   last launch     also: the tree with 1,000 clusters (980 more seeded first), then a job that prints
@@ -49,8 +49,8 @@ const numberEnv = (name: string, fallback: number) =>
 const ENGINE = env('TENSORPOOL_TEST_ENGINE_URL');
 const RESULTS = env('TENSORPOOL_TEST_RESULTS');
 const STATE = `${RESULTS}.launches.json`;
-const LAUNCHES = Math.max(2, numberEnv('TENSORPOOL_BENCH_LAUNCHES', 6));
-const TREE_LAUNCHES = Math.max(1, numberEnv('TENSORPOOL_BENCH_TREE_LAUNCHES', 3));
+const LAUNCHES = Math.max(2, numberEnv('TENSORPOOL_BENCH_LAUNCHES', 9));
+const TREE_LAUNCHES = Math.max(1, numberEnv('TENSORPOOL_BENCH_TREE_LAUNCHES', 5));
 const CLUSTERS = numberEnv('TENSORPOOL_BENCH_CLUSTERS', 1000);
 /** The account's clusters until the tree benchmark adds the rest: the time to first tree is that of an
  *  ordinary account (the 1,000-cluster tree has rows of its own). */
