@@ -77,13 +77,8 @@ export const tests: UiTest[] = [
         .sidebarRows()
         .filter({ hasText: new RegExp(`^\\s*${CLUSTER}`) })
         .first();
-      // An earlier test may have left the row expanded (a click on an expanded row collapses it).
-      if ((await clusterRow.getAttribute('aria-expanded')) !== 'true') await clusterRow.click();
-      const child = workbench
-        .sidebarRows()
-        .filter({ hasText: new RegExp(`${VOLUME}\\s*/mnt/vol-`) })
-        .first();
-      await child.waitFor({ timeout: 20_000 });
+      // expandRow leaves the row alone if an earlier test left it expanded.
+      const child = await workbench.expandRow(clusterRow, new RegExp(`${VOLUME}\\s*/mnt/vol-`));
       const text = (await child.innerText()).replace(/\s+/g, ' ');
       log(`cluster child: ${text}`);
       assert.match(text, new RegExp(`/mnt/${'vol-'}`));

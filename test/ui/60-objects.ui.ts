@@ -47,21 +47,10 @@ export const tests: UiTest[] = [
       s3.destroy();
       await workbench.showSections('Object Storage');
       await workbench.runCommand('TensorPool: Refresh Object Storage');
-      // "Buckets" stays as the user left it (collapsed while there were none): open it.
-      const buckets = workbench
-        .sidebarRows()
-        .filter({ hasText: /^\s*Buckets/ })
-        .first();
-      await buckets.waitFor({ timeout: 20_000 });
-      if ((await buckets.getAttribute('aria-expanded')) !== 'true') await buckets.click();
+      // The Buckets row was empty until now: it opens by itself once the refresh lists the new bucket.
       const bucketRow = workbench.sidebarRows().filter({ hasText: BUCKET }).first();
       await bucketRow.waitFor({ timeout: 20_000 });
-      await bucketRow.click();
-      await workbench
-        .sidebarRows()
-        .filter({ hasText: /^\s*notes\s*$/ })
-        .first()
-        .waitFor({ timeout: 20_000 });
+      await workbench.expandRow(bucketRow, /^\s*notes\s*$/);
       log(`screenshot ${await workbench.screenshot('60-bucket-expanded')}`);
     },
   },
@@ -98,13 +87,11 @@ export const tests: UiTest[] = [
   {
     name: 'a text object opens read-only in the editor with its content',
     async run({ workbench, log }) {
-      await workbench
+      const notes = workbench
         .sidebarRows()
         .filter({ hasText: /^\s*notes\s*$/ })
-        .first()
-        .click();
-      const object = workbench.sidebarRows().filter({ hasText: 'hello.txt' }).first();
-      await object.waitFor({ timeout: 20_000 });
+        .first();
+      const object = await workbench.expandRow(notes, 'hello.txt');
       await object.click();
       await workbench.page
         .locator('.tabs-container .tab', { hasText: 'hello.txt' })

@@ -189,6 +189,31 @@ export class Workbench {
     return (await item.innerText()).trim();
   }
 
+  /** Expand the side-bar row `row` until a row showing `child` is visible. The row may still be refreshing
+   * (not yet collapsible, or expanding by itself), so it is clicked only while it reads collapsed, and each
+   * click waits for the row to take it: a click on an expanded row would collapse it. */
+  async expandRow(row: Locator, child: string | RegExp, timeout = 20_000): Promise<Locator> {
+    const childRow = this.sidebarRows().filter({ hasText: child }).first();
+    const deadline = Date.now() + timeout;
+    await row.waitFor({ timeout });
+    while (!(await childRow.isVisible())) {
+      if (Date.now() > deadline) {
+        const state = (await row.getAttribute('aria-expanded')) ?? 'not expandable';
+        const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+        throw new Error(`no row showing ${String(child)} under "${text}" (${state}) after ${timeout} ms`);
+      }
+      if ((await row.getAttribute('aria-expanded')) === 'false') {
+        await row.click();
+        for (let i = 0; i < 10 && (await row.getAttribute('aria-expanded')) === 'false'; i++) {
+          await this.page.waitForTimeout(200);
+        }
+      } else {
+        await this.page.waitForTimeout(200);
+      }
+    }
+    return childRow;
+  }
+
   /** Hover the side-bar row showing `rowText` and click its inline action `actionLabel`. */
   async clickRowAction(rowText: string | RegExp, actionLabel: string): Promise<void> {
     const row = this.sidebarRows().filter({ hasText: rowText }).first();

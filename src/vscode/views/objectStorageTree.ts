@@ -156,7 +156,9 @@ export class ObjectStorageTreeProvider implements vscode.TreeDataProvider<Storag
           vscode.l10n.t('Buckets'),
           count ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
         );
-        item.id = 'objectStorage:buckets';
+        // VS Code keeps a row's expanded state by id and ignores a new collapsibleState for it, so an empty
+        // list has its own id: the first bucket (created here or elsewhere) then shows the row open.
+        item.id = count ? 'objectStorage:buckets' : 'objectStorage:buckets-empty';
         item.description = node.error
           ? vscode.l10n.t('could not list: {0}', node.error)
           : count === undefined
