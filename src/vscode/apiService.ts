@@ -45,6 +45,20 @@ export class ApiService {
     return this.build(() => token, undefined);
   }
 
+  /**
+   * `client` for following a request's progress (GET /request/info polls): each poll first checks the
+   * refusal, so a follower started before the service refused this version stops at its next poll
+   * instead of polling a service that refused it.
+   */
+  follower(client: TensorPoolClient): Pick<TensorPoolClient, 'requestInfo'> {
+    return {
+      requestInfo: (requestId, opts) => {
+        this.throwIfRefused();
+        return client.requestInfo(requestId, opts);
+      },
+    };
+  }
+
   private throwIfRefused(purpose?: 'health'): void {
     if (this.refusedBecause !== undefined && purpose !== 'health')
       throw new Error(

@@ -130,7 +130,7 @@ export class RequestFollower implements vscode.Disposable {
     let outcome: TrackOutcome | undefined;
     try {
       const [{ trackRequest }, client] = await Promise.all([loadApi(), this.api.client()]);
-      outcome = await trackRequest(client, r.requestId, {
+      outcome = await trackRequest(this.api.follower(client), r.requestId, {
         signal: ac.signal,
         maxTotalMs: this.maxWaitMs,
         onStatus: (info) => {

@@ -113,7 +113,7 @@ export class VolumesController extends ViewedList<VolumeData> {
       const [{ trackRequest }, client] = await Promise.all([loadApi(), this.api.client()]);
       outcomes = await Promise.all(
         requestIds.map((id) =>
-          trackRequest(client, id, {
+          trackRequest(this.api.follower(client), id, {
             signal: ac.signal,
             maxTotalMs: 60 * 60_000,
             onStatus: (info) => {
@@ -127,6 +127,7 @@ export class VolumesController extends ViewedList<VolumeData> {
         ),
       );
     } catch (e) {
+      ac.abort(); // the operation's other requests (if any) are not followed on alone
       this.log.warn(`Stopped following ${op.label}: ${errorMessage(e)}`);
       void vscode.window.showWarningMessage(say.lostTrack(op.label, errorMessage(e)));
     } finally {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ClusterNode } from '../../src/vscode/views/clustersTree';
-import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until } from '../shared/wait';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { resolvedTooltip } from './helpers';
@@ -369,6 +369,44 @@ suite('Clusters: tree, wizards, tracking', () => {
     assert.equal(ext.store.account.kind, 'rejected');
     await control.clearFaults();
     assert.equal((await signIn()).ok, true);
+    await accountIs(ext, 'signedIn');
+  });
+
+  test('a create being followed when the service refuses this version stops being followed, and the log says why', async () => {
+    await control.config({ stuck: true }); // the create never finishes: only the refusal ends its following
+    ext.setPrompter(
+      new ScriptedPrompter([
+        '2xH100',
+        '2',
+        'itest-refused',
+        'No new key',
+        'nvcr.io/nvidia/pytorch:24.05-py3',
+        'On',
+        'Create cluster',
+      ]),
+    );
+    const created = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
+    assert.ok(created, 'cluster id returned');
+    const polls = async () => (await control.log()).filter((e) => e.path.startsWith('/request/info/')).length;
+    await until('the create is polled', async () => (await polls()) >= 2);
+    assert.ok(ext.store.requestFor(created), 'followed');
+    await control.config({ minClientVersion: '99.0.0' });
+    try {
+      ext.setPrompter(new ScriptedPrompter([ESCAPE]));
+      await ext.testing.initializeAccount();
+      await accountIs(ext, 'outdated');
+      await until('the create is no longer followed', () => ext.store.requestFor(created) === undefined);
+      assert.ok(
+        ext.testing.logTail.some((l) => /Stopped following .*refused this version of the extension/.test(l)),
+        ext.testing.logTail.slice(-5).join('\n'),
+      );
+      await control.clearLog();
+      await sleep(1500); // longer than this suite's 1 s between polls (Retry-After)
+      assert.equal(await polls(), 0, 'no poll reaches a service that refused this version');
+    } finally {
+      await control.config({ minClientVersion: null, stuck: false });
+    }
+    await vscode.commands.executeCommand('tensorpool.retryAccountCheck');
     await accountIs(ext, 'signedIn');
   });
 });

@@ -311,18 +311,25 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
       assert.notEqual(after?.kind, 'error', 'the retry worked');
     },
     'health-outdated': async () => {
+      // A volume create the service never finishes is being followed when the refusal comes.
+      await control.config({ stuck: true });
+      const followed = await volumeCreate('refusedvol');
+      await until('the create is polled', async () =>
+        (await control.log()).some((e) => e.path.startsWith('/request/info/')),
+      );
+      await control.clearLog();
+      const warned = spy.notifications.length;
       const healthOutdated = async () => {
         ext.setPrompter(new ScriptedPrompter([ESCAPE]));
         await ext.testing.initializeAccount();
         await accountIs(ext, 'outdated');
         assert.match(ext.testing.statusBar.text, /Update Needed/);
         assert.equal(ext.testing.statusBar.command, 'tensorpool.retryAccountCheck');
-        // The account's requests. GET /request/info polls are left out: they follow a request an earlier test
-        // started (volume-stuck's create never ends), not the account check.
-        const calls = async () =>
-          (await control.log())
-            .filter((e) => e.method !== 'WS' && !e.path.startsWith('/request/info/'))
-            .map((e) => `${e.method} ${e.path}`);
+        // The account's requests. GET /request/info polls are left out: they follow the stuck create until the
+        // refusal (and volume-stuck's, when that test ran first).
+        const all = async () =>
+          (await control.log()).filter((e) => e.method !== 'WS').map((e) => `${e.method} ${e.path}`);
+        const calls = async () => (await all()).filter((c) => !c.startsWith('GET /request/info/'));
         // This version was not refused before: GET /me (and the list, were the view showing) went out alongside
         // POST /health, once each; their answers sign nobody in.
         await until('the /me sent alongside answered', async () => (await calls()).includes('GET /me'));
@@ -334,9 +341,14 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
           `${first}`,
         );
         assert.equal(ext.store.account.kind, 'outdated');
+        // The follower stops at its next poll, and says so.
+        await until('the stuck create is no longer followed', () => !ext.testing.volumes.opFor(followed));
+        const stopped = spy.since(warned).find((n) => /refusedvol/.test(n.message));
+        assert.match(stopped?.message ?? '', /refused this version of the extension/, 'the warning says why');
         await control.clearLog();
         await ext.refresh();
-        assert.deepEqual(await calls(), [], 'nothing else is sent to a service that refused this version');
+        await sleep(2500); // longer than a follower's 2 s between polls
+        assert.deepEqual(await all(), [], 'nothing else is sent to a service that refused this version');
         // The next check remembers the refusal: POST /health alone.
         await ext.testing.initializeAccount();
         await accountIs(ext, 'outdated');
