@@ -19,13 +19,13 @@
 //   generation alone may hold tens of MB), so it says more about V8's GC schedule than about the extension.
 //   time to stream: information.
 import type { JobLogSample, StreamSample } from './host/jobLog';
-import type { Table } from './run';
+import type { RowTable } from './rowTable';
 import { median } from './stats';
 
 export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, heapGrowthMB: 8 };
 
 export function jobLogRows(
-  table: Table,
+  table: RowTable,
   where: string,
   j: JobLogSample | undefined,
   failure: string | undefined,

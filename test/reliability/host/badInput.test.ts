@@ -175,8 +175,22 @@ suite('Reliability: bad input in the extension host', () => {
       await ensureSignedIn(ext);
     });
 
-    async function press(): Promise<void> {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    /**
+     * Press Enter until `shown` holds. The extension host sees a quick input open (and its value and active
+     * item set) before the window does, and Enter in a window that has not shown it yet does nothing (a
+     * loaded 2-core CI machine lost that race twice in one run); a refused value stays refused however
+     * often Enter is pressed, so pressing again is safe.
+     */
+    async function pressUntil(what: string, shown: () => boolean): Promise<void> {
+      await until(
+        what,
+        async () => {
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+          return shown();
+        },
+        15_000,
+        500,
+      );
     }
 
     const tokenBad = (i: number): BadInput => badInputsFor('token')[i];
@@ -189,8 +203,7 @@ suite('Reliability: bad input in the extension host', () => {
         assert.equal(box.password, true, 'a password box');
         for (const b of [tokenBad(2), tokenBad(4)]) {
           box.value = b.value;
-          await press();
-          await until(
+          await pressUntil(
             'the validation message',
             () => typeof box.validationMessage === 'string' && b.expect.test(box.validationMessage),
           );
@@ -218,8 +231,7 @@ suite('Reliability: bad input in the extension host', () => {
           qp.items.some((i) => i.label.includes(typeBad.value)),
         );
         qp.activeItems = [qp.items[0]];
-        await press();
-        await until('the message in the title', () => typeBad.expect.test(qp.title ?? ''));
+        await pressUntil('the message in the title', () => typeBad.expect.test(qp.title ?? ''));
         assert.equal(qp.value, typeBad.value, 'the typed text is still there');
         qp.hide();
         assert.equal(await done, undefined);
@@ -236,8 +248,7 @@ suite('Reliability: bad input in the extension host', () => {
         await until('the bucket box', () => spy.inputBoxes.length > before);
         const box = spy.inputBoxes.at(-1)!;
         box.value = bucketBad.value;
-        await press();
-        await until(
+        await pressUntil(
           'the validation message',
           () => typeof box.validationMessage === 'string' && bucketBad.expect.test(box.validationMessage),
         );
