@@ -1,20 +1,18 @@
-// `npm run report`: writes the figures tables in CONTRIBUTING.md from what the suites wrote to test-results/:
-//   bench.json           (npm run bench)             between <!-- figures:bench:start --> and :end -->
-//   reliability.json     (npm run test:reliability)  between <!-- figures:reliability:start --> and :end -->
-//   tests-<suite>.json   (every suite, see harness/counts.ts) between <!-- figures:tests:start --> and :end -->
-//   bench.json again, its headline rows (every row with a limit or target, without its parts) in README.md,
-//                                                     between <!-- figures:headline:start --> and :end -->
-// A section whose JSON is missing is left as it is (and said so); the script fails only when CONTRIBUTING.md
-// lacks a marker pair. Run it after the suites; `.ci/run` runs it after `npm run bench`.
+// `npm run report`: one Markdown page of the latest figures, test-results/figures.md, from what the suites
+// wrote to test-results/ (nothing committed is rewritten: a developer copies a figure into README.md's
+// Performance table or notes/performance.md when it meaningfully changes):
+//   bench.json           (npm run bench)             the whole bench table, and its headline rows
+//   reliability.json     (npm run test:reliability)  the reliability checks
+//   tests-<suite>.json   (every suite, see harness/counts.ts) the test counts
+// A missing JSON file leaves its section out (and says so). `.ci/run` runs it after `npm run bench`.
 //
-// usage: node out/test/report.js [--check]   (--check: exit 1 if CONTRIBUTING.md is not up to date, write nothing)
+// usage: node out/test/report.js
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { countsFile, type SuiteCounts } from './harness/counts';
-import { REPO, RESULTS } from './harness/util';
+import { RESULTS } from './harness/util';
 
-const FIGURES_DOC = path.join(REPO, 'CONTRIBUTING.md');
-const README = path.join(REPO, 'README.md');
+const FIGURES = path.join(RESULTS, 'figures.md');
 const SUITES = ['unit', 'system', 'integration', 'ui', 'reliability'];
 
 function readJson<T>(file: string): T | undefined {
@@ -40,6 +38,8 @@ interface BenchRow {
   median: number | null;
   limit: string;
   verdict: 'met' | 'BROKEN' | 'info';
+  kind: 'count' | 'size' | 'ratio' | 'time' | 'info';
+  firstMeasurement?: string;
 }
 interface BenchReport {
   date: string;
@@ -57,6 +57,14 @@ function figure(value: number | null, unit: string): string {
   return `${value.toFixed(digits)} ${unit}`;
 }
 
+/** The verdict, and whether the row needed a second measurement (test/bench/table.ts). */
+const verdict = (row: BenchRow) =>
+  row.verdict === 'info'
+    ? ''
+    : row.firstMeasurement
+      ? `${row.verdict} (2nd measurement; the first read ${row.firstMeasurement})`
+      : row.verdict;
+
 function benchSection(r: BenchReport): string {
   const m = r.machine;
   return [
@@ -64,15 +72,16 @@ function benchSection(r: BenchReport): string {
       `${m.memoryGB} GB, ${m.platform}, Node ${m.node}): ${r.met} budgets met, ${r.broken} broken. Medians:`,
     '',
     table(
-      ['Budget', 'Where', 'Median', 'Limit', 'Verdict'],
+      ['Budget', 'Where', 'Median', 'Gate', 'Limit', 'Verdict'],
       r.rows.map((row) => [
         // An indented budget is a part of the row above it (the parts of activation, of the time to first
         // tree, of the VSIX; the soak's other checks).
         row.budget.startsWith(' ') ? `↳ ${row.budget.trim()}` : row.budget,
         row.where,
         figure(row.median, row.unit),
+        row.kind === 'info' ? '' : row.kind,
         row.limit === '-' ? '' : row.limit,
-        row.verdict === 'info' ? '' : row.verdict,
+        verdict(row),
       ]),
     ),
   ].join('\n');
@@ -85,17 +94,17 @@ function headlineSection(r: BenchReport): string {
       !row.budget.startsWith(' ') && row.limit !== '-' && row.limit !== '' && !row.limit.startsWith('('),
   );
   return [
-    `From the latest \`npm run bench\` (${day(r.date)}, ${r.machine.cpus} CPUs; medians; every row and how each ` +
-      'is measured: [CONTRIBUTING.md](CONTRIBUTING.md#performance)):',
+    `The headline rows (${day(r.date)}, ${r.machine.cpus} CPUs; medians):`,
     '',
     table(
-      ['Figure', 'Where', 'Median', 'Limit or target', 'Verdict'],
+      ['Figure', 'Where', 'Median', 'Gate', 'Limit or aim', 'Verdict'],
       rows.map((row) => [
         row.budget,
         row.where,
         figure(row.median, row.unit),
+        row.kind === 'info' ? '' : row.kind,
         row.limit,
-        row.verdict === 'info' ? '' : row.verdict,
+        verdict(row),
       ]),
     ),
   ].join('\n');
@@ -140,74 +149,34 @@ function testsSection(counts: SuiteCounts[]): string {
   );
 }
 
-/** Replace what lies between the section's markers; undefined when the markers are missing. */
-function replaceSection(text: string, name: string, body: string): string | undefined {
-  const start = `<!-- figures:${name}:start -->`;
-  const end = `<!-- figures:${name}:end -->`;
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  if (i < 0 || j < i) return undefined;
-  return `${text.slice(0, i + start.length)}\n${body}\n${text.slice(j)}`;
-}
-
-type Section = [name: string, body: string | undefined, source: string];
-
-/** Write the sections into one document: ok is false when a section's markers are missing, stale when it changed. */
-function writeDoc(file: string, sections: Section[], check: boolean): { ok: boolean; stale: boolean } {
-  const doc = path.basename(file);
-  const before = fs.readFileSync(file, 'utf8');
-  let text = before;
-  let ok = true;
-  for (const [name, body, source] of sections) {
-    if (body === undefined) {
-      console.log(`report: ${name}: no ${source}; the section is left as it is`);
-      continue;
-    }
-    const next = replaceSection(text, name, body);
-    if (next === undefined) {
-      console.error(`report: ${doc} has no <!-- figures:${name}:start --> ... :end --> markers`);
-      ok = false;
-      continue;
-    }
-    text = next;
-    console.log(`report: ${name}: written from ${source}`);
-  }
-  const stale = text !== before;
-  if (check) {
-    if (stale) console.error(`report: ${doc} is not up to date with test-results/ (npm run report)`);
-  } else {
-    if (stale) fs.writeFileSync(file, text);
-    console.log(stale ? `report: ${doc} updated` : `report: ${doc} was up to date`);
-  }
-  return { ok, stale };
-}
-
 function main(): number {
-  const check = process.argv.includes('--check');
   const bench = readJson<BenchReport>(path.join(RESULTS, 'bench.json'));
   const reliability = readJson<ReliabilityReport>(path.join(RESULTS, 'reliability.json'));
   const counts = SUITES.map((s) => readJson<SuiteCounts>(countsFile(s))).filter(
     (c): c is SuiteCounts => c !== undefined,
   );
-  const benchSource = 'test-results/bench.json (npm run bench)';
-  const results = [
-    writeDoc(
-      FIGURES_DOC,
-      [
-        ['bench', bench && benchSection(bench), benchSource],
-        [
-          'reliability',
-          reliability && reliabilitySection(reliability),
-          'test-results/reliability.json (npm run test:reliability)',
-        ],
-        ['tests', counts.length ? testsSection(counts) : undefined, 'test-results/tests-*.json (the suites)'],
-      ],
-      check,
-    ),
-    writeDoc(README, [['headline', bench && headlineSection(bench), benchSource]], check),
+  const sections: Array<[title: string, body: string | undefined, source: string]> = [
+    ['Bench: headline', bench && headlineSection(bench), 'test-results/bench.json (npm run bench)'],
+    ['Bench: every row', bench && benchSection(bench), 'test-results/bench.json (npm run bench)'],
+    [
+      'Reliability',
+      reliability && reliabilitySection(reliability),
+      'test-results/reliability.json (npm run test:reliability)',
+    ],
+    ['Tests', counts.length ? testsSection(counts) : undefined, 'test-results/tests-*.json (the suites)'],
   ];
-  if (results.some((r) => !r.ok)) return 1;
-  return check && results.some((r) => r.stale) ? 1 : 0;
+  const parts: string[] = ['# Latest figures', ''];
+  for (const [title, body, source] of sections) {
+    if (body === undefined) {
+      console.log(`report: ${title}: no ${source}; left out`);
+      continue;
+    }
+    parts.push(`## ${title}`, '', body, '');
+  }
+  fs.mkdirSync(RESULTS, { recursive: true });
+  fs.writeFileSync(FIGURES, parts.join('\n'));
+  console.log(`report: wrote ${path.relative(process.cwd(), FIGURES)}`);
+  return 0;
 }
 
 process.exit(main());

@@ -1,8 +1,10 @@
 // The job-log rows of the bench table (test/bench/host/jobLog.ts measures them in the extension host).
 //   Each figure is over several jobs of 100,000 lines streamed one after the other (STREAMS in the host's
 //   jobLog.ts): median, lowest and highest, like every other row over its runs;
-//   event-loop delay p99 while streaming 100,000 lines: target <= 50 ms (the jobs issue), reported as
-//   information with whether the median met it. The log is read in a worker
+//   event-loop delay p99 while streaming, over the same host's p99 idle for 3 s just before each job (the
+//   gate, a ratio: <= 5, which is the 50 ms aim of the jobs issue over the ~10 ms an idle loop reads at the
+//   monitor's 10 ms resolution; the machine's load moves both sides); the absolute p99 is information against
+//   its 50 ms aim (fails only past 3x). The log is read in a worker
 //   thread (src/api/listenThread.ts; on Linux 10 nice steps below the host's), which parses the socket's
 //   bursts; the extension host's thread gets a batch of messages every 20 ms (log lines in runs, one string
 //   each) and writes the terminal at most every 50 ms, at most the lines the terminal keeps (its scrollback
@@ -20,9 +22,8 @@
 //   time to stream: information.
 import type { JobLogSample, StreamSample } from './host/jobLog';
 import type { RowTable } from './rowTable';
-import { median } from './stats';
 
-export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, heapGrowthMB: 8 };
+export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, delayRatio: 5, heapGrowthMB: 8 };
 
 export function jobLogRows(
   table: RowTable,
@@ -32,8 +33,10 @@ export function jobLogRows(
 ): void {
   const delayRow = 'Job log: 100,000 lines, event-loop delay p99';
   const heapRow = 'Job log: heap growth while streaming';
+  const ratioRow = 'Job log: event-loop delay p99, streaming / idle (same host, same launch)';
   if (!j) {
-    for (const row of [delayRow, heapRow]) table.missing(row, where, failure ?? 'the job-log step failed');
+    for (const row of [ratioRow, delayRow, heapRow])
+      table.missing(row, where, failure ?? 'the job-log step failed');
     return;
   }
   const streams = j.streams;
@@ -64,10 +67,23 @@ export function jobLogRows(
   // row is over several streams (the median of their p99s, like every other row's median over its runs),
   // the lowest and highest beside it.
   const p99s = streams.map((x) => x.loopDelayMs.p99);
-  const met = p99s.length > 0 && median(p99s) <= JOB_LOG_BUDGET.loopDelayP99Ms;
-  table.add(delayRow, where, 'ms', p99s, undefined, {
+  const idle = j.idle ?? [];
+  if (idle.length !== streams.length)
+    table.missing(ratioRow, where, 'no idle window was measured beside each job');
+  else
+    table.add(
+      ratioRow,
+      where,
+      'x',
+      streams.map((x, i) => x.loopDelayMs.p99 / idle[i].p99),
+      JOB_LOG_BUDGET.delayRatio,
+      {
+        ok: arrived ? undefined : false,
+        note: `per job, its p99 over the p99 of the same host idle for 3 s just before it: idle p99 ${idle.map((x) => x.p99.toFixed(1)).join(', ')} ms (the 10 ms resolution is in both)`,
+      },
+    );
+  table.add(delayRow, where, 'ms', p99s, JOB_LOG_BUDGET.loopDelayP99Ms, {
     ok: arrived ? undefined : false,
-    limitText: `target <= ${JOB_LOG_BUDGET.loopDelayP99Ms} ms (${met ? 'met' : 'not met yet'})`,
     note: `monitorEventLoopDelay (10 ms resolution, included), ${streams.length} jobs one after the other: p99 per job ${p99s.map((v) => v.toFixed(1)).join(', ')} ms (${streams.map((x) => x.loopDelayMs.samples).join(', ')} samples over ${streams.map((x) => (x.streamMs / 1000).toFixed(1)).join(', ')} s); longest stall per job ${streams.map((x) => x.loopDelayMs.max.toFixed(0)).join(', ')} ms; the engine (the service's stand-in) at nice ${j.engineNice}`,
   });
   const first = streams[0]?.heapMB;

@@ -7,6 +7,8 @@
 //   node out/test/bench/node.js first-use <dist/api.js> <engine url> <token>
 //       the first use of the API layer: require(dist/api.js) + a client + its first GET /me, minus what a
 //       warm GET /me costs (so the extra of first use: loading undici and zod/mini, their first-call setup).
+//   node out/test/bench/node.js first-use-reference <reference bundle> <engine url> <token>
+//       the same for a plain client of the same libraries (./reference.ts): the API layer's baseline.
 //   node out/test/bench/node.js first-use-jobs <dist/api.js> <dist/jobFiles.js> <engine url> <token>
 //       the jobs layer's first use once the API layer is warm: require(dist/jobFiles.js) (the job-file checker
 //       with smol-toml, against the `vscode` stand-in) plus the first job WebSocket (undici's whole index with
@@ -114,6 +116,29 @@ async function main(): Promise<void> {
     }
     warm.sort((a, b) => a - b);
     const warmMs = warm[2];
+    print({ loadMs, firstMs, warmMs, extraMs: firstMs - warmMs });
+    return;
+  }
+  if (mode === 'first-use-reference') {
+    // The baseline of the API layer's first use (./reference.ts): a plain client of the same libraries.
+    const [bundle, url, token] = args;
+    const started = performance.now();
+    const ref = require(bundle) as {
+      request: typeof import('undici').request; // eslint-disable-line @typescript-eslint/consistent-type-imports -- a type of a require()d bundle
+      parseMe(body: unknown): unknown;
+    };
+    const loadMs = performance.now() - started;
+    const me = async () => {
+      const res = await ref.request(`${url}/me`, { headers: { authorization: `Bearer ${token}` } });
+      ref.parseMe(await res.body.json());
+    };
+    await me();
+    const firstMs = performance.now() - started;
+    const warmMs = await warmMedian(async () => {
+      const t = performance.now();
+      await me();
+      return performance.now() - t;
+    });
     print({ loadMs, firstMs, warmMs, extraMs: firstMs - warmMs });
     return;
   }

@@ -1,9 +1,10 @@
 // Object storage in the bench, side by side in one run against the same real S3 server (the engine's
-// s3rver) and the same files: a 256 MB set (one 200 MB file and 1,000 small files) uploaded and downloaded
+// s3rver) and the same files: a 156 MB set (one 100 MB file and 1,000 small files) uploaded and downloaded
 // by the extension's code path (src/s3 uploadFiles / downloadMany, what Upload Files… / Download… run) and
 // by Debian's `rclone copy`, configured from the same credentials through the extension's own rclone writer
-// (src/config/rclone.ts). Budgets: the extension at >= 0.8x rclone's throughput each way; the first page of
-// a 10,000-object bucket in <= 200 ms. Also (information): the S3 layer's first-use load in a fresh Node
+// (src/config/rclone.ts). Targets (information): the extension at >= 0.8x rclone's throughput each way; the
+// first page of a 10,000-object bucket in <= 200 ms (an absolute time: it fails the run only past 3x).
+// Also (information): the S3 layer's first-use load in a fresh Node
 // process (require(dist/s3.js)) and what it adds to the VSIX (s3rows.ts reads the sizes).
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,7 +25,7 @@ export interface S3BenchSample {
   errors: string[];
 }
 
-const BIG_MB = 200;
+const BIG_MB = 100;
 const SMALL_FILES = 1000;
 const SMALL_BYTES = Math.round((56 * 1024 * 1024) / SMALL_FILES);
 const LIST_OBJECTS = 10_000;
@@ -125,7 +126,7 @@ export async function s3Benchmarks(): Promise<S3BenchSample> {
       rclone('copy', path.join(dir, 'set'), 'tp:bench-rclone/set'),
     );
     // Downloads in ABBA order (extension, rclone, rclone, extension), each into a fresh folder, and each
-    // client's throughput over its two runs, so neither gains from its place: going first, right after 512 MB
+    // client's throughput over its two runs, so neither gains from its place: going first, right after 312 MB
     // of uploads, was the slower place (single runs, 2026-11-24: the extension 0.80x-0.94x of rclone going
     // first, 0.94x and 1.05x going second).
     const extDown = (n: number) =>

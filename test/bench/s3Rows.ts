@@ -33,7 +33,7 @@ export function s3Rows(table: RowTable, s: S3BenchSample | undefined, failure?: 
   table.add(rows[0], where, 'x', [up], undefined, {
     ok: ok ? undefined : false,
     limitText: target(up),
-    note: `${f(s.setMB)} MB (1 x 200 MB + 1,000 small): extension ${f(s.uploadMBps.extension)} MB/s, rclone ${f(s.uploadMBps.rclone)} MB/s${err}`,
+    note: `${f(s.setMB)} MB (1 x 100 MB + 1,000 small): extension ${f(s.uploadMBps.extension)} MB/s, rclone ${f(s.uploadMBps.rclone)} MB/s${err}`,
   });
   table.add(rows[1], where, 'x', [down], undefined, {
     ok: ok ? undefined : false,

@@ -51,6 +51,8 @@ export interface HostRunOptions {
   /** Open the workspace in Restricted Mode (Workspace Trust on, folder not trusted): the test module
    *  then runs only the untrusted-workspace tests (index.ts, TENSORPOOL_TEST_WORKSPACE). */
   readonly untrusted?: boolean;
+  /** Other extensions (.vsix) installed beside ours (the bench's reference extension). */
+  readonly vsix?: readonly string[];
 }
 
 /**
@@ -90,6 +92,7 @@ export async function runInHost(
       // tensorpool.apiUrl is machine-scoped: this machine's settings, which tests change and clear with
       // ConfigurationTarget.Global (TENSORPOOL_ENGINE applies when it is unset).
       machineSettings: { 'tensorpool.apiUrl': engine.url },
+      vsix: options.vsix ? [...options.vsix] : undefined,
       // In Restricted Mode the folder names another URL, which must be ignored.
       ...(options.untrusted
         ? { untrusted: true, workspaceSettings: { 'tensorpool.apiUrl': UNTRUSTED_FOLDER_API_URL } }

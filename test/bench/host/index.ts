@@ -35,6 +35,8 @@ import {
 import { soak } from './soak';
 import { firstTree, type FirstTreeSample } from './firstTree';
 import { JOB_LINES, jobLogBench } from './jobLog';
+import { injections } from '../inject';
+import { REFERENCE_EXTENSION_ID } from '../referenceId';
 
 const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
 
@@ -66,6 +68,8 @@ const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
 const REFRESHES = 3;
 const TREE_ROUNDS = 15;
 const MIN_INTERVAL_S = 10;
+/** Costs the bench injects to show its gates can fail (../inject.ts; none in a normal run). */
+const INJECTED = injections();
 
 interface LogEntry {
   seq: number;
@@ -89,15 +93,29 @@ const engineLog = async (): Promise<LogEntry[]> => (await control('GET', 'log'))
 const clearLog = () => control('DELETE', 'log');
 
 /** VS Code's own performance marks in this extension host (vs/base/common/performance, Date.now() ms). */
-function hostMarks(): Record<string, number> {
+function hostMarks(id = EXTENSION_ID): Record<string, number> {
   const perf = (
     globalThis as { MonacoPerformanceMarks?: { getMarks(): Array<{ name: string; startTime: number }> } }
   ).MonacoPerformanceMarks;
   const marks: Record<string, number> = {};
   for (const m of perf?.getMarks() ?? []) {
-    if (m.name.endsWith(`/${EXTENSION_ID}`)) marks[m.name.split('/')[2]] = m.startTime;
+    if (m.name.endsWith(`/${id}`)) marks[m.name.split('/')[2]] = m.startTime;
   }
   return marks;
+}
+
+/** The reference extension's activation in this launch (../reference.ts), when the bench installed it. */
+async function referenceActivation(): Promise<{ loadMs: number; activateMs: number } | undefined> {
+  const ext = vscode.extensions.getExtension(REFERENCE_EXTENSION_ID);
+  if (!ext) return undefined;
+  await until('the reference extension to activate', () => ext.isActive, 30_000, 20);
+  const marks = hostMarks(REFERENCE_EXTENSION_ID);
+  if (marks.didActivateExtension === undefined || marks.willLoadExtensionCode === undefined)
+    throw new Error("VS Code's performance marks of the reference extension are missing");
+  return {
+    loadMs: marks.didLoadExtensionCode - marks.willLoadExtensionCode,
+    activateMs: marks.didActivateExtension - marks.willActivateExtension,
+  };
 }
 
 export interface LaunchSample {
@@ -123,6 +141,8 @@ export interface LaunchSample {
   /** The window opened with the TensorPool view showing (the time-to-first-tree launches). */
   viewOpen: boolean;
   firstTree?: FirstTreeSample;
+  /** The reference extension's load and activate() in the same launch (VS Code's marks). */
+  reference?: { loadMs: number; activateMs: number };
 }
 
 interface State {
@@ -208,6 +228,7 @@ async function sampleActivation(
     apiLoadMs: api.testing.apiLoad()?.ms,
     accountAfter: api.store.account.kind,
     viewOpen: launch >= LAUNCHES,
+    reference: await referenceActivation(),
   };
 }
 
@@ -307,6 +328,8 @@ async function idleHidden(api: TensorPoolExtensionApi): Promise<Record<string, u
   await clearLog();
   if (SIGNAL) fs.writeFileSync(SIGNAL, String(Date.now()));
   const started = Date.now();
+  // The bench's injected cost (../inject.ts): one refresh through the extension while hidden.
+  if (INJECTED.has('hidden-request')) await api.refresh();
   await sleep(IDLE_MS);
   const entries = await engineLog();
   const paths = entries.map((e) => `${e.method} ${e.path}`);
@@ -424,14 +447,16 @@ export async function run(): Promise<void> {
   const bench: Record<string, unknown> = {};
   if (!ONLY_JOB_LOG) bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
   bench.jobLog = (
-    await step(`job log: ${JOB_LINES} lines followed into the terminal`, () => jobLogBench(api, control))
+    await step(`job log: ${JOB_LINES} lines followed into the terminal`, () =>
+      jobLogBench(api, control, INJECTED.has('joblog-stall')),
+    )
   )?.value;
   if (ONLY_JOB_LOG) return finish(bench);
   if (IDLE) {
     bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
     bench.soak = (
       await step('soak: every section visible, 30 minutes of accelerated time', () =>
-        soak(api, control, ENGINE, env('TENSORPOOL_TEST_TOKEN')),
+        soak(api, control, ENGINE, env('TENSORPOOL_TEST_TOKEN'), INJECTED.has('timer-leak')),
       )
     )?.value;
   }

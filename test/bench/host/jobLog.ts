@@ -4,6 +4,8 @@
 // followed by the extension's real follower into its real terminal (Pseudoterminal, writes batched
 // through the LogBuffer), which is closed before the next job.
 //
+// Before each job, IDLE_MS of the same host with nothing streaming: the event-loop delay it reads then is the
+// baseline of the job-log ratio row (the same host, the same launch, the same machine's load).
 // While each one streams (from the push's outcome until the follower ends):
 //   - event-loop delay: perf_hooks.monitorEventLoopDelay({ resolution: 10 }), a new one per stream (one
 //     enabled again would count the time it was off as a delay); its figures include the 10 ms resolution
@@ -68,6 +70,25 @@ export interface JobLogSample {
   gcAvailable: boolean;
   /** The engine's nice value while it streamed. */
   engineNice: number;
+  /** Before each job, the same host's event-loop delay over IDLE_MS with nothing streaming (the baseline). */
+  idle: DelayFigures[];
+}
+
+function busyWait(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/** The idle window measured before each job (the job-log ratio row's baseline). */
+const IDLE_MS = 3000;
+
+/** The event-loop delay of this host with no job streaming, measured as a stream's is. */
+async function idleDelay(): Promise<DelayFigures> {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  await sleep(IDLE_MS);
+  delay.disable();
+  return figures(delay);
 }
 
 const MB = (bytes: number) => bytes / 2 ** 20;
@@ -99,7 +120,12 @@ async function startProfile(job: number): Promise<{ stop(): Promise<void> } | un
   };
 }
 
-export async function jobLogBench(api: TensorPoolExtensionApi, control: Control): Promise<JobLogSample> {
+export async function jobLogBench(
+  api: TensorPoolExtensionApi,
+  control: Control,
+  /** The bench's injected cost (../inject.ts): the host's thread busy 40 ms in every 100 while jobs stream. */
+  stall = false,
+): Promise<JobLogSample> {
   const cluster = api.store.clusters.data?.clusters?.find((c) => c.status === 'RUNNING');
   if (!cluster) throw new Error('no running cluster to run the job on');
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -113,11 +139,20 @@ export async function jobLogBench(api: TensorPoolExtensionApi, control: Control)
   const gc = collector();
   try {
     const streams: StreamSample[] = [];
-    for (let i = 0; i < STREAMS; i++)
-      streams.push(await oneStream(api, control, file, cluster.name ?? cluster.id, gc, i + 1));
+    const idle: DelayFigures[] = [];
+    for (let i = 0; i < STREAMS; i++) {
+      idle.push(await idleDelay());
+      const stalls = stall ? setInterval(() => busyWait(40), 100) : undefined;
+      try {
+        streams.push(await oneStream(api, control, file, cluster.name ?? cluster.id, gc, i + 1));
+      } finally {
+        clearInterval(stalls);
+      }
+    }
     return {
       lines: JOB_LINES,
       streams,
+      idle,
       gcAvailable: gc !== undefined,
       engineNice,
     };

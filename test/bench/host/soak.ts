@@ -98,7 +98,10 @@ export async function soak(
   control: Control,
   engine: string,
   token: string,
+  /** The bench's injected cost (../inject.ts): a timer left running between the two measurements. */
+  leakTimer = false,
 ): Promise<SoakSample> {
+  let leaked: NodeJS.Timeout | undefined;
   spy.install();
   const notesFrom = spy.notifications.length;
   const problemsFrom = spy.problems.length;
@@ -176,6 +179,7 @@ export async function soak(
     await settled();
     closeTerminals();
     const before = await measure();
+    if (leakTimer) leaked = setInterval(() => undefined, 60_000);
 
     await clearAndShow(api, control);
     const started = Date.now();
@@ -232,6 +236,7 @@ export async function soak(
         .map((p) => `${p.kind}: ${p.text.split('\n')[0]}`),
     };
   } finally {
+    clearInterval(leaked);
     api.testing.setRefreshTimeScale(1);
     api.setPrompter(undefined);
     closeTerminals();

@@ -1,0 +1,35 @@
+// Known costs the bench can inject (env TENSORPOOL_BENCH_INJECT=all, or a comma-separated list of the names
+// below), to show that each gate fails when what it guards gets worse. `npm run bench:gates` runs the bench
+// with all of them and passes only when every targeted row is broken (and was not measured twice: an injected
+// run does not measure again). Nothing here is in the product: the bench edits the built dist/ files it is
+// about to measure (and rebuilds dist/ at the end as always), or the host module does the extra work itself.
+export const INJECTIONS = {
+  /** A 60 ms busy loop at the top of dist/extension.js (the load part of activation). */
+  activation: ["Activation / a reference extension's (same launches)"],
+  /** A 200 ms busy loop at the top of dist/api.js (the API layer's first use). */
+  api: ["API layer first use / a plain client's (same libraries, same request)"],
+  /** One cluster-list refresh through the extension while every section is hidden. */
+  'hidden-request': ['Idle 60 s, all 5 sections hidden: requests'],
+  /** A setInterval left running over the soak. */
+  'timer-leak': ['  timers (growth)'],
+  /** A 40 ms busy loop every 100 ms in the extension host while the jobs stream (not while idle). */
+  'joblog-stall': ['Job log: event-loop delay p99, streaming / idle (same host, same launch)'],
+} as const;
+
+export type Injection = keyof typeof INJECTIONS;
+
+/** The injections asked for in the environment (none by default). */
+export function injections(value = process.env.TENSORPOOL_BENCH_INJECT): Set<Injection> {
+  if (!value) return new Set();
+  const names = Object.keys(INJECTIONS) as Injection[];
+  const asked = value === 'all' ? names : value.split(',').map((v) => v.trim());
+  const unknown = asked.filter((a) => !names.includes(a as Injection));
+  if (unknown.length)
+    throw new Error(
+      `TENSORPOOL_BENCH_INJECT: unknown ${unknown.join(', ')} (known: ${names.join(', ')}, all)`,
+    );
+  return new Set(asked as Injection[]);
+}
+
+/** Busy-waits `ms` milliseconds: the statement the bench puts at the top of a bundle. */
+export const busyLoop = (ms: number) => `{const t=Date.now();while(Date.now()-t<${ms});}\n`;
