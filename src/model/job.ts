@@ -71,11 +71,6 @@ export interface JobListing {
   readonly textJobs?: Job[];
 }
 
-/** The jobs a listing names, structured or read from its text. */
-export function knownJobs(listing: JobListing): Job[] {
-  return listing.jobs ?? listing.textJobs ?? [];
-}
-
 /** What a pull answer asks for: files to download, or a command to run locally (a running job). */
 export type PullPlan =
   | {

@@ -87,10 +87,6 @@ export const validateNumNodes: Validator<string | number> = (value) => {
   return undefined;
 };
 
-export function parseNumNodes(value: string): number {
-  return Number(value.trim());
-}
-
 /** Cluster names travel in URL paths (`/cluster/edit/{cluster}`), so they stay in a safe alphabet. */
 export const validateClusterName: Validator = (value) => nameProblem(value, 'cluster');
 
