@@ -10,12 +10,7 @@ export type KnownJobState =
 /** What a job is doing, for icons and actions; `unknown` = a state this version does not know. */
 export type JobStateKind = KnownJobState | 'unknown';
 
-export const TERMINAL_JOB_STATES: ReadonlySet<KnownJobState> = new Set([
-  'completed',
-  'error',
-  'failed',
-  'canceled',
-]);
+const TERMINAL_JOB_STATES: ReadonlySet<KnownJobState> = new Set(['completed', 'error', 'failed', 'canceled']);
 
 const KNOWN: ReadonlySet<string> = new Set([
   'pending',

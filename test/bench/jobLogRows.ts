@@ -22,7 +22,7 @@ import type { JobLogSample, StreamSample } from './host/jobLog';
 import type { RowTable } from './rowTable';
 import { median } from './stats';
 
-export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, heapGrowthMB: 8 };
+const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, heapGrowthMB: 8 };
 
 export function jobLogRows(
   table: RowTable,
