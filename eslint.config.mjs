@@ -6,6 +6,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import { l10nRule } from './eslint/l10nRule.mjs';
+import { layersRule } from './eslint/layersRule.mjs';
+
+// The house rules, one plugin: tensorpool/l10n and tensorpool/layers.
+const tensorpool = { rules: { l10n: l10nRule, layers: layersRule } };
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', '.cache/', 'test-results/', '**/*.js', '**/*.mjs'] },
@@ -43,8 +47,15 @@ export default tseslint.config(
   {
     // Every user-facing string of the extension goes through l10n (eslint/l10nRule.mjs).
     files: ['src/**/*.ts'],
-    plugins: { tensorpool: { rules: { l10n: l10nRule } } },
+    plugins: { tensorpool },
     rules: { 'tensorpool/l10n': 'error' },
+  },
+  {
+    // The layer rules (eslint/layersRule.mjs): no `vscode` in src/api, src/config, src/model, src/s3 and
+    // src/wizards; nothing in src/ imports engine/ or test/; the engine imports nothing from src/.
+    files: ['src/**/*.ts', 'engine/**/*.ts'],
+    plugins: { tensorpool },
+    rules: { 'tensorpool/layers': ['error', { root: import.meta.dirname }] },
   },
   {
     // Tests and the harness talk to loosely typed things on purpose (JSON from the engine, the

@@ -17,7 +17,7 @@ import { styledTable } from './text';
 import type { TextStyle } from './types';
 import { issue, validationReply } from './validate';
 
-export const EMPTY_TP_CONFIG = `# TensorPool job file: run it with \`tp job push <this file> <cluster id>\`.
+const EMPTY_TP_CONFIG = `# TensorPool job file: run it with \`tp job push <this file> <cluster id>\`.
 # Commands run in order on the cluster, in a fresh Python virtual environment.
 commands = [
   "pip install -r requirements.txt",
@@ -43,7 +43,7 @@ const URL_KEY = randomBytes(16);
 const sign = (jobId: string, n: number) =>
   createHmac('sha256', URL_KEY).update(`${jobId}/${n}`).digest('hex').slice(0, 32);
 
-export function jobJson(ctx: PublicCtx, j: Job): Record<string, unknown> {
+function jobJson(ctx: PublicCtx, j: Job): Record<string, unknown> {
   const jobs = ctx.state.jobs;
   const ended = jobs.endedMs(j, ctx.now);
   return {

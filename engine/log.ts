@@ -32,7 +32,7 @@ export interface LogEntry {
   url?: string;
 }
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Oldest entries are dropped beyond this, so a long-running dev engine does not grow forever. */
 const MAX_ENTRIES = 10_000;

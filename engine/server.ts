@@ -62,7 +62,7 @@ export interface RunningEngine {
 const MAX_BODY_BYTES = 1 << 20;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const READY_PREFIX = 'TensorPool local engine listening on';
+const READY_PREFIX = 'TensorPool local engine listening on';
 
 export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngine> {
   const tokens = unique(opts.tokens?.length ? opts.tokens : [DEFAULT_TOKEN]);

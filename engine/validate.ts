@@ -377,7 +377,7 @@ export function validateSshKeyAdd(body: unknown): Parsed<SshKeyInput> {
 // --- bucket names (S3 general-purpose bucket rules) ------------------------------------------------
 
 /** Why a bucket name breaks the S3 naming rules, or null when it is fine. */
-export function bucketNameProblem(name: string): string | null {
+function bucketNameProblem(name: string): string | null {
   if (name.length < 3 || name.length > 63) return 'Bucket names must be between 3 and 63 characters long';
   if (!/^[a-z0-9.-]+$/.test(name))
     return 'Bucket names can consist only of lowercase letters, numbers, dots and hyphens';

@@ -141,7 +141,7 @@ function proxyStatus(e: unknown): number | undefined {
   return undefined;
 }
 
-export function hostOf(baseUrl: string): string {
+function hostOf(baseUrl: string): string {
   try {
     return new URL(baseUrl).host;
   } catch {

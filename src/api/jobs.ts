@@ -148,7 +148,7 @@ export class JobApi {
   }
 }
 
-export function toPullPlan(body: S.LooseRecord): PullPlan {
+function toPullPlan(body: S.LooseRecord): PullPlan {
   const message = str(body.message);
   const command = str(body.command);
   if (command?.trim())
@@ -165,7 +165,7 @@ export function toPullPlan(body: S.LooseRecord): PullPlan {
   return files.size ? { kind: 'download', files, sizes, message } : { kind: 'nothing', message };
 }
 
-export function toJob(raw: unknown): Job | undefined {
+function toJob(raw: unknown): Job | undefined {
   if (!isRecord(raw)) return undefined;
   const id = str(first(raw, 'job_id', 'id', 'jobId'));
   if (!id) return undefined;

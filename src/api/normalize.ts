@@ -10,7 +10,7 @@ import { clustersFromText } from './normalizeText';
 export { clusterFromText, clustersFromText } from './normalizeText';
 import type { LooseRecord } from './schemas';
 
-export function toInstance(raw: unknown): Instance | undefined {
+function toInstance(raw: unknown): Instance | undefined {
   if (typeof raw === 'string') return raw.trim() ? { id: raw } : undefined;
   if (!isRecord(raw)) return undefined;
   const id = str(first(raw, 'id', 'instance_id', 'instanceId'));
@@ -80,7 +80,7 @@ export function toBucket(raw: unknown): Bucket | undefined {
 }
 
 /** A cluster record's `attached_volumes` (or `volumes`), when the server gives them. */
-export function toAttachedVolumes(raw: unknown): AttachedVolume[] | undefined {
+function toAttachedVolumes(raw: unknown): AttachedVolume[] | undefined {
   if (!Array.isArray(raw)) return undefined;
   const out: AttachedVolume[] = [];
   for (const r of raw) {

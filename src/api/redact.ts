@@ -46,8 +46,3 @@ export class SecretRegistry {
     return out;
   }
 }
-
-/** Pattern-only redaction, for places that have no registry at hand. */
-export function redactPatterns(text: string): string {
-  return new SecretRegistry().redact(text);
-}

@@ -161,6 +161,7 @@ export type RequestInfo = z.infer<ReturnType<typeof RequestInfo>>;
 export const SshCommandResponse = lazy(() => z.looseObject({ command: z.string(), message: text() }));
 export type SshCommandResponse = z.infer<ReturnType<typeof SshCommandResponse>>;
 
+/** What GET /me answers: no published shape, read loosely (src/model/account.ts finds the label). @alias */
 export const Account = LooseRecord;
 export type Account = LooseRecord;
 

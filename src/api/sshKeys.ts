@@ -40,7 +40,7 @@ function pick(r: LooseRecord, ...names: string[]): string | undefined {
   return undefined;
 }
 
-export function toSavedSshKey(raw: unknown): SavedSshKey | undefined {
+function toSavedSshKey(raw: unknown): SavedSshKey | undefined {
   if (typeof raw === 'string') {
     return raw.trim()
       ? {

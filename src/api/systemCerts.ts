@@ -21,7 +21,7 @@ import { promises as fsp } from 'node:fs';
 import * as tls from 'node:tls';
 
 /** Where Linux distributions keep the system bundle (the first that exists is read). */
-export const LINUX_CA_BUNDLES: readonly string[] = [
+const LINUX_CA_BUNDLES: readonly string[] = [
   '/etc/ssl/certs/ca-certificates.crt', // Debian, Ubuntu, Gentoo, Arch, Alpine
   '/etc/pki/tls/certs/ca-bundle.crt', // Fedora, RHEL, CentOS
   '/etc/ssl/certs/ca-bundle.crt', // older Fedora, openSUSE symlink
@@ -106,7 +106,7 @@ function macCertificates(): Promise<string[]> {
 }
 
 /** The system certificates Node does not trust already (read once per session; not expired). */
-export function extraSystemCertificates(): Promise<readonly string[]> {
+function extraSystemCertificates(): Promise<readonly string[]> {
   extraCache ??= (async () => {
     const system = await readSystemCertificates();
     const api = tls as CaApi;

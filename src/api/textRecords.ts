@@ -29,7 +29,7 @@ export interface RecordOptions<F extends string> {
   readonly keyDefault?: string;
 }
 
-export function headerKey(header: string): string {
+function headerKey(header: string): string {
   return header
     .toLowerCase()
     .replace(/[_\-./#:()[\]*]+/g, ' ')

@@ -32,7 +32,7 @@ export function stripAnsi(text: string): string {
 }
 
 /** Lines of a text answer: ANSI codes removed, CRLF/CR normalised, tabs expanded, right-trimmed. */
-export function textLines(text: string): string[] {
+function textLines(text: string): string[] {
   return stripAnsi(text)
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, '    ')

@@ -116,7 +116,7 @@ function toAttachment(raw: unknown): VolumeAttachment | undefined {
   };
 }
 
-export function toVolume(raw: unknown): Volume | undefined {
+function toVolume(raw: unknown): Volume | undefined {
   if (!isRecord(raw)) return undefined;
   const id = str(first(raw, 'storage_id', 'id', 'volume_id'));
   if (!id) return undefined;

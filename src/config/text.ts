@@ -60,21 +60,6 @@ export function newLines(doc: Doc, texts: readonly string[]): Line[] {
 }
 
 /**
- * Insert lines before index `at`. At the end of a file that has no final newline, the inserted
- * lines take over that property: the old last line gets a terminator, the new last line none.
- */
-export function insertLines(doc: Doc, at: number, texts: readonly string[]): void {
-  if (texts.length === 0) return;
-  const added = newLines(doc, texts);
-  const last = doc.lines[doc.lines.length - 1];
-  if (at === doc.lines.length && last && last.eol === '') {
-    last.eol = doc.eol;
-    added[added.length - 1].eol = '';
-  }
-  doc.lines.splice(at, 0, ...added);
-}
-
-/**
  * Append a block of lines at the end, after one blank separator line when the file is not empty.
  * The separator is added even after a blank last line, and a file without a final newline gets
  * one between its last line and the block but keeps ending without one, so that `removeLines`

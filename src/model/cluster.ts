@@ -105,8 +105,6 @@ export function clusterShape(cluster: Cluster): string | undefined {
 }
 
 /** Request tracking (GET /request/info): only COMPLETED and FAILED are terminal. */
-export type RequestStatus = 'PENDING' | 'PROCESSING' | 'RETRYING' | 'COMPLETED' | 'FAILED' | (string & {});
-
 export function isTerminalRequestStatus(status: string | undefined): boolean {
   const s = status?.toUpperCase();
   return s === 'COMPLETED' || s === 'FAILED';

@@ -10,12 +10,7 @@ export type KnownJobState =
 /** What a job is doing, for icons and actions; `unknown` = a state this version does not know. */
 export type JobStateKind = KnownJobState | 'unknown';
 
-export const TERMINAL_JOB_STATES: ReadonlySet<KnownJobState> = new Set([
-  'completed',
-  'error',
-  'failed',
-  'canceled',
-]);
+const TERMINAL_JOB_STATES: ReadonlySet<KnownJobState> = new Set(['completed', 'error', 'failed', 'canceled']);
 
 const KNOWN: ReadonlySet<string> = new Set([
   'pending',
@@ -69,11 +64,6 @@ export interface JobListing {
   readonly message: string | undefined;
   /** The jobs the text table names, when the answer was text only. */
   readonly textJobs?: Job[];
-}
-
-/** The jobs a listing names, structured or read from its text. */
-export function knownJobs(listing: JobListing): Job[] {
-  return listing.jobs ?? listing.textJobs ?? [];
 }
 
 /** What a pull answer asks for: files to download, or a command to run locally (a running job). */

@@ -9,8 +9,6 @@ import * as l10n from '@vscode/l10n';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { locateTopLevelKeys, type TextRange } from './tomlKeys';
 
-export type { TextPosition, TextRange } from './tomlKeys';
-
 // smol-toml ships CommonJS too (its `require` export), but its type declarations are ES-module ones.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require of its CommonJS build
 const { parse } = require('smol-toml') as typeof SmolToml;

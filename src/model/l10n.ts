@@ -20,5 +20,3 @@ export const t: typeof l10n.t = ((...args: Parameters<typeof l10n.t>) => {
   sync();
   return (l10n.t as (...a: unknown[]) => string)(...args);
 }) as typeof l10n.t;
-
-export const config = l10n.config;

@@ -8,12 +8,7 @@
 import * as l10n from '@vscode/l10n';
 
 /** Error kinds after which a mutating request may or may not have been acted on. */
-export const UNKNOWN_OUTCOME_KINDS: ReadonlySet<string> = new Set([
-  'network',
-  'timeout',
-  'server',
-  'bad-response',
-]);
+const UNKNOWN_OUTCOME_KINDS: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'bad-response']);
 
 export function outcomeUnknown(kind: string, mayHaveReachedServer: boolean): boolean {
   return UNKNOWN_OUTCOME_KINDS.has(kind) && mayHaveReachedServer;

@@ -37,7 +37,7 @@ export function looksLikePrivateKey(text: string): boolean {
 }
 
 /** SHA256 fingerprint of a base64 key blob, in ssh-keygen's format. */
-export function fingerprintOf(body: string): string {
+function fingerprintOf(body: string): string {
   const digest = createHash('sha256').update(Buffer.from(body, 'base64')).digest('base64');
   return `SHA256:${digest.replace(/=+$/, '')}`;
 }

@@ -36,7 +36,7 @@ function exactFormat(locale: string, timeZone: string | undefined): Intl.DateTim
 }
 
 /** Parse a service timestamp; undefined for anything that is not a date. */
-export function parseTime(text: string | undefined): Date | undefined {
+function parseTime(text: string | undefined): Date | undefined {
   if (!text || text.trim() === '') return undefined;
   const date = new Date(text.trim());
   return Number.isNaN(date.getTime()) ? undefined : date;

@@ -35,8 +35,8 @@ export const KNOWN_INSTANCE_TYPES: readonly string[] = [
 
 /** Largest node count the extension will send; far above any real order, far below a typo like 10^9. */
 export const MAX_NODES = 512;
-export const MAX_CLUSTER_NAME_LENGTH = 64;
-export const MAX_IMAGE_LENGTH = 512;
+const MAX_CLUSTER_NAME_LENGTH = 64;
+const MAX_IMAGE_LENGTH = 512;
 
 // ASCII digits only: `[0-9]` never matches other scripts' digits such as `٣`.
 const INSTANCE_TYPE = /^([1-9][0-9]{0,3})x([A-Za-z][A-Za-z0-9]{0,31})$/;
@@ -86,10 +86,6 @@ export const validateNumNodes: Validator<string | number> = (value) => {
     );
   return undefined;
 };
-
-export function parseNumNodes(value: string): number {
-  return Number(value.trim());
-}
 
 /** Cluster names travel in URL paths (`/cluster/edit/{cluster}`), so they stay in a safe alphabet. */
 export const validateClusterName: Validator = (value) => nameProblem(value, 'cluster');
@@ -183,7 +179,7 @@ export const validateApiToken: Validator = (value) => {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   if (LOOPBACK_HOSTS.has(hostname.toLowerCase())) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }

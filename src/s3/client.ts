@@ -70,7 +70,7 @@ export function s3RequestHandler(settings: S3HttpSettings = {}) {
  */
 const NOT_RETRIED = new Set(['CreateMultipartUploadCommand', 'CompleteMultipartUploadCommand']);
 
-export class NotRetriedError extends Error {
+class NotRetriedError extends Error {
   override readonly name = 'NotRetriedError';
   constructor(readonly original: unknown) {
     // Not `cause`: the SDK looks through a cause for a transient error and would retry after all.

@@ -35,7 +35,7 @@ export interface DownloadOutcome {
 }
 
 /** A large object is fetched in ranges of this size, RANGE_QUEUE at a time, written at their offsets. */
-export const RANGE_SIZE = 16 * 1024 * 1024;
+const RANGE_SIZE = 16 * 1024 * 1024;
 const RANGE_QUEUE = 4;
 
 type GetOptions = {

@@ -20,7 +20,7 @@ import { listAll } from './list';
 import type { S3Session } from './session';
 
 export const PART_SIZE = 16 * 1024 * 1024;
-export const PART_QUEUE = 6;
+const PART_QUEUE = 6;
 
 export interface UploadItem {
   readonly file: string;

@@ -25,7 +25,7 @@ function accountId(me: Record<string, unknown>): string | undefined {
 }
 
 /** What a failed token check means for the account state. */
-export function stateForError(e: unknown): AccountState {
+function stateForError(e: unknown): AccountState {
   if (isTensorPoolError(e)) {
     switch (e.kind) {
       case 'unauthorized':

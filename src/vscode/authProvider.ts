@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { AccountController } from './account';
 import type { Store } from './store';
 
-export const AUTH_PROVIDER_ID = 'tensorpool';
+const AUTH_PROVIDER_ID = 'tensorpool';
 const SESSION_ID = 'tensorpool-api-token';
 
 export class TensorPoolAuthProvider implements vscode.AuthenticationProvider, vscode.Disposable {

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { checkJobFile, type JobFileProblem } from '../model/jobFile';
 
-export const DIAGNOSTIC_SOURCE = 'TensorPool';
+const DIAGNOSTIC_SOURCE = 'TensorPool';
 const DEBOUNCE_MS = 200;
 
 function toDiagnostic(p: JobFileProblem): vscode.Diagnostic {

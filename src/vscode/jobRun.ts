@@ -45,7 +45,7 @@ export interface JobRunDeps {
   readonly origins: Map<string, string>;
 }
 
-export function jobOs(platform = process.platform): JobOs {
+function jobOs(platform = process.platform): JobOs {
   return platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'Darwin' : 'Linux';
 }
 

@@ -7,7 +7,7 @@
 import type * as ActionsModule from './actions';
 import type { Prompter } from '../wizards/prompter';
 
-export type { ActionDeps, Actions } from './actions';
+export type { Actions } from './actions';
 
 /** A function giving the actions, loading dist/actions.js and making them on the first call. */
 export function lazyActions(deps: ActionsModule.ActionDeps): () => Promise<ActionsModule.Actions> {

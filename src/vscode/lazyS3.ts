@@ -8,20 +8,11 @@ import type * as S3Module from '../s3';
 export type S3Layer = typeof S3Module;
 
 let loading: Promise<S3Layer> | undefined;
-let loadMs: number | undefined;
 
 export function loadS3(): Promise<S3Layer> {
   loading ??= Promise.resolve().then(() => {
-    const started = performance.now();
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
-    const s3 = require('../s3/index.js') as S3Layer;
-    loadMs = performance.now() - started;
-    return s3;
+    return require('../s3/index.js') as S3Layer;
   });
   return loading;
-}
-
-/** How long loading the S3 layer took (ms); undefined until it loaded (the bench reads it). */
-export function s3LoadMs(): number | undefined {
-  return loadMs;
 }

@@ -7,8 +7,6 @@ import * as vscode from 'vscode';
 import { Commands } from './commands';
 import type * as Module from './objectBrowser';
 
-export type { ObjectBrowserDeps } from './objectBrowser';
-
 /** What the Object Storage view asks of the bucket browser. */
 export interface BrowseHooks {
   readonly onDidChange: vscode.Event<void>;

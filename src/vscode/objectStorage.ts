@@ -22,7 +22,7 @@ interface StoredSecret {
   readonly secret_access_key: string;
 }
 
-export function publicPart(c: ObjectStorageCredentials): PublicCredentials {
+function publicPart(c: ObjectStorageCredentials): PublicCredentials {
   const { secret_access_key: _secret, ...rest } = c;
   return rest;
 }

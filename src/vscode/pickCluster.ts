@@ -37,7 +37,7 @@ export class CreatedInstances {
 }
 
 /** The one cluster label (model/labels.ts), saying when the row was read from the server's text. */
-export function clusterPickItem(c: Cluster, operation?: OperationKind): ClusterPickLabel {
+function clusterPickItem(c: Cluster, operation?: OperationKind): ClusterPickLabel {
   const item = clusterPickLabel(c, operation);
   return c.source === 'text'
     ? { ...item, detail: vscode.l10n.t('{0} (read from the server’s text answer)', item.detail) }

@@ -10,7 +10,7 @@ import { RefreshTimer } from './listScope';
 import { readSettings } from './settings';
 import type { Store } from './store';
 
-export const FAST_REFRESH_MS = 5000;
+const FAST_REFRESH_MS = 5000;
 
 let timeScale = 1;
 

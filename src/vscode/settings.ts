@@ -7,8 +7,6 @@ import type { ProxySettings } from '../api/proxy';
 import { pickApiUrl, type ApiUrlSource } from '../model/apiUrl';
 import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS as D, type SettingName } from './settingDefaults';
 
-export const DEFAULT_API_URL = D.apiUrl;
-
 export interface Settings {
   readonly apiUrl: string;
   readonly imageField: 'container' | 'experimental_container';

@@ -19,7 +19,7 @@ function formatUsd(n: number): string {
 }
 
 /** The status bar as a function of the account state (tested directly). */
-export function statusView(state: AccountState, lowBalance: number): StatusView {
+function statusView(state: AccountState, lowBalance: number): StatusView {
   switch (state.kind) {
     case 'signedOut':
       return {

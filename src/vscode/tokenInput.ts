@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { validateApiToken } from '../model/validate';
 
-export const DASHBOARD_URL = 'https://tensorpool.dev/dashboard';
+const DASHBOARD_URL = 'https://tensorpool.dev/dashboard';
 
 export interface TokenCheck {
   readonly ok: boolean;

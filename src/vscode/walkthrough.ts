@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { StoredState } from './storedState';
 
-export const WALKTHROUGH_ID = 'tensorpool.tensorpool-vscode#gettingStarted';
+const WALKTHROUGH_ID = 'tensorpool.tensorpool-vscode#gettingStarted';
 
 /** Open the walkthrough; `inactive` opens it behind the active editor (as VS Code's own open-on-install
  *  does while you are typing in an editor). */

@@ -12,7 +12,7 @@ export type RestrictedFeature = 'localCommands' | 'dotenv';
 
 /** The sentence shown (and logged) when a feature is off because the workspace is not trusted (one whole
  * sentence per feature, since word order differs between languages). */
-export function untrustedMessage(feature: RestrictedFeature, what: string): string {
+function untrustedMessage(feature: RestrictedFeature, what: string): string {
   return feature === 'localCommands'
     ? vscode.l10n.t(
         'TensorPool: {0}, because this workspace is not trusted. In Restricted Mode TensorPool leaves off running the commands the service sends for a job (such as the upload of its files); trust the workspace to use it.',

@@ -18,8 +18,8 @@ import {
 } from './createClusterKey';
 import { withIcon, type Answer, type PickItem, type Prompter, type StepMeta } from './prompter';
 
-export const addKeyTitle = (): string => l10n.t('Add SSH Key to TensorPool');
-export const MAX_KEY_NAME = 128;
+const addKeyTitle = (): string => l10n.t('Add SSH Key to TensorPool');
+const MAX_KEY_NAME = 128;
 
 export interface AddSshKeyDeps {
   readonly prompter: Prompter;

@@ -26,17 +26,12 @@ import {
 import { mapAnswer, runSteps, type Step } from './steps';
 
 export {
-  EMPTY_CREATE,
   FIELD_STEP,
-  createClusterTitle,
-  isDirty,
-  nameWarning,
   toCreateRequest,
   type CreateState,
   type CreateStepId,
   type CreateWizardDeps,
   type CreateWizardOptions,
-  type KeyChoice,
   type LocalKey,
 } from './createClusterState';
 

@@ -9,7 +9,7 @@ import { errorTaker, pickNewProtection, protectionRow } from './commonSteps';
 import type { PickItem, Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const createVolumeTitle = (): string => l10n.t('Create TensorPool Storage Volume');
+const createVolumeTitle = (): string => l10n.t('Create TensorPool Storage Volume');
 
 export interface CreateVolumeState {
   readonly size: string;
@@ -17,7 +17,7 @@ export interface CreateVolumeState {
   readonly deletionProtection: boolean;
 }
 
-export const EMPTY_VOLUME: CreateVolumeState = { size: '', name: '', deletionProtection: false };
+const EMPTY_VOLUME: CreateVolumeState = { size: '', name: '', deletionProtection: false };
 
 export type CreateVolumeStepId = 'size' | 'name' | 'deletionProtection' | 'summary';
 

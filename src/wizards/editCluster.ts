@@ -16,7 +16,7 @@ import {
 import type { PickItem, Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const editClusterTitle = (): string => l10n.t('Edit TensorPool Cluster');
+const editClusterTitle = (): string => l10n.t('Edit TensorPool Cluster');
 
 export interface EditState {
   readonly cluster: Cluster | undefined;
@@ -56,7 +56,7 @@ export function editChanges(s: EditState): EditChanges {
   return out;
 }
 
-export function validateNewName(
+function validateNewName(
   all: readonly Cluster[],
   self: Cluster | undefined,
   value: string,
@@ -73,7 +73,7 @@ export function validateNewName(
     : undefined;
 }
 
-export function startEdit(cluster: Cluster): EditState {
+function startEdit(cluster: Cluster): EditState {
   return { cluster, name: cluster.name ?? '', deletionProtection: cluster.deletionProtection ?? false };
 }
 

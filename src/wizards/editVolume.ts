@@ -15,7 +15,7 @@ import {
 import type { Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const editVolumeTitle = (): string => l10n.t('Edit TensorPool Storage Volume');
+const editVolumeTitle = (): string => l10n.t('Edit TensorPool Storage Volume');
 
 export interface EditVolumeState {
   readonly volume: Volume;
@@ -59,7 +59,7 @@ export function volumeChanges(s: EditVolumeState): VolumeChanges {
   return out;
 }
 
-export function describeChanges(c: VolumeChanges): string[] {
+function describeChanges(c: VolumeChanges): string[] {
   const lines: string[] = [];
   if (c.tp_storage_name !== undefined) lines.push(l10n.t('rename to "{0}"', c.tp_storage_name));
   if (c.size_gb !== undefined) lines.push(l10n.t('grow to {0} GB', c.size_gb));

@@ -9,7 +9,7 @@ import { validateClusterRef } from '../model/validate';
 import { withIcon, type PickItem, type Prompter } from './prompter';
 import { mapAnswer, runSteps, type Step } from './steps';
 
-export const createClusterLabel = (): string => l10n.t('Create a cluster…');
+const createClusterLabel = (): string => l10n.t('Create a cluster…');
 
 /** A cluster as the wizard shows it. */
 export interface JobTarget {

@@ -23,7 +23,7 @@
 import type { JobLogSample, StreamSample } from './host/jobLog';
 import type { RowTable } from './rowTable';
 
-export const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, delayRatio: 5, heapGrowthMB: 8 };
+const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, delayRatio: 5, heapGrowthMB: 8 };
 
 export function jobLogRows(
   table: RowTable,

@@ -6,7 +6,7 @@ import { REPO } from '../harness/util';
 import type { RowTable } from './rowTable';
 import type { S3BenchSample } from './s3Bench';
 
-export const S3_BUDGET = { vsRclone: 0.8, firstPageMs: 200 };
+const S3_BUDGET = { vsRclone: 0.8, firstPageMs: 200 };
 
 export function s3Rows(table: RowTable, s: S3BenchSample | undefined, failure?: string): void {
   const where = 'Node, engine S3 server (s3rver)';

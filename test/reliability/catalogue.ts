@@ -346,7 +346,7 @@ export interface Secret {
 }
 
 /** Window length for partial matches: a 12-character piece of a secret is a leak too (a cut-off key). */
-export const LEAK_WINDOW = 12;
+const LEAK_WINDOW = 12;
 
 /**
  * Where in `text` any secret (or any 12-character piece of one) occurs. Findings name the secret and

@@ -31,7 +31,7 @@ export interface PartFigures {
   configs?: { total: number; roundTripped: number; byFormat: Record<string, number>; failures: string[] };
 }
 
-export class Ledger {
+class Ledger {
   private readonly covered: Array<{ test: Mocha.Test; subjects: string[] }> = [];
   readonly numbers = { secretsFound: 0, placesSearched: 0, duplicateCreates: 0, createConfirmations: 0 };
   readonly secretFindings: string[] = [];

@@ -30,7 +30,7 @@ export function englishMessages(): Messages {
  * `node` with every "%key%" string replaced by its message, as VS Code does; a reference without a message
  * stays as it is, as in VS Code (test/unit/manifest-nls.test.ts reports it).
  */
-export function localise<T>(node: T, messages: Messages): T {
+function localise<T>(node: T, messages: Messages): T {
   if (typeof node === 'string') {
     const key = NLS_REFERENCE.exec(node)?.[1];
     const message = key === undefined ? undefined : messages[key];

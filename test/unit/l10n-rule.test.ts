@@ -3,7 +3,7 @@
 // and leaves alone what is not UI.
 import * as path from 'node:path';
 import { RuleTester } from 'eslint';
-import * as tsParser from '@typescript-eslint/parser';
+import { parser as tsParser } from 'typescript-eslint';
 import { REPO } from '../harness/util';
 
 describe('the l10n lint rule', () => {

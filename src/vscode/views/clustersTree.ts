@@ -34,7 +34,7 @@ export type ClusterNode =
   | { readonly kind: 'empty'; includeOrg: boolean };
 
 /** The row's key, which is also its TreeItem id. */
-export function nodeKey(node: ClusterNode): string {
+function nodeKey(node: ClusterNode): string {
   switch (node.kind) {
     case 'cluster':
       return `cluster:${node.cluster.id}`;

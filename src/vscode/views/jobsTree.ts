@@ -31,7 +31,7 @@ const STATE_ICON: Record<JobStateKind, [string, string | undefined]> = {
   unknown: ['question', undefined],
 };
 
-export function jobIcon(status: string | undefined): vscode.ThemeIcon {
+function jobIcon(status: string | undefined): vscode.ThemeIcon {
   const [id, color] = STATE_ICON[jobStateKind(status)];
   return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 }
@@ -41,11 +41,11 @@ export function jobLabel(job: Pick<Job, 'id' | 'name'>): string {
 }
 
 /** contextValue tags for menus (`viewItem =~ /\bterminal\b/`). */
-export function jobContext(job: Job): string {
+function jobContext(job: Job): string {
   return ['job', jobStateKind(job.status), isTerminalJobState(job.status) ? 'terminal' : 'active'].join(' ');
 }
 
-export function jobDescription(job: Job, now = Date.now()): string {
+function jobDescription(job: Job, now = Date.now()): string {
   const started = job.startedAt ?? job.createdAt;
   return [
     job.status ?? unknown(),
@@ -56,7 +56,7 @@ export function jobDescription(job: Job, now = Date.now()): string {
     .join(' · ');
 }
 
-export function jobTooltip(job: Job): vscode.MarkdownString {
+function jobTooltip(job: Job): vscode.MarkdownString {
   const when = (t: string | undefined) => (t ? md(exactTime(t, vscode.env.language) ?? t) : undefined);
   return markdownLines([
     `**${md(jobLabel(job))}**`,

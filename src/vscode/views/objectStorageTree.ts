@@ -237,7 +237,7 @@ const fieldName = (field: FieldId): string =>
   })[field];
 
 /** What a field row shows: short enough for a narrow side bar (the tooltip has it in full). */
-export function fieldText(field: FieldId, value: string, now = Date.now()): string {
+function fieldText(field: FieldId, value: string, now = Date.now()): string {
   switch (field) {
     case 'endpoint':
       return endpointHost(value);

@@ -43,7 +43,7 @@ function icon(status: string | undefined): vscode.ThemeIcon {
 }
 
 /** contextValue tags for menus (`viewItem =~ /\bunprotected\b/`). */
-export function volumeContext(v: Volume): string {
+function volumeContext(v: Volume): string {
   return [
     'volume',
     volumePhase(v.status),
@@ -52,7 +52,7 @@ export function volumeContext(v: Volume): string {
   ].join(' ');
 }
 
-export function volumeDescription(v: Volume, opStatus?: string): string {
+function volumeDescription(v: Volume, opStatus?: string): string {
   return [
     v.sizeGb !== undefined ? `${v.sizeGb} GB` : undefined,
     opStatus ?? v.status,
@@ -66,7 +66,7 @@ export function volumeDescription(v: Volume, opStatus?: string): string {
     .join(' · ');
 }
 
-export function volumeTooltip(v: Volume): vscode.MarkdownString {
+function volumeTooltip(v: Volume): vscode.MarkdownString {
   return markdownLines([
     `**${md(volumeLabel(v))}**`,
     '',

@@ -60,7 +60,7 @@ export function inTransition(api: TensorPoolExtensionApi): string[] {
 }
 
 /** The section a request to the engine belongs to (the account's own: /me, /health, /user/info…). */
-export function sectionOf(path: string): Section | 'account' {
+function sectionOf(path: string): Section | 'account' {
   if (path.startsWith('/cluster') || path.startsWith('/request') || path.startsWith('/ssh/'))
     return 'clusters';
   if (path.startsWith('/job')) return 'jobs';

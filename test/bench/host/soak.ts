@@ -65,7 +65,7 @@ export interface SoakSample {
   problems: string[];
 }
 
-export function resources(): ResourceCounts {
+function resources(): ResourceCounts {
   const all: Record<string, number> = {};
   for (const r of process.getActiveResourcesInfo()) all[r] = (all[r] ?? 0) + 1;
   return {

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { freePort } from '../../shared/net';
 import { sleep, until } from '../../shared/wait';
 
-export const SQUID = '/usr/sbin/squid';
+const SQUID = '/usr/sbin/squid';
 const CERTGEN = '/usr/lib/squid/security_file_certgen';
 
 export interface InspectingProxy {

@@ -1,0 +1,89 @@
+// ESLint rule `tensorpool/layers`: the house's layer rules, so breaking one fails `npm run lint`.
+//  - src/api, src/config, src/model, src/s3 and src/wizards never import `vscode` (they run in plain Node:
+//    the unit tests, the job log's worker thread, the lazily loaded bundles);
+//  - nothing in src/ imports from engine/ or test/ (neither ships);
+//  - the engine (engine/) imports nothing from src/ (it stands in for the service, not for us).
+// Every way a module is named counts: `import` (type-only too), `export ... from`, `import x = require()`,
+// `require()`, `import()` and `typeof import('...')` types. Relative paths are resolved against the
+// importing file, so `../../engine/state` is caught as surely as a path that names the folder outright.
+// The option `root` is the repository root (eslint.config.mjs passes its own folder).
+import * as path from 'node:path';
+
+const NO_VSCODE = /^src\/(api|config|model|s3|wizards)\//;
+
+/** The repository-relative path (forward slashes) a specifier names, or undefined for a package. */
+function target(specifier, fromFile, root) {
+  if (!specifier.startsWith('.') && !path.isAbsolute(specifier)) return undefined;
+  const resolved = path.resolve(path.dirname(fromFile), specifier);
+  return path.relative(root, resolved).split(path.sep).join('/');
+}
+
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'The layer rules: no vscode below the UI layer, no engine/test in src, no src in engine',
+    },
+    schema: [{ type: 'object', properties: { root: { type: 'string' } }, additionalProperties: false }],
+    messages: {
+      vscode: "{{layer}} must not import 'vscode': only src/vscode and src/extension.ts talk to VS Code.",
+      srcImportsOutside:
+        "src/ must not import from {{folder}}/ ('{{specifier}}'): it is not shipped with the extension.",
+      engineImportsSrc:
+        "engine/ must not import from src/ ('{{specifier}}'): the engine stands in for the service, not for us.",
+    },
+  },
+  create(context) {
+    const root = context.options[0]?.root ?? context.cwd;
+    const file = context.filename;
+    const self = path.relative(root, file).split(path.sep).join('/');
+    const inSrc = self.startsWith('src/');
+    const inEngine = self.startsWith('engine/');
+    const noVscode = NO_VSCODE.test(self);
+    if (!inSrc && !inEngine) return {};
+
+    function check(node, specifier) {
+      if (typeof specifier !== 'string') return;
+      if (noVscode && (specifier === 'vscode' || specifier.startsWith('vscode/'))) {
+        context.report({ node, messageId: 'vscode', data: { layer: self.split('/').slice(0, 2).join('/') } });
+        return;
+      }
+      const to = target(specifier, file, root);
+      if (to === undefined) return;
+      const folder = to.split('/')[0];
+      if (inSrc && (folder === 'engine' || folder === 'test')) {
+        context.report({ node, messageId: 'srcImportsOutside', data: { folder, specifier } });
+      } else if (inEngine && folder === 'src') {
+        context.report({ node, messageId: 'engineImportsSrc', data: { specifier } });
+      }
+    }
+    const literal = (node) =>
+      node?.type === 'Literal'
+        ? node.value
+        : node?.type === 'TemplateLiteral' && node.expressions.length === 0
+          ? node.quasis[0].value.cooked
+          : undefined;
+
+    return {
+      ImportDeclaration: (node) => check(node.source, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
+      ExportAllDeclaration: (node) => check(node.source, node.source.value),
+      ImportExpression: (node) => check(node.source, literal(node.source)),
+      TSExternalModuleReference: (node) => check(node.expression, literal(node.expression)),
+      TSImportType: (node) => {
+        // typescript-eslint 8: `argument` is a TSLiteralType around the string literal.
+        const arg = node.argument;
+        check(arg, arg?.type === 'TSLiteralType' ? literal(arg.literal) : literal(arg));
+      },
+      CallExpression: (node) => {
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments.length >= 1
+        ) {
+          check(node.arguments[0], literal(node.arguments[0]));
+        }
+      },
+    };
+  },
+};
