@@ -10,7 +10,7 @@
 import * as l10n from '@vscode/l10n';
 import { isSshHost, isSshPort, isSshUser } from './sshAddress';
 import { splitCommand } from './sshCommand';
-import { sshOptionProblem } from './sshOptions';
+import { quote, sshOptionProblem } from './sshOptions';
 
 export const MAX_SSH_COMMAND_CHARS = 2000;
 
@@ -116,15 +116,12 @@ function programProblem(program: string): string | undefined {
   const slash = Math.max(program.lastIndexOf('/'), program.lastIndexOf('\\'));
   const base = program.slice(slash + 1);
   if (base !== 'ssh' && base.toLowerCase() !== 'ssh.exe')
-    return l10n.t('it runs {0}, not ssh', JSON.stringify(program));
+    return l10n.t('it runs {0}, not ssh', quote(program));
   if (slash < 0) return undefined;
   const dir = program.slice(0, slash).replace(/\\/g, '/').toLowerCase();
   return SYSTEM_DIRS.has(dir)
     ? undefined
-    : l10n.t(
-        'it runs an ssh from {0}, which is not a system folder',
-        JSON.stringify(program.slice(0, slash)),
-      );
+    : l10n.t('it runs an ssh from {0}, which is not a system folder', quote(program.slice(0, slash)));
 }
 
 function flagProblem(flag: string): string {
@@ -162,13 +159,13 @@ function valueProblem(flag: string, value: string): string | undefined {
     case 'p':
       return /^[0-9]{1,5}$/.test(value) && isSshPort(Number(value))
         ? undefined
-        : l10n.t('its port {0} is not a number from 1 to 65535', JSON.stringify(value));
+        : l10n.t('its port {0} is not a number from 1 to 65535', quote(value));
     case 'l':
-      return isSshUser(value) ? undefined : l10n.t('its user name {0} is not valid', JSON.stringify(value));
+      return isSshUser(value) ? undefined : l10n.t('its user name {0} is not valid', quote(value));
     case 'i':
       return value && !value.startsWith('-')
         ? undefined
-        : l10n.t('its key file {0} is not a file name', JSON.stringify(value));
+        : l10n.t('its key file {0} is not a file name', quote(value));
     default:
       return sshOptionProblem(value);
   }
@@ -221,10 +218,7 @@ function checkArgs(args: readonly string[], opts: SshPolicyOptions): string | Ss
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (destination !== undefined)
-      return refuse(
-        'extra',
-        l10n.t('it has {0} after the destination', JSON.stringify(args.slice(i).join(' '))),
-      );
+      return refuse('extra', l10n.t('it has {0} after the destination', quote(args.slice(i).join(' '))));
     if (!endOfOptions && arg === '--') {
       endOfOptions = true;
       continue;
@@ -249,11 +243,11 @@ function checkArgs(args: readonly string[], opts: SshPolicyOptions): string | Ss
   const user = at >= 0 ? destination.slice(0, at) : undefined;
   const host = destination.slice(at + 1);
   if ((user !== undefined && !isSshUser(user)) || !isSshHost(host))
-    return refuse('destination', l10n.t('its destination {0} is not user@host', JSON.stringify(destination)));
+    return refuse('destination', l10n.t('its destination {0} is not user@host', quote(destination)));
   if (opts.expectedHost && host.toLowerCase() !== opts.expectedHost.toLowerCase())
     return refuse(
       'elsewhere',
-      l10n.t("it connects to {0}, not to the node's address {1}", host, opts.expectedHost),
+      l10n.t("it connects to {0}, not to the node's address {1}", host, quote(opts.expectedHost)),
     );
   return host;
 }

@@ -9,6 +9,11 @@ import { isSshPort, isSshUser } from './sshAddress';
 
 type Check = (value: string) => boolean;
 
+/** A piece of the service's text inside a reason: in double quotes, escaped, at most 80 characters. */
+export function quote(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+
 const oneOf =
   (...values: string[]): Check =>
   (v) =>
@@ -102,13 +107,13 @@ function dangerOf(key: string): string | undefined {
 /** Undefined when `-o <option>` is allowed; else why not, as one clause. */
 export function sshOptionProblem(option: string): string | undefined {
   const m = /^([A-Za-z][A-Za-z0-9]*)(?:\s*=\s*|\s+)(\S(?:.*\S)?)$/.exec(option.trim());
-  if (!m) return l10n.t('its option -o {0} is not Key=value', JSON.stringify(option));
+  if (!m) return l10n.t('its option -o {0} is not Key=value', quote(option));
   const key = m[1].toLowerCase();
   const danger = dangerOf(key);
   if (danger) return danger;
   const check = ALLOWED[key];
-  if (!check) return l10n.t('it sets {0}, an ssh option TensorPool does not allow', m[1]);
+  if (!check) return l10n.t('it sets {0}, an ssh option TensorPool does not allow', quote(m[1]));
   return check(m[2])
     ? undefined
-    : l10n.t('its option {0} has the value {1}, which TensorPool does not allow', m[1], JSON.stringify(m[2]));
+    : l10n.t('its option {0} has the value {1}, which TensorPool does not allow', m[1], quote(m[2]));
 }

@@ -209,7 +209,7 @@ describe('the service ssh command policy', () => {
     refused('ssh ssh://ubuntu@h1:22', 'destination');
     refused('ssh ubu/ntu@h1', 'destination');
     refused('ssh ubuntu@1.2.3.999', 'destination');
-    refused('ssh ubuntu@evil.example', 'elsewhere', /not to the node's address 10\.0\.0\.7/, '10.0.0.7');
+    refused('ssh ubuntu@evil.example', 'elsewhere', /not to the node's address "10\.0\.0\.7"/, '10.0.0.7');
   });
 
   it('refuses quotes it cannot read back the same way, and empty answers', () => {
