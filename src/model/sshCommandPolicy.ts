@@ -10,6 +10,7 @@
 import * as l10n from '@vscode/l10n';
 import { isSshHost, isSshPort, isSshUser } from './sshAddress';
 import { splitCommand } from './sshCommand';
+import { charName, hiddenCharacter } from './shownText';
 import { quote, sshOptionProblem } from './sshOptions';
 
 export const MAX_SSH_COMMAND_CHARS = 2000;
@@ -66,9 +67,7 @@ const SYSTEM_DIRS = new Set([
 const FLAGS = new Set(['4', '6', 'a', 'C', 'k', 'q', 't', 'T', 'v', 'x']);
 const WITH_VALUE = new Set(['p', 'l', 'i', 'o']);
 
-// Line breaks, other C0/C1 controls and DEL, and the invisible characters that reorder or hide text.
 const LINE_BREAK = /\r?\n/;
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 /** Everything an ssh command line needs; anything else (shell syntax, globbing, %, non-ASCII) is refused. */
 const ALLOWED_CHAR = /[A-Za-z0-9 \t_.,:/\\@=+~'"-]/;
 
@@ -76,12 +75,6 @@ const refuse = (code: SshRefusalCode, reason: string, showable = true): SshPolic
   ok: false,
   refusal: { code, reason, showable },
 });
-
-/** A character as the user can read it in a message: `;` or U+202E. */
-function charName(ch: string): string {
-  const cp = ch.codePointAt(0) ?? 0;
-  return cp > 0x20 && cp < 0x7f ? ch : `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 /** Split into words on spaces and tabs; quotes group and are removed. Undefined when a quote is left open. */
 function words(text: string): string[] | { unbalanced: true } | { quoteInside: true } {
@@ -180,15 +173,9 @@ export function checkSshCommand(text: string, opts: SshPolicyOptions = {}): SshP
       l10n.t('it is {0} characters long (at most {1})', text.length, MAX_SSH_COMMAND_CHARS),
       false,
     );
-  if (HIDDEN.test(text.replace(/\r?\n/g, ' ')))
-    return refuse(
-      'hidden-character',
-      l10n.t(
-        'it contains the invisible character {0}',
-        charName(HIDDEN.exec(text.replace(/\r?\n/g, ' '))![0]),
-      ),
-      false,
-    );
+  const hidden = hiddenCharacter(text);
+  if (hidden)
+    return refuse('hidden-character', l10n.t('it contains the invisible character {0}', hidden), false);
   if (LINE_BREAK.test(text.trim()))
     return refuse('line-break', l10n.t('it has a line break (a second command could follow it)'));
   // The program, options and destination are judged first (the most telling reason), on the words as

@@ -1,6 +1,7 @@
 /** The allow-list for the service's ssh command (GET /ssh): what runs without asking, and why the rest does not. */
 import * as assert from 'node:assert/strict';
 import { isSshHost, isSshUser } from '../../src/model/sshAddress';
+import { hiddenCharacter } from '../../src/model/shownText';
 import { formatCommand, splitCommand } from '../../src/model/sshCommand';
 import {
   checkSshCommand,
@@ -247,5 +248,15 @@ describe('the service ssh command policy', () => {
       assert.ok(!isSshHost(h), h);
     assert.ok(isSshUser('ubuntu') && isSshUser('a.b-c_d'));
     for (const u of ['', '-oX', '.x', 'a b', 'a@b', 'x'.repeat(65)]) assert.ok(!isSshUser(u), u);
+  });
+
+  it('names the characters that would hide text in a dialog (a job command is refused for them too)', () => {
+    assert.equal(hiddenCharacter('rsync -a ./ host:/x\nsecond line\r\nthird\tcolumn'), undefined);
+    assert.equal(hiddenCharacter('a\rb'), 'U+000D');
+    assert.equal(hiddenCharacter('a\u001b[8mb'), 'U+001B');
+    assert.equal(hiddenCharacter('a\u202eb'), 'U+202E');
+    assert.equal(hiddenCharacter('a\u200bb'), 'U+200B');
+    assert.equal(hiddenCharacter('a\u2028b'), 'U+2028');
+    assert.equal(hiddenCharacter('\ufeffa'), 'U+FEFF');
   });
 });
