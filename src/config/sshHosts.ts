@@ -12,6 +12,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { sep } from 'node:path';
+import { isSshHost, isSshUser } from '../model/sshAddress';
 import { ConfigError } from './errors';
 import { hasControlChars, isBlank } from './text';
 
@@ -36,8 +37,6 @@ export const ALIAS_PREFIX = 'tp-';
 const MARKER = /^\s*#\s*TensorPool cluster\s+(\S+)/;
 const CLUSTER_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 const ALIAS = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
-const HOST_NAME = /^[A-Za-z0-9.:-]{1,253}$/;
-const USER = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 const MAX_NAME_PART = 40;
 
 /** A cluster name as an alias part: lower case, runs of anything but [a-z0-9] as one `-`, at most 40 characters. */
@@ -95,8 +94,8 @@ function validateHost(h: SshHost): void {
   };
   if (!ALIAS.test(h.alias))
     bad(l10n.t('the alias may only contain letters, digits, _ . - (no spaces or wildcards)'));
-  if (!HOST_NAME.test(h.hostName)) bad(l10n.t('the address is not an IP address or host name'));
-  if (!USER.test(h.user)) bad(l10n.t('the user name may only contain letters, digits, _ . -'));
+  if (!isSshHost(h.hostName)) bad(l10n.t('the address is not an IP address or host name'));
+  if (!isSshUser(h.user)) bad(l10n.t('the user name may only contain letters, digits, _ . -'));
   if (h.port !== undefined && (!Number.isInteger(h.port) || h.port < 1 || h.port > 65535))
     bad(l10n.t('the port is not a whole number from 1 to 65535'));
   if (!CLUSTER_ID.test(h.clusterId)) bad(l10n.t('the cluster id may only contain letters, digits, _ . -'));

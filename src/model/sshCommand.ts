@@ -39,14 +39,29 @@ export interface SshTarget {
   readonly identity?: string;
 }
 
-/** `ssh [-p port] [-i key] user@host` (port 22 is not spelt out). */
-export function buildSshCommand(t: SshTarget): string {
+/** `ssh [-p port] [-i key] user@host` as argv (port 22 is not spelt out); run without a shell. */
+export function buildSshArgv(t: SshTarget): string[] {
   return [
     'ssh',
     ...(t.port !== 22 ? ['-p', String(t.port)] : []),
     ...(t.identity ? ['-i', t.identity] : []),
     `${t.user}@${t.host}`,
-  ].join(' ');
+  ];
+}
+
+/** `ssh [-p port] [-i key] user@host`, as the user would type it (see formatCommand). */
+export function buildSshCommand(t: SshTarget): string {
+  return formatCommand(buildSshArgv(t));
+}
+
+/**
+ * An argv as one command line that splitCommand reads back to the same argv: a word with a space (or
+ * nothing in it) in double quotes, one with a double quote in single quotes.
+ */
+export function formatCommand(argv: readonly string[]): string {
+  return argv
+    .map((a) => (a === '' || /[\s"']/.test(a) ? (a.includes('"') ? `'${a}'` : `"${a}"`) : a))
+    .join(' ');
 }
 
 /** The Remote-SSH host when there is no alias: user@host, with :port unless it is 22. */

@@ -9,15 +9,11 @@ import * as vscode from 'vscode';
 import type { SshPaths } from '../config/sshConfig';
 import type { HostsEdit, SshHost } from '../config/sshHosts';
 import { clusterLabel, type Cluster } from '../model/cluster';
-import {
-  buildSshCommand,
-  privateKeyPath,
-  remoteHomeFolder,
-  remoteSshHost,
-  splitCommand,
-} from '../model/sshCommand';
+import { isSshHost } from '../model/sshAddress';
+import { privateKeyPath, remoteHomeFolder, remoteSshHost } from '../model/sshCommand';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import { copiedMessage, SshCommandChooser } from './connectSsh';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
 import { REMOTE_SSH_ID, type HostSeams } from './hostSeams';
 import { configWriters } from './lazyConfig';
@@ -69,8 +65,9 @@ export class ConnectController {
   hostsFor(cluster: Cluster): SshHost[] {
     const s = settings();
     const identity = this.state.get('tensorpool.identityFiles', {})[cluster.id];
+    // An address that is not a host name never reaches the config (openRemote says why it does not connect).
     return cluster.instances.flatMap((i, n) =>
-      i.ip
+      i.ip && isSshHost(i.ip)
         ? [
             {
               alias: configWriters().hostAlias(cluster.name ?? cluster.id, n + 1),
@@ -183,6 +180,19 @@ export class ConnectController {
       );
       return undefined;
     }
+    if (!isSshHost(t.instance.ip)) {
+      // The address becomes an ssh config entry and the Remote-SSH authority: nothing but a host name.
+      this.log.warn(`The address the service gave for ${t.instance.id} is not a host name; not connecting.`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t(
+          'The address the service gave for node {0} of {1}, {2}, is not an IP address or host name; TensorPool does not connect to it.',
+          t.node,
+          clusterLabel(t.cluster),
+          JSON.stringify(t.instance.ip.slice(0, 100)),
+        ),
+      );
+      return undefined;
+    }
     if (!this.host.hasRemoteSsh()) {
       const install = vscode.l10n.t('Install Remote-SSH');
       const terminal = vscode.l10n.t('Open SSH Terminal Instead');
@@ -219,38 +229,28 @@ export class ConnectController {
     return uri;
   }
 
-  /** The ssh command for a node: the service's (GET /ssh/{instance}) when it answers, else built from the settings. */
-  async sshCommand(t: ConnectTarget): Promise<string | undefined> {
-    try {
-      const system =
-        process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux';
-      return (await (await this.api.client()).sshCommand(t.instance.id, system)).command;
-    } catch (e) {
-      this.log.info(`GET /ssh/${t.instance.id} unavailable (${errorMessage(e)}); building the command.`);
-      if (!t.instance.ip) return undefined;
-      const s = settings();
-      const identity = this.state.get('tensorpool.identityFiles', {})[t.cluster.id];
-      return buildSshCommand({ user: s.user, host: t.instance.ip, port: s.port, identity });
-    }
+  private chooser(): SshCommandChooser {
+    return new SshCommandChooser(this.api, this.state, this.log, this.prompts, this.host);
   }
 
   async copySshCommand(arg?: unknown): Promise<string | undefined> {
     const t = await this.target(arg);
     if (!t) return undefined;
-    const command = await this.sshCommand(t);
-    if (!command) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          'Node {0} of {1} has no address yet; try again when it is running.',
-          t.node,
-          clusterLabel(t.cluster),
-        ),
-      );
+    const choice = await this.chooser().choose(t, 'copy');
+    if (choice.kind === 'none') {
+      if (choice.noAddress)
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t(
+            'Node {0} of {1} has no address yet; try again when it is running.',
+            t.node,
+            clusterLabel(t.cluster),
+          ),
+        );
       return undefined;
     }
-    await vscode.env.clipboard.writeText(command);
-    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied: {0}', command), 4000);
-    return command;
+    await vscode.env.clipboard.writeText(choice.text);
+    vscode.window.setStatusBarMessage(copiedMessage(choice), 4000);
+    return choice.text;
   }
 
   async openTerminal(arg?: unknown): Promise<vscode.Terminal | undefined> {
@@ -259,22 +259,34 @@ export class ConnectController {
   }
 
   private async terminalFor(t: ConnectTarget): Promise<vscode.Terminal | undefined> {
-    const command = await this.sshCommand(t);
-    if (!command) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('Node {0} of {1} has no address yet.', t.node, clusterLabel(t.cluster)),
-      );
+    const choice = await this.chooser().choose(t, 'terminal');
+    if (choice.kind === 'none') {
+      if (choice.noAddress)
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Node {0} of {1} has no address yet.', t.node, clusterLabel(t.cluster)),
+        );
       return undefined;
     }
-    const [shellPath, ...shellArgs] = splitCommand(command);
+    if (choice.kind === 'copy') {
+      await vscode.env.clipboard.writeText(choice.text);
+      vscode.window.setStatusBarMessage(copiedMessage(choice), 4000);
+      return undefined;
+    }
+    const [shellPath, ...shellArgs] = choice.argv;
     const name =
       t.cluster.instances.length > 1
         ? vscode.l10n.t('TensorPool: {0} (node {1})', clusterLabel(t.cluster), t.node)
         : vscode.l10n.t('TensorPool: {0}', clusterLabel(t.cluster));
+    this.log.info(
+      `Opening an SSH terminal to ${t.instance.id}: ${choice.text} (${choice.built ? 'built by the extension' : "the service's command"}).`,
+    );
+    // Started in the home folder, not the workspace: a bare `ssh` is never looked up in a folder the
+    // workspace brought.
     const terminal = vscode.window.createTerminal({
       name,
       shellPath,
       shellArgs,
+      cwd: this.home(),
       iconPath: new vscode.ThemeIcon('server-environment'),
     });
     terminal.show();

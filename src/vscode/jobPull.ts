@@ -48,7 +48,13 @@ export class JobPull {
    */
   defaultFolder(jobId: string): string | undefined {
     const base = this.origins.get(jobId) ?? this.host.folders()[0];
-    return base ? path.join(base, 'outputs', jobId) : undefined;
+    // The id comes from the service: one plain folder name, never a path (`..`, a separator, a drive).
+    const name =
+      jobId
+        .replace(/[^A-Za-z0-9_.-]/g, '_')
+        .replace(/^\.+$/, '_')
+        .slice(0, 128) || '_';
+    return base ? path.join(base, 'outputs', name) : undefined;
   }
 
   /** Resolves to what was downloaded (or the command's exit code), undefined when nothing was done. */

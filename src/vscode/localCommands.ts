@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
+import { hiddenCharacter } from '../model/shownText';
 import type { Prompter } from '../wizards/prompter';
 import type { HostSeams } from './hostSeams';
 import type { Log } from './log';
@@ -29,14 +30,19 @@ export interface CommandOutput {
 
 const MAX_KEPT = 256 * 1024;
 
-type Refusal = 'untrusted' | 'declined';
+type Refusal = 'untrusted' | 'declined' | 'unshowable';
 /** Why a command was not run, as the service reads it (in the command's stderr) and the log says it. */
 const REASON: Record<Refusal, string> = {
   // eslint-disable-next-line tensorpool/l10n -- sent to the service in the command's stderr, and logged
   untrusted: 'the workspace is not trusted',
   // eslint-disable-next-line tensorpool/l10n -- sent to the service in the command's stderr, and logged
   declined: 'the user chose not to run it',
+  // eslint-disable-next-line tensorpool/l10n -- sent to the service in the command's stderr, and logged
+  unshowable: 'it could not be shown to the user as it is (too long, or with characters that hide text)',
 };
+
+/** Longer than this, a command cannot be read in a dialog: it is refused, never run unseen. */
+const MAX_SHOWN = 10_000;
 
 export class LocalCommandRunner {
   constructor(
@@ -58,7 +64,12 @@ export class LocalCommandRunner {
       out.note(
         refused === 'untrusted'
           ? vscode.l10n.t('Not run (the workspace is not trusted): {0}', command)
-          : vscode.l10n.t('Not run (the user chose not to run it): {0}', command),
+          : refused === 'declined'
+            ? vscode.l10n.t('Not run (the user chose not to run it): {0}', command)
+            : vscode.l10n.t(
+                'Not run: the command the service sent ({0} characters) is too long to show or has characters that hide text.',
+                command.length,
+              ),
       );
       const reason = REASON[refused];
       this.log.warn(`A command the service sent was not run (${reason}).`);
@@ -86,6 +97,8 @@ export class LocalCommandRunner {
       );
       return 'untrusted';
     }
+    // What the user agrees to must be what they can read: nothing hidden, nothing too long to read.
+    if (command.length > MAX_SHOWN || hiddenCharacter(command)) return 'unshowable';
     if (this.workspaceState.get('tensorpool.localCommandsAllowed', false)) return undefined;
     const run = vscode.l10n.t('Run');
     const always = vscode.l10n.t("Run and Don't Ask Again for This Workspace");

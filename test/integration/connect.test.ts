@@ -163,6 +163,50 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     assert.equal(await vscode.env.clipboard.readText(), command);
   });
 
+  test("Copy SSH Command: when the service's command is refused, copies the ssh it built and says so", async () => {
+    const node = await clusterNode(ext, 'gpu-box');
+    const [first] = (await ext.views.clusters.getChildren(node)) as Array<
+      Extract<ClusterNode, { kind: 'instance' }>
+    >;
+    const hostile = `ssh -o ProxyCommand="sh -c 'touch /tmp/x'" ubuntu@${first.instance.ip}`;
+    await control.fault({ method: 'GET', path: '/ssh/*', times: 1, status: 200, body: { command: hostile } });
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const original = vscode.window.setStatusBarMessage;
+    const status: string[] = [];
+    w.setStatusBarMessage = (text: string, ...rest: unknown[]) => {
+      status.push(text);
+      return (original as (...a: unknown[]) => vscode.Disposable).call(vscode.window, text, ...rest);
+    };
+    try {
+      const copied = await vscode.commands.executeCommand<string>('tensorpool.copySshCommand', first);
+      assert.equal(copied, `ssh ubuntu@${first.instance.ip}`);
+      assert.equal(await vscode.env.clipboard.readText(), copied);
+      assert.equal(status.length, 1);
+      assert.match(status[0], /Copied the SSH command TensorPool built from the node's address: ssh ubuntu@/);
+      assert.ok(ext.testing.logTail.some((l) => /was not used: it sets ProxyCommand/.test(l)));
+    } finally {
+      w.setStatusBarMessage = original;
+      await control.clearFaults();
+    }
+  });
+
+  test('an address that is not a host name never reaches the ssh config or a Remote-SSH authority', async () => {
+    const node = await clusterNode(ext, 'gpu-box');
+    const [first] = (await ext.views.clusters.getChildren(node)) as Array<
+      Extract<ClusterNode, { kind: 'instance' }>
+    >;
+    const own = path.join(home, '.ssh', 'tensorpool', 'config');
+    const before = fs.readFileSync(own, 'utf8');
+    for (const ip of ['-oProxyCommand=touch', 'h1/evil', 'h1 -F x']) {
+      const bad = { ...first, instance: { ...first.instance, ip } };
+      const logMark = ext.testing.logTail.length;
+      assert.equal(await vscode.commands.executeCommand('tensorpool.openInRemoteSsh', bad), undefined);
+      assert.ok(ext.testing.logTail.slice(logMark).some((l) => /is not a host name; not connecting/.test(l)));
+    }
+    assert.equal(opened.length, 0);
+    assert.equal(fs.readFileSync(own, 'utf8'), before, 'the ssh config is unchanged');
+  });
+
   test('block mode: a marked block at the end of ~/.ssh/config; a malformed block is refused and nothing changes', async () => {
     await vscode.workspace
       .getConfiguration('tensorpool')

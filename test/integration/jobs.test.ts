@@ -353,6 +353,42 @@ suite('Jobs: run a job file, follow, cancel, delete, pull', () => {
     assert.equal(readFileSync(marker, 'utf8').trim(), `pulled ${id}`, 'ran in outputs/<job id>');
   });
 
+  test('pull: a command that hides text or is too long to read is never run, even when running is allowed', async () => {
+    const { outcome } = run([...WIZARD()]);
+    const id = (await outcome).jobId!;
+    await until('listed', async () => (await statusOf(id)) !== undefined);
+    const marker = path.join(folder, 'outputs', id, '.tp-hidden-marker');
+    const hidden = [
+      'echo pwned > .tp-hidden-marker \u202e# rsync outputs',
+      'echo pwned > .tp-hidden-marker \u001b[8m; rsync outputs',
+      `echo pwned > .tp-hidden-marker #${'x'.repeat(10_001)}`,
+    ];
+    for (const command of hidden) {
+      await control.fault({
+        method: 'GET',
+        path: `/job/pull/${id}`,
+        times: -1,
+        status: 200,
+        body: { command },
+      });
+      const p = new ScriptedPrompter(['<accept>']);
+      ext.setPrompter(p);
+      const res = await vscode.commands.executeCommand<{ exitCode: number }>('tensorpool.pullJobOutputs', id);
+      await control.clearFaults();
+      assert.deepEqual(res, { exitCode: 126 }, JSON.stringify(command.slice(0, 60)));
+      assert.equal(
+        p.shown.filter((s) => s.kind === 'confirm').length,
+        0,
+        'nothing asked: it cannot be shown',
+      );
+      assert.ok(!existsSync(marker), 'the command did not run');
+      assert.match(
+        ext.testing.terminalText(),
+        /Not run: the command the service sent \(\d+ characters\) is too long/,
+      );
+    }
+  });
+
   test('a text-only job list shows the service text and the jobs read from it', async () => {
     await control.config({ answers: { jobList: { mode: 'text' } } });
     await ext.testing.jobs.refresh();

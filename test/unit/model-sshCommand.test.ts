@@ -6,6 +6,8 @@ import {
   remoteHomeFolder,
   remoteSshHost,
   splitCommand,
+  buildSshArgv,
+  formatCommand,
 } from '../../src/model/sshCommand';
 
 describe('ssh command lines', () => {
@@ -53,5 +55,13 @@ describe('ssh command lines', () => {
     assert.equal(remoteHomeFolder('ubuntu'), '/home/ubuntu');
     assert.equal(privateKeyPath('/h/.ssh/id_ed25519.pub'), '/h/.ssh/id_ed25519');
     assert.equal(privateKeyPath('/h/.ssh/key'), '/h/.ssh/key');
+  });
+
+  it('quotes a key path with spaces so the copied command reads back to the argv the terminal runs', () => {
+    const t = { user: 'ubuntu', host: '10.0.0.1', port: 22, identity: '/home/me/my keys/id' };
+    assert.deepEqual(buildSshArgv(t), ['ssh', '-i', '/home/me/my keys/id', 'ubuntu@10.0.0.1']);
+    assert.equal(buildSshCommand(t), 'ssh -i "/home/me/my keys/id" ubuntu@10.0.0.1');
+    for (const argv of [buildSshArgv(t), ['ssh', '-i', 'a"b', 'h'], ['ssh', '', "it's"]])
+      assert.deepEqual(splitCommand(formatCommand(argv)), argv);
   });
 });

@@ -27,6 +27,7 @@ const FILES = [
   'volumeDuplicates',
   'network',
   'proxyAuthorization',
+  'sshCommand',
   'secrets',
   'unhandled',
 ];

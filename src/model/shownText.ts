@@ -1,0 +1,20 @@
+/**
+ * Whether a text from the service can be shown to the user as it is, before they are asked to run it:
+ * no character that hides or reorders what is shown (controls other than tab and line breaks, a carriage
+ * return on its own, zero-width characters, bidirectional overrides, line and paragraph separators).
+ * Pure: no vscode.
+ */
+
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+/** A character as the user can read it in a message: `;` or U+202E. */
+export function charName(ch: string): string {
+  const cp = ch.codePointAt(0) ?? 0;
+  return cp > 0x20 && cp < 0x7f ? ch : `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The first character that would hide or reorder the shown text (named as charName does), if any. */
+export function hiddenCharacter(text: string): string | undefined {
+  const found = HIDDEN.exec(text.replace(/\r\n/g, '\n'));
+  return found ? charName(found[0]) : undefined;
+}

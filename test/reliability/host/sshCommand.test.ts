@@ -1,0 +1,229 @@
+// Hostile answers to GET /ssh/{instance_id} in the real extension host: Open SSH Terminal never starts
+// what the service sent unless it is a plain ssh to the node. Each hostile command would write a marker
+// file (shown to work by running a few of them directly first); after the terminal has started, no
+// marker exists, the terminal runs `ssh ubuntu@<node address>` (built by the extension), and the user
+// was told why the service's command was not used (a warning and the log). With no address to build
+// from, the service's text is shown in full and run only if the user agrees (without a shell), never
+// in an untrusted workspace. Every terminal a test opens is closed.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../../src/extension';
+import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { freshAccount } from './common';
+import * as spy from './spy';
+import { clusterRows, control, sleep } from './util';
+
+type InstanceNode = Extract<ClusterNode, { kind: 'instance' }>;
+
+suite('Reliability: hostile ssh commands from the service', () => {
+  let ext: TensorPoolExtensionApi;
+  let node: InstanceNode;
+  let ip: string;
+  let scratch: string;
+  const opened: vscode.Terminal[] = [];
+
+  const marker = (name: string) => path.join(scratch, name);
+  const write = (name: string) => `sh -c 'echo pwned > ${marker(name)}'`;
+
+  suiteSetup(async () => {
+    ext = await freshAccount();
+    const cluster = (await clusterRows(ext)).find((r) => r.node.kind === 'cluster')!.node;
+    node = (await clusterRows(ext, cluster)).find((r) => r.node.kind === 'instance')!.node as InstanceNode;
+    assert.ok(node.instance.ip, 'the seeded node has an address');
+    ip = node.instance.ip;
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'tp-ssh-hostile-'));
+    ext.testing.configure({ home: () => scratch, isTrusted: () => true });
+  });
+  teardown(async () => {
+    ext.setPrompter(undefined);
+    await control.clearFaults();
+    for (const t of opened.splice(0)) t.dispose();
+  });
+  suiteTeardown(() => {
+    ext.testing.configure({});
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** GET /ssh/* answers `command` until the faults are cleared. */
+  const answer = (command: string) =>
+    control.fault({ method: 'GET', path: '/ssh/*', times: -1, status: 200, body: { command } });
+
+  /** Open SSH Terminal on `target`; once its process has started (and had time to write), the terminal. */
+  async function openTerminal(target: unknown = node): Promise<vscode.Terminal | undefined> {
+    const terminal = await vscode.commands.executeCommand<vscode.Terminal | undefined>(
+      'tensorpool.openSshTerminal',
+      target,
+    );
+    if (terminal) {
+      opened.push(terminal);
+      await Promise.race([terminal.processId, sleep(5000)]);
+      await sleep(800);
+    }
+    return terminal;
+  }
+
+  const argvOf = (t: vscode.Terminal) => {
+    const o = t.creationOptions as vscode.TerminalOptions;
+    return [o.shellPath, ...((o.shellArgs as string[] | undefined) ?? [])];
+  };
+
+  test('the markers work: run directly, the hostile commands do write them', () => {
+    const run = (argv: string[]) => spawnSync(argv[0], argv.slice(1), { timeout: 15_000, stdio: 'ignore' });
+    run(['sh', '-c', `echo pwned > ${marker('control-sh')}`]);
+    const proxy = `sh -c 'echo pwned > ${marker('control-proxy')}'`;
+    run(['ssh', '-o', `ProxyCommand=${proxy}`, '-o', 'BatchMode=yes', `ubuntu@${ip}`]);
+    writeFileSync(marker('control-config'), `Host *\n  ProxyCommand ${write('control-F')}\n`);
+    run(['ssh', '-F', marker('control-config'), '-o', 'BatchMode=yes', `ubuntu@${ip}`]);
+    run(['ssh', '-E', marker('control-E'), '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=1', `ubuntu@${ip}`]);
+    for (const m of ['control-sh', 'control-proxy', 'control-F', 'control-E'])
+      assert.ok(existsSync(marker(m)), `${m} was written`);
+  });
+
+  /** [name, the service's answer (may mention the marker), what the user is told]. */
+  const HOSTILE: Array<[string, (m: string) => string, RegExp]> = [
+    ['another program', (m) => write(m), /it runs "sh", not ssh/],
+    ['ProxyCommand', (m) => `ssh -o ProxyCommand="${write(m)}" ubuntu@${ip}`, /ProxyCommand/],
+    [
+      'LocalCommand with PermitLocalCommand',
+      (m) => `ssh -o PermitLocalCommand=yes -o LocalCommand="${write(m)}" ubuntu@${ip}`,
+      /PermitLocalCommand/,
+    ],
+    ['KnownHostsCommand', (m) => `ssh -o KnownHostsCommand="${write(m)}" ubuntu@${ip}`, /KnownHostsCommand/],
+    [
+      '-F',
+      (m) => {
+        writeFileSync(marker(`${m}.config`), `Host *\n  ProxyCommand ${write(m)}\n`);
+        return `ssh -F ${marker(`${m}.config`)} ubuntu@${ip}`;
+      },
+      /-F, which reads another ssh configuration file/,
+    ],
+    ['-E', (m) => `ssh -E ${marker(m)} ubuntu@${ip}`, /-E, which writes a log/],
+    ['-S', (m) => `ssh -S ${marker(m)} -M ubuntu@${ip}`, /-S, which shares connections/],
+    ['ProxyJump', () => `ssh -o ProxyJump=jump.example.com ubuntu@${ip}`, /ProxyJump/],
+    ['-J', () => `ssh -J jump.example.com ubuntu@${ip}`, /-J, which connects through another host/],
+    ['shell metacharacters', (m) => `ssh ubuntu@${ip}; echo pwned > ${marker(m)}`, /after the destination/],
+    ['$(…) in a value', (m) => `ssh -i $(touch${'${IFS}'}${marker(m)}) ubuntu@${ip}`, /contains \$/],
+    ['a line break and a second command', (m) => `ssh ubuntu@${ip}\necho pwned > ${marker(m)}`, /line break/],
+    [
+      'an absurdly long answer',
+      (m) => `ssh ${'-v '.repeat(50_000)}ubuntu@${ip} ${write(m)}`,
+      /characters long/,
+    ],
+    ['another host', () => `ssh ubuntu@evil.example.com`, /not to the node's address/],
+  ];
+
+  for (const [name, hostile, reason] of HOSTILE) {
+    test(`${name}: not run; the terminal runs the ssh the extension built, and the user is told why`, async () => {
+      const m = `marker-${name.replace(/[^a-z]+/gi, '-')}`;
+      await answer(hostile(m));
+      const mark = spy.notifications.length;
+      const logMark = ext.testing.logTail.length;
+      const terminal = await openTerminal();
+      assert.ok(terminal, 'a terminal opened');
+      assert.ok(!existsSync(marker(m)), `${m} was not written`);
+      assert.deepEqual(
+        argvOf(terminal),
+        ['ssh', `ubuntu@${ip}`],
+        'plain ssh to the node, built by the extension',
+      );
+      const told = spy.since(mark).find((n) => /did not use the service's SSH command/.test(n.message));
+      assert.ok(told, `a warning: ${JSON.stringify(spy.since(mark))}`);
+      assert.equal(told.severity, 'warning');
+      assert.match(told.message, reason);
+      assert.match(told.message, new RegExp(`It uses ssh ubuntu@${ip.replace(/\./g, '\\.')}`));
+      assert.ok(told.message.length < 600, 'the warning stays short');
+      const logged = ext.testing.logTail.slice(logMark).join('\n');
+      assert.match(logged, /The ssh command the service sent for \S+ was not used/);
+      assert.match(logged, reason);
+    });
+  }
+
+  test("the engine's plain answer still runs as the service sent it", async () => {
+    await control.clearFaults();
+    const mark = spy.notifications.length;
+    const terminal = await openTerminal();
+    assert.ok(terminal);
+    assert.deepEqual(argvOf(terminal), [
+      'ssh',
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      `ubuntu@${ip}`,
+    ]);
+    assert.equal(
+      spy.since(mark).filter((n) => /SSH command/.test(n.message)).length,
+      0,
+      'nothing to warn about',
+    );
+  });
+
+  /** The node without an address (as a listing that lacks it would give): nothing to build from. */
+  const noAddress = () => ({ ...node, instance: { ...node.instance, ip: undefined } });
+
+  test('no address: the whole text is shown (nothing hidden after a line break), asked about, not run when declined', async () => {
+    const m = 'marker-asked';
+    const text = `ssh -o ProxyCommand="${write(m)}" ubuntu@${ip}`;
+    await answer(text);
+    const p = new ScriptedPrompter([ESCAPE]);
+    ext.setPrompter(p);
+    assert.equal(await openTerminal(noAddress()), undefined, 'declined: no terminal');
+    assert.equal(p.shown.length, 1);
+    assert.match(p.shown[0].message ?? '', /not one TensorPool can check/);
+    assert.ok(p.shown[0].detail?.includes(text), p.shown[0].detail);
+    assert.match(p.shown[0].detail ?? '', /ProxyCommand, which runs a local command/);
+    assert.deepEqual(p.shown[0].items, ['Run in Terminal', 'Copy Command']);
+    await sleep(800);
+    assert.ok(!existsSync(marker(m)));
+
+    const twoLines = `ssh ubuntu@${ip}\necho pwned > ${marker(m)}`;
+    await control.clearFaults();
+    await answer(twoLines);
+    const q = new ScriptedPrompter([ESCAPE]);
+    ext.setPrompter(q);
+    assert.equal(await openTerminal(noAddress()), undefined);
+    assert.ok(q.shown[0].detail?.includes(twoLines), 'both lines are shown');
+    assert.deepEqual(q.shown[0].items, ['Copy Command'], 'a command of several lines is never run');
+    assert.ok(!existsSync(marker(m)));
+  });
+
+  test('no address, untrusted workspace: never offered to run', async () => {
+    ext.testing.configure({ home: () => scratch, isTrusted: () => false });
+    try {
+      await answer(`ssh -J jump.example.com ubuntu@${ip}`);
+      const p = new ScriptedPrompter([ESCAPE]);
+      ext.setPrompter(p);
+      assert.equal(await openTerminal(noAddress()), undefined);
+      assert.deepEqual(p.shown[0].items, ['Copy Command']);
+      assert.match(p.shown[0].detail ?? '', /not trusted/);
+    } finally {
+      ext.testing.configure({ home: () => scratch, isTrusted: () => true });
+    }
+  });
+
+  test('no address, the user agrees: it runs as one program with its arguments, no shell', async () => {
+    await answer(`ssh -J jump.example.com ubuntu@${ip}`);
+    ext.setPrompter(new ScriptedPrompter(['Run in Terminal']));
+    const terminal = await openTerminal(noAddress());
+    assert.ok(terminal);
+    assert.deepEqual(argvOf(terminal), ['ssh', '-J', 'jump.example.com', `ubuntu@${ip}`]);
+    assert.ok(
+      ext.testing.logTail.some((l) => /Running the unchecked ssh command .* the user agreed/.test(l)),
+    );
+  });
+
+  test('no address and too long to show: not asked, not run, the user is told why', async () => {
+    await answer(`ssh ${'-v '.repeat(50_000)}ubuntu@${ip}`);
+    const p = new ScriptedPrompter([]);
+    ext.setPrompter(p);
+    const mark = spy.notifications.length;
+    assert.equal(await openTerminal(noAddress()), undefined);
+    assert.equal(p.shown.length, 0, 'nothing asked');
+    assert.ok(spy.since(mark).some((n) => n.severity === 'warning' && /characters long/.test(n.message)));
+  });
+});
