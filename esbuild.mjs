@@ -6,6 +6,7 @@
 //   dist/actions.js    the command actions and the wizards (src/vscode/actions.ts), loaded on the first command
 //                      that needs them
 //   dist/engine.js     the local TensorPool engine (npm run engine, tests, demo); not shipped in the VSIX
+//   dist/nvidia-smi.js the engine's stand-in nvidia-smi (its nodes' bin/); not shipped either
 //   out/**             src/ and test/ transpiled file by file for mocha (unit tests in Node,
 //                      integration tests in the extension host) and the test harness
 // Flags: --production (minify, no source maps), --watch, --quiet (no size report).
@@ -186,7 +187,8 @@ const builds = [
   },
   {
     ...bundle,
-    entryPoints: { engine: 'engine/main.ts' },
+    // dist/nvidia-smi.js: the engine's stand-in nvidia-smi for its nodes (engine/nvidiaSmi.ts).
+    entryPoints: { engine: 'engine/main.ts', 'nvidia-smi': 'engine/nvidiaSmi.ts' },
     outdir: 'dist',
     // s3rver (engine/objectStore.ts) loads from node_modules: one copy of its account registry.
     external: ['vscode', 's3rver', 's3rver/*'],

@@ -1,7 +1,8 @@
 // The control surface for tests under /_engine/ (no auth, loopback only, never logged):
 //   GET    /_engine/log[?since=<seq>]   DELETE /_engine/log
 //   GET    /_engine/faults              POST /_engine/faults     DELETE /_engine/faults[/<id>]
-//   POST   /_engine/reset {seed?}       GET|POST /_engine/config (answers: per-endpoint shape and text style)
+//   POST   /_engine/reset {seed?}       GET|POST /_engine/config (answers: per-endpoint shape and text style;
+//                                        prices, quotes: engine/quotes.ts)
 //   POST   /_engine/seed {clusters, token?, prefix?, instanceType?, numNodes?}
 //   POST   /_engine/objects {bucket, key}
 //   GET    /_engine/state               POST /_engine/priority {nice} (./priority.ts)
@@ -14,6 +15,7 @@ import { parseJobConfig } from './jobs';
 import { clusterJson, requestJson, sshKeyJson } from './present';
 import { parseVersion } from './offered';
 import { setPriority } from './priority';
+import { parsePrices } from './quotes';
 import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
@@ -174,6 +176,17 @@ function applyConfig(config: EngineConfig, b: Record<string, unknown>): string |
         next.jobs = jobs;
         break;
       }
+      // --- price quotes (engine/quotes.ts): the table, and a switch that makes both routes 404 ---
+      case 'prices': {
+        const prices = parsePrices(value);
+        if (typeof prices === 'string') return prices;
+        next.prices = prices;
+        break;
+      }
+      case 'quotes':
+        if (typeof value !== 'boolean') return 'quotes must be a boolean';
+        next.quotes = value;
+        break;
       case 'answers': {
         const answers = parseAnswers(next.answers, value);
         if (typeof answers === 'string') return answers;

@@ -4,6 +4,7 @@
 
 import { startEngine, type EngineOptions } from './server';
 import { parseVersion } from './offered';
+import { readPricesFile } from './quotes';
 import { DEFAULT_TOKEN } from './state';
 
 const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [options])
@@ -18,6 +19,7 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
   --retry-after <s>      Retry-After seconds on unfinished request info (default 2)
   --instance-types <l>   comma-separated instance types to offer (default: the service's list)
   --min-client-version <v>  POST /health refuses clients older than v (default: none)
+  --prices <file.json>   price table of GET /cluster/quote and /storage/quote (engine/quotes.ts)
   --s3                   run a real S3 server (s3rver) on a free port; object storage's credentials point at it
   --verbose              print one line per call to stderr
   --help                 show this help`;
@@ -104,6 +106,15 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
       case '--s3':
         opts.s3 = true;
         break;
+      case '--prices': {
+        const file = value();
+        try {
+          opts.prices = readPricesFile(file);
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
+        break;
+      }
       case '--help':
       case '-h':
         opts.help = true;

@@ -18,6 +18,7 @@ import {
 import type { AnswerEndpoint, AnswerShape, ObjectStorageRecord, User } from './types';
 import { volumeRoutes } from './volumeRoutes';
 import { jobRoutes } from './jobRoutes';
+import { quoteRoutes } from './quotes';
 import { attachedVolumesJson, attachedVolumesText } from './volumeWire';
 import {
   issue,
@@ -449,6 +450,7 @@ export const ROUTES: Route[] = [
   ...objectStorage,
   ...volumeRoutes(),
   ...jobRoutes(),
+  ...quoteRoutes(),
 ];
 
 // --- matching ------------------------------------------------------------------------------------------

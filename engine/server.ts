@@ -21,6 +21,7 @@ import { authError, detail, encodeBody, json, routeNotFound, type Reply } from '
 import { redactAuthorization, redactor, type LogEntry } from './log';
 import { ROUTES, matchRoute, type Route } from './routes';
 import { DEFAULT_CONFIG, DEFAULT_TOKEN } from './state';
+import type { PriceTable } from './quotes';
 import type { SeedName, User } from './types';
 
 export interface EngineOptions {
@@ -47,6 +48,8 @@ export interface EngineOptions {
   /** Run a real S3 server (s3rver) on the same host, a free port; the object-storage credentials point at it
    *  (engine/objectStore.ts). CLI `--s3`. */
   s3?: boolean;
+  /** The quote routes' price table (engine/quotes.ts; CLI `--prices <file.json>`). */
+  prices?: PriceTable;
 }
 
 export interface RunningEngine {
@@ -85,6 +88,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
       retryAfterSeconds: opts.retryAfterSeconds ?? DEFAULT_CONFIG.retryAfterSeconds,
       instanceTypes: opts.instanceTypes?.length ? [...opts.instanceTypes] : DEFAULT_CONFIG.instanceTypes,
       minClientVersion: opts.minClientVersion ?? null,
+      ...(opts.prices ? { prices: opts.prices } : {}),
     },
   });
   const timers = new Set<NodeJS.Timeout>();

@@ -3,6 +3,7 @@
 // current clock by state.ts, never stored, so the engine needs no timers (see state.ts).
 
 import type { JobConfig } from './jobs';
+import type { PriceTable } from './quotes';
 
 export type RequestType =
   | 'CLUSTER_CLAIM'
@@ -55,6 +56,10 @@ export interface EngineConfig {
   balanceUsd: number;
   /** Job timings, log length and extra outputs (engine/jobs.ts). */
   jobs: JobConfig;
+  /** The quote routes' price table (engine/quotes.ts); undefined = its default table. */
+  prices?: PriceTable;
+  /** false: GET /cluster/quote and /storage/quote answer 404 as a service without them would. */
+  quotes?: boolean;
 }
 
 export interface User {

@@ -13,6 +13,7 @@ import { clusterFromText, toBucket, toCluster, toListing, type Bucket } from './
 import * as S from './schemas';
 import { healthVerdict, toSshKeyListing, type HealthVerdict, type SshKeyListing } from './sshKeys';
 import { JobApi } from './jobs';
+import { clusterQuote, storageQuote, type PriceAnswer } from './quotes';
 import { VolumeApi } from './volumes';
 
 export type ImageField = 'container' | 'experimental_container';
@@ -212,6 +213,16 @@ export class TensorPoolClient {
   ): Promise<S.SshCommandResponse> {
     requireId(instanceId, 'instance_id', 'GET', '/ssh');
     return this.get(`/ssh/${seg(instanceId)}`, S.SshCommandResponse(), opts, { system });
+  }
+
+  /** GET /cluster/quote: a price, or `no-price` when the route is missing or fails (src/api/quotes.ts). */
+  clusterQuote(instanceType: string, numNodes: number, opts?: CallOptions): Promise<PriceAnswer> {
+    return clusterQuote(this.transport, instanceType, numNodes, opts);
+  }
+
+  /** GET /storage/quote: as clusterQuote, for a volume of `sizeGb` GB. */
+  storageQuote(sizeGb: number, opts?: CallOptions): Promise<PriceAnswer> {
+    return storageQuote(this.transport, sizeGb, opts);
   }
 
   // ---- object storage ------------------------------------------------------------------------

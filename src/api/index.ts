@@ -39,6 +39,7 @@ export type {
   SocketOptions,
 } from './jobSocket';
 export type { FollowOptions, FollowOutcome } from './jobFollow';
+export type { PriceAnswer, QuoteResponse } from './quotes';
 export { downloadOutputs, safeOutputPath } from './downloads';
 export type { DownloadOptions, DownloadResult, FileOutcome } from './downloads';
 export type * from './schemas';

@@ -18,11 +18,12 @@ function vsceLs(): { files: string[]; output: string } {
   return { files: r.stdout.split('\n').filter(Boolean).sort(), output: r.stdout + r.stderr };
 }
 
-/** The bundles esbuild.mjs makes for the extension (all of dist/*.js but the local engine). */
+/** The bundles esbuild.mjs makes for the extension (all of dist/*.js but the local engine and its
+ *  nodes' stand-in nvidia-smi). */
 function shippedBundles(): string[] {
   return fs
     .readdirSync(path.join(root, 'dist'))
-    .filter((f) => f.endsWith('.js') && f !== 'engine.js')
+    .filter((f) => f.endsWith('.js') && f !== 'engine.js' && f !== 'nvidia-smi.js')
     .map((f) => `dist/${f}`);
 }
 
