@@ -25,7 +25,7 @@ export interface GpuSpec {
   idlePowerW: number;
 }
 
-export const GPU_SPECS: Readonly<Record<string, GpuSpec>> = {
+const GPU_SPECS: Readonly<Record<string, GpuSpec>> = {
   H100: { name: 'NVIDIA H100 80GB HBM3', memoryTotalMiB: 81559, powerLimitW: 700, idlePowerW: 72 },
   H200: { name: 'NVIDIA H200', memoryTotalMiB: 143771, powerLimitW: 700, idlePowerW: 81 },
   B200: { name: 'NVIDIA B200', memoryTotalMiB: 183359, powerLimitW: 1000, idlePowerW: 140 },

@@ -26,7 +26,7 @@ export interface PriceTable {
   storageGbHour: number;
 }
 
-export const DEFAULT_PRICES: PriceTable = {
+const DEFAULT_PRICES: PriceTable = {
   unitHour: { H100: 2.49, H200: 3.29, B200: 4.99, B300: 6.49, L40S: 1.19, CPU: 0.05 },
   storageGbHour: GB_HOUR_USD,
 };
@@ -75,7 +75,7 @@ export function readPricesFile(path: string): PriceTable {
 }
 
 /** Hourly price of one node of `instanceType`, or undefined when the table has none. */
-export function nodeHourly(table: PriceTable, instanceType: string): number | undefined {
+function nodeHourly(table: PriceTable, instanceType: string): number | undefined {
   const exact = table.instanceHour?.[instanceType];
   if (exact !== undefined) return exact;
   const m = /^([1-9][0-9]*)x([A-Za-z0-9]+)$/.exec(instanceType);

@@ -77,7 +77,7 @@ function noise(key: string): number {
   return createHash('sha256').update(key).digest().readUInt32BE(0) / 2 ** 32;
 }
 
-export function gpuUuid(node: string, index: number): string {
+function gpuUuid(node: string, index: number): string {
   const h = createHash('sha256').update(`${node}#${index}`).digest('hex');
   return `GPU-${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }

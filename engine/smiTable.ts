@@ -15,7 +15,7 @@ const fit = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 3)}...` : text.padEnd(width);
 
 /** `Fri Nov 27 10:14:22 2026` (C's asctime, local time), then the tool's trailing spaces. */
-export function stamp(d: Date): string {
+function stamp(d: Date): string {
   const day = String(d.getDate()).padStart(2, ' ');
   const time = `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
   return `${DAYS[d.getDay()]} ${MONTHS[d.getMonth()]} ${day} ${time} ${d.getFullYear()}       `;

@@ -4,7 +4,7 @@
 import type { Cluster, User } from './types';
 
 /** Price of one GB for one hour (USD). 1 TB costs $0.20 an hour, $4.80 a day. */
-const GB_HOUR_USD = 0.0002;
+export const GB_HOUR_USD = 0.0002;
 /** Largest size the engine accepts (GB); above it the service would refuse the order anyway. */
 export const MAX_VOLUME_GB = 1_000_000;
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-export const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/nvidia-smi');
+const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/nvidia-smi');
 
 export interface Section {
   command: string;
@@ -17,7 +17,7 @@ export function fixture(name: string): string {
   return readFileSync(path.join(FIXTURES, name), 'utf8');
 }
 
-export function sections(name: string): Section[] {
+function sections(name: string): Section[] {
   const out: Section[] = [];
   let current: { command: string; lines: string[]; exit?: number } | undefined;
   const close = () => {

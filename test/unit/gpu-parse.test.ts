@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import {
+  APP_QUERY_ARGS,
   GPU_QUERY_ARGS,
   nodeGpuState,
   parseAppsCsv,
@@ -22,6 +23,7 @@ const uuid = (i: number) => `GPU-1dee2813-87f2-c36e-1389-04021c4f2da${i}`;
 describe('GPU telemetry: parsing nvidia-smi', () => {
   it('asks exactly the query the fixtures captured', () => {
     assert.equal(`nvidia-smi ${GPU_QUERY_ARGS.join(' ')}`, `${GPU_QUERY} --format=csv,noheader,nounits`);
+    assert.equal(`nvidia-smi ${APP_QUERY_ARGS.join(' ')}`, `${APPS_QUERY} --format=csv,noheader,nounits`);
   });
 
   it('reads the idle and busy H200 rows (noheader, nounits) into typed figures', () => {

@@ -56,16 +56,16 @@ export function aggregate(gpus: readonly GpuReading[]): NodeAggregate {
 }
 
 /** MiB as the GB (GiB) figure of the node row: one decimal below 10, whole above. */
-export function gbUsed(mib: number): string {
+function gbUsed(mib: number): string {
   const gb = mib / 1024;
   return gb < 10 ? String(Math.round(gb * 10) / 10) : String(Math.round(gb));
 }
 
-export function gbTotal(mib: number): string {
+function gbTotal(mib: number): string {
   return String(Math.round(mib / 1024));
 }
 
-export function percent(value: number | undefined): string {
+function percent(value: number | undefined): string {
   return value === undefined ? '–' : `${Math.round(value)}%`;
 }
 
@@ -79,7 +79,7 @@ export function aggregateLabel(a: NodeAggregate): string {
 }
 
 /** Default "idle" threshold (percent utilisation), the idle guard's setting default. */
-export const DEFAULT_IDLE_THRESHOLD = 5;
+const DEFAULT_IDLE_THRESHOLD = 5;
 
 /** Every GPU reported a utilisation and all are below `threshold`. A GPU whose utilisation is unknown
  *  (MIG, `[N/A]`) makes the node not idle: the guard never acts on what it cannot see. No GPUs: false. */
@@ -88,7 +88,7 @@ export function allIdle(gpus: readonly GpuReading[], threshold = DEFAULT_IDLE_TH
 }
 
 /** How many sampling intervals may pass without a sample before the node counts as stale. */
-export const STALE_INTERVALS = 3;
+const STALE_INTERVALS = 3;
 
 export interface Freshness {
   readonly stale: boolean;

@@ -115,7 +115,7 @@ export function parseGpuCsv(
 
 /** One `--query-compute-apps` row (gpu_uuid, pid, process_name, used_memory); a process name with
  *  commas in it is put back together. */
-export function parseAppLine(line: string): GpuProcess | undefined {
+function parseAppLine(line: string): GpuProcess | undefined {
   const cells = splitCsv(line);
   if (cells.length < APP_QUERY_FIELDS.length) return undefined;
   const [gpuUuid, pidText] = cells;

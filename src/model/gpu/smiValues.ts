@@ -19,7 +19,6 @@ export const GPU_QUERY_FIELDS = [
   'power.draw',
   'power.limit',
 ] as const;
-export type GpuQueryField = (typeof GPU_QUERY_FIELDS)[number];
 
 /** The `--query-compute-apps=` fields the extension asks for, in this order. */
 export const APP_QUERY_FIELDS = ['gpu_uuid', 'pid', 'process_name', 'used_memory'] as const;
@@ -77,7 +76,7 @@ const BRACKETED = /^\[(.*)\]$/;
 const NUMBER = /^([-+]?\d+(?:\.\d+)?)\s*(%|MiB|GiB|KiB|W|C|MHz)?$/;
 
 /** The bracketed reason of a missing value, or undefined when the text is not one. */
-export function missingReason(text: string): MissingReason | undefined {
+function missingReason(text: string): MissingReason | undefined {
   const m = BRACKETED.exec(text.trim());
   if (!m) return text.trim() === 'N/A' ? 'n/a' : undefined;
   const word = m[1].trim().toLowerCase();
