@@ -1,4 +1,4 @@
-// The performance budget (npm run bench): measures every budget of CONTRIBUTING.md's Performance section in
+// The performance budget (npm run bench): measures every budget of notes/performance.md in
 // one run, prints a table (median / min / max / budget / verdict), writes test-results/bench.json and
 // ends with `N passed, N failed` (budgets met / broken); exit code 1 when a budget is broken or could
 // not be measured.
@@ -68,7 +68,7 @@ import { buildReferences, type References } from './reference';
 import { Table } from './table';
 import { VSIX_LIMIT_KB, vsixRows } from './vsixParts';
 
-// ---- budgets (CONTRIBUTING.md's Performance section) ----
+// ---- budgets (notes/performance.md) ----
 const ACTIVATION_RATIO_ROW = "Activation / a reference extension's (same launches)";
 const API_RATIO_ROW = "API layer first use / a plain client's (same libraries, same request)";
 

@@ -26,8 +26,8 @@ export function s3Rows(table: RowTable, s: S3BenchSample | undefined, failure?: 
   const down = s.downloadMBps.extension / s.downloadMBps.rclone;
   // The ratios are reported against their target as information (a transfer error still fails the run):
   // on this 2-core machine the extension's code path shares the CPU with s3rver and other sessions' work,
-  // and single runs scatter widely (download after its GETs left the SDK's middleware stack: median 0.87x,
-  // 0.80x-1.13x, over six runs of TENSORPOOL_BENCH_ONLY=s3 on a busy machine, 0.70x before; CONTRIBUTING.md).
+  // and single runs scatter widely (the download read 0.80x-1.13x over six runs of TENSORPOOL_BENCH_ONLY=s3 on
+  // a busy machine).
   const target = (r: number) =>
     `target >= ${S3_BUDGET.vsRclone}x (${r >= S3_BUDGET.vsRclone ? 'met' : 'not met yet'})`;
   table.add(rows[0], where, 'x', [up], undefined, {

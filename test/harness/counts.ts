@@ -1,6 +1,6 @@
 // How many tests a suite ran, written to test-results/tests-<suite>.json at the end of every run, for
-// `npm run report` (the test-count table in CONTRIBUTING.md). Mocha suites in plain Node write it through
-// resultsReporter.ts, the harness suites (integration, UI, reliability) through runSuite().
+// `npm run report` (the test-count table in test-results/figures.md). Mocha suites in plain Node write it
+// through resultsReporter.ts, the harness suites (integration, UI, reliability) through runSuite().
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RESULTS } from './util';
