@@ -82,8 +82,12 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     secrets,
     log,
     cliSetup,
-    // The stored token's GET /me is going out: with the Clusters view showing, the list is asked for alongside.
-    (current) => treeView.visible && clusters.prefetch(current),
+    // The stored token's GET /me is going out: the last session's clusters show meanwhile, and with the
+    // Clusters view showing, the list is asked for alongside.
+    (current) => {
+      clusters.showLastSession();
+      if (treeView.visible) clusters.prefetch(current);
+    },
   );
   // Read the stored token now (a SecretStorage read: the window answers it while the rest of activate() runs)
   // and, once activation returned, check it against /health and /me.

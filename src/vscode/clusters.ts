@@ -3,34 +3,87 @@
  * answer survives a failed refresh; nothing is requested while signed out. While the stored token is
  * checked at startup (GET /me), the list may be asked for alongside (prefetch): its answer reaches the
  * store only through the load that follows that check's signed-in, and is dropped otherwise.
+ * The last list loaded is kept (globalState, tensorpool.lastClusters: at most LAST_SESSION_MAX clusters, no
+ * secrets) and shown at the next start while the stored token is checked, marked as the last session's, so
+ * the view has its rows at once; the account check then keeps it only for the same account (session.ts),
+ * the first load replaces it, and signing out drops it.
  */
-import type { ClusterListing } from '../model/cluster';
+import type { Cluster, ClusterListing } from '../model/cluster';
 import { isTensorPoolError, errorMessage } from '../api/errors';
 import type { ApiService } from './apiService';
 import { ScopedList } from './listScope';
 import type { Log } from './log';
 import type { Store } from './store';
+import { effectiveApiUrl } from './settings';
 import type { StoredState } from './storedState';
 import { mark } from './timingMarks';
 
 type Listing = ClusterListing & { skipped: number };
 
+/** A longer list is not kept for the next start (globalState is no place for a large document). */
+const LAST_SESSION_MAX = 200;
+
 export class ClustersController extends ScopedList {
   /** The list asked for while the token was checked, for the first load once signed in. */
   private early: { includeOrg: boolean; listing: Promise<Listing>; isCurrent: () => boolean } | undefined;
 
+  /** The last signed-in list written for the next start (JSON), so an unchanged list is not written again. */
+  private kept: string | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly api: ApiService,
-    state: StoredState,
+    private readonly state: StoredState,
     private readonly log: Log,
   ) {
     super(state, 'tensorpool.includeOrg');
   }
 
-  /** Drop what is shown (signed out, or another account). */
-  clear(): void {
+  /** Drop what is shown (another account, or a failed check); `forget`: also the list kept for the next
+   *  start (signed out). */
+  clear(forget = false): void {
     this.store.updateClusters({ data: undefined, loading: false, error: undefined });
+    if (forget && this.state.get('tensorpool.lastClusters') !== undefined) {
+      this.kept = undefined;
+      void this.state.update('tensorpool.lastClusters', undefined);
+    }
+  }
+
+  /**
+   * While the stored token is checked at startup: show the list the last session loaded for this service URL
+   * and scope (nothing is requested for it). The account check keeps it only for the same account.
+   */
+  showLastSession(): void {
+    const last = this.state.get('tensorpool.lastClusters');
+    if (this.store.clusters.data || !last) return;
+    if (last.apiUrl !== effectiveApiUrl().url || last.includeOrg !== this.includeOrg) return;
+    mark('clusters.lastSession');
+    this.store.updateClusters({
+      data: {
+        clusters: last.clusters,
+        message: undefined,
+        includeOrg: last.includeOrg,
+        at: last.at,
+        lastSession: { accountId: last.accountId },
+      },
+    });
+  }
+
+  /** Keep a structured list for the next start (only when it changed). */
+  private keep(clusters: readonly Cluster[] | undefined, includeOrg: boolean, at: number): void {
+    const account = this.store.account;
+    if (account.kind !== 'signedIn' || !account.id || !clusters || clusters.length > LAST_SESSION_MAX) return;
+    const json = JSON.stringify([account.id, includeOrg, clusters]);
+    if (json === this.kept) return;
+    this.kept = json;
+    const apiUrl = effectiveApiUrl().url;
+    void this.state.update('tensorpool.lastClusters', {
+      apiUrl,
+      accountId: account.id,
+      includeOrg,
+      at,
+      clusters,
+    });
   }
 
   /**
@@ -72,6 +125,7 @@ export class ClustersController extends ScopedList {
           `Cluster list text: ${listing.unreadRows.length} row(s) could not be read as clusters.`,
         );
       mark('clusters.listEnd');
+      const at = Date.now();
       this.store.updateClusters({
         loading: false,
         error: undefined,
@@ -80,9 +134,10 @@ export class ClustersController extends ScopedList {
           message: listing.message,
           textClusters: listing.textClusters,
           includeOrg,
-          at: Date.now(),
+          at,
         },
       });
+      this.keep(listing.clusters, includeOrg, at);
     } catch (e) {
       const message = errorMessage(e);
       this.log.warn(`Cluster list failed: ${message}`);

@@ -45,6 +45,7 @@ export class Session implements vscode.Disposable {
         if (topic === 'account') this.accountChanged();
         if (topic === 'clusters' && p.store.clusters.data)
           p.contextKeys.set('tensorpool.hasClusters', knownClusters(p.store.clusters.data).length > 0);
+        if (topic === 'clusters') this.lastSessionMessage();
       }),
       p.storageView.onDidChangeVisibility((e) => {
         if (e.visible && p.account.signedIn) void p.storage.refresh();
@@ -86,6 +87,11 @@ export class Session implements vscode.Disposable {
     const before = this.account;
     this.account = store.account;
     contextKeys.set('tensorpool.account', store.account.kind);
+    // The last session's list (shown while the stored token was checked) stays only for the same account.
+    const last = store.clusters.data?.lastSession;
+    if (last && store.account.kind !== 'checking') {
+      if (store.account.kind !== 'signedIn' || store.account.id !== last.accountId) clusters.clear();
+    }
     if (store.account.kind === 'signedIn') {
       // The organisation details arriving for the same account (account.ts) load nothing again.
       if (before.kind === 'signedIn' && store.account.org && before.id === store.account.id) return;
@@ -97,10 +103,17 @@ export class Session implements vscode.Disposable {
       void sshKeys.prefetch(); // the create wizard's "no new key" row then needs no request
     } else if (store.account.kind !== 'checking') clusters.dropPrefetch();
     if (store.account.kind === 'signedOut') {
-      clusters.clear();
+      clusters.clear(true);
       storage.clear();
       sshKeys.clear();
     }
+  }
+
+  /** Above the Clusters rows while they are the last session's. */
+  private lastSessionMessage(): void {
+    const last = this.p.store.clusters.data?.lastSession !== undefined;
+    const message = last ? vscode.l10n.t('From your last session; updating…') : undefined;
+    if (this.p.clustersView.message !== message) this.p.clustersView.message = message;
   }
 
   private configurationChanged(e: vscode.ConfigurationChangeEvent): void {

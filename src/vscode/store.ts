@@ -34,6 +34,8 @@ export interface ClusterData {
   readonly textClusters?: readonly Cluster[];
   readonly includeOrg: boolean;
   readonly at: number;
+  /** The list loaded in an earlier session (shown while the stored token is checked), for this account. */
+  readonly lastSession?: { readonly accountId: string };
 }
 
 export interface ClustersState {

@@ -4,6 +4,7 @@
  * in SecretStorage, under SECRET_KEYS). No runtime `vscode` import, so plain Node tests can read it.
  */
 import type * as vscode from 'vscode';
+import type { Cluster } from '../model/cluster';
 
 export interface StoredStateTypes {
   /** Clusters view scope: the whole organisation (true) or only mine. */
@@ -30,6 +31,17 @@ export interface StoredStateTypes {
   'tensorpool.walkthroughOffered': boolean;
   /** The extension version POST /health last refused (the next check then asks for nothing alongside it). */
   'tensorpool.refusedVersion': string;
+  /** The last cluster list this window loaded (clusters.ts): shown at the next start while the stored token
+   *  is checked, for the same service URL, account and scope; dropped on sign-out. No secrets in it. */
+  'tensorpool.lastClusters': LastClusters;
+}
+
+export interface LastClusters {
+  readonly apiUrl: string;
+  readonly accountId: string;
+  readonly includeOrg: boolean;
+  readonly at: number;
+  readonly clusters: readonly Cluster[];
 }
 
 export type StoredKey = keyof StoredStateTypes;
@@ -48,6 +60,7 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.jobsIncludeOrg': true,
   'tensorpool.walkthroughOffered': true,
   'tensorpool.refusedVersion': true,
+  'tensorpool.lastClusters': true,
 };
 
 export const STORED_KEYS = Object.keys(LISTED) as readonly StoredKey[];

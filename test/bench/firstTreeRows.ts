@@ -14,11 +14,13 @@ import type { FirstTreeSample } from './host/firstTree';
 import type { RowTable } from './rowTable';
 
 /**
- * The rows are ready before VS Code first asks in at least this share of the launches. Runs on the 2-core
- * machines read 2 of 5, 7 of 10, 4 of 10 and 4 of 10 launches per version before the stored-list change
- * (the rows waited for POST /health, GET /me and GET /cluster/list); the bar is that floor.
+ * The rows are ready before VS Code first asks in at least this share of the launches. Before the last
+ * session's list was shown while the token is checked (src/vscode/clusters.ts), runs on the 2-core machines
+ * read 2 of 5, 7 of 10, 4 of 10 and 4 of 10 launches per version (the rows waited for POST /health, GET /me
+ * and GET /cluster/list); with it, 5 of 5 on both versions on a machine busy with other work. The bar leaves
+ * room for a launch whose token read is slow.
  */
-export const FIRST_TREE_READY_BAR = 0.4;
+export const FIRST_TREE_READY_BAR = 0.6;
 
 const PARTS: Array<[keyof FirstTreeSample['parts'], string]> = [
   ['loadMs', 'load (require of dist/extension.js)'],
@@ -56,7 +58,7 @@ export function firstTreeRows(
     {
       ok: early >= bar,
       limitText: `>= ${bar} of ${samples.length}`,
-      note: `${runs}; rows ready / VS Code's first ask per launch (ms after load, less VS Code's wait): ${samples.map((s) => `${s.readyMs.toFixed(0)}/${s.askMs.toFixed(0)}`).join(', ')}`,
+      note: `${runs}; rows ready / VS Code's first ask per launch (ms after load, less VS Code's wait): ${samples.map((s) => `${s.readyMs.toFixed(0)}/${s.askMs.toFixed(0)}`).join(', ')}; the first rows were the last session's list in ${samples.filter((s) => s.lastSession).length} of them`,
     },
   );
   table.add(

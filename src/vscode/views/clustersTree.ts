@@ -156,7 +156,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
    *  on its way. */
   private interim(): boolean {
     const account = this.store.account;
-    if (account.kind === 'checking') return true;
+    if (account.kind === 'checking') return !this.store.clusters.data?.lastSession;
     if (account.kind === 'signedOut') return !this.accountKnown();
     const { data, error } = this.store.clusters;
     return account.kind === 'signedIn' && !data && !error;
@@ -184,9 +184,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
 
   /** Fresh (not yet kept) top-level rows for the store as it is. */
   private rootRows(): ClusterNode[] {
-    // Signed out: no rows, so the welcome view (Sign in button) shows.
-    if (this.store.account.kind !== 'signedIn') return [];
     const { data, loading, error } = this.store.clusters;
+    // Signed out: no rows, so the welcome view (Sign in button) shows. While the stored token is checked,
+    // the last session's list when there is one (clusters.ts).
+    const account = this.store.account.kind;
+    if (account !== 'signedIn' && !(account === 'checking' && data?.lastSession)) return [];
     const rows: ClusterNode[] = [];
     if (error) rows.push({ kind: 'error', message: error.message, errorKind: error.kind });
     if (!data) {
