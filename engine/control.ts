@@ -5,6 +5,7 @@
 //   POST   /_engine/seed {clusters, token?, prefix?, instanceType?, numNodes?}
 //   POST   /_engine/objects {bucket, key}
 //   GET    /_engine/state               POST /_engine/priority {nice} (./priority.ts)
+//   GET|POST /_engine/nodes {ports?, down?}  real cluster nodes (./nodeControl.ts)
 // Errors are 400/404 `{"error": "..."}`.
 
 import type { EngineCore } from './core';
@@ -14,6 +15,7 @@ import { parseJobConfig } from './jobs';
 import { clusterJson, requestJson, sshKeyJson } from './present';
 import { parseVersion } from './offered';
 import { setPriority } from './priority';
+import { nodesControl } from './nodeControl';
 import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
@@ -51,6 +53,8 @@ const ENDPOINTS = [
   'GET /_engine/state',
   'GET /_engine/s3',
   'POST /_engine/priority',
+  'GET /_engine/nodes',
+  'POST /_engine/nodes',
 ];
 
 export function handleControl(
@@ -110,6 +114,9 @@ export function handleControl(
       return json(200, dump(core));
     case 'POST /priority':
       return withBody(setPriority);
+    case 'GET /nodes':
+    case 'POST /nodes':
+      return withBody((b) => nodesControl(core.options.nodes, method, b));
     case 'GET /s3': {
       const store = core.options.objectStore;
       if (!store) return notFound('the engine runs no S3 server (start it with --s3)');

@@ -19,6 +19,9 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
   --instance-types <l>   comma-separated instance types to offer (default: the service's list)
   --min-client-version <v>  POST /health refuses clients older than v (default: none)
   --s3                   run a real S3 server (s3rver) on a free port; object storage's credentials point at it
+  --real-nodes <m>       cluster nodes: auto (default: OpenSSH's sshd on 127.0.0.1 when installed, else
+                         unreachable addresses and a warning), require (exit 1 without sshd), off
+  --data-dir <dir>       folder for the nodes' folders (default: a temporary folder removed at stop)
   --verbose              print one line per call to stderr
   --help                 show this help`;
 
@@ -30,6 +33,7 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
     host: '127.0.0.1',
     seed: 'none',
     quiet: false,
+    nodes: 'auto',
   };
   const tokens: string[] = [];
   const readonlyTokens: string[] = [];
@@ -103,6 +107,16 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
         break;
       case '--s3':
         opts.s3 = true;
+        break;
+      case '--real-nodes': {
+        const m = value();
+        if (m !== 'auto' && m !== 'require' && m !== 'off')
+          throw new UsageError(`--real-nodes must be auto, require or off, got '${m}'`);
+        opts.nodes = m;
+        break;
+      }
+      case '--data-dir':
+        opts.dataDir = value();
         break;
       case '--help':
       case '-h':
