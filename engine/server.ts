@@ -206,7 +206,11 @@ function serve(
 
   if (path === '/_engine' || path.startsWith('/_engine/')) {
     if (!isLoopback(req.socket.remoteAddress)) return send(res, routeNotFound());
-    return send(res, handleControl(core, method, path, url.searchParams, raw));
+    const reply = handleControl(core, method, path, url.searchParams, raw);
+    // A reset answers once the new seed's nodes listen, so its clusters are RUNNING as before.
+    if (path === '/_engine/reset' && core.options.nodes?.enabled)
+      return void core.options.nodes.settled().then(() => send(res, reply));
+    return send(res, reply);
   }
 
   const authHeader = req.headers.authorization;

@@ -270,6 +270,29 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     assert.match(r.stderr, /Connection refused/);
   });
 
+  it('a reset to the demo seed answers once its nodes listen: its running clusters are RUNNING with addresses', async () => {
+    await control('POST', 'reset', { seed: 'demo' });
+    const list = await call('GET', '/cluster/list?instances=true');
+    const running = (list.clusters as Json[]).filter(
+      (c) => c.name !== 'big-run-8xb200' && c.name !== 'eval-1xh200',
+    );
+    assert.equal(running.length, 2);
+    for (const c of running) {
+      assert.equal(c.status, 'RUNNING', c.name);
+      for (const i of c.instances as Json[])
+        assert.ok(i.ssh_port > 0 && i.ip === '127.0.0.1', JSON.stringify(i));
+    }
+    // The seeded nodes predate any saved key: they accept the keys saved now, and not a removed one.
+    const node = (running[0].instances as Json[])[0];
+    assert.equal((await ssh(node, 'true')).code, 255);
+    const added = await call('POST', '/user/ssh-key/add', {
+      public_key: fs.readFileSync(`${key}.pub`, 'utf8'),
+    });
+    assert.equal((await ssh(node, 'echo $TP_NODE')).stdout.trim(), node.id);
+    await call('DELETE', `/user/ssh-key/remove/${added.key_id}`);
+    assert.equal((await ssh(node, 'true')).code, 255);
+  });
+
   it('reset stops every node', async () => {
     await cluster({ public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')] });
     assert.ok(sshdCount() > 0);
