@@ -6,6 +6,7 @@ import { RequestLog } from './log';
 import { applyDemoSeed } from './seed';
 import type { RunningObjectStore } from './objectStore';
 import type { NodeManager } from './nodes';
+import type { JobRunner } from './jobRunner';
 import { EngineState } from './state';
 import type { EngineConfig, SeedName } from './types';
 
@@ -19,6 +20,8 @@ export interface CoreOptions {
   objectStore?: RunningObjectStore;
   /** Real cluster nodes (engine/nodes.ts); without it, nodes have addresses nobody answers on. */
   nodes?: NodeManager;
+  /** Jobs that really run on the nodes (engine/jobRunner.ts, `--real-jobs`). */
+  jobs?: JobRunner;
 }
 
 export class EngineCore {
@@ -33,6 +36,7 @@ export class EngineCore {
   /** New state (optionally seeded), empty log, no faults, start-up config. */
   reset(seed: SeedName): void {
     this.options.objectStore?.reset();
+    this.options.jobs?.killAll();
     void this.options.nodes?.stopAll();
     this.state = this.fresh(seed);
     this.log.clear();

@@ -22,6 +22,8 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
   --real-nodes <m>       cluster nodes: auto (default: OpenSSH's sshd on 127.0.0.1 when installed, else
                          unreachable addresses and a warning), require (exit 1 without sshd), off
   --data-dir <dir>       folder for the nodes' folders (default: a temporary folder removed at stop)
+  --real-jobs            jobs upload with rsync and run their commands on the cluster's first node
+                         (default: simulated jobs); needs real nodes
   --verbose              print one line per call to stderr
   --help                 show this help`;
 
@@ -117,6 +119,9 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
       }
       case '--data-dir':
         opts.dataDir = value();
+        break;
+      case '--real-jobs':
+        opts.realJobs = true;
         break;
       case '--help':
       case '-h':

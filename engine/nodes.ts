@@ -23,6 +23,7 @@ import { openDataDir, type DataDir } from './dataDir';
 import { killTree, killTreeNow } from './processTree';
 import {
   installCommand,
+  loginEnv,
   nodeLayout,
   prepareNode,
   sshdMissing,
@@ -61,6 +62,7 @@ export interface NodeHooks {
 interface NodeRecord {
   instance: Instance;
   clusterId: string;
+  instanceType: string;
   layout: NodeLayout;
   live: boolean;
   port?: number;
@@ -91,6 +93,14 @@ function freePort(): Promise<number> {
   });
 }
 
+export interface RunningNode {
+  layout: NodeLayout;
+  host: string;
+  port: number;
+  user: string;
+  env: Record<string, string>;
+}
+
 export const isGpuType = (instanceType: string): boolean => !/CPU$/i.test(instanceType);
 
 export class NodeManager implements NodeHooks {
@@ -102,6 +112,7 @@ export class NodeManager implements NodeHooks {
   private readonly pinned: number[] = [];
   private readonly booting = new Set<Promise<void>>();
   private readonly nvidiaSmi: string | undefined;
+  private readonly stopHooks: ((instanceId: string) => void)[] = [];
   private readonly onExit = (): void => this.killNow();
 
   constructor(private readonly opts: NodesOptions) {
@@ -139,6 +150,7 @@ export class NodeManager implements NodeHooks {
       const record: NodeRecord = {
         instance,
         clusterId: cluster.id,
+        instanceType: cluster.instanceType,
         layout: nodeLayout(path.join(this.data.nodes, instance.id)),
         live,
         stopped: false,
@@ -214,10 +226,24 @@ export class NodeManager implements NodeHooks {
     }
   }
 
+  /** A node that is up: its folder, address and the environment its logins get (engine/jobRunner.ts). */
+  node(instanceId: string): RunningNode | undefined {
+    const r = this.records.get(instanceId);
+    if (!r || r.stopped || r.instance.node?.state !== 'up' || r.port === undefined) return undefined;
+    const env = loginEnv(r.layout, { instanceId, instanceType: r.instanceType });
+    return { layout: r.layout, host: NODE_HOST, port: r.port, user: this.user, env };
+  }
+
+  /** Called with the instance id before a node stops (its jobs end with it). */
+  onStop(fn: (instanceId: string) => void): void {
+    this.stopHooks.push(fn);
+  }
+
   private async stop(r: NodeRecord): Promise<void> {
     if (r.stopped) return;
     r.stopped = true;
     this.records.delete(r.instance.id);
+    for (const fn of this.stopHooks) fn(r.instance.id);
     await r.boot; // a node still booting is stopped once its files and sshd exist
     if (r.sshd) await killTree(r.sshd.pid);
     fs.rmSync(r.layout.dir, { recursive: true, force: true });

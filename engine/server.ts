@@ -16,6 +16,7 @@ import { handleControl } from './control';
 import { startObjectStore } from './objectStore';
 import { EngineCore } from './core';
 import { NodeManager, type NodesMode } from './nodes';
+import { JobRunner } from './jobRunner';
 import { attachJobSockets } from './jobSockets';
 import type { Fault } from './faults';
 import { authError, detail, encodeBody, json, routeNotFound, type Reply } from './http';
@@ -56,6 +57,9 @@ export interface EngineOptions {
   dataDir?: string;
   /** The nvidia-smi stand-in each GPU node's bin/nvidia-smi runs; default dist/nvidia-smi.js when it exists. */
   nvidiaSmi?: string;
+  /** Jobs really run on the cluster's first node (engine/jobRunner.ts; needs real nodes). CLI `--real-jobs`.
+   *  Without it jobs are simulated (made-up log lines, generated outputs), as many tests expect. */
+  realJobs?: boolean;
 }
 
 export interface RunningEngine {
@@ -88,9 +92,15 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     dataDir: opts.dataDir,
     nvidiaSmi: opts.nvidiaSmi,
   });
+  if (opts.realJobs && !nodes.enabled) {
+    await nodes.close();
+    throw new Error('real jobs need real nodes (sshd); start with real nodes on');
+  }
+  const jobs = opts.realJobs ? new JobRunner(nodes) : undefined;
   const objectStore = opts.s3 ? await startObjectStore({ host: opts.host }) : undefined;
   const core = new EngineCore({
     nodes,
+    jobs,
     objectStore,
     tokens,
     readonlyTokens,
@@ -129,6 +139,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     // Nothing started may outlive a start that failed (port in use).
     sockets.close();
     await objectStore?.close();
+    jobs?.close();
     await nodes.close();
     throw err;
   });
@@ -154,6 +165,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
         server.closeAllConnections();
       })
         .then(() => objectStore?.close())
+        .then(() => jobs?.close())
         .then(() => nodes.close());
       return closing;
     },

@@ -102,6 +102,20 @@ function quoted(value: string): string {
   return `"${value}"`;
 }
 
+/** What a login (and a job) on the node finds in its environment, beside what sshd sets itself. */
+export function loginEnv(
+  layout: NodeLayout,
+  setup: Pick<NodeSetup, 'instanceId' | 'instanceType'>,
+): Record<string, string> {
+  return {
+    TP_NODE: setup.instanceId,
+    TP_NODE_DIR: layout.dir,
+    TP_INSTANCE_TYPE: setup.instanceType,
+    HOME: layout.home,
+    PATH: loginPath(layout.bin),
+  };
+}
+
 /** Write the node's files and generate its host key (a new one for every node). */
 export async function prepareNode(layout: NodeLayout, setup: NodeSetup, keys: string[]): Promise<void> {
   for (const d of [layout.home, layout.bin, layout.etc]) fs.mkdirSync(d, { recursive: true });
@@ -115,13 +129,7 @@ export async function prepareNode(layout: NodeLayout, setup: NodeSetup, keys: st
         err ? reject(new Error(`ssh-keygen failed: ${stderr || err.message}`)) : resolve(),
     ),
   );
-  const env = [
-    `TP_NODE=${setup.instanceId}`,
-    `TP_NODE_DIR=${layout.dir}`,
-    `TP_INSTANCE_TYPE=${setup.instanceType}`,
-    `HOME=${layout.home}`,
-    `PATH=${loginPath(layout.bin)}`,
-  ];
+  const env = Object.entries(loginEnv(layout, setup)).map(([k, v]) => `${k}=${v}`);
   const sftp = SFTP_SERVERS.find(executable);
   // ForceCommand is only our login script: sshd always starts a session in the passwd home, and the
   // script moves it to the node's HOME before it runs the user's own shell (a login shell, or -c with

@@ -107,6 +107,16 @@ describe('local engine CLI: real nodes', function () {
     assert.equal(await next.exited, 0);
   });
 
+  it('--real-jobs without real nodes refuses to start (exit 1, saying why)', async () => {
+    const child = spawn(process.execPath, [main, '--port', '0', '--real-jobs', '--real-nodes', 'off'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    assert.equal(await new Promise<number | null>((resolve) => child.on('exit', resolve)), 1);
+    assert.match(err, /real jobs need real nodes/);
+  });
+
   it('--real-nodes takes auto, require or off (exit 2 otherwise)', async () => {
     const child = spawn(process.execPath, [main, '--real-nodes', 'maybe'], {
       stdio: ['ignore', 'pipe', 'pipe'],
