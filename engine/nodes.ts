@@ -16,12 +16,13 @@
 // without sshd).
 
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openDataDir, type DataDir } from './dataDir';
 import { killTree, killTreeNow } from './processTree';
 import {
+  findNvidiaSmi,
+  freePort,
   installCommand,
   loginEnv,
   nodeLayout,
@@ -71,26 +72,6 @@ interface NodeRecord {
   stopped: boolean;
   /** Settles when the boot has ended, either way. */
   boot?: Promise<void>;
-}
-
-/** `dist/nvidia-smi.js` beside the bundle (dist/engine.js), or the repository's from out/engine/. */
-function findNvidiaSmi(): string | undefined {
-  const candidates = [
-    path.join(__dirname, 'nvidia-smi.js'),
-    path.resolve(__dirname, '..', '..', 'dist', 'nvidia-smi.js'),
-  ];
-  return candidates.find((f) => fs.existsSync(f));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, NODE_HOST, () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RunningNode {
@@ -157,13 +138,17 @@ export class NodeManager implements NodeHooks {
       };
       this.records.set(instance.id, record);
       instance.node = { state: 'booting' };
-      const boot = this.boot(record, cluster.instanceType, keys).finally(() => this.booting.delete(boot));
+      // Pinned ports go to nodes in the order they are created.
+      const pinned = this.pinned.shift();
+      const boot = this.boot(record, cluster.instanceType, keys, pinned).finally(() =>
+        this.booting.delete(boot),
+      );
       record.boot = boot;
       this.booting.add(boot);
     }
   }
 
-  private async boot(r: NodeRecord, instanceType: string, keys: string[]): Promise<void> {
+  private async boot(r: NodeRecord, instanceType: string, keys: string[], pinned?: number): Promise<void> {
     try {
       await prepareNode(
         r.layout,
@@ -175,7 +160,6 @@ export class NodeManager implements NodeHooks {
         },
         keys,
       );
-      const pinned = this.pinned.shift();
       for (let attempt = 1; ; attempt++) {
         if (r.stopped) return;
         const port = pinned ?? (await freePort());
@@ -184,9 +168,11 @@ export class NodeManager implements NodeHooks {
           r.port = port;
           break;
         } catch (err) {
-          // Another process took the free port between our probe and sshd's bind: try another.
-          if (pinned !== undefined || attempt >= 5 || !/already in use/i.test((err as Error).message))
-            throw err;
+          // A free port taken between our probe and sshd's bind: try another. A pinned port may still be
+          // held by the node that had it a moment ago: try it again for a second.
+          const retry = pinned === undefined ? attempt < 5 : attempt < 20;
+          if (!retry || !/already in use/i.test((err as Error).message)) throw err;
+          if (pinned !== undefined) await new Promise((resolve) => setTimeout(resolve, 50));
         }
       }
       if (r.stopped) return; // stop() ends it

@@ -8,6 +8,7 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 
 export const SSHD = '/usr/sbin/sshd';
@@ -241,5 +242,26 @@ export function startSshd(layout: NodeLayout, port: number, timeoutMs = 10_000):
     child.once('exit', (code, signal) =>
       finish(new Error(`sshd exited (${code ?? signal}): ${said.trim().split('\n').slice(-3).join(' | ')}`)),
     );
+  });
+}
+
+/** `dist/nvidia-smi.js` beside the bundle (dist/engine.js), or the repository's from out/engine/. */
+export function findNvidiaSmi(): string | undefined {
+  // Bundled: dist/engine.js sits beside it. Transpiled for tests (out/engine/): the repository's dist/.
+  const file =
+    path.basename(__dirname) === 'dist'
+      ? path.join(__dirname, 'nvidia-smi.js')
+      : path.resolve(__dirname, '..', '..', 'dist', 'nvidia-smi.js');
+  return fs.existsSync(file) ? file : undefined;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
   });
 }
