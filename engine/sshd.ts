@@ -23,6 +23,9 @@ const SFTP_SERVERS = [
 /** Where a root sshd wants its privilege-separation folder (Debian creates it at boot via tmpfiles). */
 const PRIVSEP_DIR = '/run/sshd';
 
+/** sshd and ssh-keygen get nothing of the engine's environment (a token there must not reach a node). */
+const SERVER_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' };
+
 export function isRoot(): boolean {
   return process.getuid?.() === 0;
 }
@@ -126,6 +129,7 @@ export async function prepareNode(layout: NodeLayout, setup: NodeSetup, keys: st
     execFile(
       SSH_KEYGEN,
       ['-q', '-t', 'ed25519', '-N', '', '-C', `tensorpool-node-${setup.instanceId}`, '-f', layout.hostKey],
+      { env: SERVER_ENV },
       (err, _out, stderr) =>
         err ? reject(new Error(`ssh-keygen failed: ${stderr || err.message}`)) : resolve(),
     ),
@@ -215,6 +219,7 @@ export interface RunningSshd {
 export function startSshd(layout: NodeLayout, port: number, timeoutMs = 10_000): Promise<RunningSshd> {
   return new Promise((resolve, reject) => {
     const child = spawn(SSHD, ['-D', '-e', '-f', layout.config, '-p', String(port)], {
+      env: SERVER_ENV,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let said = '';

@@ -126,6 +126,8 @@ describe('engine: jobs that really run on a node', function () {
     env = { PATH: process.env.PATH, SSH_AUTH_SOCK: sock, HOME: tmp };
     const added = await sh(`ssh-add -q ${key}`, tmp);
     assert.equal(added.code, 0, added.stderr);
+    // The token in the engine's own environment must not reach a job's.
+    process.env.TENSORPOOL_KEY = TOKEN;
     engine = await startEngine({
       quiet: true,
       tokens: [TOKEN],
@@ -151,6 +153,7 @@ describe('engine: jobs that really run on a node', function () {
   });
 
   after(async () => {
+    delete process.env.TENSORPOOL_KEY;
     const dataDir = engine.dataDir!;
     await engine.close();
     assert.deepEqual(processesIn(dataDir), [], 'no job process outlives the engine');

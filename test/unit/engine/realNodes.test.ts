@@ -12,6 +12,8 @@ import { waitFor } from '../../shared/wait';
 
 const TOKEN = 'tp_unit_nodes_token_aaaaaaaaaaaaaa';
 const TOKEN2 = 'tp_unit_nodes_token_bbbbbbbbbbbbbb';
+/** A token in the engine's own environment must not reach a node (sshd, logins, files). */
+const ENV_SECRET = 'tp_unit_nodes_env_secret_cccccccccc';
 
 type Json = Record<string, any>;
 
@@ -61,6 +63,13 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     const text = await res.text();
     assert.ok(res.ok, `control ${method} ${p} -> ${res.status} ${text}`);
     return JSON.parse(text) as Json;
+  }
+
+  function filesUnder(dir: string): string[] {
+    return fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => fs.readFileSync(path.join(e.parentPath ?? e.path, e.name), 'utf8'));
   }
 
   async function newKey(name: string): Promise<string> {
@@ -117,6 +126,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     key = await newKey('id_test');
     const smi = path.join(tmp, 'nvidia-smi.js');
     fs.writeFileSync(smi, "console.log('stand-in nvidia-smi ' + process.argv.slice(2).join(' '));\n");
+    process.env.TENSORPOOL_KEY = ENV_SECRET;
     engine = await startEngine({
       quiet: true,
       tokens: [TOKEN, TOKEN2],
@@ -127,6 +137,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     });
   });
   after(async () => {
+    delete process.env.TENSORPOOL_KEY;
     const dataDir = engine.dataDir!;
     await engine.close();
     // Engine stop: no sshd of it is left, and its temporary data folder is gone.
@@ -150,6 +161,12 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     assert.equal(nodeDir, dir);
     assert.equal(type, '1xH100');
     assert.equal(loginPath.split(':')[0], path.join(dir, 'bin'));
+    // No token in the login's environment or the node's files (sshd gets none of the engine's environment).
+    const loginEnv = await ssh(inst, 'env');
+    assert.match(loginEnv.stdout, /TP_NODE=/);
+    for (const text of [loginEnv.stdout, ...filesUnder(dir)])
+      for (const secret of [TOKEN, TOKEN2, ENV_SECRET])
+        assert.ok(!text.includes(secret), 'no token on the node');
     // A GPU node's bin/ runs the nvidia-smi stand-in.
     const smi = await ssh(inst, 'nvidia-smi -L');
     assert.equal(smi.stdout.trim(), 'stand-in nvidia-smi -L', smi.stderr);
