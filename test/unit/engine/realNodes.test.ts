@@ -267,6 +267,39 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     assert.match(changed.stderr, /REMOTE HOST IDENTIFICATION HAS CHANGED/);
   });
 
+  it('destroy ends the sessions still open on the node, and what they run', async () => {
+    const c = await cluster({ public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')] });
+    const inst = c.instances[0];
+    const home = path.join(engine.dataDir!, 'nodes', inst.id, 'home');
+    const session = ssh(inst, 'echo started > started.txt; sleep 60');
+    await waitFor(
+      'session running',
+      () => fs.existsSync(path.join(home, 'started.txt')),
+      Boolean,
+      10_000,
+      20,
+    );
+    const inHome = () =>
+      fs.readdirSync('/proc').filter((e) => {
+        try {
+          return /^\d+$/.test(e) && fs.readlinkSync(`/proc/${e}/cwd`).startsWith(home);
+        } catch {
+          return false;
+        }
+      });
+    assert.ok(inHome().length >= 1, 'the session runs in the node home');
+    await call('DELETE', `/cluster/${c.id}`);
+    const ended = await session;
+    assert.notEqual(ended.code, 0, 'the client sees the session end');
+    await waitFor(
+      'nothing left in the node home',
+      () => inHome().length,
+      (n) => n === 0,
+      5000,
+      20,
+    );
+  });
+
   it('a node whose server is down keeps its cluster RUNNING and its address, and refuses connections', async () => {
     const c = await cluster({ public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')] });
     const inst = c.instances[0];
