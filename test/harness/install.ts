@@ -218,6 +218,29 @@ export async function ensureSystemPackages(): Promise<void> {
     );
 }
 
+/** Only what the engine's real nodes need (openssh-server, openssh-client, rsync): the engine's node and job
+ *  tests call this first, so `npm run test:unit` on a fresh machine installs them (as root) or names them. */
+export async function ensureNodePackages(): Promise<void> {
+  const missing: string[] = [];
+  if (!fs.existsSync('/usr/sbin/sshd')) missing.push('openssh-server');
+  if (!fs.existsSync('/usr/bin/ssh') || !fs.existsSync('/usr/bin/scp')) missing.push('openssh-client');
+  if (!fs.existsSync('/usr/bin/rsync')) missing.push('rsync');
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `the engine's cluster nodes need Debian packages that are missing: ${missing.join(' ')}. Install them once with\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}\nthen run the tests again.`,
+    );
+  const logFile = path.join(LOGS, 'apt-get.log');
+  const env = { ...baseEnv(), DEBIAN_FRONTEND: 'noninteractive' };
+  await timed(`apt-get install ${missing.join(' ')}`, async () => {
+    await run('apt-get', ['update', '-qq'], { env, logFile });
+    await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
+  });
+  if (missing.includes('openssh-server'))
+    await run('sh', ['-c', 'service ssh stop || true'], { env, logFile }).catch(() => undefined);
+}
+
 /** playwright-core only: `npx playwright install` would try to download browsers; we use Debian's. */
 const TOOLS_SPEC = `playwright-core@${PLAYWRIGHT_CORE}`;
 export async function ensureTools(): Promise<void> {

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ensureNodePackages } from '../harness/install';
 import { waitFor } from '../shared/wait';
 
 type Json = Record<string, any>;
@@ -60,7 +61,11 @@ function sshdUnder(dir: string): number {
 describe('local engine CLI: real nodes', function () {
   this.timeout(40_000);
   let tmp: string;
-  before(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-engine-nodes-'))));
+  before(async function () {
+    this.timeout(600_000); // a first use installs openssh-server and rsync (as root)
+    await ensureNodePackages();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-engine-nodes-'));
+  });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('the demo nodes listen at the ready line; SIGINT leaves no sshd and no node folder', async () => {

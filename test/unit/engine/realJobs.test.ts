@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { WebSocket } from 'ws';
 import { startEngine, type RunningEngine } from '../../../engine/server';
+import { ensureNodePackages } from '../../harness/install';
 import { waitFor } from '../../shared/wait';
 
 const TOKEN = 'tp_unit_realjobs_token_aaaaaaaaaaaa';
@@ -115,7 +116,9 @@ describe('engine: jobs that really run on a node', function () {
   const status = async (id: string) =>
     ((await call('GET', `/job/info/${id}`)).job_info as Json).status as string;
 
-  before(async () => {
+  before(async function () {
+    this.timeout(600_000); // a first use installs openssh-server and rsync (as root)
+    await ensureNodePackages();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-realjobs-'));
     const key = path.join(tmp, 'id_ed25519');
     assert.equal((await sh(`ssh-keygen -q -t ed25519 -N '' -f ${key}`, tmp)).code, 0);

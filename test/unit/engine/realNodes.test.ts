@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeManager } from '../../../engine/nodes';
 import { startEngine, type RunningEngine } from '../../../engine/server';
+import { ensureNodePackages } from '../../harness/install';
 import { waitFor } from '../../shared/wait';
 
 const TOKEN = 'tp_unit_nodes_token_aaaaaaaaaaaaaa';
@@ -120,7 +121,9 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     return n;
   }
 
-  before(async () => {
+  before(async function () {
+    this.timeout(600_000); // a first use installs openssh-server and rsync (as root)
+    await ensureNodePackages();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-nodes-test-'));
     knownHosts = path.join(tmp, 'known_hosts');
     key = await newKey('id_test');
