@@ -1,4 +1,5 @@
-// The engine's data folder: where its nodes live (`nodes/<instance id>/`, engine/nodes.ts). Either the
+// The engine's data folder: where its nodes live (`nodes/<instance id>/`, engine/nodes.ts) and ended real
+// jobs keep their outputs (`outputs/<job id>/`, engine/jobRunner.ts). Either the
 // folder given with --data-dir (kept at stop, its nodes removed), or a temporary one created at start and
 // removed at stop. Its `engine.pid` names the engine using it, so a later start can tell an engine that
 // was killed (SIGKILL, a crash) and end the sshd processes it left behind, then tidy its folder.
@@ -17,7 +18,7 @@ export interface DataDir {
   nodes: string;
   /** Created by us (a temporary folder): removed at stop. */
   owned: boolean;
-  /** Remove what the engine made: the whole folder when owned, else its nodes and pid file. */
+  /** Remove what the engine made: the whole folder when owned, else its nodes, outputs and pid file. */
   remove(): void;
 }
 
@@ -36,6 +37,7 @@ export function openDataDir(explicit?: string): DataDir {
       if (owned) fs.rmSync(dir, { recursive: true, force: true });
       else {
         fs.rmSync(nodes, { recursive: true, force: true });
+        fs.rmSync(path.join(dir, 'outputs'), { recursive: true, force: true });
         fs.rmSync(path.join(dir, PID_FILE), { force: true });
       }
     },

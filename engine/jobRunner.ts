@@ -25,6 +25,8 @@ const CANCEL_GRACE_MS = 2000;
 export interface RealRun {
   /** The job's folder on node 0. */
   dir: string;
+  /** Where its outputs are kept once it ended (`<data dir>/outputs/<job id>/`): they outlive the cluster. */
+  kept: string;
   state: 'uploading' | 'running' | 'completed' | 'failed' | 'canceling' | 'canceled';
   lines: string[];
   exitCode: number | null;
@@ -77,6 +79,7 @@ export class JobRunner {
     fs.mkdirSync(dir, { recursive: true });
     job.real = {
       dir,
+      kept: path.join(this.nodes.dataDir ?? dir, 'outputs', job.id),
       state: 'uploading',
       lines: [],
       exitCode: null,
@@ -110,7 +113,7 @@ export class JobRunner {
     const end = (state: 'completed' | 'failed' | 'canceled', code: number | null): void => {
       real.state = state;
       real.exitCode = code;
-      real.outputs = matchOutputs(real.dir, job.outputs);
+      real.outputs = keep(real.dir, real.kept, matchOutputs(real.dir, job.outputs));
       real.endedMs = Date.now();
       real.stop = undefined;
       store.sweep(job, Date.now()); // teardown_cluster
@@ -208,6 +211,19 @@ export class JobRunner {
     this.killAll();
     process.off('exit', this.onExit);
   }
+}
+
+/** Copy the matched files (links resolved: they point inside the job folder) where they outlive the node. */
+function keep(from: string, to: string, files: string[]): string[] {
+  return files.filter((rel) => {
+    try {
+      fs.mkdirSync(path.dirname(path.join(to, rel)), { recursive: true });
+      fs.copyFileSync(fs.realpathSync(path.join(from, rel)), path.join(to, rel));
+      return true;
+    } catch {
+      return false; // removed meanwhile
+    }
+  });
 }
 
 function signalNumber(signal: NodeJS.Signals): number | undefined {

@@ -253,7 +253,7 @@ export class JobStore {
       // The real bytes, read when asked (a file removed since is left out).
       for (const rel of job.real.outputs) {
         try {
-          files.set(rel, fs.readFileSync(path.join(job.real.dir, rel)));
+          files.set(rel, fs.readFileSync(path.join(job.real.kept, rel)));
         } catch {
           // gone
         }

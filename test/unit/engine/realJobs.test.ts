@@ -24,6 +24,7 @@ describe('engine: jobs that really run on a node', function () {
   let clusterId: string;
   let nodeHome: string;
   let nodeDir: string;
+  let pub: string;
 
   async function call(method: string, p: string, body?: unknown): Promise<Json> {
     const res = await fetch(engine.url + p, {
@@ -45,7 +46,7 @@ describe('engine: jobs that really run on a node', function () {
   }
 
   /** Push a job file from `folder`, running the upload command the engine asks for; the job id. */
-  async function push(folder: string, toml: string): Promise<string> {
+  async function push(folder: string, toml: string, on = { cluster: '', teardown: false }): Promise<string> {
     const ws = new WebSocket(`${engine.url.replace('http', 'ws')}/job/push`);
     let jobId = '';
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
@@ -71,7 +72,12 @@ describe('engine: jobs that really run on a node', function () {
     await new Promise((resolve) => ws.once('open', resolve));
     ws.send(JSON.stringify({ TENSORPOOL_KEY: TOKEN }));
     ws.send(
-      JSON.stringify({ tp_config: toml, system: 'Linux', cluster_id: clusterId, teardown_cluster: false }),
+      JSON.stringify({
+        tp_config: toml,
+        system: 'Linux',
+        cluster_id: on.cluster || clusterId,
+        teardown_cluster: on.teardown,
+      }),
     );
     assert.equal(await closed, 1000);
     return jobId;
@@ -112,6 +118,19 @@ describe('engine: jobs that really run on a node', function () {
     return out;
   }
 
+  async function runningCluster(): Promise<{ id: string; nodeDir: string }> {
+    const created = await call('POST', '/cluster/create', { instance_type: '1xH100', public_keys: [pub] });
+    const id = created.cluster_id as string;
+    const info = await waitFor(
+      'cluster RUNNING',
+      () => call('GET', `/cluster/info/${id}`),
+      (i) => i.status === 'RUNNING',
+      20_000,
+      20,
+    );
+    return { id, nodeDir: path.join(engine.dataDir!, 'nodes', info.instances[0].id) };
+  }
+
   const jobDir = (id: string) => path.join(nodeHome, 'jobs', id);
   const status = async (id: string) =>
     ((await call('GET', `/job/info/${id}`)).job_info as Json).status as string;
@@ -139,19 +158,10 @@ describe('engine: jobs that really run on a node', function () {
       nodes: 'require',
       realJobs: true,
     });
-    const created = await call('POST', '/cluster/create', {
-      instance_type: '1xH100',
-      public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')],
-    });
-    clusterId = created.cluster_id as string;
-    const info = await waitFor(
-      'cluster RUNNING',
-      () => call('GET', `/cluster/info/${clusterId}`),
-      (i) => i.status === 'RUNNING',
-      20_000,
-      20,
-    );
-    nodeDir = path.join(engine.dataDir!, 'nodes', info.instances[0].id);
+    pub = fs.readFileSync(`${key}.pub`, 'utf8');
+    const first = await runningCluster();
+    clusterId = first.id;
+    nodeDir = first.nodeDir;
     nodeHome = path.join(nodeDir, 'home');
   });
 
@@ -251,6 +261,25 @@ describe('engine: jobs that really run on a node', function () {
     );
     assert.deepEqual(processesIn(jobDir(id)), []);
     assert.deepEqual(fs.readdirSync(path.join(nodeDir, 'gpu', 'procs')), []);
+  });
+
+  it('teardown_cluster destroys the cluster when the job ends; its outputs can still be pulled', async () => {
+    const other = await runningCluster();
+    const id = await push(folder({}), 'commands = ["printf kept > result.txt"]\noutputs = ["result.txt"]', {
+      cluster: other.id,
+      teardown: true,
+    });
+    await waitFor(
+      'completed',
+      () => status(id),
+      (s) => s === 'completed',
+      10_000,
+      20,
+    );
+    await waitFor('its node is gone', () => !fs.existsSync(other.nodeDir), Boolean, 5000, 20);
+    const pulled = await call('GET', `/job/pull/${id}?system=linux`);
+    const bytes = await (await fetch(pulled.download_map['result.txt'] as string)).text();
+    assert.equal(bytes, 'kept');
   });
 
   it('engine stop ends a job that is still running', async () => {
