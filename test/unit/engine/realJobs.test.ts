@@ -263,6 +263,19 @@ describe('engine: jobs that really run on a node', function () {
     assert.deepEqual(fs.readdirSync(path.join(nodeDir, 'gpu', 'procs')), []);
   });
 
+  it('a command killed by a signal fails the job, and the log says which signal', async () => {
+    const id = await push(folder({}), 'commands = ["echo before; kill -KILL $$", "echo skipped"]');
+    const lines = (await listen(id)).map((m) => m.message as string);
+    assert.ok(lines.includes('before'), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /killed by signal SIGKILL/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(!lines.includes('skipped'));
+    const info = (await call('GET', `/job/info/${id}`)).job_info as Json;
+    assert.deepEqual([info.status, info.exit_code], ['failed', 137]);
+  });
+
   it('teardown_cluster destroys the cluster when the job ends; its outputs can still be pulled', async () => {
     const other = await runningCluster();
     const id = await push(folder({}), 'commands = ["printf kept > result.txt"]\noutputs = ["result.txt"]', {
