@@ -11,9 +11,9 @@ import { WebSocket } from 'ws';
 import { startEngine, type RunningEngine } from '../../../engine/server';
 import { ensureNodePackages } from '../../harness/install';
 import { waitFor } from '../../shared/wait';
+import { engineCalls, processesIn, type Json } from './nodeKit';
 
 const TOKEN = 'tp_unit_realjobs_token_aaaaaaaaaaaa';
-type Json = Record<string, any>;
 
 describe('engine: jobs that really run on a node', function () {
   this.timeout(60_000);
@@ -26,16 +26,7 @@ describe('engine: jobs that really run on a node', function () {
   let nodeDir: string;
   let pub: string;
 
-  async function call(method: string, p: string, body?: unknown): Promise<Json> {
-    const res = await fetch(engine.url + p, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${p} -> ${res.status} ${text}`);
-    return JSON.parse(text) as Json;
-  }
+  const { call } = engineCalls(() => engine.url, TOKEN);
 
   function sh(command: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) =>
@@ -101,21 +92,6 @@ describe('engine: jobs that really run on a node', function () {
       fs.writeFileSync(path.join(dir, name), text);
     }
     return dir;
-  }
-
-  /** Processes whose working folder is under `dir` (a job's commands and all they started). */
-  function processesIn(dir: string): number[] {
-    const out: number[] = [];
-    for (const e of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(e)) continue;
-      try {
-        const cwd = fs.readlinkSync(`/proc/${e}/cwd`);
-        if (cwd === dir || cwd.startsWith(dir + '/')) out.push(Number(e));
-      } catch {
-        // gone, or not ours to read
-      }
-    }
-    return out;
   }
 
   async function runningCluster(): Promise<{ id: string; nodeDir: string }> {

@@ -2,36 +2,18 @@
 // ssh, scp and rsync clients and a fresh ed25519 key. Needs openssh-server, openssh-client and rsync
 // (test/harness/install.ts installs them): the engine is started with nodes: 'require'.
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeManager } from '../../../engine/nodes';
 import { startEngine, type RunningEngine } from '../../../engine/server';
 import { ensureNodePackages } from '../../harness/install';
 import { waitFor } from '../../shared/wait';
+import { engineCalls, filesUnder, processesIn, run, sshdUnder, type Json, type Run } from './nodeKit';
 
 const TOKEN = 'tp_unit_nodes_token_aaaaaaaaaaaaaa';
 const TOKEN2 = 'tp_unit_nodes_token_bbbbbbbbbbbbbb';
 /** A token in the engine's own environment must not reach a node (sshd, logins, files). */
 const ENV_SECRET = 'tp_unit_nodes_env_secret_cccccccccc';
-
-type Json = Record<string, any>;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], timeoutMs = 20_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: timeoutMs }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('engine: real cluster nodes (OpenSSH sshd)', function () {
   this.timeout(60_000);
@@ -41,37 +23,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
   let knownHosts: string;
   const user = os.userInfo().username;
 
-  async function call(method: string, p: string, body?: unknown, token = TOKEN): Promise<Json> {
-    const res = await fetch(engine.url + p, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${p} -> ${res.status} ${text}`);
-    return JSON.parse(text) as Json;
-  }
-
-  async function control(method: string, p: string, body?: unknown): Promise<Json> {
-    const res = await fetch(`${engine.url}/_engine/${p}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `control ${method} ${p} -> ${res.status} ${text}`);
-    return JSON.parse(text) as Json;
-  }
-
-  function filesUnder(dir: string): string[] {
-    return fs
-      .readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => fs.readFileSync(path.join(e.parentPath ?? e.path, e.name), 'utf8'));
-  }
+  const { call, control } = engineCalls(() => engine.url, TOKEN);
 
   async function newKey(name: string): Promise<string> {
     const file = path.join(tmp, name);
@@ -105,21 +57,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     `ssh -F /dev/null -o BatchMode=yes -o IdentitiesOnly=yes -o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=accept-new -i ${key}`;
 
   /** sshd processes of this engine (optionally of one node), counted from /proc. */
-  function sshdCount(instanceId = ''): number {
-    const needle = path.join(engine.dataDir!, 'nodes', instanceId);
-    let n = 0;
-    for (const e of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(e)) continue;
-      let cmd: string;
-      try {
-        cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').join(' ');
-      } catch {
-        continue;
-      }
-      if (cmd.includes('sshd') && cmd.includes(needle)) n++;
-    }
-    return n;
-  }
+  const sshdCount = (instanceId = '') => sshdUnder(path.join(engine.dataDir!, 'nodes', instanceId));
 
   before(async function () {
     this.timeout(600_000); // a first use installs openssh-server and rsync (as root)
@@ -282,14 +220,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
       10_000,
       20,
     );
-    const inHome = () =>
-      fs.readdirSync('/proc').filter((e) => {
-        try {
-          return /^\d+$/.test(e) && fs.readlinkSync(`/proc/${e}/cwd`).startsWith(home);
-        } catch {
-          return false;
-        }
-      });
+    const inHome = () => processesIn(home);
     assert.ok(inHome().length >= 1, 'the session runs in the node home');
     await call('DELETE', `/cluster/${c.id}`);
     const ended = await session;
@@ -357,28 +288,6 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
       (n) => n === 0,
       5000,
       20,
-    );
-  });
-});
-
-describe('engine: without sshd', () => {
-  const missing = '/nonexistent/tensorpool-test/sshd';
-
-  it("'auto' says once why and how to install it, then runs with unreachable nodes", () => {
-    const said: string[] = [];
-    const nodes = new NodeManager({ mode: 'auto', sshdPath: missing, warn: (l) => said.push(l) });
-    assert.equal(nodes.enabled, false);
-    assert.equal(nodes.dataDir, undefined, 'no data folder is made');
-    assert.equal(said.length, 1);
-    assert.match(said[0], new RegExp(`${missing} is not installed`));
-    assert.match(said[0], /apt-get install -y openssh-server openssh-client rsync/);
-    assert.match(said[0], /unreachable/);
-  });
-
-  it("'require' refuses to start, with the install command", () => {
-    assert.throws(
-      () => new NodeManager({ mode: 'require', sshdPath: missing, warn: () => assert.fail('no warning') }),
-      /real cluster nodes need OpenSSH's sshd.*\n.*apt-get install -y openssh-server/,
     );
   });
 });
