@@ -3,7 +3,7 @@
  * undocumented ([guess] in the spec), so every field is looked up under the names seen in the wild
  * and anything unreadable is left out rather than invented.
  */
-import type { Cluster, ClusterListing, Instance } from '../model/cluster';
+import { sshLogin, type Cluster, type ClusterListing, type Instance } from '../model/cluster';
 import type { AttachedVolume } from '../model/volume';
 import { bool, first, isRecord, num, str } from './loose';
 import { clustersFromText } from './normalizeText';
@@ -20,6 +20,10 @@ function toInstance(raw: unknown): Instance | undefined {
     status: str(first(raw, 'status', 'state')),
     ip: str(first(raw, 'ip', 'public_ip', 'publicIp', 'ip_address', 'external_ip')),
     privateIp: str(first(raw, 'private_ip', 'privateIp', 'internal_ip')),
+    ...sshLogin(
+      first(raw, 'ssh_port', 'sshPort', 'port'),
+      first(raw, 'ssh_user', 'sshUser', 'ssh_username', 'username', 'user'),
+    ),
   };
 }
 

@@ -3,7 +3,7 @@
  * names, read by header names (src/api/textRecords.ts). Everything read here is marked
  * `source: 'text'` so the UI can say it was read from text rather than given as data.
  */
-import type { Cluster, Instance } from '../model/cluster';
+import { sshLogin, type Cluster, type Instance } from '../model/cluster';
 import {
   CLUSTER_COLUMNS,
   INSTANCE_COLUMNS,
@@ -42,7 +42,13 @@ function yesNo(v: string | undefined): boolean | undefined {
 function textInstance(f: Partial<Record<InstanceField, string>>): Instance | undefined {
   const id = cell(f.id);
   if (!id) return undefined;
-  return { id, status: statusWord(f.status), ip: address(f.ip), privateIp: address(f.privateIp) };
+  return {
+    id,
+    status: statusWord(f.status),
+    ip: address(f.ip),
+    privateIp: address(f.privateIp),
+    ...sshLogin(cell(f.sshPort), cell(f.sshUser)),
+  };
 }
 
 function textCluster(
@@ -69,6 +75,7 @@ function textCluster(
     instances: own.length ? own.map((i) => i.instance) : listed.map((iid) => ({ id: iid })),
     source: 'text',
     ip: address(f.ip),
+    ...sshLogin(cell(f.sshPort), cell(f.sshUser)),
   };
 }
 
