@@ -15,6 +15,7 @@ import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import { knownHostsRefFor, nodeLogin, removeClusterHosts, tildeHome } from './connectLogin';
 import { copiedMessage, SshCommandChooser } from './connectSsh';
+import { SshFailures } from './sshFailures';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
 import { REMOTE_SSH_ID, type HostSeams } from './hostSeams';
 import { configWriters } from './lazyConfig';
@@ -278,6 +279,8 @@ export class ConnectController {
       return undefined;
     }
     const [shellPath, ...shellArgs] = choice.argv;
+    const failures = new SshFailures(this.api, this.state, this.log, this.host);
+    if (!failures.installed(shellPath)) return undefined;
     const name =
       t.cluster.instances.length > 1
         ? vscode.l10n.t('TensorPool: {0} (node {1})', clusterLabel(t.cluster), t.node)
@@ -294,6 +297,7 @@ export class ConnectController {
       cwd: this.home(),
       iconPath: new vscode.ThemeIcon('server-environment'),
     });
+    if (choice.checked) failures.watch(terminal, t, choice.argv);
     terminal.show();
     return terminal;
   }
