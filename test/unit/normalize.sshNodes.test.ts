@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { TensorPoolClient } from '../../src/api';
+import { clusterFromText } from '../../src/api/normalize';
 import { startTestEngine, type EngineHandle } from '../fixtures/engine';
 import { createInput } from '../fixtures/payloads';
 
@@ -76,4 +77,28 @@ describe('real nodes: ssh port and user from structured and text-only answers', 
       assert.deepEqual(nodesOf(info.cluster?.instances ?? []), want);
     });
   }
+});
+
+describe('text-only cluster info that is only an instances table', () => {
+  it('names the asked cluster’s nodes (the "No node … is known yet" bug)', () => {
+    const text =
+      'Instances:\nINSTANCE ID   STATUS   PUBLIC IP   SSH PORT  SSH USER\ni-1  RUNNING  127.0.0.1  40001  root\ni-2  RUNNING  127.0.0.1  40002  root';
+    const c = clusterFromText(text, 'c-1');
+    assert.equal(c?.id, 'c-1');
+    assert.equal(c?.source, 'text');
+    assert.deepEqual(
+      c?.instances.map((i) => [i.id, i.ip, i.sshPort, i.sshUser]),
+      [
+        ['i-1', '127.0.0.1', 40001, 'root'],
+        ['i-2', '127.0.0.1', 40002, 'root'],
+      ],
+    );
+    assert.equal(clusterFromText('INSTANCE ID  STATUS\ni-9  RUNNING', 'c-2')?.instances[0].id, 'i-9', 'ids alone');
+    assert.equal(
+      clusterFromText('INSTANCE ID  CLUSTER ID\ni-9  c-other', 'c-2'),
+      undefined,
+      'nodes of another cluster are not taken',
+    );
+    assert.equal(clusterFromText('Busy.', 'c-2'), undefined);
+  });
 });
