@@ -27,11 +27,17 @@ export interface NodeLogin {
 }
 
 /**
- * The home folder to write as `~` in ssh_config and commands: only the real one (ssh expands `~` to the
- * account's home, not to a folder a test chose), else paths are written in full.
+ * The home folder to write as `~` in ssh_config and commands: only the account's own (ssh expands `~` to
+ * the home the system has for the account, not to $HOME or a folder a test chose), else paths in full.
  */
 export function tildeHome(home: string): string | undefined {
-  return home === os.homedir() ? home : undefined;
+  let account: string;
+  try {
+    account = os.userInfo().homedir;
+  } catch {
+    account = os.homedir();
+  }
+  return home === account ? home : undefined;
 }
 
 /** Our known_hosts, as the entries and the commands name it. */
