@@ -1,10 +1,12 @@
 /**
- * Which ssh Open SSH Terminal runs and Copy SSH Command copies. The service's command (GET /ssh) is
- * code execution on this machine, so it is used only when sshCommandPolicy.ts accepts it (plain ssh,
- * allow-listed options, the node as destination). Otherwise the extension builds its own ssh from the
- * node's address, the settings and the key it knows, and says why the service's was not used. With no
- * address to build from, the service's text is shown in full and asked about as a job's local commands
- * are (localCommands.ts): a modal dialog, never run in an untrusted workspace, never when it spans lines
+ * Which ssh Open SSH Terminal runs and Copy SSH Command copies. Where the node's address is known, the
+ * extension's own (connectLogin.ts): the node's port and user (from the cluster's records, else from the
+ * service's command once sshCommandPolicy.ts accepted it, else the settings), the key it knows and its own
+ * known_hosts, the same login as the ssh config entry. The service's command (GET /ssh) is code execution
+ * on this machine, so it runs as sent only when nothing else gives an address and the policy accepts it
+ * (plain ssh, allow-listed options, the node as destination); a refused one is never run, and the user is
+ * told why the built one is used instead. With no address to build from, a refused text is shown in full
+ * and asked about as a job's local commands are (localCommands.ts): a modal dialog, never run in an untrusted workspace, never when it spans lines
  * or cannot be shown faithfully; if the user agrees it runs as one program with those arguments, without
  * a shell, so it does no more than the text shows.
  */
