@@ -20,10 +20,8 @@ function toInstance(raw: unknown): Instance | undefined {
     status: str(first(raw, 'status', 'state')),
     ip: str(first(raw, 'ip', 'public_ip', 'publicIp', 'ip_address', 'external_ip')),
     privateIp: str(first(raw, 'private_ip', 'privateIp', 'internal_ip')),
-    ...sshLogin(
-      first(raw, 'ssh_port', 'sshPort', 'port'),
-      first(raw, 'ssh_user', 'sshUser', 'ssh_username', 'username', 'user'),
-    ),
+    // Only fields that say ssh: a bare `port` or `user` may be something else (a notebook, the owner).
+    ...sshLogin(first(raw, 'ssh_port', 'sshPort'), first(raw, 'ssh_user', 'sshUser', 'ssh_username')),
   };
 }
 

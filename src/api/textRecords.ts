@@ -113,8 +113,9 @@ const CREATED = [
   'launched',
   'added',
 ];
-const SSH_PORT = ['ssh port', 'port'];
-const SSH_USER = ['ssh user', 'ssh username', 'ssh login', 'login user', 'username', 'login'];
+// Only names that say ssh: a bare PORT or USER column may be a notebook's port or the owner.
+const SSH_PORT = ['ssh port'];
+const SSH_USER = ['ssh user', 'ssh username', 'ssh login', 'login user'];
 const OWNER = ['owner', 'owner email', 'user', 'user email', 'created by', 'email'];
 
 export const CLUSTER_COLUMNS = {

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { TensorPoolClient } from '../../src/api';
-import { clusterFromText } from '../../src/api/normalize';
+import { clusterFromText, toCluster } from '../../src/api/normalize';
 import { startTestEngine, type EngineHandle } from '../fixtures/engine';
 import { createInput } from '../fixtures/payloads';
 
@@ -93,12 +93,41 @@ describe('text-only cluster info that is only an instances table', () => {
         ['i-2', '127.0.0.1', 40002, 'root'],
       ],
     );
-    assert.equal(clusterFromText('INSTANCE ID  STATUS\ni-9  RUNNING', 'c-2')?.instances[0].id, 'i-9', 'ids alone');
+    assert.equal(
+      clusterFromText('INSTANCE ID  STATUS\ni-9  RUNNING', 'c-2')?.instances[0].id,
+      'i-9',
+      'ids alone',
+    );
     assert.equal(
       clusterFromText('INSTANCE ID  CLUSTER ID\ni-9  c-other', 'c-2'),
       undefined,
       'nodes of another cluster are not taken',
     );
     assert.equal(clusterFromText('Busy.', 'c-2'), undefined);
+  });
+});
+
+describe('an instance record’s ssh port and user', () => {
+  it('are taken only from fields that say ssh, and only when ssh could use them as they are', () => {
+    const c = toCluster({
+      id: 'c-1',
+      instances: [
+        { id: 'i-1', ip: '1.2.3.4', ssh_port: 2222, ssh_user: 'ubuntu' },
+        { id: 'i-2', ip: '1.2.3.4', sshPort: '2200', sshUser: 'alice' },
+        { id: 'i-3', ip: '1.2.3.4', port: 8888, user: 'usr_owner' },
+        { id: 'i-4', ip: '1.2.3.4', ssh_port: 70000, ssh_user: '-oProxyCommand=touch' },
+        { id: 'i-5', ip: '1.2.3.4', ssh_port: 22.5, ssh_user: 'a b' },
+      ],
+    });
+    assert.deepEqual(
+      c?.instances.map((i) => [i.id, i.sshPort, i.sshUser]),
+      [
+        ['i-1', 2222, 'ubuntu'],
+        ['i-2', 2200, 'alice'],
+        ['i-3', undefined, undefined],
+        ['i-4', undefined, undefined],
+        ['i-5', undefined, undefined],
+      ],
+    );
   });
 });
