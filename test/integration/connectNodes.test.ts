@@ -5,7 +5,7 @@
 // cluster is refused and explained; no accepted key, a node whose server is down and a missing ssh are
 // explained. The real ssh client throughout; every ssh the tests or the extension start is counted.
 import * as assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,42 +14,8 @@ import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ClusterNode } from '../../src/vscode/views/clustersTree';
 import { splitCommand } from '../../src/model/sshCommand';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
-import { waitFor } from '../shared/wait';
-import { engine } from './helpers';
+import { engineNodes, run, until, type InstanceNode } from './nodes';
 import { accountIs, api, control, signIn, sleep } from './control';
-
-/** Wait until `check` holds (polled every 200 ms). */
-const until = (check: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
-  waitFor(what, check, (ok) => ok, timeoutMs, 200);
-
-type InstanceNode = Extract<ClusterNode, { kind: 'instance' }>;
-interface EngineNode {
-  instance_id: string;
-  cluster_id: string;
-  state: string;
-  host: string;
-  port: number;
-  user: string;
-  dir: string;
-}
-
-async function engineNodes(body?: unknown): Promise<EngineNode[]> {
-  const res = await fetch(`${engine.url}/_engine/nodes`, {
-    method: body ? 'POST' : 'GET',
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  assert.ok(res.ok, `/_engine/nodes -> ${res.status}`);
-  return ((await res.json()) as { nodes: EngineNode[] }).nodes;
-}
-
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile(file, args, { timeout: 20_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    ),
-  );
-}
 
 suite('Connect against real nodes (OpenSSH)', function () {
   this.timeout(90_000);
