@@ -3,7 +3,6 @@
  * background token check. What happens on sign-in/out and settings changes is in vscode/session.ts;
  * nothing here waits on the network.
  */
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SecretRegistry } from './api/redact';
@@ -102,7 +101,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     treeDataProvider: tree,
     showCollapseAll: true,
   });
-  const sshDir = () => path.join(os.homedir(), '.ssh');
+  // The seam's home (a test's scratch folder), as for the ssh config.
+  const sshDir = () => path.join(host.home(), '.ssh');
   const localKeys = {
     list: () => configWriters().readPublicKeys(sshDir()),
     generate: () => configWriters().generateEd25519Key(sshDir()),

@@ -3,7 +3,7 @@
  * undocumented ([guess] in the spec), so every field is looked up under the names seen in the wild
  * and anything unreadable is left out rather than invented.
  */
-import type { Cluster, ClusterListing, Instance } from '../model/cluster';
+import { sshLogin, type Cluster, type ClusterListing, type Instance } from '../model/cluster';
 import type { AttachedVolume } from '../model/volume';
 import { bool, first, isRecord, num, str } from './loose';
 import { clustersFromText } from './normalizeText';
@@ -20,6 +20,8 @@ function toInstance(raw: unknown): Instance | undefined {
     status: str(first(raw, 'status', 'state')),
     ip: str(first(raw, 'ip', 'public_ip', 'publicIp', 'ip_address', 'external_ip')),
     privateIp: str(first(raw, 'private_ip', 'privateIp', 'internal_ip')),
+    // Only fields that say ssh: a bare `port` or `user` may be something else (a notebook, the owner).
+    ...sshLogin(first(raw, 'ssh_port', 'sshPort'), first(raw, 'ssh_user', 'sshUser', 'ssh_username')),
   };
 }
 

@@ -3,7 +3,7 @@
  * names, read by header names (src/api/textRecords.ts). Everything read here is marked
  * `source: 'text'` so the UI can say it was read from text rather than given as data.
  */
-import type { Cluster, Instance } from '../model/cluster';
+import { sshLogin, type Cluster, type Instance } from '../model/cluster';
 import {
   CLUSTER_COLUMNS,
   INSTANCE_COLUMNS,
@@ -42,7 +42,13 @@ function yesNo(v: string | undefined): boolean | undefined {
 function textInstance(f: Partial<Record<InstanceField, string>>): Instance | undefined {
   const id = cell(f.id);
   if (!id) return undefined;
-  return { id, status: statusWord(f.status), ip: address(f.ip), privateIp: address(f.privateIp) };
+  return {
+    id,
+    status: statusWord(f.status),
+    ip: address(f.ip),
+    privateIp: address(f.privateIp),
+    ...sshLogin(cell(f.sshPort), cell(f.sshUser)),
+  };
 }
 
 function textCluster(
@@ -69,13 +75,17 @@ function textCluster(
     instances: own.length ? own.map((i) => i.instance) : listed.map((iid) => ({ id: iid })),
     source: 'text',
     ip: address(f.ip),
+    ...sshLogin(cell(f.sshPort), cell(f.sshUser)),
   };
 }
 
 /** A table with these headers lists storage volumes (e.g. a cluster's attached volumes), not clusters. */
 const VOLUME_HEADERS = ['storage id', 'volume id', 'mount path', 'storage name', 'volume name'];
 
-function readClusters(text: unknown, infoId?: string): { clusters: Cluster[]; unread: string[] } {
+function readClusters(
+  text: unknown,
+  infoId?: string,
+): { clusters: Cluster[]; unread: string[]; instances: { clusterId?: string; instance: Instance }[] } {
   const instances = recordsFromText(text, INSTANCE_COLUMNS, {
     key: 'id',
     reject: ['name', 'instance type', ...VOLUME_HEADERS],
@@ -89,16 +99,21 @@ function readClusters(text: unknown, infoId?: string): { clusters: Cluster[]; un
   });
   const single = read.records.length === 1;
   const clusters = read.records.map((r) => textCluster(r.fields, instances, single));
-  return { clusters, unread: read.unread };
+  return { clusters, unread: read.unread, instances };
 }
 
 /** The clusters a text-only list answer names, each marked `source: 'text'`, and the rows it could not read. */
 export function clustersFromText(text: unknown): { clusters: Cluster[]; unread: string[] } {
-  return readClusters(text);
+  const { clusters, unread } = readClusters(text);
+  return { clusters, unread };
 }
 
 /** The cluster a text-only info answer describes (its id is the one asked about when the text has none). */
 export function clusterFromText(text: unknown, id: string): Cluster | undefined {
-  const { clusters } = readClusters(text, id);
-  return clusters.find((c) => c.id === id) ?? (clusters.length === 1 ? clusters[0] : undefined);
+  const { clusters, instances } = readClusters(text, id);
+  const found = clusters.find((c) => c.id === id) ?? (clusters.length === 1 ? clusters[0] : undefined);
+  if (found) return found;
+  // Only an instances table (no cluster fields): those nodes are the asked cluster's, unless they name another.
+  const own = instances.filter((i) => i.clusterId === undefined || i.clusterId === id).map((i) => i.instance);
+  return own.length ? { id, instances: own, source: 'text' } : undefined;
 }

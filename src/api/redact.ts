@@ -13,11 +13,11 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/(Bearer\s+)[^\s"',;]+/gi, `$1${REDACTED}`],
   // The closing quote is optional: an answer cut off inside the value must not leak the part that came.
   [
-    /("(?:secret_access_key|secretAccessKey|SecretAccessKey|token|api_key|apiKey|password|TENSORPOOL_KEY)"\s*:\s*")(?:[^"\\]|\\.)*("?)/g,
+    /("(?:secret_access_key|secretAccessKey|SecretAccessKey|token|api_key|apiKey|password|TENSORPOOL_KEY|TENSORPOOL_API_KEY)"\s*:\s*")(?:[^"\\]|\\.)*("?)/g,
     `$1${REDACTED}$2`,
   ],
   [
-    /((?:aws_secret_access_key|secret_access_key|AWS_SECRET_ACCESS_KEY|TENSORPOOL_KEY|AWS_SESSION_TOKEN)\s*[=:]\s*)[^\s"',;]+/g,
+    /((?:aws_secret_access_key|secret_access_key|AWS_SECRET_ACCESS_KEY|TENSORPOOL_KEY|TENSORPOOL_API_KEY|AWS_SESSION_TOKEN)\s*[=:]\s*)[^\s"',;]+/g,
     `$1${REDACTED}`,
   ],
   [/(Authorization:\s*)[^\r\n]+/gi, `$1${REDACTED}`],

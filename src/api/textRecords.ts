@@ -113,6 +113,9 @@ const CREATED = [
   'launched',
   'added',
 ];
+// Only names that say ssh: a bare PORT or USER column may be a notebook's port or the owner.
+const SSH_PORT = ['ssh port'];
+const SSH_USER = ['ssh user', 'ssh username', 'ssh login', 'login user'];
 const OWNER = ['owner', 'owner email', 'user', 'user email', 'created by', 'email'];
 
 export const CLUSTER_COLUMNS = {
@@ -122,6 +125,8 @@ export const CLUSTER_COLUMNS = {
   nodes: ['nodes', 'num nodes', 'node count', 'number of nodes', 'nodes count', 'instances', 'size', 'count'],
   status: ['cluster status', ...STATUS],
   ip: ['public ip', 'ip', 'ip address', 'public ip address', 'external ip', 'address', 'host', 'ssh host'],
+  sshPort: SSH_PORT,
+  sshUser: SSH_USER,
   deletionProtection: ['deletion protection', 'protected', 'protection', 'delete protection'],
   created: CREATED,
   owner: OWNER,
@@ -135,6 +140,8 @@ export const INSTANCE_COLUMNS = {
   status: ['instance status', ...STATUS],
   ip: ['public ip', 'ip', 'ip address', 'external ip', 'address', 'host'],
   privateIp: ['private ip', 'internal ip', 'private ip address'],
+  sshPort: SSH_PORT,
+  sshUser: SSH_USER,
 } as const satisfies Vocabulary<string>;
 export type InstanceField = keyof typeof INSTANCE_COLUMNS;
 

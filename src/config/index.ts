@@ -56,5 +56,6 @@ export type { RcloneConfigureAnswer, RclonePathOptions } from './rclone';
 export * from './env';
 export * from './sshHosts';
 export * from './sshConfig';
+export * from './knownHosts';
 export * from './sshKeys';
 export * from './dotenv';

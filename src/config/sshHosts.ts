@@ -104,6 +104,19 @@ function validateHost(h: SshHost): void {
 export interface RenderOptions {
   /** The user's home directory, so IdentityFile paths under it are written as `~/…`. */
   readonly home?: string;
+  /** Our known_hosts as the entries name it (default KNOWN_HOSTS_REF; see knownHostsRef). */
+  readonly knownHosts?: string;
+}
+
+/** Our known_hosts file as ssh_config and a command line name it: `~/…` under `home`, else the path. */
+export function knownHostsRef(knownHostsPath: string, home?: string): string {
+  return sshPath(knownHostsPath, home);
+}
+
+/** The name a node's host key is stored under: its alias and the cluster id, so a new cluster that
+ *  reuses the address (or the alias) never meets the old key. */
+export function hostKeyAlias(alias: string, clusterId: string): string {
+  return `${alias}.${clusterId}`;
 }
 
 /** The lines for one cluster: its marker comment, then one Host entry per node. */
@@ -127,8 +140,8 @@ export function renderClusterHosts(hosts: readonly SshHost[], opts: RenderOption
         ? [`    IdentityFile ${sshPath(h.identityFile, opts.home)}`, '    IdentitiesOnly yes']
         : []),
       '    StrictHostKeyChecking accept-new',
-      `    UserKnownHostsFile ${KNOWN_HOSTS_REF}`,
-      `    HostKeyAlias ${h.alias}.${clusterId}`,
+      `    UserKnownHostsFile ${opts.knownHosts ?? KNOWN_HOSTS_REF}`,
+      `    HostKeyAlias ${hostKeyAlias(h.alias, clusterId)}`,
     );
   }
   return lines;
@@ -189,6 +202,30 @@ export interface ClusterHosts {
 /** The clusters and aliases a grouped text holds. */
 export function listClusterHosts(lines: readonly string[]): ClusterHosts[] {
   return parseBody(lines).chunks.map((c) => ({ clusterId: c.clusterId, aliases: aliasesIn(c.lines) }));
+}
+
+export interface HostEntry {
+  readonly alias: string;
+  readonly hostName?: string;
+  readonly port?: number;
+}
+
+/** Each cluster's entries with their HostName and Port, as written (for dropping their host keys). */
+export function listClusterHostEntries(
+  lines: readonly string[],
+): { clusterId: string; hosts: HostEntry[] }[] {
+  return parseBody(lines).chunks.map((c) => {
+    const hosts: { alias: string; hostName?: string; port?: number }[] = [];
+    for (const l of c.lines) {
+      const m = /^\s*(Host|HostName|Port)(?:\s*=\s*|\s+)(\S+)/i.exec(l);
+      if (!m) continue;
+      const key = m[1].toLowerCase();
+      if (key === 'host') hosts.push({ alias: m[2] });
+      else if (hosts.length && key === 'hostname') hosts[hosts.length - 1].hostName = m[2];
+      else if (hosts.length && /^\d+$/.test(m[2])) hosts[hosts.length - 1].port = Number(m[2]);
+    }
+    return { clusterId: c.clusterId, hosts };
+  });
 }
 
 export type HostsEdit =

@@ -2,6 +2,7 @@
  * The domain model the UI works with: clusters and instances as the extension understands them,
  * whatever shape the server sent (see src/api/normalize.ts). Status vocabularies are open strings.
  */
+import { isSshPort, isSshUser } from './sshAddress';
 import type { AttachedVolume } from './volume';
 
 export interface Instance {
@@ -10,6 +11,9 @@ export interface Instance {
   /** Public address when the server gives one (what ssh connects to). */
   readonly ip?: string;
   readonly privateIp?: string;
+  /** Where the node's ssh server listens and who logs in, when the service says (else the settings). */
+  readonly sshPort?: number;
+  readonly sshUser?: string;
 }
 
 export interface Cluster {
@@ -25,10 +29,24 @@ export interface Cluster {
   readonly instances: readonly Instance[];
   /** 'text' when read from the server's text answer (a guess, said so in the UI); else structured. */
   readonly source?: 'structured' | 'text';
-  /** A public address the text gave for the cluster itself, without naming an instance. */
+  /** A public address the text gave for the cluster itself, without naming an instance (and its ssh
+   *  port and user when the text gave those too). */
   readonly ip?: string;
+  readonly sshPort?: number;
+  readonly sshUser?: string;
   /** Storage volumes attached to it, when the server lists them (src/model/volume.ts). */
   readonly volumes?: readonly AttachedVolume[];
+}
+
+/** An ssh port and login user as the service wrote them, kept only when ssh could use them as they
+ *  are (model/sshAddress.ts); anything else is left out, never passed on. */
+export function sshLogin(port: unknown, user: unknown): { sshPort?: number; sshUser?: string } {
+  const p = typeof port === 'string' && /^\d{1,5}$/.test(port.trim()) ? Number(port) : port;
+  const u = typeof user === 'string' ? user.trim() : undefined;
+  return {
+    ...(typeof p === 'number' && isSshPort(p) ? { sshPort: p } : {}),
+    ...(u && isSshUser(u) ? { sshUser: u } : {}),
+  };
 }
 
 /** What a cluster list request produced: structured clusters when the server sent them, and its text. */

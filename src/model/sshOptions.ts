@@ -57,6 +57,8 @@ const ALLOWED: Record<string, Check> = {
   port: (v) => /^[0-9]{1,5}$/.test(v) && isSshPort(Number(v)),
   user: isSshUser,
   identityfile: keyFile,
+  // Only the name the host key is looked up under in the known_hosts file (connectSsh.ts sets it).
+  hostkeyalias: (v) => /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/.test(v),
 };
 
 /** Refused options with what makes them dangerous (lower-case keys). */

@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
+import { tokenFromEnvironment } from '../model/envToken';
 import { validateApiToken } from '../model/validate';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
@@ -112,8 +113,9 @@ export class CliSetup {
   /** The official CLI reads TENSORPOOL_KEY (some tools TENSORPOOL_API_KEY); offer it once when nothing
    *  is stored. Without one, a workspace `.env` holding the token is offered. */
   async offerToken(useToken: TokenUser): Promise<void> {
-    const name = ['TENSORPOOL_KEY', 'TENSORPOOL_API_KEY'].find((n) => process.env[n]?.trim());
-    const env = name ? process.env[name] : undefined;
+    const found = tokenFromEnvironment(process.env);
+    const name = found?.name;
+    const env = found?.value;
     if (!name || !env || validateApiToken(env)) {
       await this.offerDotenvToken(useToken);
       return;

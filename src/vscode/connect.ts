@@ -13,7 +13,9 @@ import { isSshHost } from '../model/sshAddress';
 import { privateKeyPath, remoteHomeFolder, remoteSshHost } from '../model/sshCommand';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
+import { knownHostsRefFor, nodeLogin, removeClusterHosts, tildeHome } from './connectLogin';
 import { copiedMessage, SshCommandChooser } from './connectSsh';
+import { SshFailures } from './sshFailures';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
 import { REMOTE_SSH_ID, type HostSeams } from './hostSeams';
 import { configWriters } from './lazyConfig';
@@ -63,24 +65,28 @@ export class ConnectController {
 
   /** The host entries for every node of a cluster that has an address. */
   hostsFor(cluster: Cluster): SshHost[] {
-    const s = settings();
-    const identity = this.state.get('tensorpool.identityFiles', {})[cluster.id];
+    const identities = this.state.get('tensorpool.identityFiles', {});
     // An address that is not a host name never reaches the config (openRemote says why it does not connect).
-    return cluster.instances.flatMap((i, n) =>
-      i.ip && isSshHost(i.ip)
-        ? [
-            {
-              alias: configWriters().hostAlias(cluster.name ?? cluster.id, n + 1),
-              hostName: i.ip,
-              user: s.user,
-              port: s.port,
-              identityFile: identity,
-              clusterId: cluster.id,
-              clusterName: clusterLabel(cluster),
-            },
-          ]
-        : [],
-    );
+    return cluster.instances.flatMap((i) => {
+      if (!i.ip || !isSshHost(i.ip)) return [];
+      const login = nodeLogin(cluster, i, identities, this.home());
+      return [
+        {
+          alias: login.alias,
+          hostName: i.ip,
+          user: login.user,
+          port: login.port,
+          identityFile: login.identity,
+          clusterId: cluster.id,
+          clusterName: clusterLabel(cluster),
+        },
+      ];
+    });
+  }
+
+  /** How the entries are written: `~` only for the real home, our known_hosts by that name. */
+  private renderOptions(): { home: string | undefined; knownHosts: string } {
+    return { home: tildeHome(this.home()), knownHosts: knownHostsRefFor(this.home()) };
   }
 
   /**
@@ -98,13 +104,13 @@ export class ConnectController {
     const edit: HostsEdit = { kind: 'set', clusterId: t.cluster.id, hosts };
     const mode = settings().mode;
     if (mode === 'block') {
-      await configWriters().editBlockFile(paths, edit, { home: this.home() });
+      await configWriters().editBlockFile(paths, edit, this.renderOptions());
       this.log.info(
         `Wrote ${hosts.length} host(s) for ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`,
       );
       return mine.alias;
     }
-    await configWriters().editOwnHostsFile(paths, edit, { home: this.home() });
+    await configWriters().editOwnHostsFile(paths, edit, this.renderOptions());
     this.log.info(`Wrote ${hosts.length} host(s) for ${t.cluster.id} to ${paths.hostsFile}.`);
     const state = await configWriters().readIncludeState(paths, this.home());
     if (state === 'global') return mine.alias;
@@ -139,9 +145,9 @@ export class ConnectController {
       await configWriters().editOwnHostsFile(
         paths,
         { kind: 'remove', clusterId: t.cluster.id },
-        { home: this.home() },
+        this.renderOptions(),
       );
-      await configWriters().editBlockFile(paths, edit, { home: this.home() });
+      await configWriters().editBlockFile(paths, edit, this.renderOptions());
       this.log.info(`Moved the hosts of ${t.cluster.id} to the TensorPool block in ${paths.userConfig}.`);
       return mine.alias;
     }
@@ -149,17 +155,9 @@ export class ConnectController {
     return undefined;
   }
 
-  /** Remove a destroyed cluster's hosts (own file and block, whichever holds them). */
-  async removeHosts(clusterId: string): Promise<void> {
-    const paths = this.paths();
-    for (const edit of [configWriters().editOwnHostsFile, configWriters().editBlockFile]) {
-      try {
-        const result = await edit(paths, { kind: 'remove', clusterId }, { home: this.home() });
-        if (result.changed) this.log.info(`Removed the SSH hosts of ${clusterId} from ${result.path}.`);
-      } catch (e) {
-        this.log.warn(`Could not remove the SSH hosts of ${clusterId}: ${errorMessage(e)}`);
-      }
-    }
+  /** Remove a destroyed cluster's hosts and drop its nodes' host keys (connectLogin.ts). */
+  removeHosts(clusterId: string): Promise<void> {
+    return removeClusterHosts(this.paths(), clusterId, this.renderOptions(), this.log);
   }
 
   rememberIdentity(clusterId: string, publicKeyPath: string): Thenable<void> {
@@ -223,9 +221,14 @@ export class ConnectController {
       void vscode.window.showErrorMessage(vscode.l10n.t('Did not change your SSH config: {0}', why));
       return undefined;
     }
-    const s = settings();
-    const host = alias ?? remoteSshHost(s.user, t.instance.ip, s.port);
-    const folder = this.state.get('tensorpool.remoteFolders', {})[host] ?? remoteHomeFolder(s.user);
+    const login = nodeLogin(
+      t.cluster,
+      t.instance,
+      this.state.get('tensorpool.identityFiles', {}),
+      this.home(),
+    );
+    const host = alias ?? remoteSshHost(login.user, t.instance.ip, login.port);
+    const folder = this.state.get('tensorpool.remoteFolders', {})[host] ?? remoteHomeFolder(login.user);
     const uri = vscode.Uri.from({ scheme: 'vscode-remote', authority: `ssh-remote+${host}`, path: folder });
     this.log.info(`Opening ${uri.toString()} in a new window.`);
     await this.host.opener(uri);
@@ -276,6 +279,8 @@ export class ConnectController {
       return undefined;
     }
     const [shellPath, ...shellArgs] = choice.argv;
+    const failures = new SshFailures(this.api, this.state, this.log, this.host);
+    if (!failures.installed(shellPath)) return undefined;
     const name =
       t.cluster.instances.length > 1
         ? vscode.l10n.t('TensorPool: {0} (node {1})', clusterLabel(t.cluster), t.node)
@@ -292,6 +297,7 @@ export class ConnectController {
       cwd: this.home(),
       iconPath: new vscode.ThemeIcon('server-environment'),
     });
+    if (choice.checked) failures.watch(terminal, t, choice.argv);
     terminal.show();
     return terminal;
   }

@@ -1,10 +1,12 @@
 /**
- * Which ssh Open SSH Terminal runs and Copy SSH Command copies. The service's command (GET /ssh) is
- * code execution on this machine, so it is used only when sshCommandPolicy.ts accepts it (plain ssh,
- * allow-listed options, the node as destination). Otherwise the extension builds its own ssh from the
- * node's address, the settings and the key it knows, and says why the service's was not used. With no
- * address to build from, the service's text is shown in full and asked about as a job's local commands
- * are (localCommands.ts): a modal dialog, never run in an untrusted workspace, never when it spans lines
+ * Which ssh Open SSH Terminal runs and Copy SSH Command copies. Where the node's address is known, the
+ * extension's own (connectLogin.ts): the node's port and user (from the cluster's records, else from the
+ * service's command once sshCommandPolicy.ts accepted it, else the settings), the key it knows and its own
+ * known_hosts, the same login as the ssh config entry. The service's command (GET /ssh) is code execution
+ * on this machine, so it runs as sent only when nothing else gives an address and the policy accepts it
+ * (plain ssh, allow-listed options, the node as destination); a refused one is never run, and the user is
+ * told why the built one is used instead. With no address to build from, a refused text is shown in full
+ * and asked about as a job's local commands are (localCommands.ts): a modal dialog, never run in an untrusted workspace, never when it spans lines
  * or cannot be shown faithfully; if the user agrees it runs as one program with those arguments, without
  * a shell, so it does no more than the text shows.
  */
@@ -12,14 +14,15 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
 import { clusterLabel } from '../model/cluster';
 import { isSshHost, isSshPort, isSshUser } from '../model/sshAddress';
-import { buildSshArgv, formatCommand, splitCommand } from '../model/sshCommand';
+import { buildSshArgv, formatCommand, splitCommand, sshLoginOf } from '../model/sshCommand';
 import { checkSshCommand, type SshRefusal } from '../model/sshCommandPolicy';
 import type { Prompter } from '../wizards/prompter';
 import type { ApiService } from './apiService';
 import type { ConnectTarget } from './connectTarget';
 import type { HostSeams } from './hostSeams';
 import type { Log } from './log';
-import { readSshSettings } from './settings';
+import { nodeLogin } from './connectLogin';
+import { configWriters } from './lazyConfig';
 import type { StoredState } from './storedState';
 
 export type SshChoice =
@@ -63,9 +66,19 @@ export class SshCommandChooser {
     } catch (e) {
       this.log.info(`GET /ssh/${t.instance.id} unavailable (${errorMessage(e)}); building the command.`);
     }
-    if (serviceText === undefined) return this.built(t) ?? { kind: 'none', noAddress: true };
+    if (serviceText === undefined)
+      return (await this.ready(this.built(t))) ?? { kind: 'none', noAddress: true };
     const verdict = checkSshCommand(serviceText, { expectedHost: t.instance.ip });
-    if (verdict.ok)
+    if (verdict.ok) {
+      // Checked; still, where the node's address is known the extension's own ssh logs in: the same
+      // node, port and user, with the key it knows and its own known_hosts (connectLogin.ts).
+      const own = await this.ready(this.built(t, sshLoginOf(verdict.argv)));
+      if (own) {
+        this.log.info(
+          `The service's ssh command for ${t.instance.id} was checked; TensorPool uses its own to the same node: ${own.text}.`,
+        );
+        return own;
+      }
       return {
         kind: 'run',
         argv: verdict.argv,
@@ -73,11 +86,12 @@ export class SshCommandChooser {
         built: false,
         checked: true,
       };
+    }
     const { refusal } = verdict;
     this.log.warn(
       `The ssh command the service sent for ${t.instance.id} was not used: ${refusal.reason}. It was ${preview(serviceText)}.`,
     );
-    const built = this.built(t);
+    const built = await this.ready(this.built(t));
     if (built) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t(
@@ -93,25 +107,46 @@ export class SshCommandChooser {
     return this.ask(t, serviceText, refusal, purpose);
   }
 
-  /** ssh to the node's address with the settings' user and port and the key we know; undefined without
-   *  a usable address. */
-  private built(t: ConnectTarget): (SshChoice & { kind: 'run' }) | undefined {
+  /** ssh to the node's address with its port and user (connectLogin.ts), the key we know and our
+   *  known_hosts; undefined without a usable address. */
+  private built(
+    t: ConnectTarget,
+    fallback: { port?: number; user?: string } = {},
+  ): (SshChoice & { kind: 'run' }) | undefined {
     const ip = t.instance.ip;
     if (!ip) return undefined;
     if (!isSshHost(ip)) {
       this.log.warn(`The address the service gave for ${t.instance.id}, ${preview(ip)}, is not a host name.`);
       return undefined;
     }
-    const { user, port } = readSshSettings();
-    if (!isSshUser(user) || !isSshPort(port)) {
+    const identities = this.state.get('tensorpool.identityFiles', {});
+    const login = nodeLogin(t.cluster, t.instance, identities, this.host.home(), fallback);
+    if (!isSshUser(login.user) || !isSshPort(login.port)) {
       this.log.warn(
         `The tensorpool.sshUser or tensorpool.sshPort setting is not valid; no ssh command built.`,
       );
       return undefined;
     }
-    const identity = this.state.get('tensorpool.identityFiles', {})[t.cluster.id];
-    const argv = buildSshArgv({ user, host: ip, port, identity });
+    const argv = buildSshArgv({
+      user: login.user,
+      host: ip,
+      port: login.port,
+      identity: login.identity,
+      knownHosts: login.knownHosts,
+      hostKeyAlias: login.keyAlias,
+    });
     return { kind: 'run', argv, text: formatCommand(argv), built: true, checked: true };
+  }
+
+  /** Our known_hosts exists before a built command runs (ssh records the node's key there). */
+  private async ready<T>(choice: T | undefined): Promise<T | undefined> {
+    if (choice === undefined) return undefined;
+    try {
+      await configWriters().ensureKnownHostsFile(configWriters().sshPaths(this.host.home()));
+    } catch (e) {
+      this.log.warn(`Could not create the TensorPool known_hosts file: ${errorMessage(e)}`);
+    }
+    return choice;
   }
 
   /** No address to build from: show the refused text in full and ask (see the module comment). */

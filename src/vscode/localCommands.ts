@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
+import { missingProgram, missingProgramMessage } from '../model/sshFailure';
 import { hiddenCharacter } from '../model/shownText';
 import type { Prompter } from '../wizards/prompter';
 import type { HostSeams } from './hostSeams';
@@ -141,7 +142,11 @@ function runShell(
     child.on('close', (code, sig) => {
       const exitCode = code ?? (sig ? 128 : 1);
       if (exitCode !== 0) out.note(vscode.l10n.t('The command ended with exit code {0}.', exitCode));
-      resolve({ exitCode, stdout, stderr });
+      // `rsync: command not found` (127) and the like: say what to install, for this platform.
+      const missing = exitCode === 127 || exitCode === 9009 ? missingProgram(stderr) : undefined;
+      const hint = missing ? missingProgramMessage(missing, process.platform) : undefined;
+      if (hint) out.note(hint);
+      resolve({ exitCode, stdout, stderr: hint ? `${stderr.trimEnd()}\n${hint}` : stderr });
     });
   });
 }

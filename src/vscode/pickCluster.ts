@@ -168,7 +168,12 @@ export class ClusterFinder {
     const created = this.created.get(cluster.id)?.map((id): Instance => ({ id }));
     const named = [...candidates, info].find((c) => c && c.instances.length > 0)?.instances ?? created;
     if (named?.length) return { ...cluster, ...info, instances: named };
-    if (cluster.ip ?? info?.ip) return { ...cluster, instances: [{ id: '', ip: cluster.ip ?? info?.ip }] };
+    const ip = cluster.ip ?? info?.ip;
+    if (ip) {
+      const sshPort = cluster.sshPort ?? info?.sshPort;
+      const sshUser = cluster.sshUser ?? info?.sshUser;
+      return { ...cluster, instances: [{ id: '', ip, sshPort, sshUser }] };
+    }
     return undefined;
   }
 

@@ -12,6 +12,10 @@ import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';
 import { accountIs, api, control, signIn, sleep } from './control';
 
+/** The engine's nodes log in as its own OS user (a real sshd on this machine). */
+const NODE_USER = os.userInfo().username;
+const NODE_HOME = NODE_USER === 'root' ? '/root' : `/home/${NODE_USER}`;
+
 const USER_CONFIG = '# my settings\nHost github.com\n    User git\n\nHost *\n    ServerAliveInterval 30\n';
 
 async function createRunning(name: string, nodes: number): Promise<string> {
@@ -89,14 +93,20 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     ext.setPrompter(p);
     const uri = await vscode.commands.executeCommand<vscode.Uri>('tensorpool.openInRemoteSsh', second);
     assert.equal(opened.length, 1);
-    assert.equal(opened[0].toString(), 'vscode-remote://ssh-remote%2Btp-gpu-box-2/home/ubuntu');
+    assert.equal(opened[0].toString(), `vscode-remote://ssh-remote%2Btp-gpu-box-2${NODE_HOME}`);
     assert.equal(uri?.authority, 'ssh-remote+tp-gpu-box-2');
     assert.match(p.shown[0].message ?? '', /Include ~\/\.ssh\/tensorpool\/config/);
     const own = fs.readFileSync(path.join(home, '.ssh', 'tensorpool', 'config'), 'utf8');
-    const ip = (second as { instance: { ip: string } }).instance.ip;
+    const { ip, sshPort } = (second as { instance: { ip: string; sshPort: number } }).instance;
     assert.match(
       own,
-      new RegExp(`Host tp-gpu-box-2\\n\\s+HostName ${ip.replace(/\./g, '\\.')}\\n\\s+User ubuntu`),
+      new RegExp(
+        `Host tp-gpu-box-2\\n\\s+HostName ${ip.replace(/\./g, '\\.')}\\n\\s+User ${NODE_USER}\\n\\s+Port ${sshPort}\\n`,
+      ),
+    );
+    assert.match(
+      own,
+      new RegExp(`UserKnownHostsFile ${path.join(home, '.ssh', 'tensorpool', 'known_hosts')}\\n`),
     );
     assert.match(own, /Host tp-gpu-box-1\n/);
     const userConfig = fs.readFileSync(path.join(home, '.ssh', 'config'), 'utf8');
@@ -138,7 +148,7 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     terminal.dispose();
   });
 
-  test("the SSH terminal runs the service's ssh command for the node", async () => {
+  test("the SSH terminal runs the ssh the extension builds to the node the service's command names", async () => {
     const node = await clusterNode(ext, 'gpu-box');
     const [first] = (await ext.views.clusters.getChildren(node)) as Array<
       Extract<ClusterNode, { kind: 'instance' }>
@@ -155,12 +165,27 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     assert.ok(terminal);
     const opts = terminal.creationOptions as vscode.TerminalOptions;
     assert.equal(terminal.name, 'TensorPool: gpu-box (node 1)');
-    assert.deepEqual([opts.shellPath, ...(opts.shellArgs as string[])], command.split(' '));
-    assert.match(command, new RegExp(first.instance.ip!.replace(/\./g, '\\.')));
+    const port = String(first.instance.sshPort);
+    const built = [
+      'ssh',
+      '-p',
+      port,
+      '-o',
+      `UserKnownHostsFile=${path.join(home, '.ssh', 'tensorpool', 'known_hosts')}`,
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-o',
+      `HostKeyAlias=tp-gpu-box-1.${node.cluster.id}`,
+      `${NODE_USER}@${first.instance.ip}`,
+    ];
+    assert.deepEqual([opts.shellPath, ...(opts.shellArgs as string[])], built);
+    // The same node, port and user as the service's command (which skips host key checks).
+    assert.ok(command.split(' ').includes(`${NODE_USER}@${first.instance.ip}`), command);
+    assert.match(command, new RegExp(`-p ${port}\\b`));
     terminal.dispose();
     const copied = await vscode.commands.executeCommand<string>('tensorpool.copySshCommand', first);
-    assert.equal(copied, command);
-    assert.equal(await vscode.env.clipboard.readText(), command);
+    assert.equal(copied, built.join(' '));
+    assert.equal(await vscode.env.clipboard.readText(), copied);
   });
 
   test("Copy SSH Command: when the service's command is refused, copies the ssh it built and says so", async () => {
@@ -179,10 +204,15 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     };
     try {
       const copied = await vscode.commands.executeCommand<string>('tensorpool.copySshCommand', first);
-      assert.equal(copied, `ssh ubuntu@${first.instance.ip}`);
+      assert.match(
+        copied ?? '',
+        new RegExp(
+          `^ssh -p ${first.instance.sshPort} .*HostKeyAlias=tp-gpu-box-1\\.\\S+ ${NODE_USER}@${first.instance.ip}$`,
+        ),
+      );
       assert.equal(await vscode.env.clipboard.readText(), copied);
       assert.equal(status.length, 1);
-      assert.match(status[0], /Copied the SSH command TensorPool built from the node's address: ssh ubuntu@/);
+      assert.match(status[0], /Copied the SSH command TensorPool built from the node's address: ssh -p /);
       assert.ok(ext.testing.logTail.some((l) => /was not used: it sets ProxyCommand/.test(l)));
     } finally {
       w.setStatusBarMessage = original;

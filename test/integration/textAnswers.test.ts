@@ -2,6 +2,9 @@
 // every action works from those rows and from a typed ID, an empty picker says why, and the account
 // label comes from the words of /me.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ClusterNode } from '../../src/vscode/views/clustersTree';
@@ -35,6 +38,22 @@ async function sshCommandFor(instanceId: string): Promise<string> {
   return ((await res.json()) as { command: string }).command;
 }
 
+/** The node's port and login, read from the service's own command (`… -p <port> user@host`). */
+async function loginOf(instanceId: string): Promise<{ port: string; dest: string }> {
+  const argv = (await sshCommandFor(instanceId)).split(' ');
+  return { port: argv[argv.indexOf('-p') + 1], dest: argv[argv.length - 1] };
+}
+
+/** What Copy SSH Command copies for that node: the ssh the extension builds from the text's port and user
+ *  (the engine's real nodes), with our known_hosts, never the service's command that skips host keys. */
+async function assertBuiltFor(copied: string | undefined, instanceId: string, what: string): Promise<void> {
+  const { port, dest } = await loginOf(instanceId);
+  assert.ok(copied, what);
+  assert.match(copied, new RegExp(`^ssh -p ${port} `), what);
+  assert.match(copied, / -o StrictHostKeyChecking=accept-new -o HostKeyAlias=tp-\S+ /, what);
+  assert.ok(copied.endsWith(` ${dest}`), `${what}: ${copied}`);
+}
+
 async function rows(
   ext: TensorPoolExtensionApi,
 ): Promise<Array<{ node: ClusterNode; item: vscode.TreeItem }>> {
@@ -49,6 +68,7 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
   let ext: TensorPoolExtensionApi;
   let alpha: string;
   let beta: string;
+  let scratch: string;
 
   async function textOnly(style: string): Promise<void> {
     await control.config({
@@ -75,6 +95,8 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
     await control.config({ pendingMs: 100, processingMs: 200 });
     assert.equal((await signIn()).ok, true);
     await accountIs(ext, 'signedIn');
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-text-home-'));
+    ext.testing.configure({ home: () => scratch });
     alpha = await createRunning('alpha', 2);
     beta = await createRunning('beta', 1);
   });
@@ -83,6 +105,8 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
     await control.clearFaults();
   });
   suiteTeardown(async () => {
+    ext.testing.configure({});
+    fs.rmSync(scratch, { recursive: true, force: true });
     await control.config({ listMode: 'both', answers: { clusterList: null, clusterInfo: null, me: null } });
     await ext.refresh();
   });
@@ -138,23 +162,82 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
     };
     const nodesOf = (id: string) => state.clusters.find((c) => c.id === id)!.instances;
     ext.setPrompter(new ScriptedPrompter(['beta-2']));
-    assert.equal(
+    await assertBuiltFor(
       await vscode.commands.executeCommand('tensorpool.copySshCommand'),
-      await sshCommandFor(nodesOf(beta)[0].id),
+      nodesOf(beta)[0].id,
+      'a parsed row',
     );
     ext.setPrompter(new ScriptedPrompter([ENTER_ID, alpha, 'Node 2']));
-    const second = await sshCommandFor(nodesOf(alpha)[1].id);
-    assert.equal(await vscode.commands.executeCommand('tensorpool.copySshCommand'), second);
+    const second = await vscode.commands.executeCommand<string>('tensorpool.copySshCommand');
+    await assertBuiltFor(second, nodesOf(alpha)[1].id, 'a typed ID, node 2');
     assert.equal(await vscode.env.clipboard.readText(), second);
     // What the "cluster is ready" notification's button sends: the cluster id alone.
     ext.setPrompter(new ScriptedPrompter([]));
-    assert.equal(
+    await assertBuiltFor(
       await vscode.commands.executeCommand('tensorpool.copySshCommand', beta),
-      await sshCommandFor(nodesOf(beta)[0].id),
+      nodesOf(beta)[0].id,
+      'a bare cluster id',
     );
     const row = (await rows(ext)).find((r) => label(r.item) === 'beta-2')!;
     await vscode.commands.executeCommand('tensorpool.copyIp', row.node);
     assert.equal(await vscode.env.clipboard.readText(), nodesOf(beta)[0].ip);
+  });
+
+  test('connect reads the nodes, ports and users from text-only list and info in every style', async () => {
+    const state = (await (await fetch(`${engine.url}/_engine/state`)).json()) as {
+      clusters: Array<{ id: string; instances: Array<{ id: string }> }>;
+    };
+    const second = state.clusters.find((c) => c.id === alpha)!.instances[1].id;
+    for (const style of ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue']) {
+      await control.config({
+        answers: { clusterList: { mode: 'text', style }, clusterInfo: { mode: 'text', style } },
+      });
+      await ext.refresh();
+      ext.setPrompter(new ScriptedPrompter(['Node 2']));
+      await assertBuiltFor(
+        await vscode.commands.executeCommand('tensorpool.copySshCommand', alpha),
+        second,
+        style,
+      );
+    }
+    // A list whose text names the clusters but no instance: the nodes come from the info text.
+    await control.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      times: -1,
+      status: 200,
+      body: { message: `CLUSTER ID  NAME  STATUS\n${alpha}  alpha-2  RUNNING\n${beta}  beta-2  RUNNING` },
+    });
+    await ext.refresh();
+    for (const style of ['plain', 'heavy', 'keyValue']) {
+      await control.config({ answers: { clusterInfo: { mode: 'text', style } } });
+      ext.setPrompter(new ScriptedPrompter(['alpha-2', 'Node 2']));
+      await assertBuiltFor(
+        await vscode.commands.executeCommand('tensorpool.copySshCommand'),
+        second,
+        `info ${style}`,
+      );
+    }
+    // Nothing gives an address: the service's command (GET /ssh) is used, checked by the policy.
+    await control.clearFaults();
+    await control.fault({
+      method: 'GET',
+      path: '/cluster/info/*',
+      times: -1,
+      status: 200,
+      body: { message: `INSTANCE ID  STATUS\n${second}  RUNNING` },
+    });
+    await control.fault({
+      method: 'GET',
+      path: '/cluster/list',
+      times: -1,
+      status: 200,
+      body: { message: `CLUSTER ID  NAME  STATUS\n${alpha}  alpha-2  RUNNING` },
+    });
+    await ext.refresh();
+    ext.setPrompter(new ScriptedPrompter(['alpha-2']));
+    const copied = await vscode.commands.executeCommand<string>('tensorpool.copySshCommand');
+    assert.equal(copied, await sshCommandFor(second), 'the service’s command when nothing else gives one');
   });
 
   test('when no answer names a node, copy SSH command says so instead of doing nothing', async () => {

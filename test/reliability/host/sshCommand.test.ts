@@ -1,7 +1,8 @@
 // Hostile answers to GET /ssh/{instance_id} in the real extension host: Open SSH Terminal never starts
 // what the service sent unless it is a plain ssh to the node. Each hostile command would write a marker
 // file (shown to work by running a few of them directly first); after the terminal has started, no
-// marker exists, the terminal runs `ssh ubuntu@<node address>` (built by the extension), and the user
+// marker exists, the terminal runs the ssh the extension builds (the node's address, port and user, our
+// known_hosts), and the user
 // was told why the service's command was not used (a warning and the log). With no address to build
 // from, the service's text is shown in full and run only if the user agrees (without a shell), never
 // in an untrusted workspace. Every terminal a test opens is closed.
@@ -13,6 +14,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import { hostAlias } from '../../../src/config/sshHosts';
+import { formatCommand } from '../../../src/model/sshCommand';
 import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { freshAccount } from './common';
 import * as spy from './spy';
@@ -66,6 +69,25 @@ suite('Reliability: hostile ssh commands from the service', () => {
     }
     return terminal;
   }
+
+  /** The ssh the extension builds for the node: its port and user (a real node's, else the settings'
+   *  ubuntu on 22), our known_hosts with accept-new, the key stored under the entry's alias. */
+  const builtArgv = () => {
+    const { sshPort, sshUser } = node.instance;
+    const alias = hostAlias(node.cluster.name ?? node.cluster.id, 1);
+    return [
+      'ssh',
+      ...(sshPort && sshPort !== 22 ? ['-p', String(sshPort)] : []),
+      '-o',
+      `UserKnownHostsFile=${path.join(scratch, '.ssh', 'tensorpool', 'known_hosts')}`,
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-o',
+      `HostKeyAlias=${alias}.${node.cluster.id}`,
+      `${sshUser ?? 'ubuntu'}@${ip}`,
+    ];
+  };
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
   const argvOf = (t: vscode.Terminal) => {
     const o = t.creationOptions as vscode.TerminalOptions;
@@ -126,16 +148,12 @@ suite('Reliability: hostile ssh commands from the service', () => {
       const terminal = await openTerminal();
       assert.ok(terminal, 'a terminal opened');
       assert.ok(!existsSync(marker(m)), `${m} was not written`);
-      assert.deepEqual(
-        argvOf(terminal),
-        ['ssh', `ubuntu@${ip}`],
-        'plain ssh to the node, built by the extension',
-      );
+      assert.deepEqual(argvOf(terminal), builtArgv(), 'plain ssh to the node, built by the extension');
       const told = spy.since(mark).find((n) => /did not use the service's SSH command/.test(n.message));
       assert.ok(told, `a warning: ${JSON.stringify(spy.since(mark))}`);
       assert.equal(told.severity, 'warning');
       assert.match(told.message, reason);
-      assert.match(told.message, new RegExp(`It uses ssh ubuntu@${ip.replace(/\./g, '\\.')}`));
+      assert.match(told.message, new RegExp(`It uses ${escaped(formatCommand(builtArgv()))}, built`));
       assert.ok(told.message.length < 600, 'the warning stays short');
       const logged = ext.testing.logTail.slice(logMark).join('\n');
       assert.match(logged, /The ssh command the service sent for \S+ was not used/);
@@ -143,19 +161,12 @@ suite('Reliability: hostile ssh commands from the service', () => {
     });
   }
 
-  test("the engine's plain answer still runs as the service sent it", async () => {
+  test("the engine's plain answer is checked; the terminal runs the extension's own ssh to the same node", async () => {
     await control.clearFaults();
     const mark = spy.notifications.length;
     const terminal = await openTerminal();
     assert.ok(terminal);
-    assert.deepEqual(argvOf(terminal), [
-      'ssh',
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
-      `ubuntu@${ip}`,
-    ]);
+    assert.deepEqual(argvOf(terminal), builtArgv());
     assert.equal(
       spy.since(mark).filter((n) => /SSH command/.test(n.message)).length,
       0,
