@@ -6,9 +6,9 @@
  * on this machine, so it runs as sent only when nothing else gives an address and the policy accepts it
  * (plain ssh, allow-listed options, the node as destination); a refused one is never run, and the user is
  * told why the built one is used instead. With no address to build from, a refused text is shown in full
- * and asked about as a job's local commands are (localCommands.ts): a modal dialog, never run in an untrusted workspace, never when it spans lines
- * or cannot be shown faithfully; if the user agrees it runs as one program with those arguments, without
- * a shell, so it does no more than the text shows.
+ * and asked about as a job's local commands are (localCommands.ts): a modal dialog, never run in an
+ * untrusted workspace, never when it spans lines or cannot be shown faithfully; if the user agrees it runs
+ * as one program with those arguments, without a shell, so it does no more than the text shows.
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
