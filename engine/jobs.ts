@@ -285,7 +285,7 @@ export class JobStore {
 }
 
 /** Deterministic bytes that are not text (every byte value occurs), so a download that re-encodes fails. */
-export function outputBytes(seed: string, size: number): Buffer {
+function outputBytes(seed: string, size: number): Buffer {
   const out = Buffer.alloc(size);
   let h = 2166136261;
   for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);

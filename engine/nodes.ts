@@ -36,7 +36,7 @@ import {
 import type { Cluster, Instance } from './types';
 
 export type NodesMode = 'off' | 'auto' | 'require';
-export const NODE_HOST = '127.0.0.1';
+const NODE_HOST = '127.0.0.1';
 
 export interface NodesOptions {
   mode: NodesMode;
@@ -82,7 +82,7 @@ export interface RunningNode {
   env: Record<string, string>;
 }
 
-export const isGpuType = (instanceType: string): boolean => !/CPU$/i.test(instanceType);
+const isGpuType = (instanceType: string): boolean => !/CPU$/i.test(instanceType);
 
 export class NodeManager implements NodeHooks {
   readonly user = os.userInfo().username;

@@ -11,10 +11,10 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
-export const SSHD = '/usr/sbin/sshd';
-export const SSH_KEYGEN = '/usr/bin/ssh-keygen';
+const SSHD = '/usr/sbin/sshd';
+const SSH_KEYGEN = '/usr/bin/ssh-keygen';
 /** The Debian packages a node needs (the client side: ssh, scp, rsync). */
-export const NODE_PACKAGES = 'openssh-server openssh-client rsync';
+const NODE_PACKAGES = 'openssh-server openssh-client rsync';
 const SFTP_SERVERS = [
   '/usr/lib/openssh/sftp-server',
   '/usr/libexec/openssh/sftp-server',
@@ -26,7 +26,7 @@ const PRIVSEP_DIR = '/run/sshd';
 /** sshd and ssh-keygen get nothing of the engine's environment (a token there must not reach a node). */
 const SERVER_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' };
 
-export function isRoot(): boolean {
+function isRoot(): boolean {
   return process.getuid?.() === 0;
 }
 

@@ -32,10 +32,10 @@ import { VolumeStore } from './volumes';
 import { DEFAULT_JOB_CONFIG, JobStore } from './jobs';
 
 export const DEFAULT_TOKEN = 'tp_local_dev_token';
-export const ORG_ID = 'org_local';
-export const ORG_NAME = 'Local Dev Org';
-export const STORAGE_ENDPOINT = 'https://storage.tensorpool.local';
-export const STORAGE_REGION = 'us-east-1';
+const ORG_ID = 'org_local';
+const ORG_NAME = 'Local Dev Org';
+const STORAGE_ENDPOINT = 'https://storage.tensorpool.local';
+const STORAGE_REGION = 'us-east-1';
 
 export const DEFAULT_CONFIG: EngineConfig = {
   pendingMs: 1500,
