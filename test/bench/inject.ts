@@ -4,15 +4,15 @@
 // run does not measure again). Nothing here is in the product: the bench edits the built dist/ files it is
 // about to measure (and rebuilds dist/ at the end as always), or the host module does the extra work itself.
 export const INJECTIONS = {
-  /** A 60 ms busy loop at the top of dist/extension.js (the load part of activation). */
+  /** A 100 ms busy loop at the top of dist/extension.js (the load part of activation). */
   activation: ["Activation / a reference extension's (same launches)"],
-  /** A 200 ms busy loop at the top of dist/api.js (the API layer's first use). */
+  /** A 400 ms busy loop at the top of dist/api.js (the API layer's first use). */
   api: ["API layer first use / a plain client's (same libraries, same request)"],
   /** One cluster-list refresh through the extension while every section is hidden. */
   'hidden-request': ['Idle 60 s, all 5 sections hidden: requests'],
   /** A setInterval left running over the soak. */
   'timer-leak': ['  timers (growth)'],
-  /** A 40 ms busy loop every 100 ms in the extension host while the jobs stream (not while idle). */
+  /** An 80 ms busy loop every 120 ms in the extension host while the jobs stream (not while idle). */
   'joblog-stall': ['Job log: event-loop delay p99, streaming / idle (same host, same launch)'],
 } as const;
 

@@ -652,8 +652,8 @@ function injectIntoDist(notes: string[]): void {
     fs.writeFileSync(p, strict + busyLoop(ms) + source.slice(strict.length));
     notes.push(`injected: a ${ms} ms busy loop at the top of dist/${file}`);
   };
-  if (INJECTED.has('activation')) into('extension.js', 60);
-  if (INJECTED.has('api')) into('api.js', 200);
+  if (INJECTED.has('activation')) into('extension.js', 100);
+  if (INJECTED.has('api')) into('api.js', 400);
 }
 
 /** An injected run passes when every row an injection targets is broken (./inject.ts). */

@@ -123,7 +123,7 @@ async function startProfile(job: number): Promise<{ stop(): Promise<void> } | un
 export async function jobLogBench(
   api: TensorPoolExtensionApi,
   control: Control,
-  /** The bench's injected cost (../inject.ts): the host's thread busy 40 ms in every 100 while jobs stream. */
+  /** The bench's injected cost (../inject.ts): the host's thread busy 80 ms in every 120 while jobs stream. */
   stall = false,
 ): Promise<JobLogSample> {
   const cluster = api.store.clusters.data?.clusters?.find((c) => c.status === 'RUNNING');
@@ -142,7 +142,7 @@ export async function jobLogBench(
     const idle: DelayFigures[] = [];
     for (let i = 0; i < STREAMS; i++) {
       idle.push(await idleDelay());
-      const stalls = stall ? setInterval(() => busyWait(40), 100) : undefined;
+      const stalls = stall ? setInterval(() => busyWait(80), 120) : undefined;
       try {
         streams.push(await oneStream(api, control, file, cluster.name ?? cluster.id, gc, i + 1));
       } finally {
