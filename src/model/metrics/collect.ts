@@ -21,6 +21,8 @@ let nNames = 0;
 const xNames: string[] = [];
 const xValues: number[] = [];
 const xRanks: number[] = [];
+/** The N of an x written as a counter n/N (`Step [100/600]`), else 0. */
+const xOf: number[] = [];
 let nX = 0;
 const rateNames: string[] = [];
 const rateValues: number[] = [];
@@ -67,11 +69,12 @@ export function addNamed(name: string, value: number, at: number): boolean {
   return true;
 }
 
-/** An x value (`step=5`, `Epoch 3`, `iteration 100/1000`). */
-export function addX(name: string, value: number, rank: number, at: number): void {
+/** An x value (`step=5`, `Epoch 3`, `iteration 100/1000`); `of`: the N of a counter n/N, else 0. */
+export function addX(name: string, value: number, rank: number, at: number, of = 0): void {
   if (!Number.isFinite(value)) return;
   xNames[nX] = name;
   xValues[nX] = value;
+  xOf[nX] = of;
   xRanks[nX++] = rank;
   if (rank === EPOCH_RANK && epochAt < 0) {
     epoch = value;
@@ -118,11 +121,17 @@ export function finish(): MetricPoint | undefined {
   for (let i = 0; i < nX; i++) if (best < 0 || xRanks[i] < xRanks[best]) best = i;
   let xKey: string | undefined;
   let xValue: number | undefined;
+  let epochCounted = false;
   if (best >= 0) {
     xKey = xNames[best];
     xValue = xValues[best];
     if (xRanks[best] === EPOCH_RANK && counterAt > epochAt && counterD > 0 && counterN <= counterD) {
       xValue = epoch + counterN / counterD; // the fraction of the epoch done: Epoch 1 at 450/1000 is 1.45
+    } else if (xRanks[best] !== EPOCH_RANK && xOf[best] > 0 && epochAt >= 0 && xValue <= xOf[best]) {
+      // `Epoch [3/10], Step [100/600]`: a step counted within the epoch starts again each epoch
+      xKey = 'epoch';
+      xValue = epoch + xValue / xOf[best];
+      epochCounted = true;
     }
   } else if (counterAt >= 0 && counterInBar) {
     xKey = 'step';
@@ -131,7 +140,8 @@ export function finish(): MetricPoint | undefined {
   const metrics = new Map<string, number>();
   for (let i = 0; i < nNames; i++) metrics.set(names[i], values[i]);
   for (let i = 0; i < nX; i++) {
-    if (i !== best && !metrics.has(xNames[i])) metrics.set(xNames[i], xValues[i]);
+    if (i === best || metrics.has(xNames[i]) || (epochCounted && xRanks[i] === EPOCH_RANK)) continue;
+    metrics.set(xNames[i], xValues[i]);
   }
   for (let i = 0; i < nRates; i++) if (!metrics.has(rateNames[i])) metrics.set(rateNames[i], rateValues[i]);
   if (metrics.size === 0) return undefined;

@@ -25,12 +25,18 @@ const X_RANK = new Map<string, number>([
   ['epoch', 4],
 ]);
 
-/** The rank of an x key (0 best), or -1 when `name` is no x key. `train/global_step` counts as `global_step`. */
+/** The x keys that also count as the last part of a longer name (`train/global_step`, `train/epoch`);
+ *  not `batch` or `step` there, which are units in `ms/batch` or `s/step`. */
+const X_SUFFIX = new Set(['global_step', 'num_updates', 'epoch', 'iteration']);
+
+/** The rank of an x key (0 best), or -1 when `name` is no x key. */
 export function xRank(name: string): number {
   const r = X_RANK.get(name);
   if (r !== undefined) return r;
   const slash = name.lastIndexOf('/');
-  return slash < 0 ? -1 : (X_RANK.get(name.slice(slash + 1)) ?? -1);
+  if (slash < 0) return -1;
+  const last = name.slice(slash + 1);
+  return X_SUFFIX.has(last) ? (X_RANK.get(last) ?? -1) : -1;
 }
 
 export const EPOCH_RANK = 4;
@@ -65,7 +71,7 @@ const IGNORED = new Set([
 
 /** What a name is: an x key (its rank), ignored, or a metric (-1); cached like `seen`. */
 const kinds = new Map<string, number>();
-const IGNORED_KIND = -2;
+export const IGNORED_KIND = -2;
 
 /** -1: a metric; -2: an ignored name; 0 and up: an x key's rank. */
 export function nameKind(name: string): number {
@@ -83,7 +89,13 @@ export function isIgnoredName(name: string): boolean {
   if (IGNORED.has(name)) return true;
   const at = name.lastIndexOf('/');
   const last = at < 0 ? name : name.slice(at + 1);
-  return IGNORED.has(last) || last.includes('version') || last.endsWith('_port') || last.endsWith('_id');
+  return (
+    IGNORED.has(last) ||
+    last.includes('version') ||
+    last.endsWith('_port') ||
+    last.endsWith('_id') ||
+    last.endsWith('.py') // a source location, `train.py:123`
+  );
 }
 
 /** Parts of names that say "this is a training metric" (a line with one pair needs one of them, or an x). */

@@ -15,7 +15,17 @@
  * No `vscode` import.
  */
 import * as C from './collect';
-import { isLogLevelAt, normaliseName, parseUnit, withUnit, xRank, type Unit } from './names';
+import {
+  IGNORED_KIND,
+  isMetricWord,
+  isLogLevelAt,
+  nameKind,
+  normaliseName,
+  parseUnit,
+  withUnit,
+  xRank,
+  type Unit,
+} from './names';
 import {
   COLON,
   COMMA,
@@ -104,15 +114,11 @@ function xWordAt(j: number): string | undefined {
 }
 
 const SEGMENT_EDGE = new Set([COMMA, PIPE, SEMI, DASH, GAP, LBRACK, RBRACK]);
+const HARD_EDGE = new Set([COMMA, PIPE, SEMI]);
 
-/** Whether words then a space and a number start at token `j` (the next pair of a `name v name v` chain). */
+/** Whether a word, a space and a number start at token `j` (the next pair of a `name v name v` chain). */
 function spacePairAt(j: number): boolean {
-  while (j < count && kind[j] === WORD) {
-    if (kind[j + 1] !== SPACE) return false;
-    if (kind[j + 2] === NUM) return true;
-    j += 2;
-  }
-  return false;
+  return kind[j] === WORD && kind[j + 1] === SPACE && kind[j + 2] === NUM;
 }
 
 function unnamed(k: number, unit: Unit | undefined): void {
@@ -122,8 +128,21 @@ function unnamed(k: number, unit: Unit | undefined): void {
 function pair(name: string | undefined, k: number, unit: Unit | undefined, eq: boolean): void {
   if (name === undefined) return unnamed(k, unit);
   if (eq) C.addNumber();
-  if (unit && xRank(name) >= 0) return; // `step: 5s` is no step
-  if (C.addNamed(withUnit(name, unit), num[k], k)) lastValue = k;
+  const what = nameKind(name);
+  lastValue = k;
+  if (what === IGNORED_KIND || (unit && what >= 0)) return; // `eta: 3s`; `step: 5s` is no step
+  C.addNamed(withUnit(name, unit), num[k], k);
+}
+
+/** Token k's value as the x `key`; `of`: the N of a counter n/N. */
+function x(key: string, k: number, of = 0): void {
+  lastValue = k;
+  C.addX(key, num[k], xRank(key), k, of);
+}
+
+/** Whether the value at k, right after a colon at j, is a source location (`[... nemo_logging:349]`). */
+function isLocation(j: number, k: number): boolean {
+  return end[j] === start[k] && unitAt[k] === end[k] && kind[k + 1] === RBRACK;
 }
 
 function value(k: number): void {
@@ -136,6 +155,7 @@ function value(k: number): void {
   j = back(j);
   if (j < 0) return unnamed(k, unit);
   if (kind[j] === EQ || kind[j] === COLON) {
+    if (kind[j] === COLON && isLocation(j, k)) return;
     let p = j - 1;
     if (p >= 0 && kind[p] === SPACE) p--;
     if (p >= 0 && kind[p] === STRING) return pair(normaliseName(text(p)), k, unit, kind[j] === EQ);
@@ -149,24 +169,29 @@ function value(k: number): void {
   }
   if (kind[j] === LBRACK && kind[next] === RBRACK) {
     const key = xWordAt(j - 1);
-    if (key !== undefined) return C.addX(key, num[k], xRank(key), k); // Epoch [1][...], Iter [5]
+    if (key !== undefined) return x(key, k); // Epoch [1][...], Iter [5]
   }
   if (kind[j] !== WORD || j !== k - 2) return unnamed(k, unit);
   // name v
   const first = nameStart(j, 4);
   const name = first < 0 ? undefined : normaliseName(s.slice(start[first], end[j]));
   if (name === undefined) return unnamed(k, unit);
-  if (!unit && xRank(name) >= 0) return C.addX(name, num[k], xRank(name), k);
+  if (!unit && xRank(name) >= 0) return x(name, k);
   const last = first === j ? name : normaliseName(text(j));
-  if (!unit && last !== undefined && xRank(last) >= 0) return C.addX(last, num[k], xRank(last), k);
-  if (kind[k - 1] !== SPACE) return unnamed(k, unit);
+  if (!unit && last !== undefined && xRank(last) >= 0) return x(last, k);
   let b = first - 1;
   if (b >= 0 && kind[b] === SPACE) b--;
-  const startsSegment = b < 0 || b === lastValue || SEGMENT_EDGE.has(kind[b]) || kind[b] === COLON;
+  // `step 5 loss 0.3 lr 0.001`: one word after the last value, named like a metric or going on (not the
+  // `of` of `Epoch 3 of 10`)
   let e = k + 1;
   if (kind[e] === SPACE) e++;
+  const chained = b === lastValue && first === j && (isMetricWord(name) || spacePairAt(e));
+  const startsSegment = b < 0 || chained || SEGMENT_EDGE.has(kind[b]) || kind[b] === COLON;
   const endsSegment = e >= count || SEGMENT_EDGE.has(kind[e]) || (kind[e] === WORD && spacePairAt(e));
-  if (startsSegment && endsSegment) pair(name, k, unit, false);
+  // a column gap between name and value only inside a segment with hard edges: `| loss  5.12 | ppl   167.34`
+  const hard =
+    kind[k - 1] === SPACE || (b >= 0 && HARD_EDGE.has(kind[b]) && (e >= count || HARD_EDGE.has(kind[e])));
+  if (startsSegment && endsSegment && hard) pair(name, k, unit, false);
   else unnamed(k, unit);
 }
 
@@ -174,11 +199,11 @@ function counterAt(k: number): void {
   const j = back(k - 1);
   if (j >= 0 && kind[j] === WORD) {
     const key = xWordAt(j);
-    if (key !== undefined) return C.addX(key, num[k], xRank(key), k); // Epoch 1/5, iteration 100/ 1000
+    if (key !== undefined) return x(key, k, den[k]); // Epoch 1/5, iteration 100/ 1000
   }
   if (j >= 0 && kind[j] === LBRACK) {
     const key = xWordAt(j - 1);
-    if (key !== undefined) return C.addX(key, num[k], xRank(key), k); // Iter(train) [50/90000]
+    if (key !== undefined) return x(key, k, den[k]); // Iter(train) [50/90000], Step [100/600]
   }
   C.addCounter(num[k], den[k], k, j >= 0 && kind[j] === PIPE);
 }

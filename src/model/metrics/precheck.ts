@@ -55,7 +55,7 @@ function valueAt(s: string, i: number): boolean {
 export function mayHoldMetrics(s: string): boolean {
   const len = s.length;
   let prev = 0; // the character before this one
-  let wordBeforeSpace = false; // prev is a space right after a word character
+  let wordBeforeSpace = false; // prev is a space in a run of spaces right after a word character
   for (let i = 0; i < len; i++) {
     const c = s.charCodeAt(i);
     if (c === 61 || c === 58) {
@@ -91,7 +91,7 @@ export function mayHoldMetrics(s: string): boolean {
       wordBeforeSpace = false;
       continue;
     }
-    wordBeforeSpace = c === 32 && (cls(prev) & LETTER) !== 0;
+    wordBeforeSpace = c === 32 && (wordBeforeSpace || (cls(prev) & LETTER) !== 0);
     prev = c;
   }
   return false;

@@ -33,7 +33,10 @@ export const DASH = 17;
 export const OTHER = 18;
 
 export const MAX_TOKENS = 384;
-export const kind = new Uint8Array(MAX_TOKENS);
+/** The kind of each token; after the last, three 0s (END), so looking a few tokens ahead needs no bounds
+ *  check and never sees an earlier line's tokens. */
+export const kind = new Uint8Array(MAX_TOKENS + 3);
+export const END = 0;
 export const start = new Int32Array(MAX_TOKENS);
 export const end = new Int32Array(MAX_TOKENS);
 /** NUM: its value; COUNTER: n. */
@@ -264,6 +267,7 @@ export function tokenize(s: string): number {
       } else push(k, i, ++i);
     }
   }
+  kind[n] = kind[n + 1] = kind[n + 2] = END;
   return n;
 }
 
