@@ -33,7 +33,6 @@ import {
   DASH,
   EQ,
   GAP,
-  JUNK,
   LBRACK,
   LPAREN,
   NUM,
@@ -236,7 +235,7 @@ export function readPairs(line: string): void {
     const t = kind[k];
     if (t === NUM) value(k);
     else if (t === COUNTER) counterAt(k);
-    else if (t === WORD || t === STRING || t === JUNK) afterEq(k);
+    else if (t === WORD || t === STRING) afterEq(k);
   }
   s = '';
 }

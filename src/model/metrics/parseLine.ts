@@ -8,7 +8,7 @@
  * Keras, tqdm postfixes, Lightning, mmdetection, detectron2, Megatron, fairseq, timm, nanoGPT). Both feed
  * collect.ts, which decides whether the line is a metric line. Names and units: names.ts.
  *
- * A line is at most MAX_LINE characters (longer: its beginning); of a line with carriage returns (a
+ * A line is read up to MAX_LINE characters (and tokens.ts MAX_TOKENS tokens); of a line with carriage returns (a
  * progress bar redrawn in place) only the last redraw counts. No `vscode` import, no I/O.
  */
 import * as C from './collect';

@@ -1,8 +1,9 @@
 /**
  * The cheap test every log line takes before the metric parser looks at it (parseLine.ts): one pass over
  * the characters, no allocation, true when the line may hold a named value:
- * - `=` or `:` then (after spaces) a number, `nan`/`inf` or a wrapper (`tensor(`), with a name-like
- *   character before the separator (so `10:14:22` and `10.0.0.1:29500` do not count);
+ * - `=` or `:` then (after spaces) a number, `nan`/`inf` or a wrapper (`tensor(`), after a name (a
+ *   letter, `_`, a quote or a bracket, maybe then digits: `top1:`), so `10:14:22`, `10.0.0.1:29500` and
+ *   `torch==2.1.0` do not count;
  * - or a word, one space, and a number that ends a segment (`loss 4.2,`, `| ppl 550 |`, `iter 100:`, the
  *   line's end), the nanoGPT and fairseq style.
  * False for the ordinary line (`2026-11-27 10:14:22,123 INFO Starting training on 8 GPUs`). A true
@@ -59,17 +60,13 @@ export function mayHoldMetrics(s: string): boolean {
   for (let i = 0; i < len; i++) {
     const c = s.charCodeAt(i);
     if (c === 61 || c === 58) {
-      // = or :, not ==, not after a digit (a time, a port, a version's `==`)
-      let p = prev;
-      if (p === 32) p = s.charCodeAt(i - 2);
-      if (
-        p !== 61 &&
-        s.charCodeAt(i + 1) !== 61 &&
-        (cls(p) & (NAME_END | DIGIT)) === NAME_END &&
-        valueAt(s, i + 1)
-      ) {
+      // = or :, not ==, after a name: not after a number (a time, a port), but after a name ending in
+      // digits (`top1: 0.9`, `m0=1`)
+      let j = prev === 32 ? i - 2 : i - 1;
+      while (cls(s.charCodeAt(j)) & DIGIT) j--;
+      const p = s.charCodeAt(j);
+      if (p !== 61 && s.charCodeAt(i + 1) !== 61 && (cls(p) & NAME_END) !== 0 && valueAt(s, i + 1))
         return true;
-      }
     } else if (
       wordBeforeSpace &&
       (cls(c) & DIGIT || ((c === 45 || c === 46) && cls(s.charCodeAt(i + 1)) & DIGIT))

@@ -32,7 +32,7 @@ export const GAP = 16;
 export const DASH = 17;
 export const OTHER = 18;
 
-export const MAX_TOKENS = 384;
+export const MAX_TOKENS = 2048;
 /** The kind of each token; after the last, three 0s (END), so looking a few tokens ahead needs no bounds
  *  check and never sees an earlier line's tokens. */
 export const kind = new Uint8Array(MAX_TOKENS + 3);
