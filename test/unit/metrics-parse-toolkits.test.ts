@@ -120,6 +120,30 @@ describe('metric lines: detection and vision toolkits', () => {
     );
   });
 
+  it('the PyTorch ImageNet example: Epoch: [e][i/N], tab-separated name value (average) columns', () => {
+    const line =
+      'Epoch: [0][ 100/5005]\tTime  0.512 ( 0.600)\tData  0.010 ( 0.020)\tLoss 6.9e+00 (6.9e+00)\tAcc@1   0.00 (  0.10)\tAcc@5   0.39 (  0.50)';
+    assert.deepEqual(parsed(line), {
+      x: 100 / 5005,
+      xKey: 'epoch',
+      metrics: [
+        ['time', 0.512],
+        ['data', 0.01],
+        ['loss', 6.9],
+        ['acc@1', 0],
+        ['acc@5', 0.39],
+      ],
+    });
+    assert.deepEqual(parsed(' * Acc@1 76.130 Acc@5 92.862'), {
+      x: undefined,
+      xKey: undefined,
+      metrics: [
+        ['acc@1', 76.13],
+        ['acc@5', 92.862],
+      ],
+    });
+  });
+
   it('YOLO-style column tables (values named only by a header line) are not guessed at', () => {
     const line =
       '       1/100      3.2G      1.234      2.345      1.456         64        640: 45%|████▌     | 450/1000 [00:12<00:15, 3.62it/s]';
@@ -200,6 +224,56 @@ describe('metric lines: large-model trainers', () => {
         ['epoch', 1],
       ],
     });
+  });
+
+  it('DeepSpeed: one-element lists as values, a step path epoch=0/micro_step=100/global_step=100', () => {
+    assert.deepEqual(
+      parsed(
+        '[2026-11-27 10:14:22,123] [INFO] [logging.py:96:log_dist] [Rank 0] step=100, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]',
+      ),
+      {
+        x: 100,
+        xKey: 'step',
+        metrics: [
+          ['skipped', 0],
+          ['lr', 0.0001],
+        ],
+      },
+    );
+    const timer =
+      '[2026-11-27 10:14:22,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=100/global_step=100, ' +
+      'RunningAvgSamplesPerSec=123.4, CurrSamplesPerSec=120.1, MemAllocated=4.5GB, MaxMemAllocated=8.2GB';
+    assert.deepEqual(parsed(timer), {
+      x: 100,
+      xKey: 'global_step',
+      metrics: [
+        ['micro_step', 100],
+        ['runningavgsamplespersec', 123.4],
+        ['currsamplespersec', 120.1],
+        ['memallocated_gb', 4.5],
+        ['maxmemallocated_gb', 8.2],
+        ['epoch', 0],
+      ],
+    });
+  });
+
+  it("Hugging Face Trainer's end-of-training summary: one padded name = value per line", () => {
+    assert.deepEqual(parsed('  train_loss               =     0.5432'), {
+      x: undefined,
+      xKey: undefined,
+      metrics: [['train_loss', 0.5432]],
+    });
+    assert.deepEqual(parsed('  train_samples_per_second =    123.456'), {
+      x: undefined,
+      xKey: undefined,
+      metrics: [['train_samples_per_second', 123.456]],
+    });
+    assert.equal(parsed('  epoch                    =        3.0'), undefined, 'an x alone');
+    assert.equal(
+      parsed('  train_runtime            = 0:01:23.45'),
+      undefined,
+      'a duration written as a time',
+    );
   });
 
   it('Weights & Biases style keys keep their / and a train/global_step is the x', () => {

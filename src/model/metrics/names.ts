@@ -113,7 +113,8 @@ export function isMetricWord(name: string): boolean {
   let from = 0;
   for (let i = 0; i <= name.length; i++) {
     const c = i < name.length ? name.charCodeAt(i) : 95;
-    if (c === 95 /* _ */ || c === 47 /* / */ || c === 46 /* . */ || c === 45 /* - */) {
+    if (c === 95 || c === 47 || c === 46 || c === 45 || c === 64) {
+      // _ / . - @ (acc@1)
       if (i > from && METRIC_WORDS.has(name.slice(from, i))) return true;
       from = i + 1;
     }

@@ -36,6 +36,7 @@ import {
   LBRACK,
   LPAREN,
   NUM,
+  OTHER,
   PIPE,
   RBRACK,
   RPAREN,
@@ -113,7 +114,6 @@ function xWordAt(j: number): string | undefined {
 }
 
 const SEGMENT_EDGE = new Set([COMMA, PIPE, SEMI, DASH, GAP, LBRACK, RBRACK]);
-const HARD_EDGE = new Set([COMMA, PIPE, SEMI]);
 
 /** Whether a word, a space and a number start at token `j` (the next pair of a `name v name v` chain). */
 function spacePairAt(j: number): boolean {
@@ -139,6 +139,23 @@ function x(key: string, k: number, of = 0): void {
   C.addX(key, num[k], xRank(key), k, of);
 }
 
+/** Whether token b is a bullet starting the line (` * Acc@1 76.130 Acc@5 92.862`). */
+function isBullet(b: number): boolean {
+  return kind[b] === OTHER && (b === 0 || (b === 1 && isWs(0)));
+}
+
+/** After a running average in parentheses right after a value (`Loss 6.9 (7.1)`): the token after `)`;
+ *  else `j` itself. */
+function afterAverage(j: number): number {
+  if (kind[j] !== SPACE || kind[j + 1] !== LPAREN) return j;
+  let k = j + 2;
+  if (isWs(k)) k++;
+  if (kind[k] !== NUM) return j;
+  k++;
+  if (isWs(k)) k++;
+  return kind[k] === RPAREN ? k + 1 : j;
+}
+
 /** Whether the value at k, right after a colon at j, is a source location (`[... nemo_logging:349]`). */
 function isLocation(j: number, k: number): boolean {
   return end[j] === start[k] && unitAt[k] === end[k] && kind[k + 1] === RBRACK;
@@ -153,10 +170,14 @@ function value(k: number): void {
   if (j >= 1 && kind[j] === LPAREN && kind[j - 1] === WORD && end[j - 1] === start[j]) j -= 2; // tensor(0.3)
   j = back(j);
   if (j < 0) return unnamed(k, unit);
+  if (kind[j] === LBRACK && kind[next] === RBRACK && j > 0) {
+    const p = back(j - 1); // lr=[0.0001] (DeepSpeed), Epoch: [0][100/5005] (the PyTorch ImageNet example)
+    if (p >= 0 && (kind[p] === EQ || kind[p] === COLON)) j = p;
+  }
   if (kind[j] === EQ || kind[j] === COLON) {
     if (kind[j] === COLON && isLocation(j, k)) return;
     let p = j - 1;
-    if (p >= 0 && kind[p] === SPACE) p--;
+    if (p >= 0 && isWs(p)) p--; // `loss : 0.5`, `train_loss        =     0.5432` (Trainer's summary)
     if (p >= 0 && kind[p] === STRING) return pair(normaliseName(text(p)), k, unit, kind[j] === EQ);
     const first = p >= 0 ? nameStart(p, 6) : -1;
     return pair(
@@ -182,15 +203,13 @@ function value(k: number): void {
   if (b >= 0 && kind[b] === SPACE) b--;
   // `step 5 loss 0.3 lr 0.001`: one word after the last value, named like a metric or going on (not the
   // `of` of `Epoch 3 of 10`)
-  let e = k + 1;
+  let e = afterAverage(k + 1);
   if (kind[e] === SPACE) e++;
   const chained = b === lastValue && first === j && (isMetricWord(name) || spacePairAt(e));
-  const startsSegment = b < 0 || chained || SEGMENT_EDGE.has(kind[b]) || kind[b] === COLON;
+  const startsSegment = b < 0 || chained || SEGMENT_EDGE.has(kind[b]) || kind[b] === COLON || isBullet(b);
   const endsSegment = e >= count || SEGMENT_EDGE.has(kind[e]) || (kind[e] === WORD && spacePairAt(e));
-  // a column gap between name and value only inside a segment with hard edges: `| loss  5.12 | ppl   167.34`
-  const hard =
-    kind[k - 1] === SPACE || (b >= 0 && HARD_EDGE.has(kind[b]) && (e >= count || HARD_EDGE.has(kind[e])));
-  if (startsSegment && endsSegment && hard) pair(name, k, unit, false);
+  // a column gap between name and value (`| loss  5.12 |`, `\tTime  0.512 ( 0.600)\t`), not in a chain
+  if (startsSegment && endsSegment && (kind[k - 1] === SPACE || !chained)) pair(name, k, unit, false);
   else unnamed(k, unit);
 }
 

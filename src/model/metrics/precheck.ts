@@ -4,8 +4,10 @@
  * - `=` or `:` then (after spaces) a number, `nan`/`inf` or a wrapper (`tensor(`), after a name (a
  *   letter, `_`, a quote or a bracket, maybe then digits: `top1:`), so `10:14:22`, `10.0.0.1:29500` and
  *   `torch==2.1.0` do not count;
- * - or a word, one space, and a number that ends a segment (`loss 4.2,`, `| ppl 550 |`, `iter 100:`, the
- *   line's end), the nanoGPT and fairseq style.
+ * - or a word, spaces, and a number that ends a segment (`loss 4.2,`, `| ppl 550 |`, `iter 100:`, the
+ *   line's end) or is followed by another word and number, the nanoGPT and fairseq style;
+ * and in both, a number that is a number: not a time (`10:14`), a date (`2026-11-27`), an address or a
+ * version (`10.0.0.1`, `3.11.4`), a count with thousands separators, a progress bar's own `45%|`.
  * False for the ordinary line (`2026-11-27 10:14:22,123 INFO Starting training on 8 GPUs`). A true
  * answer only sends the line on; the parser decides. No `vscode` import.
  */
@@ -29,19 +31,16 @@ for (let c = 0; c < 128; c++) {
 
 const cls = (c: number) => (c < 128 ? CLASS[c] : 0);
 
-/** Whether s[i] (after spaces) starts a value: a digit, a sign or `.` before one, nan, inf, or a wrapper
- *  (`tensor(`, `np.float64(`) around one. */
+/** Whether s[i] (after spaces) starts a value: a number, nan, inf, or a wrapper (`tensor(`, `np.float64(`)
+ *  around one. */
 function valueAt(s: string, i: number): boolean {
   let c = s.charCodeAt(i);
   while (c === 32) c = s.charCodeAt(++i);
   if (c === 45 || c === 43) c = s.charCodeAt(++i);
   if (c === 46) c = s.charCodeAt(++i);
   if (cls(c) & DIGIT) {
-    // but not a progress bar's own percentage (`shards: 100%|███|`)
-    while (cls(c) & DIGIT || c === 46) c = s.charCodeAt(++i);
-    if (c !== 37) return true;
-    c = s.charCodeAt(i + 1);
-    return c !== 124 && (c !== 32 || s.charCodeAt(i + 2) !== 124);
+    const j = numberEnd(s, i);
+    return j >= 0 && !isBarPercent(s, j);
   }
   if (!(cls(c) & LETTER)) return false;
   const c1 = s.charCodeAt(i + 1) | 32;
@@ -53,43 +52,86 @@ function valueAt(s: string, i: number): boolean {
   return s.charCodeAt(j) === 40 && valueAt(s, j + 1);
 }
 
+const isBlank = (c: number) => c === 32 || c === 9;
+
+/** Where the number starting at s[i] (a digit) ends, or -1 when it goes on as something else (see the
+ *  file comment). */
+function numberEnd(s: string, i: number): number {
+  let dots = 0;
+  let c = s.charCodeAt(i);
+  for (;;) {
+    if (cls(c) & DIGIT) c = s.charCodeAt(++i);
+    else if (c === 46 && cls(s.charCodeAt(i + 1)) & DIGIT) {
+      if (++dots > 1) return -1;
+      c = s.charCodeAt(++i);
+    } else if ((c === 101 || c === 69) && exponentAt(s, i + 1)) {
+      i += 2;
+      c = s.charCodeAt(i);
+    } else break;
+  }
+  if (cls(s.charCodeAt(i + 1)) & DIGIT && (c === 58 || c === 45 || c === 47 || c === 46 || c === 44))
+    return -1;
+  return i;
+}
+
+function exponentAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return (cls(c) & DIGIT) !== 0 || ((c === 45 || c === 43) && (cls(s.charCodeAt(i + 1)) & DIGIT) !== 0);
+}
+
+/** Whether s[j] is the `%|` (or `% |`) of a progress bar. */
+function isBarPercent(s: string, j: number): boolean {
+  if (s.charCodeAt(j) !== 37) return false;
+  const c = s.charCodeAt(j + 1);
+  return c === 124 || (c === 32 && s.charCodeAt(j + 2) === 124);
+}
+
+/** Whether a word, spaces and the number at s[i] make a pair (see the file comment). */
+function spacePairAt(s: string, i: number): boolean {
+  const j = numberEnd(s, s.charCodeAt(i) === 45 || s.charCodeAt(i) === 46 ? i + 1 : i);
+  if (j < 0 || isBarPercent(s, j)) return false;
+  let k = j;
+  let d = s.charCodeAt(k);
+  while (cls(d) & LETTER || d === 37 || d === 47) d = s.charCodeAt(++k); // a unit: ms, %, it/s
+  if (k >= s.length) return true;
+  const e = s.charCodeAt(k + 1);
+  if (d === 32) return !(cls(e) & LETTER) || nextPair(s, k + 1);
+  return (cls(d) & SEGMENT_END) !== 0 && (d !== 58 || !(cls(e) & DIGIT));
+}
+
+/** Whether a word, one space and a digit start at s[i] (the next pair of a chain). */
+function nextPair(s: string, i: number): boolean {
+  while (cls(s.charCodeAt(i)) & (LETTER | DIGIT) || s.charCodeAt(i) === 64) i++;
+  return s.charCodeAt(i) === 32 && (cls(s.charCodeAt(i + 1)) & DIGIT) !== 0;
+}
+
 export function mayHoldMetrics(s: string): boolean {
   const len = s.length;
-  let prev = 0; // the character before this one
-  let wordBeforeSpace = false; // prev is a space in a run of spaces right after a word character
+  let runIsWord = false; // the current run of non-blank characters began with a letter or _
+  let wordBeforeSpace = false; // this is a blank (run) right after such a word
   for (let i = 0; i < len; i++) {
     const c = s.charCodeAt(i);
+    if (isBlank(c)) {
+      const p = s.charCodeAt(i - 1);
+      // after a word that ends like a name (not `shards:` before `100%|`)
+      if (i > 0 && !isBlank(p)) wordBeforeSpace = runIsWord && (cls(p) & (LETTER | DIGIT) || p === 64) !== 0;
+      continue;
+    }
+    const runStart = i === 0 || isBlank(s.charCodeAt(i - 1));
     if (c === 61 || c === 58) {
       // = or :, not ==, after a name: not after a number (a time, a port), but after a name ending in
       // digits (`top1: 0.9`, `m0=1`)
-      let j = prev === 32 ? i - 2 : i - 1;
+      let j = i - 1;
+      while (isBlank(s.charCodeAt(j))) j--;
       while (cls(s.charCodeAt(j)) & DIGIT) j--;
       const p = s.charCodeAt(j);
       if (p !== 61 && s.charCodeAt(i + 1) !== 61 && (cls(p) & NAME_END) !== 0 && valueAt(s, i + 1))
         return true;
-    } else if (
-      wordBeforeSpace &&
-      (cls(c) & DIGIT || ((c === 45 || c === 46) && cls(s.charCodeAt(i + 1)) & DIGIT))
-    ) {
-      let j = i + 1;
-      let d = s.charCodeAt(j);
-      while (cls(d) & DIGIT || d === 46 || d === 101 || d === 69 || d === 45 || d === 43)
-        d = s.charCodeAt(++j);
-      while (cls(d) & LETTER || d === 37 || d === 47) d = s.charCodeAt(++j); // a unit: ms, %, it/s
-      const e = s.charCodeAt(j + 1);
-      if (
-        j >= len ||
-        (cls(d) & SEGMENT_END && (d !== 32 || !(cls(e) & LETTER)) && (d !== 58 || !(cls(e) & DIGIT)))
-      ) {
-        return true;
-      }
-      i = j - 1;
-      prev = s.charCodeAt(i);
-      wordBeforeSpace = false;
-      continue;
+    } else if (wordBeforeSpace && (cls(c) & DIGIT || c === 45 || c === 46) && spacePairAt(s, i)) {
+      return true;
     }
-    wordBeforeSpace = c === 32 && (wordBeforeSpace || (cls(prev) & LETTER) !== 0);
-    prev = c;
+    if (runStart) runIsWord = (cls(c) & LETTER) !== 0;
+    wordBeforeSpace = false;
   }
   return false;
 }

@@ -194,7 +194,11 @@ function scanNumber(s: string, i: number): number {
         while (isUnitChar(s.charCodeAt(j))) j++;
       }
     }
-    if (!endsNumber(s, j) || !parseUnit(s.slice(i, j))) return junk(s, from, j);
+    if (!endsNumber(s, j) || !parseUnit(s.slice(i, j))) {
+      // `epoch=0/micro_step=100` (DeepSpeed): a `/` and a word that is no unit end the number
+      if (c !== 47) return junk(s, from, j);
+      j = i;
+    }
     i = j;
   } else if (!endsNumber(s, i)) {
     return junk(s, from, i);
