@@ -119,6 +119,18 @@ describe('metric lines: JSON objects and Python dict reprs', () => {
     assert.equal(parsed('{"loss": NaN, "grad_norm": Infinity, "step": 7}'), undefined);
   });
 
+  it('an x written before the object counts (`Epoch 3: {...}`)', () => {
+    assert.deepEqual(parsed("Epoch 3: {'val_loss': 0.21, 'val_acc': 0.93}"), {
+      x: 3,
+      xKey: 'epoch',
+      metrics: [
+        ['val_loss', 0.21],
+        ['val_acc', 0.93],
+      ],
+    });
+    assert.deepEqual(parsed("step 40 {'loss': 1.5}"), { x: 40, xKey: 'step', metrics: [['loss', 1.5]] });
+  });
+
   it('bare keys (a JavaScript literal) and a trailing comma', () => {
     assert.deepEqual(parsed('{loss: 0.5, acc: 0.75, step: 10,}'), {
       x: 10,

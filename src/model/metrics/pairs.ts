@@ -1,11 +1,12 @@
 /**
  * Reads a line that is not a `{...}` object: the name/value pairs people print, whatever joins them.
  * A value (a number token, tokens.ts) takes its name from what is left of it:
- * - `name = v`, `name: v`, `name=tensor(v)`, `'name': v`: a separator, then the words before it (several
- *   words make one name: `lm loss: 4.5` is `lm_loss`, `elapsed time per iteration (ms): 512` is
- *   `elapsed_time_per_iteration_ms`); pairs may be joined by spaces, `,`, `|`, `;`, ` - ` or gaps;
- * - `name v` (nanoGPT `loss 4.2345, time 12.34ms`, fairseq `| loss 9.5 |`): only as a whole segment
- *   between separators, or in a chain of such pairs, so prose (`Downloading 3 files`) is no pair;
+ * - `name = v`, `name: v`, `name=tensor(v)`, `name=[v]`, `'name': v`: a separator, then the words before
+ *   it (several words make one name: `lm loss: 4.5` is `lm_loss`, `elapsed time per iteration (ms): 512`
+ *   is `elapsed_time_per_iteration_ms`); pairs may be joined by spaces, `,`, `|`, `;`, ` - ` or gaps;
+ * - `name v` (nanoGPT `loss 4.2345, time 12.34ms`, fairseq `| loss 9.5 |`, `Loss 6.9 (7.1)` with its
+ *   running average): only as a whole segment between separators, or in a chain of such pairs whose
+ *   names look like metrics, so prose (`Downloading 3 files`, `Epoch 3 of 10`) is no pair;
  * - an x key before a value or counter (`iter 100:`, `Epoch 1/5`, `iteration 100/ 1000`, `Epoch [1][..]`,
  *   `Iter(train) [50/90000]`), or a number right before a bracketed counter (timm's `Train: 0 [100/1251`):
  *   the x; an unnamed counter after an epoch makes the x that epoch plus the fraction done, one right after

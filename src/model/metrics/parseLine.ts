@@ -35,7 +35,11 @@ export function parseMetricLine(line: string): MetricPoint | undefined {
   const brace = s.indexOf('{');
   if (brace >= 0) {
     C.reset();
-    if (readObject(s, brace)) return C.finish();
+    if (readObject(s, brace)) {
+      const prefix = s.slice(0, brace); // `Epoch 3: {'loss': 0.3}`: the x before the object
+      if (mayHoldMetrics(prefix)) readPairs(prefix);
+      return C.finish();
+    }
   }
   if (!mayHoldMetrics(s)) return undefined;
   C.reset();
