@@ -206,7 +206,7 @@ function value(k: number): void {
   // `of` of `Epoch 3 of 10`)
   let e = afterAverage(k + 1);
   if (kind[e] === SPACE) e++;
-  const chained = b === lastValue && first === j && (isMetricWord(name) || spacePairAt(e));
+  const chained = b >= 0 && b === lastValue && first === j && (isMetricWord(name) || spacePairAt(e));
   const startsSegment = b < 0 || chained || SEGMENT_EDGE.has(kind[b]) || kind[b] === COLON || isBullet(b);
   const endsSegment = e >= count || SEGMENT_EDGE.has(kind[e]) || (kind[e] === WORD && spacePairAt(e));
   // a column gap between name and value (`| loss  5.12 |`, `\tTime  0.512 ( 0.600)\t`), not in a chain

@@ -1,6 +1,7 @@
 /**
- * The cheap test every log line takes before the metric parser looks at it (parseLine.ts): one pass over
- * the characters, no allocation, true when the line may hold a named value:
+ * The cheap test every log line takes before the metric parser looks at it (parseLine.ts): no allocation,
+ * and it visits only the few places that could hold a pair (found with indexOf: each `=`, each `:`, each
+ * run of blanks), true when the line may hold a named value:
  * - `=` or `:` then (after spaces) a number, `nan`/`inf` or a wrapper (`tensor(`), after a name (a
  *   letter, `_`, a quote or a bracket, maybe then digits: `top1:`), so `10:14:22`, `10.0.0.1:29500` and
  *   `torch==2.1.0` do not count;
@@ -51,8 +52,6 @@ function valueAt(s: string, i: number): boolean {
   while (j - i < 24 && (cls(s.charCodeAt(j)) & (LETTER | DIGIT) || s.charCodeAt(j) === 46)) j++;
   return s.charCodeAt(j) === 40 && valueAt(s, j + 1);
 }
-
-const isBlank = (c: number) => c === 32 || c === 9;
 
 /** Where the number starting at s[i] (a digit) ends, or -1 when it goes on as something else (see the
  *  file comment). */
@@ -105,33 +104,53 @@ function nextPair(s: string, i: number): boolean {
   return s.charCodeAt(i) === 32 && (cls(s.charCodeAt(i + 1)) & DIGIT) !== 0;
 }
 
-export function mayHoldMetrics(s: string): boolean {
-  const len = s.length;
-  let runIsWord = false; // the current run of non-blank characters began with a letter or _
-  let wordBeforeSpace = false; // this is a blank (run) right after such a word
-  for (let i = 0; i < len; i++) {
-    const c = s.charCodeAt(i);
-    if (isBlank(c)) {
-      const p = s.charCodeAt(i - 1);
-      // after a word that ends like a name (not `shards:` before `100%|`)
-      if (i > 0 && !isBlank(p)) wordBeforeSpace = runIsWord && (cls(p) & (LETTER | DIGIT) || p === 64) !== 0;
-      continue;
-    }
-    const runStart = i === 0 || isBlank(s.charCodeAt(i - 1));
-    if (c === 61 || c === 58) {
-      // = or :, not ==, after a name: not after a number (a time, a port), but after a name ending in
-      // digits (`top1: 0.9`, `m0=1`)
-      let j = i - 1;
-      while (isBlank(s.charCodeAt(j))) j--;
-      while (cls(s.charCodeAt(j)) & DIGIT) j--;
-      const p = s.charCodeAt(j);
-      if (p !== 61 && s.charCodeAt(i + 1) !== 61 && (cls(p) & NAME_END) !== 0 && valueAt(s, i + 1))
-        return true;
-    } else if (wordBeforeSpace && (cls(c) & DIGIT || c === 45 || c === 46) && spacePairAt(s, i)) {
-      return true;
-    }
-    if (runStart) runIsWord = (cls(c) & LETTER) !== 0;
-    wordBeforeSpace = false;
+/** Separators (`=`, `:`) then a value, after a name. */
+function separatedValue(s: string, sep: string): boolean {
+  for (let i = s.indexOf(sep); i >= 0; i = s.indexOf(sep, i + 1)) {
+    // not ==, after a name: not after a number (a time, a port), but after a name ending in digits (`top1:`)
+    let j = i - 1;
+    while (isBlank(s.charCodeAt(j))) j--;
+    while (cls(s.charCodeAt(j)) & DIGIT) j--;
+    const p = s.charCodeAt(j);
+    if (p !== 61 && s.charCodeAt(i + 1) !== 61 && (cls(p) & NAME_END) !== 0 && valueAt(s, i + 1)) return true;
   }
   return false;
 }
+
+/** Whether s[p] ends a word that starts with a letter or `_` (`loss`, `Acc@1`; not `shards:`, `3fa2`). */
+function wordEndsAt(s: string, p: number): boolean {
+  let c = s.charCodeAt(p);
+  if (!(cls(c) & (LETTER | DIGIT)) && c !== 64) return false;
+  let first = c;
+  while (p > 0) {
+    c = s.charCodeAt(p - 1);
+    if (!(cls(c) & (LETTER | DIGIT)) && c !== 64 && c !== 46 && c !== 45 && c !== 47) break;
+    first = c;
+    p--;
+  }
+  return (cls(first) & LETTER) !== 0;
+}
+
+/** A word, blanks, then a number that makes a pair; found by the blanks (a line has few). */
+function blankSeparatedValue(s: string, blank: string): boolean {
+  for (let i = s.indexOf(blank); i >= 0;) {
+    let j = i + 1;
+    while (isBlank(s.charCodeAt(j))) j++;
+    const c = s.charCodeAt(j);
+    const numberNext = cls(c) & DIGIT || ((c === 45 || c === 46) && cls(s.charCodeAt(j + 1)) & DIGIT);
+    if (numberNext && i > 0 && wordEndsAt(s, i - 1) && spacePairAt(s, j)) return true;
+    i = s.indexOf(blank, j);
+  }
+  return false;
+}
+
+export function mayHoldMetrics(s: string): boolean {
+  return (
+    separatedValue(s, '=') ||
+    separatedValue(s, ':') ||
+    blankSeparatedValue(s, ' ') ||
+    (s.indexOf('\t') >= 0 && blankSeparatedValue(s, '\t'))
+  );
+}
+
+const isBlank = (c: number) => c === 32 || c === 9;
