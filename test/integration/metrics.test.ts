@@ -175,7 +175,15 @@ suite('Show Metrics: live charts from a job log, a finished job, Export CSV', ()
     await until('the job completed', async () => (await statusOf(jobId)) === 'completed', 60_000);
     const before = await listens(jobId);
     await vscode.commands.executeCommand('tensorpool.showMetrics', jobId);
-    await until('the whole log read', async () => (await panel(jobId))?.state === 'ended');
+    await until('the whole log read and on the page', async () => {
+      const p = await panel(jobId);
+      return (
+        p?.state === 'ended' &&
+        p.series.length === 3 &&
+        p.drawn.length === 3 &&
+        p.drawn.every((c) => c.points === STEPS.length)
+      );
+    });
     const state = await panel(jobId);
     assert.ok(state);
     for (const name of ['loss', 'acc', 'lr'] as const) {

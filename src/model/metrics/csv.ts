@@ -14,7 +14,7 @@ export const CSV_HEADER = ['metric', 'x_key', 'x', 'value'] as const;
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-export function csvField(text: string): string {
+function csvField(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -85,7 +85,7 @@ export function nameKind(name: string): number {
   return k;
 }
 
-export function isIgnoredName(name: string): boolean {
+function isIgnoredName(name: string): boolean {
   if (IGNORED.has(name)) return true;
   const at = name.lastIndexOf('/');
   const last = at < 0 ? name : name.slice(at + 1);

@@ -10,7 +10,7 @@ import { DEFAULT_CAP, MetricSeries } from './series';
 import type { MetricPoint } from './types';
 
 export const TIME_KEY = 'time';
-export const DEFAULT_MAX_SERIES = 256;
+const DEFAULT_MAX_SERIES = 256;
 
 export interface MetricStoreOptions {
   /** Points kept per series (DEFAULT_CAP). */

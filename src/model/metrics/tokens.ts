@@ -13,7 +13,7 @@ import { parseUnit } from './names';
 export const WORD = 1;
 export const NUM = 2;
 export const COUNTER = 3;
-export const JUNK = 4;
+const JUNK = 4;
 export const STRING = 5;
 export const EQ = 6;
 export const COLON = 7;
@@ -32,11 +32,11 @@ export const GAP = 16;
 export const DASH = 17;
 export const OTHER = 18;
 
-export const MAX_TOKENS = 2048;
+const MAX_TOKENS = 2048;
 /** The kind of each token; after the last, three 0s (END), so looking a few tokens ahead needs no bounds
  *  check and never sees an earlier line's tokens. */
 export const kind = new Uint8Array(MAX_TOKENS + 3);
-export const END = 0;
+const END = 0;
 export const start = new Int32Array(MAX_TOKENS);
 export const end = new Int32Array(MAX_TOKENS);
 /** NUM: its value; COUNTER: n. */

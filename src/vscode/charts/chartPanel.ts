@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ChartDrawn, ChartHostMessage, ChartViewMessage } from '../../model/charts/protocol';
 
 /** The page: its CSP, the stylesheets and scripts from `media`, a root element; no data, no inline style. */
-export function chartHtml(cspSource: string, media: (file: string) => string, title: string): string {
+function chartHtml(cspSource: string, media: (file: string) => string, title: string): string {
   const nonce = randomBytes(16).toString('base64');
   const csp = [
     "default-src 'none'",
