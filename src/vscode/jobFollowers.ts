@@ -16,6 +16,7 @@ import type { JobsController } from './jobs';
 import type { JobMetrics } from './jobMetrics';
 import { JobTerminal, type TerminalTap } from './jobTerminal';
 import type { Log } from './log';
+import { readJobMetrics } from './settings';
 
 interface Follower {
   readonly terminal: JobTerminal;
@@ -107,7 +108,7 @@ export class JobFollowers implements vscode.Disposable {
 
   private async run(jobId: string, name: string, f: Follower): Promise<FollowOutcome | undefined> {
     let out: FollowOutcome | undefined;
-    const metrics = this.metrics?.feed(jobId);
+    const metrics = readJobMetrics() ? this.metrics?.feed(jobId) : undefined;
     try {
       const client = await this.api.client();
       const info = await client.jobs.info(jobId, { signal: f.ac.signal }).catch(() => undefined);
