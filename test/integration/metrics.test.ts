@@ -201,4 +201,24 @@ suite('Show Metrics: live charts from a job log, a finished job, Export CSV', ()
     assert.equal(again?.series.find((s) => s.name === 'loss')?.xs.length, STEPS.length);
     assert.equal((await listens(jobId)) - before, 1, 'the log was read once');
   });
+
+  test('with tensorpool.jobMetrics off, a followed log is not read for metrics; Show Metrics reads it then', async () => {
+    const config = vscode.workspace.getConfiguration('tensorpool');
+    await config.update('jobMetrics', false, vscode.ConfigurationTarget.Global);
+    try {
+      const jobId = await runJob();
+      await until('the job completed', async () => (await statusOf(jobId)) === 'completed', 60_000);
+      await until('its follower ended', () => ext.testing.terminalText().includes(`(${jobId}) completed.`));
+      const before = await listens(jobId);
+      const shown = await vscode.commands.executeCommand<MetricsPanelState>('tensorpool.showMetrics', jobId);
+      assert.equal(shown.state, 'reading', 'nothing was kept from following: the log is read now');
+      await until('the whole log read and on the page', async () => {
+        const p = await panel(jobId);
+        return p?.state === 'ended' && p.series.find((x) => x.name === 'loss')?.xs.length === STEPS.length;
+      });
+      assert.equal((await listens(jobId)) - before, 1);
+    } finally {
+      await config.update('jobMetrics', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
