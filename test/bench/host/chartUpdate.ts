@@ -8,8 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { SeriesSync } from '../../../src/model/charts/seriesSync';
 import { MetricStore } from '../../../src/model/metrics';
 
-export const CHART_SERIES = 10;
-export const CHART_POINTS = 100_000;
+const CHART_SERIES = 10;
+const CHART_POINTS = 100_000;
 const ROUNDS = 100;
 
 export interface ChartUpdateSample {
