@@ -56,7 +56,9 @@ export class JobActions {
     if (typeof arg === 'string' || (node && typeof node === 'object' && node.kind === 'job'))
       job = this.resolve(arg);
     else {
-      const followed = this.followers.jobOf(vscode.window.activeTerminal);
+      // The terminal title menu may pass the terminal; else the active one.
+      const terminal = vscode.window.terminals.find((t) => t === arg) ?? vscode.window.activeTerminal;
+      const followed = this.followers.jobOf(terminal);
       job = followed ? (this.jobs.find(followed) ?? this.resolve(followed)) : await this.pickJob();
     }
     if (!job) return undefined;

@@ -64,6 +64,7 @@ describe('MetricBatcher: one record per metric line, by message index, bounded',
 });
 
 describe('Metric records from a job log read in the worker (local engine)', function () {
+  this.timeout(20_000); // a job of 62 lines and a reconnect, on a shared machine
   const t = useJobEngine('tp-job-metrics-');
   const LINES = 30;
   const steps = Array.from({ length: LINES }, (_, i) => i + 1).filter(isMetricStep);
