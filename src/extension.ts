@@ -270,6 +270,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         },
         marks: timingMarks,
         setRefreshTimeScale,
+        metrics: async (jobId) => (await actions()).metrics.get(jobId),
       },
     }),
   );

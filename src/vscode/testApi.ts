@@ -19,6 +19,7 @@ import type { VolumeNode } from './views/volumesTree';
 import type { VolumesController } from './volumes';
 import type { JobsController } from './jobs';
 import type { JobNode } from './views/jobsTree';
+import type { MetricsPanelHandle } from './metricsPanel';
 
 /** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
 export interface ActivationTimings {
@@ -78,6 +79,9 @@ export interface TensorPoolExtensionApi {
     marks(): Record<string, number>;
     /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
     setRefreshTimeScale(scale: number): void;
+    /** Show Metrics' panel of a job (undefined when none is open): state() is what it holds and what the
+     *  page drew; export() is Export CSV as its button does (the save dialog: host seam `saveDialog`). */
+    metrics(jobId: string): Promise<MetricsPanelHandle | undefined>;
   };
 }
 
