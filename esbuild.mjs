@@ -55,6 +55,8 @@ const LAZY_ACTIONS = new Set(
     'localCommands',
     'objectStorageActions',
     'pickCluster',
+    'portActions',
+    'portApps',
     'requestFollower',
     'sshKeyActions',
     'storageConfig',

@@ -22,12 +22,15 @@ import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './com
 import { clusterVolumeItem } from './volumesTree';
 import { mark, markWhen } from '../timingMarks';
 import { FirstRows } from './firstRows';
+import type { Forward, PortForwards } from '../portForwards';
+import { forwardItem } from './forwardRows';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
   | { readonly kind: 'cluster'; cluster: Cluster }
   | { readonly kind: 'instance'; cluster: Cluster; instance: Instance; index: number }
   | { readonly kind: 'clusterVolume'; cluster: Cluster; volume: AttachedVolume }
+  | { readonly kind: 'portForward'; cluster: Cluster; instance: Instance; forward: Forward }
   | { readonly kind: 'error'; message: string; errorKind: string }
   | { readonly kind: 'listingText'; preview: string }
   | { readonly kind: 'loading' }
@@ -42,6 +45,8 @@ function nodeKey(node: ClusterNode): string {
       return `instance:${node.cluster.id}:${node.instance.id}`;
     case 'clusterVolume':
       return `cluster:${node.cluster.id}:volume:${node.volume.id}`;
+    case 'portForward':
+      return `forward:${node.cluster.id}:${node.forward.id}`;
     default:
       return `clusters:${node.kind}`;
   }
@@ -72,11 +77,16 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
     /** The stored token was read (before that, "signed out" is only the state the window starts in). */
     private readonly accountKnown: () => boolean = () => true,
+    /** Ports forwarded from nodes, listed under their node. */
+    private readonly forwards?: PortForwards,
   ) {
     this.subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
+    this.forwardsChanged = forwards?.onDidChange(() => this.update());
   }
+
+  private readonly forwardsChanged: vscode.Disposable | undefined;
 
   /** The volumes list changed: redraw the clusters whose attached volumes changed. */
   refreshView(): void {
@@ -113,6 +123,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         let kids = isChanged ? undefined : this.childKeys.get(key);
         if (!kids) this.childKeys.set(key, (kids = this.childRows(node).map(nodeKey)));
         for (const kid of kids) live.add(kid);
+        for (const f of this.forwards?.all() ?? [])
+          if (f.clusterId === node.cluster.id) live.add(`forward:${f.clusterId}:${f.id}`);
       }
     }
     this.rootKeys = keys;
@@ -132,6 +144,9 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     const c = node.cluster;
     const op = this.store.requestFor(c.id);
     const volumes = this.volumesFor(c);
+    const forwarded = this.forwards?.signature(c.id);
+    if (forwarded)
+      return `${recordSignature(c)}|${op ? `${op.kind}:${op.status}` : ''}|${dataSignature(volumes)}|${forwarded}`;
     // The record's own signature string when nothing else feeds the row (the common case: compared
     // by identity, not character by character).
     if (!op && volumes.length === 0) return recordSignature(c);
@@ -143,6 +158,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       mark('clusters.ask'); // test/bench: when VS Code first asked for the rows
       return this.first.ask(this.interim(), () => this.firstRows());
     }
+    if (node.kind === 'instance') return this.forwardRows(node);
     return node.kind === 'cluster' ? this.childRows(node) : [];
   }
 
@@ -176,6 +192,18 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       volume,
     }));
     return [...instances, ...volumes].map((fresh) => this.nodes.take(nodeKey(fresh), fresh));
+  }
+
+  /** A node's forwarded ports (portForwards.ts), after whatever else it lists. */
+  private forwardRows(node: Extract<ClusterNode, { kind: 'instance' }>): ClusterNode[] {
+    return (this.forwards?.forNode(node.cluster.id, node.instance.id) ?? []).map((forward) =>
+      this.nodes.take(`forward:${node.cluster.id}:${forward.id}`, {
+        kind: 'portForward',
+        cluster: node.cluster,
+        instance: node.instance,
+        forward,
+      }),
+    );
   }
 
   private volumesFor(cluster: Cluster): readonly AttachedVolume[] {
@@ -243,7 +271,12 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'instance': {
         const i = node.instance;
-        const item = new vscode.TreeItem(instanceLabel(node.index, i), vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          instanceLabel(node.index, i),
+          this.forwards?.forNode(node.cluster.id, i.id).length
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : vscode.TreeItemCollapsibleState.None,
+        );
         item.description = stateWord(i.status);
         item.iconPath = phaseIcon(i.status);
         item.contextValue = instanceContext(i);
@@ -251,6 +284,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'clusterVolume':
         return clusterVolumeItem(node.cluster.id, node.volume);
+      case 'portForward':
+        return forwardItem(node.forward);
       case 'error':
         return node.errorKind === 'unauthorized'
           ? errorRow(
@@ -289,6 +324,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   dispose(): void {
     this.first.dispose();
     this.subscription.dispose();
+    this.forwardsChanged?.dispose();
     this.emitter.dispose();
   }
 }
