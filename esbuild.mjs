@@ -57,6 +57,7 @@ const LAZY_ACTIONS = new Set(
     'pickCluster',
     'portActions',
     'portApps',
+    'portBrowser',
     'requestFollower',
     'sshKeyActions',
     'storageConfig',

@@ -34,8 +34,8 @@ import type { HostSeams } from './hostSeams';
 import { configWriters } from './lazyConfig';
 import type { Log } from './log';
 import { ClusterFinder, type CreatedInstances } from './pickCluster';
-import { anyFreePort, isPortFree, type Forward, type PortForwards } from './portForwards';
-import { readPortsOpenIn } from './settings';
+import { anyFreePort, isPortFree, type PortForwards } from './portForwards';
+import { forwardOf, openForward, pickForward } from './portBrowser';
 import { SshFailures } from './sshFailures';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
@@ -253,75 +253,19 @@ export class PortActions {
     if ((await vscode.window.showInformationMessage(message, open)) === open) await this.open(f.id);
   }
 
-  private forwardOf(arg: unknown): Forward | undefined {
-    const id =
-      typeof arg === 'string'
-        ? arg
-        : arg && typeof arg === 'object' && 'forward' in arg
-          ? (arg as { forward: Forward }).forward.id
-          : undefined;
-    return id ? this.d.forwards.all().find((f) => f.id === id) : undefined;
-  }
-
-  private async pickForward(arg: unknown, title: string): Promise<Forward | undefined> {
-    const given = this.forwardOf(arg);
-    if (given || arg !== undefined) return given;
-    const all = this.d.forwards.all();
-    if (all.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No port is forwarded.'));
-      return undefined;
-    }
-    const a = await this.d.prompts().pick<Forward>({
-      title,
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      placeholder: vscode.l10n.t('Which forwarded port?'),
-      items: all.map((f) => ({
-        label: localUrl(f.local),
-        description: vscode.l10n.t('port {0} of node {1} of {2}', f.remote, f.node, f.clusterName),
-        value: f,
-      })),
-    });
-    return a.kind === 'value' ? a.value : undefined;
-  }
-
   /** Open in Browser: the Simple Browser or the external one (setting, or ask), through asExternalUri. */
   async open(arg: unknown): Promise<string | undefined> {
-    const f = await this.pickForward(arg, vscode.l10n.t('Open in Browser'));
-    if (!f) return undefined;
-    const uri = await vscode.env.asExternalUri(
-      vscode.Uri.parse(localUrl(f.local, this.d.forwards.openPath(f))),
-    );
-    let where: string = readPortsOpenIn();
-    if (where === 'ask') {
-      const simple = vscode.l10n.t('Simple Browser (in VS Code)');
-      const external = vscode.l10n.t('External Browser');
-      const a = await this.d.prompts().pick<string>({
-        title: vscode.l10n.t('Open in Browser'),
-        step: 1,
-        totalSteps: 1,
-        canGoBack: false,
-        placeholder: vscode.l10n.t('Where?'),
-        items: [
-          { label: simple, value: 'simpleBrowser' },
-          { label: external, value: 'external' },
-        ],
-      });
-      if (a.kind !== 'value') return undefined;
-      where = a.value;
-    }
-    await this.d.host.browse(uri, where === 'external' ? 'external' : 'simpleBrowser');
-    return where;
+    const f = await pickForward(this.d, arg, vscode.l10n.t('Open in Browser'));
+    return f && openForward(this.d, f);
   }
 
   async stop(arg: unknown): Promise<boolean> {
-    const f = await this.pickForward(arg, vscode.l10n.t('Stop Forwarding'));
+    const f = await pickForward(this.d, arg, vscode.l10n.t('Stop Forwarding'));
     return f ? this.d.forwards.stop(f.id) : false;
   }
 
   async reconnect(arg: unknown): Promise<boolean> {
-    const f = this.forwardOf(arg);
+    const f = forwardOf(this.d, arg);
     const r = f && (await this.d.forwards.reconnect(f.id));
     if (r && !r.ok)
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not reconnect the forward: {0}', r.message));
