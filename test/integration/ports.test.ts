@@ -15,10 +15,18 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ClusterNode } from '../../src/vscode/views/clustersTree';
-import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn } from './control';
-import { engineNodes, run, until, type EngineNode, type InstanceNode } from './nodes';
-import { freePort, httpGet, nodeServer, sshProcesses, type ForwardResult } from './portsHelpers';
+import { until, type EngineNode, type InstanceNode } from './nodes';
+import {
+  freePort,
+  httpGet,
+  nodeCluster,
+  nodeServer,
+  sshOnNode,
+  sshProcesses,
+  type ForwardResult,
+} from './portsHelpers';
 
 type ForwardRow = Extract<ClusterNode, { kind: 'portForward' }>;
 
@@ -42,11 +50,7 @@ suite('Ports on a node (real ssh tunnels)', function () {
   }
 
   /** Run a command on the node as the test's own ssh (the key the cluster was created with). */
-  const onNode = (command: string) =>
-    run('ssh', [
-      ...['-p', String(real.port), '-i', key(), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no'],
-      ...['-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', `${real.user}@${real.host}`, command],
-    ]);
+  const onNode = (command: string) => sshOnNode(real, key(), command);
 
   suiteSetup(async () => {
     ext = await api();
@@ -64,37 +68,7 @@ suite('Ports on a node (real ssh tunnels)', function () {
         browsed.push({ uri, where });
       },
     });
-    ext.setPrompter(
-      new ScriptedPrompter([
-        '1xH100',
-        ACCEPT,
-        'ports',
-        'tp_node_key.pub',
-        'Only for this cluster',
-        ACCEPT,
-        'Off',
-        'Create cluster',
-      ]),
-    );
-    clusterId = (await vscode.commands.executeCommand<string>('tensorpool.createCluster'))!;
-    assert.ok(clusterId, 'created');
-    await until(
-      async () => (await engineNodes()).some((n) => n.cluster_id === clusterId && n.state === 'up'),
-      'the node is up',
-      30_000,
-    );
-    await until(
-      async () => {
-        await ext.refresh();
-        return ext.store.clusters.data?.clusters?.find((c) => c.id === clusterId)?.status === 'RUNNING';
-      },
-      'RUNNING in the list',
-      30_000,
-    );
-    const rows = (await ext.views.clusters.getChildren(undefined)) as ClusterNode[];
-    const c = rows.find((r) => r.kind === 'cluster' && r.cluster.id === clusterId)!;
-    node = ((await ext.views.clusters.getChildren(c)) as InstanceNode[])[0];
-    real = (await engineNodes()).find((n) => n.instance_id === node.instance.id)!;
+    ({ clusterId, node, real } = await nodeCluster(ext, 'ports'));
     assert.equal(node.instance.sshPort, real.port);
   });
   teardown(async () => {
@@ -235,6 +209,61 @@ suite('Ports on a node (real ssh tunnels)', function () {
     const none = await vscode.commands.executeCommand<ForwardResult>('tensorpool.openJupyter', node);
     assert.deepEqual(none, { ok: false, reason: 'closed' });
     assert.ok(logged(/Jupyter is not installed on node 1 .*pip install jupyterlab/, from));
+  });
+
+  test('Open Jupyter with no server running starts `jupyter lab` in a terminal on the node and opens it once listed', async () => {
+    const token = crypto.randomBytes(24).toString('hex');
+    const port = await freePort();
+    const dir = real.dir;
+    // The stand-in lists nothing until its server listens; `jupyter lab …` (run by the terminal) starts it.
+    fs.writeFileSync(
+      path.join(dir, 'jserver.js'),
+      `require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'jserver.pid'))}, String(process.pid));\n` +
+        `require('http').createServer((q,s)=>s.end(q.url.includes('${token}')?'lab up':'no token'))` +
+        `.listen(${port},'127.0.0.1',()=>require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'jupyter-up'))},''));\n`,
+    );
+    const bin = path.join(dir, 'bin', 'jupyter');
+    fs.writeFileSync(
+      bin,
+      `#!/bin/sh\ncase "$1 $2 $3" in\n` +
+        `"server list --json") [ -f "$TP_NODE_DIR/jupyter-up" ] && ` +
+        `echo '{"base_url": "/", "port": ${port}, "token": "${token}"}'; exit 0;;\n` +
+        `"lab --no-browser --ip") exec node "$TP_NODE_DIR/jserver.js";;\nesac\nexit 2\n`,
+      { mode: 0o755 },
+    );
+    stops.push(async () => {
+      for (const t of vscode.window.terminals.filter((x) => x.name.startsWith('Jupyter'))) t.dispose();
+      const pid = Number(fs.readFileSync(path.join(dir, 'jserver.pid'), 'utf8'));
+      await until(async () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, 'the terminal’s Jupyter ended with its ssh').catch(() => process.kill(pid, 'SIGKILL'));
+      for (const f of [bin, 'jserver.js', 'jserver.pid', 'jupyter-up'])
+        fs.rmSync(path.resolve(dir, f), { force: true });
+    });
+    const prompter = new ScriptedPrompter(['Start in a Terminal']);
+    ext.setPrompter(prompter);
+    const r = await vscode.commands.executeCommand<ForwardResult>('tensorpool.openJupyter', node);
+    assert.ok(r.ok, JSON.stringify(r));
+    const asked = prompter.shown.find((x) => x.kind === 'confirm')!;
+    assert.match(String(asked.detail), /jupyter lab --no-browser --ip 127\.0\.0\.1 --port 8888/);
+    const terminal = vscode.window.terminals.find((x) => x.name.startsWith('Jupyter'));
+    assert.ok(terminal, 'a terminal on the node runs it');
+    const o = terminal.creationOptions as vscode.TerminalOptions;
+    assert.equal(o.shellPath, 'ssh');
+    assert.deepEqual((o.shellArgs as string[]).slice(-3), [
+      '-t',
+      `${real.user}@127.0.0.1`,
+      'jupyter lab --no-browser --ip 127.0.0.1 --port 8888',
+    ]);
+    assert.ok(!JSON.stringify(o).includes(token), 'no token in the terminal');
+    const opened = browsed.at(-1)!.uri.toString(true);
+    assert.equal(await httpGet(opened), 'lab up', 'the browser’s address is signed in');
+    assert.ok(!ext.testing.logTail.join('\n').includes(token));
   });
 
   test('Open TensorBoard with nothing on 6006 and no tensorboard on the node says how to install it', async function () {

@@ -4,7 +4,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ForwardOutcome } from '../../src/vscode/portActions';
+import type { ClusterNode } from '../../src/vscode/views/clustersTree';
+import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { engineNodes, run, until, type EngineNode, type InstanceNode } from './nodes';
 
 export type ForwardResult = ForwardOutcome;
 
@@ -84,3 +89,49 @@ export function sshProcesses(home: string): { pid: number; args: string }[] {
   }
   return out;
 }
+
+/** Create a one-node cluster with the key `tp_node_key.pub` of the configured home; wait until it runs. */
+export async function nodeCluster(
+  ext: TensorPoolExtensionApi,
+  name: string,
+): Promise<{ clusterId: string; node: InstanceNode; real: EngineNode }> {
+  ext.setPrompter(
+    new ScriptedPrompter([
+      '1xH100',
+      ACCEPT,
+      name,
+      'tp_node_key.pub',
+      'Only for this cluster',
+      ACCEPT,
+      'Off',
+      'Create cluster',
+    ]),
+  );
+  const clusterId = (await vscode.commands.executeCommand<string>('tensorpool.createCluster'));
+  assert.ok(clusterId, 'created');
+  await until(
+    async () => (await engineNodes()).some((n) => n.cluster_id === clusterId && n.state === 'up'),
+    'the node is up',
+    30_000,
+  );
+  await until(
+    async () => {
+      await ext.refresh();
+      return ext.store.clusters.data?.clusters?.find((c) => c.id === clusterId)?.status === 'RUNNING';
+    },
+    'RUNNING in the list',
+    30_000,
+  );
+  const rows = (await ext.views.clusters.getChildren(undefined)) as ClusterNode[];
+  const c = rows.find((r) => r.kind === 'cluster' && r.cluster.id === clusterId)!;
+  const node = ((await ext.views.clusters.getChildren(c)) as InstanceNode[])[0];
+  const real = (await engineNodes()).find((n) => n.instance_id === node.instance.id)!;
+  return { clusterId, node, real };
+}
+
+/** Run a command on the node as the test's own ssh (with `key`, the key the cluster was created with). */
+export const sshOnNode = (real: EngineNode, key: string, command: string) =>
+  run('ssh', [
+    ...['-p', String(real.port), '-i', key, '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no'],
+    ...['-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', `${real.user}@${real.host}`, command],
+  ]);
