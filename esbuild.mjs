@@ -58,6 +58,7 @@ const LAZY_ACTIONS = new Set(
     'portActions',
     'portApps',
     'portBrowser',
+    'tunnels',
     'requestFollower',
     'sshKeyActions',
     'storageConfig',

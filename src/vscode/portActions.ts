@@ -34,10 +34,11 @@ import type { HostSeams } from './hostSeams';
 import { configWriters } from './lazyConfig';
 import type { Log } from './log';
 import { ClusterFinder, type CreatedInstances } from './pickCluster';
-import { anyFreePort, isPortFree, type PortForwards } from './portForwards';
+import type { PortForwards } from './portForwards';
 import { forwardOf, openForward, pickForward } from './portBrowser';
 import { SshFailures } from './sshFailures';
 import type { Store } from './store';
+import { anyFreePort, isPortFree, reconnectTunnel, startTunnel } from './tunnels';
 import type { StoredState } from './storedState';
 
 /** What Forward Port… came to (tests read it; the user was told in words). */
@@ -209,7 +210,7 @@ export class PortActions {
       void vscode.window.showErrorMessage(message);
       return { ok: false, reason: 'taken' };
     }
-    const started = await this.d.forwards.start({
+    const started = await startTunnel(this.d.forwards, {
       clusterId: t.cluster.id,
       instanceId: t.instance.id,
       node: t.node,
@@ -266,7 +267,7 @@ export class PortActions {
 
   async reconnect(arg: unknown): Promise<boolean> {
     const f = forwardOf(this.d, arg);
-    const r = f && (await this.d.forwards.reconnect(f.id));
+    const r = f && (await reconnectTunnel(this.d.forwards, f.id));
     if (r && !r.ok)
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not reconnect the forward: {0}', r.message));
     return !!r?.ok;

@@ -1,16 +1,13 @@
 /**
  * The ports forwarded from nodes to this machine: each is one `ssh -N -L` child process of the extension
- * host (argv from model/portForward.ts), tracked here from start to end. A tunnel ends when the user stops
- * it, when its cluster or node leaves the list (or its cluster is being destroyed), and when the window
- * closes (dispose kills every child); one that drops by itself is marked so and the user is offered to
- * reconnect. Lives in the activation bundle because the Clusters tree lists the forwards under their node
- * and the window's end must reach them; the commands that start them are in dist/actions.js (portActions.ts).
+ * host, registered here by tunnels.ts (dist/actions.js, which starts it) and tracked until it ends. This part
+ * is in the activation bundle because the Clusters tree lists the forwards under their node and the window's
+ * end must reach them: a tunnel ends when the user stops it, when its cluster or node leaves the list (or its
+ * cluster is being destroyed), and when the window closes (dispose kills every child).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { knownClusters } from '../model/cluster';
-import { Commands } from './commands';
 import type { Log } from './log';
 import type { Store } from './store';
 
@@ -32,49 +29,9 @@ export interface Forward {
   state: ForwardState;
 }
 
-/** The path the browser opens (Jupyter's carries its token: kept in memory only, never shown or stored). */
-const openPaths = new WeakMap<Forward, string>();
-
-export type StartResult =
-  { readonly ok: true; readonly forward: Forward } | { readonly ok: false; readonly message: string };
-
 export interface ForwardSpec extends Omit<Forward, 'id' | 'state'> {
+  /** The path the browser opens (Jupyter's carries its token: kept in memory only, never shown or stored). */
   readonly openPath?: string;
-}
-
-const READY_TIMEOUT_MS = 25_000;
-const MAX_STDERR = 4_000;
-
-/** Can 127.0.0.1:<port> be bound now? */
-export function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-/** A port the system has free on 127.0.0.1 now. */
-export function anyFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(port, '127.0.0.1');
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
 }
 
 export class PortForwards implements vscode.Disposable {
@@ -82,13 +39,13 @@ export class PortForwards implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private readonly forwards = new Map<string, Forward>();
   private readonly children = new Map<string, ChildProcess>();
-  private readonly stopping = new Set<string>();
+  private readonly paths = new Map<string, string>();
   private readonly subscription: vscode.Disposable;
   private next = 1;
 
   constructor(
     private readonly store: Store,
-    private readonly log: Log,
+    readonly log: Log,
   ) {
     this.subscription = store.onDidChange((topic) => {
       if (topic === 'clusters' || topic === 'requests') this.closeGone();
@@ -97,6 +54,10 @@ export class PortForwards implements vscode.Disposable {
 
   all(): readonly Forward[] {
     return [...this.forwards.values()];
+  }
+
+  get(id: string): Forward | undefined {
+    return this.forwards.get(id);
   }
 
   forNode(clusterId: string, instanceId: string): readonly Forward[] {
@@ -112,52 +73,31 @@ export class PortForwards implements vscode.Disposable {
   }
 
   openPath(f: Forward): string {
-    return openPaths.get(f) ?? '/';
+    return this.paths.get(f.id) ?? '/';
   }
 
-  /** Start the tunnel; resolves once its local port accepts connections, or with why it did not. */
-  async start(spec: ForwardSpec): Promise<StartResult> {
+  /** Track a tunnel's ssh from now on (it is `starting` until setState says otherwise). */
+  add(spec: ForwardSpec, child: ChildProcess): Forward {
     const { openPath, ...rest } = spec;
     const forward: Forward = { ...rest, id: `fwd-${this.next++}`, state: 'starting' };
-    if (openPath) openPaths.set(forward, openPath);
-    const [file, ...args] = spec.argv;
-    const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
-    let stderr = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (d: string) => {
-      if (stderr.length < MAX_STDERR) stderr += d;
-    });
-    let exited: string | undefined;
-    const ended = new Promise<void>((resolve) => {
-      child.once('error', (e) => {
-        exited = e.message;
-        resolve();
-      });
-      child.once('exit', (code, signal) => {
-        exited ??= `exit ${code ?? signal}`;
-        resolve();
-      });
-    });
+    if (openPath) this.paths.set(forward.id, openPath);
     this.forwards.set(forward.id, forward);
     this.children.set(forward.id, child);
     this.emitter.fire();
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    while (exited === undefined && Date.now() < deadline) {
-      if (await accepts(spec.local)) break;
-      await Promise.race([ended, new Promise((r) => setTimeout(r, 150))]);
-    }
-    if (exited !== undefined || Date.now() >= deadline || this.stopping.has(forward.id)) {
-      const why = this.log.secrets.redact(stderr.trim()) || exited || 'timed out';
-      this.end(forward.id);
-      return { ok: false, message: why };
-    }
-    forward.state = 'up';
-    void ended.then(() => this.exited(forward.id, stderr));
-    this.log.info(
-      `Forwarding 127.0.0.1:${forward.local} to port ${forward.remote} of node ${forward.instanceId} (${forward.clusterId}).`,
-    );
+    return forward;
+  }
+
+  /** Still tracked (not stopped or closed)? */
+  has(id: string): boolean {
+    return this.forwards.has(id);
+  }
+
+  setState(id: string, state: ForwardState): void {
+    const f = this.forwards.get(id);
+    if (!f || f.state === state) return;
+    f.state = state;
+    if (state === 'dropped') this.children.delete(id);
     this.emitter.fire();
-    return { ok: true, forward };
   }
 
   /** Stop one forward (its ssh ends); true when there was one. */
@@ -181,6 +121,7 @@ export class PortForwards implements vscode.Disposable {
     if (this.forwards.size === 0) return;
     const data = this.store.clusters.data;
     for (const f of this.all()) {
+      if (!this.forwards.has(f.id)) continue;
       if (this.store.requestFor(f.clusterId)?.kind === 'destroy') {
         this.closeCluster(f.clusterId, 'destroying');
         continue;
@@ -195,50 +136,12 @@ export class PortForwards implements vscode.Disposable {
     }
   }
 
-  /** The tunnel's ssh ended by itself: mark it dropped and offer to reconnect. */
-  private exited(id: string, stderr: string): void {
-    const f = this.forwards.get(id);
-    this.children.delete(id);
-    if (!f || this.stopping.has(id)) return;
-    f.state = 'dropped';
-    this.emitter.fire();
-    const detail = this.log.secrets.redact(stderr.trim().split(/\r?\n/).pop() ?? '');
-    this.log.warn(
-      `The tunnel ${id} to port ${f.remote} of ${f.instanceId} dropped${detail ? `: ${detail}` : ''}.`,
-    );
-    const reconnect = vscode.l10n.t('Reconnect');
-    const stop = vscode.l10n.t('Stop Forwarding');
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t(
-          'The forward of port {0} on node {1} of {2} (local port {3}) dropped.',
-          f.remote,
-          f.node,
-          f.clusterName,
-          f.local,
-        ),
-        reconnect,
-        stop,
-      )
-      .then((a) => {
-        if (a === reconnect) void vscode.commands.executeCommand(Commands.reconnectForward, f.id);
-        else if (a === stop) this.stop(f.id);
-      });
-  }
-
-  /** Start a dropped forward again on the same local port (the argv is the one it had). */
-  async reconnect(id: string): Promise<StartResult | undefined> {
-    const f = this.forwards.get(id);
-    if (!f || f.state !== 'dropped') return undefined;
-    this.end(id);
-    return this.start({ ...f, openPath: openPaths.get(f) });
-  }
-
-  private end(id: string): void {
-    this.stopping.add(id);
+  /** Forget a forward and end its ssh if it still runs. */
+  end(id: string): void {
     const child = this.children.get(id);
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     this.children.delete(id);
+    this.paths.delete(id);
     if (this.forwards.delete(id)) this.emitter.fire();
   }
 

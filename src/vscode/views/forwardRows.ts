@@ -3,11 +3,11 @@
  * node's port and what serves there, its state; Open in Browser and Stop Forwarding are on the row.
  */
 import * as vscode from 'vscode';
-import { localUrl } from '../../model/portForward';
 import type { Forward } from '../portForwards';
 
 export function forwardItem(f: Forward): vscode.TreeItem {
-  const url = localUrl(f.local);
+  // The local address as model/portForward.ts's localUrl writes it (not imported: it stays out of activation).
+  const url = `http://127.0.0.1:${f.local}/`;
   const item = new vscode.TreeItem(url, vscode.TreeItemCollapsibleState.None);
   const what = f.label
     ? vscode.l10n.t('{0} on port {1}', f.label, f.remote)
