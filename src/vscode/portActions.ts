@@ -149,7 +149,19 @@ export class PortActions {
       return { ok: false, reason: 'cancelled' };
     }
     if (!req) return { ok: false, reason: 'cancelled' };
-    const result = await this.forward(t, req, {});
+    // Already forwarded (and up): the same tunnel, not a second ssh, unless another local port was asked for.
+    const same = this.d.forwards
+      .forNode(t.cluster.id, t.instance.id)
+      .find((f) => f.remote === req.remote && f.state === 'up' && (req.local ?? f.local) === f.local);
+    const result: ForwardOutcome = same
+      ? {
+          ok: true,
+          id: same.id,
+          url: localUrl(same.local),
+          local: same.local,
+          same: same.local === same.remote,
+        }
+      : await this.forward(t, req, {});
     if (result.ok) void this.announce(t, result);
     return result;
   }

@@ -62,7 +62,11 @@ export class PortApps {
       const logdir = await this.askLogdir(t, jobId);
       if (logdir === undefined || !(await this.startIn(t, ssh, 'tensorboard', tensorboardCommand(logdir))))
         return { ok: false, reason: 'cancelled' };
-      const up = await this.waitFor(t, 'TensorBoard', () => this.p.listening(t, ssh, TENSORBOARD_PORT));
+      const up = await this.waitFor(
+        t,
+        'TensorBoard',
+        async () => (await this.p.listening(t, ssh, TENSORBOARD_PORT)) ?? null,
+      );
       if (!up) return { ok: false, reason: 'closed' };
     }
     return this.forwardAndOpen(t, TENSORBOARD_PORT, 'TensorBoard');
@@ -77,7 +81,7 @@ export class PortApps {
     if (server === undefined) {
       if (!(await this.startIn(t, ssh, 'jupyter', jupyterCommand())))
         return { ok: false, reason: 'cancelled' };
-      server = await this.waitFor(t, 'Jupyter', async () => (await this.jupyterServer(t, ssh)) ?? undefined);
+      server = await this.waitFor(t, 'Jupyter', () => this.jupyterServer(t, ssh));
       if (!server) return { ok: false, reason: 'closed' };
     }
     return this.forwardAndOpen(t, server.port, 'Jupyter', jupyterPath(server));
@@ -166,11 +170,12 @@ export class PortApps {
     return true;
   }
 
-  /** Poll until the app answers (bounded, cancellable); what the check found, or undefined. */
+  /** Poll until the app answers (bounded, cancellable); what the check found, or undefined. A check that
+   *  answers null (ssh failed, the user was told) ends the wait. */
   private waitFor<T>(
     t: ConnectTarget,
     name: string,
-    check: () => Promise<T | false | undefined>,
+    check: () => Promise<T | false | undefined | null>,
   ): Thenable<T | undefined> {
     return vscode.window.withProgress(
       {
@@ -182,6 +187,7 @@ export class PortApps {
         const deadline = Date.now() + START_WAIT_MS;
         while (!token.isCancellationRequested && Date.now() < deadline) {
           const found = await check();
+          if (found === null) return undefined;
           if (found) return found;
           await new Promise((r) => setTimeout(r, POLL_MS));
         }

@@ -96,6 +96,8 @@ suite('Ports on a node (real ssh tunnels)', function () {
     assert.equal(r.url, `http://127.0.0.1:${r.local}/`);
     assert.equal(await httpGet(r.url), `hello from ${node.instance.id}`);
     assert.equal(ours().length, 1, 'one ssh for the tunnel');
+    assert.deepEqual(await forward(node, String(server.port)), r, 'forwarded again: the same tunnel');
+    assert.equal(ours().length, 1, 'still one ssh');
     const [row] = await forwardRows();
     assert.equal(row.kind, 'portForward');
     const item = ext.views.clusters.getTreeItem(row) as vscode.TreeItem;
