@@ -107,7 +107,7 @@ export async function nodeCluster(
       'Create cluster',
     ]),
   );
-  const clusterId = (await vscode.commands.executeCommand<string>('tensorpool.createCluster'));
+  const clusterId = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
   assert.ok(clusterId, 'created');
   await until(
     async () => (await engineNodes()).some((n) => n.cluster_id === clusterId && n.state === 'up'),
