@@ -23,7 +23,7 @@ import { clusterVolumeItem } from './volumesTree';
 import { mark, markWhen } from '../timingMarks';
 import { FirstRows } from './firstRows';
 import type { Forward, PortForwards } from '../portForwards';
-import { forwardItem } from './forwardRows';
+import { forwardItem, forwardNodes } from './forwardRows';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
@@ -70,6 +70,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private readonly first = new FirstRows<ClusterNode[]>();
   /** The keys of a cluster row's nodes, as of its last change (they follow from its signature). */
   private readonly childKeys = new Map<string, string[]>();
+  private readonly forwardsChanged: vscode.Disposable | undefined;
 
   constructor(
     private readonly store: Store,
@@ -85,8 +86,6 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     });
     this.forwardsChanged = forwards?.onDidChange(() => this.update());
   }
-
-  private readonly forwardsChanged: vscode.Disposable | undefined;
 
   /** The volumes list changed: redraw the clusters whose attached volumes changed. */
   refreshView(): void {
@@ -158,7 +157,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       mark('clusters.ask'); // test/bench: when VS Code first asked for the rows
       return this.first.ask(this.interim(), () => this.firstRows());
     }
-    if (node.kind === 'instance') return this.forwardRows(node);
+    if (node.kind === 'instance')
+      return forwardNodes(this.forwards, node).map((f) => this.nodes.take(nodeKey(f), f));
     return node.kind === 'cluster' ? this.childRows(node) : [];
   }
 
@@ -192,18 +192,6 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       volume,
     }));
     return [...instances, ...volumes].map((fresh) => this.nodes.take(nodeKey(fresh), fresh));
-  }
-
-  /** A node's forwarded ports (portForwards.ts), after whatever else it lists. */
-  private forwardRows(node: Extract<ClusterNode, { kind: 'instance' }>): ClusterNode[] {
-    return (this.forwards?.forNode(node.cluster.id, node.instance.id) ?? []).map((forward) =>
-      this.nodes.take(`forward:${node.cluster.id}:${forward.id}`, {
-        kind: 'portForward',
-        cluster: node.cluster,
-        instance: node.instance,
-        forward,
-      }),
-    );
   }
 
   private volumesFor(cluster: Cluster): readonly AttachedVolume[] {
@@ -271,11 +259,10 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'instance': {
         const i = node.instance;
+        const kids = forwardNodes(this.forwards, node).length; // forwarded ports (forwardRows.ts)
         const item = new vscode.TreeItem(
           instanceLabel(node.index, i),
-          this.forwards?.forNode(node.cluster.id, i.id).length
-            ? vscode.TreeItemCollapsibleState.Expanded
-            : vscode.TreeItemCollapsibleState.None,
+          kids ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
         );
         item.description = stateWord(i.status);
         item.iconPath = phaseIcon(i.status);
