@@ -19,6 +19,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'job-file.png': '50-job-file-codelens',
   'job-logs.png': '54-job-terminal-logs',
   'object-storage.png': '21-object-storage-section',
+  'port-forward.png': '81-ports-forward-row',
 };
 
 function main(): void {
