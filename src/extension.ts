@@ -21,6 +21,7 @@ import { LISTING_URI, ListingDocumentProvider } from './vscode/listingDocument';
 import { ObjectStorageController } from './vscode/objectStorage';
 import { setupObjectBrowser } from './vscode/objectBrowserSetup';
 import { Log } from './vscode/log';
+import { PortForwards } from './vscode/portForwards';
 import { RefreshScheduler, setRefreshTimeScale } from './vscode/refreshScheduler';
 import { recordRemoteFolder } from './vscode/remoteFolder';
 import { lazyActions, quickInputPrompter } from './vscode/lazyActions';
@@ -92,10 +93,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // and, once activation returned, check it against /health and /me.
   void account.initialize();
   const clusters = new ClustersController(store, api, state, log);
+  // Ports forwarded from nodes: listed under their node, and stopped when the window closes.
+  const forwards = new PortForwards(store, log);
   const tree = new ClustersTreeProvider(
     store,
     (clusterId) => volumes.attachedTo(clusterId),
     () => account.tokenRead,
+    forwards,
   );
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
@@ -156,6 +160,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     jobStarted: () => jobFiles.refreshLenses(),
     jobs: jobs.controller,
     terminalTap: terminalTap?.record,
+    forwards,
   });
   const jobFiles = setupJobFiles(context, {
     prompts,
@@ -179,6 +184,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const command = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
 
   context.subscriptions.push(
+    forwards,
     log,
     store,
     account,

@@ -20,6 +20,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'job-logs.png': '54-job-terminal-logs',
   'metrics.png': '56-metrics-panel',
   'object-storage.png': '21-object-storage-section',
+  'port-forward.png': '81-ports-forward-row',
 };
 
 function main(): void {

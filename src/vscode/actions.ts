@@ -23,6 +23,9 @@ import { JobRunner } from './jobRun';
 import type { JobsController } from './jobs';
 import type { TerminalTap } from './jobTerminal';
 import { LocalCommandRunner } from './localCommands';
+import { PortActions } from './portActions';
+import { PortApps } from './portApps';
+import type { PortForwards } from './portForwards';
 import type { Log } from './log';
 import { MetricsPanels } from './metricsPanel';
 import type { ObjectStorageController } from './objectStorage';
@@ -67,6 +70,8 @@ export interface ActionDeps {
   readonly jobs: JobsController;
   /** Records what job terminals receive (the test API; undefined in production). */
   readonly terminalTap?: TerminalTap;
+  /** The ports forwarded from nodes (activation bundle: the tree lists them, the window's end stops them). */
+  readonly forwards: PortForwards;
 }
 
 export interface Actions {
@@ -86,6 +91,8 @@ export interface Actions {
   readonly pullJob: JobPull;
   /** Show Metrics' panels. */
   readonly metrics: MetricsPanels;
+  readonly ports: PortActions;
+  readonly portApps: PortApps;
 }
 
 export function createActions(d: ActionDeps): Actions {
@@ -98,7 +105,10 @@ export function createActions(d: ActionDeps): Actions {
     log,
     d.refreshClustersIfVisible,
     (r, outcome) => {
-      if (r.kind === 'destroy' && outcome.kind === 'completed') void connect.removeHosts(r.clusterId);
+      if (r.kind === 'destroy' && outcome.kind === 'completed') {
+        d.forwards.closeCluster(r.clusterId, 'destroyed');
+        void connect.removeHosts(r.clusterId);
+      }
     },
   );
   d.subscriptions.push(follower);
@@ -133,6 +143,7 @@ export function createActions(d: ActionDeps): Actions {
   const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
   const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
   const origins = new Map<string, string>();
+  const ports = new PortActions({ store, api, state, log, prompts, host, created, forwards: d.forwards });
   return {
     follower,
     clusters: new ClusterActions(clusterDeps),
@@ -161,5 +172,7 @@ export function createActions(d: ActionDeps): Actions {
     }),
     pullJob: new JobPull(jobs, api, prompts, host, commands, followers, origins),
     metrics,
+    ports,
+    portApps: new PortApps(ports),
   };
 }

@@ -47,6 +47,13 @@ export const Commands = {
   copyStorageEnvironment: 'tensorpool.copyStorageEnvironment',
   openInRemoteSsh: 'tensorpool.openInRemoteSsh',
   openSshTerminal: 'tensorpool.openSshTerminal',
+  // ports on a node (portActions.ts, portApps.ts, portForwards.ts)
+  forwardPort: 'tensorpool.forwardPort',
+  openForwardedPort: 'tensorpool.openForwardedPort',
+  stopForwarding: 'tensorpool.stopForwarding',
+  reconnectForward: 'tensorpool.reconnectForward',
+  openTensorBoard: 'tensorpool.openTensorBoard',
+  openJupyter: 'tensorpool.openJupyter',
   // --- saved SSH keys (src/vscode/sshKeys.ts) ---
   refreshSshKeys: 'tensorpool.refreshSshKeys',
   addSshKey: 'tensorpool.addSshKey',

@@ -19,6 +19,8 @@ export async function resolveConnectTarget(
   arg: unknown,
   finder: ClusterFinder,
   prompts: () => Prompter,
+  /** The cluster picker's title (default: Connect to a Cluster). */
+  title?: string,
 ): Promise<ConnectTarget | undefined> {
   const node = arg as ClusterNode | undefined;
   if (node && typeof node === 'object' && node.kind === 'instance')
@@ -28,7 +30,7 @@ export async function resolveConnectTarget(
   else if (typeof arg === 'string' && arg.trim()) chosen = await finder.byId(arg.trim());
   else
     chosen = await finder.pick({
-      title: vscode.l10n.t('Connect to a Cluster'),
+      title: title ?? vscode.l10n.t('Connect to a Cluster'),
       filter: (c) => clusterPhase(c.status) === 'running',
       filterWhy: vscode.l10n.t('No cluster is running.'),
     });

@@ -18,6 +18,8 @@ export interface HostSeamValues {
   readonly env: () => Readonly<Record<string, string | undefined>>;
   /** Open a URI in a new window (a test cannot open a second window). */
   readonly opener: (uri: vscode.Uri) => Thenable<unknown>;
+  /** Open a web address (already through asExternalUri) in the Simple Browser or the external browser. */
+  readonly browse: (uri: vscode.Uri, where: 'simpleBrowser' | 'external') => Thenable<unknown>;
   /** Whether Remote-SSH is installed (it cannot be installed offline). */
   readonly hasRemoteSsh: () => boolean;
   /** Workspace Trust (the integration harness also opens a really untrusted folder: untrustedWorkspace.test.ts). */
@@ -32,6 +34,10 @@ const REAL: HostSeamValues = {
   home: () => os.homedir(),
   env: () => process.env,
   opener: (uri) => vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true }),
+  browse: (uri, where) =>
+    where === 'external'
+      ? vscode.env.openExternal(uri)
+      : vscode.commands.executeCommand('simpleBrowser.show', uri.toString(true)),
   hasRemoteSsh: () => vscode.extensions.getExtension(REMOTE_SSH_ID) !== undefined,
   isTrusted: () => vscode.workspace.isTrusted,
   folders: () =>
@@ -54,6 +60,8 @@ export class HostSeams implements HostSeamValues {
   readonly home = (): string => this.values.home();
   readonly env = (): Readonly<Record<string, string | undefined>> => this.values.env();
   readonly opener = (uri: vscode.Uri): Thenable<unknown> => this.values.opener(uri);
+  readonly browse = (uri: vscode.Uri, where: 'simpleBrowser' | 'external'): Thenable<unknown> =>
+    this.values.browse(uri, where);
   readonly hasRemoteSsh = (): boolean => this.values.hasRemoteSsh();
   readonly isTrusted = (): boolean => this.values.isTrusted();
   readonly folders = (): readonly string[] => this.values.folders();

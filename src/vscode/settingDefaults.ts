@@ -14,6 +14,7 @@ export const SETTING_DEFAULTS = {
   sshUser: 'ubuntu',
   sshPort: 22,
   sshConfigMode: 'include',
+  'ports.openIn': 'simpleBrowser',
   objectStorageProfile: 'tp',
   jobMetrics: true,
 } as const;

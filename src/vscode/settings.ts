@@ -110,3 +110,9 @@ export function affectsApi(e: vscode.ConfigurationChangeEvent): boolean {
 export function affectsRefreshInterval(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration('tensorpool.refreshInterval');
 }
+
+/** Where Open in Browser opens a forwarded port (tensorpool.ports.openIn). */
+export function readPortsOpenIn(): 'simpleBrowser' | 'external' | 'ask' {
+  const v = tensorpool().get<string>('ports.openIn', D['ports.openIn']);
+  return v === 'external' || v === 'ask' ? v : 'simpleBrowser';
+}

@@ -59,6 +59,13 @@ export interface Page {
   url(): string;
   /** Run `fn` in the page and return its (serialisable) result. */
   evaluate<R>(fn: () => R): Promise<R>;
+  /** Every frame of the page, nested ones (webviews, the Simple Browser's page) included. */
+  frames(): Frame[];
+}
+
+export interface Frame {
+  url(): string;
+  locator(selector: string): Locator;
 }
 
 export interface BrowserContext {

@@ -22,12 +22,15 @@ import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './com
 import { clusterVolumeItem } from './volumesTree';
 import { mark, markWhen } from '../timingMarks';
 import { FirstRows } from './firstRows';
+import type { Forward, PortForwards } from '../portForwards';
+import { forwardItem, forwardNodes } from './forwardRows';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
   | { readonly kind: 'cluster'; cluster: Cluster }
   | { readonly kind: 'instance'; cluster: Cluster; instance: Instance; index: number }
   | { readonly kind: 'clusterVolume'; cluster: Cluster; volume: AttachedVolume }
+  | { readonly kind: 'portForward'; cluster: Cluster; instance: Instance; forward: Forward }
   | { readonly kind: 'error'; message: string; errorKind: string }
   | { readonly kind: 'listingText'; preview: string }
   | { readonly kind: 'loading' }
@@ -42,6 +45,8 @@ function nodeKey(node: ClusterNode): string {
       return `instance:${node.cluster.id}:${node.instance.id}`;
     case 'clusterVolume':
       return `cluster:${node.cluster.id}:volume:${node.volume.id}`;
+    case 'portForward':
+      return `forward:${node.cluster.id}:${node.forward.id}`;
     default:
       return `clusters:${node.kind}`;
   }
@@ -65,6 +70,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private readonly first = new FirstRows<ClusterNode[]>();
   /** The keys of a cluster row's nodes, as of its last change (they follow from its signature). */
   private readonly childKeys = new Map<string, string[]>();
+  private readonly forwardsChanged: vscode.Disposable | undefined;
 
   constructor(
     private readonly store: Store,
@@ -72,10 +78,13 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
     /** The stored token was read (before that, "signed out" is only the state the window starts in). */
     private readonly accountKnown: () => boolean = () => true,
+    /** Ports forwarded from nodes, listed under their node. */
+    private readonly forwards?: PortForwards,
   ) {
     this.subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
+    this.forwardsChanged = forwards?.onDidChange(() => this.update());
   }
 
   /** The volumes list changed: redraw the clusters whose attached volumes changed. */
@@ -113,6 +122,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         let kids = isChanged ? undefined : this.childKeys.get(key);
         if (!kids) this.childKeys.set(key, (kids = this.childRows(node).map(nodeKey)));
         for (const kid of kids) live.add(kid);
+        for (const f of this.forwards?.all() ?? [])
+          if (f.clusterId === node.cluster.id) live.add(`forward:${f.clusterId}:${f.id}`);
       }
     }
     this.rootKeys = keys;
@@ -132,6 +143,9 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     const c = node.cluster;
     const op = this.store.requestFor(c.id);
     const volumes = this.volumesFor(c);
+    const forwarded = this.forwards?.signature(c.id);
+    if (forwarded)
+      return `${recordSignature(c)}|${op ? `${op.kind}:${op.status}` : ''}|${dataSignature(volumes)}|${forwarded}`;
     // The record's own signature string when nothing else feeds the row (the common case: compared
     // by identity, not character by character).
     if (!op && volumes.length === 0) return recordSignature(c);
@@ -143,6 +157,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       mark('clusters.ask'); // test/bench: when VS Code first asked for the rows
       return this.first.ask(this.interim(), () => this.firstRows());
     }
+    if (node.kind === 'instance')
+      return forwardNodes(this.forwards, node).map((f) => this.nodes.take(nodeKey(f), f));
     return node.kind === 'cluster' ? this.childRows(node) : [];
   }
 
@@ -243,7 +259,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'instance': {
         const i = node.instance;
-        const item = new vscode.TreeItem(instanceLabel(node.index, i), vscode.TreeItemCollapsibleState.None);
+        const kids = forwardNodes(this.forwards, node).length; // forwarded ports (forwardRows.ts)
+        const item = new vscode.TreeItem(
+          instanceLabel(node.index, i),
+          kids ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+        );
         item.description = stateWord(i.status);
         item.iconPath = phaseIcon(i.status);
         item.contextValue = instanceContext(i);
@@ -251,6 +271,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'clusterVolume':
         return clusterVolumeItem(node.cluster.id, node.volume);
+      case 'portForward':
+        return forwardItem(node.forward);
       case 'error':
         return node.errorKind === 'unauthorized'
           ? errorRow(
@@ -289,6 +311,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   dispose(): void {
     this.first.dispose();
     this.subscription.dispose();
+    this.forwardsChanged?.dispose();
     this.emitter.dispose();
   }
 }

@@ -1,0 +1,167 @@
+// Ports on a node through the real workbench: a cluster created with a key of its own (made for this test
+// and removed after), a small HTTP server started on its node over ssh, Forward Port… from the palette with
+// the node's port typed into the quick pick, Open in Browser from the notification, and the page's text read
+// inside the Simple Browser's frame; then Stop Forwarding on the port's row under the node, and no ssh left.
+import * as assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { UiContext, UiTest } from './types';
+
+const NAME = 'ui-ports';
+const KEY = path.join(os.homedir(), '.ssh', 'tp_ui_ports_key');
+
+interface EngineNode {
+  instance_id: string;
+  cluster_id: string;
+  state: string;
+  host: string;
+  port: number;
+  user: string;
+}
+
+let node: EngineNode | undefined;
+let serverPort = 0;
+let serverPid = 0;
+
+async function nodes(engineUrl: string): Promise<EngineNode[]> {
+  const res = await fetch(`${engineUrl}/_engine/nodes`);
+  return ((await res.json()) as { nodes: EngineNode[] }).nodes;
+}
+
+function onNode(n: EngineNode, command: string): Promise<string> {
+  const args = ['-p', String(n.port), '-i', KEY, '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no'];
+  args.push('-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', `${n.user}@${n.host}`, command);
+  return new Promise((resolve, reject) =>
+    execFile('ssh', args, { timeout: 20_000 }, (err, stdout) =>
+      err ? reject(new Error(err.message)) : resolve(stdout),
+    ),
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** ssh clients logging in with this test's key (the extension's tunnel among them). */
+function tunnels(): number {
+  return fs
+    .readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        const argv = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+        return /(^|\/)ssh$/.test(argv[0]) && argv.includes(KEY);
+      } catch {
+        return false;
+      }
+    }).length;
+}
+
+async function cleanUp(): Promise<void> {
+  if (node && serverPid) await onNode(node, `kill ${serverPid} 2>/dev/null; true`).catch(() => undefined);
+  fs.rmSync(KEY, { force: true });
+  fs.rmSync(`${KEY}.pub`, { force: true });
+}
+
+export const tests: UiTest[] = [
+  {
+    name: 'a cluster with its own key, and a small web server on its node',
+    async run({ workbench, engine, log }: UiContext) {
+      fs.rmSync(KEY, { force: true });
+      fs.rmSync(`${KEY}.pub`, { force: true });
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'tp-ui-ports', '-f', KEY]);
+      await workbench.runCommand('TensorPool: Create Cluster…');
+      await workbench.waitForQuickInput(/GPU instance type/);
+      await workbench.pickQuickItem('1xH100');
+      await workbench.waitForQuickInput(/Number of nodes/);
+      await workbench.page.keyboard.press('Enter');
+      await workbench.waitForQuickInput(/Cluster name/);
+      await workbench.replaceQuickInputText(NAME);
+      await workbench.page.keyboard.press('Enter');
+      await workbench.waitForQuickInput(/SSH public key|No ~\/\.ssh/);
+      await workbench.pickQuickItem('tp_ui_ports_key.pub');
+      await workbench.waitForQuickInput(/Save this SSH key/);
+      await workbench.pickQuickItem('Only for this cluster');
+      await workbench.waitForQuickInput(/Container image/);
+      await workbench.page.keyboard.press('Enter');
+      await workbench.waitForQuickInput(/Deletion protection/);
+      await workbench.pickQuickItem('Off', 'Off');
+      await workbench.waitForQuickInput(/Review and create/);
+      await workbench.page.keyboard.press('Enter');
+      await workbench
+        .sidebarRows()
+        .filter({ hasText: new RegExp(`${NAME}.*running`) })
+        .first()
+        .waitFor({ timeout: 60_000 });
+      const list = (await engine.get('/cluster/list')) as {
+        clusters: Array<{ name: string; cluster_id?: string; id?: string }>;
+      };
+      const c = list.clusters.find((x) => x.name === NAME)!;
+      const id = c.cluster_id ?? c.id;
+      node = (await nodes(engine.url)).find((n) => n.cluster_id === id && n.state === 'up');
+      assert.ok(node, 'the cluster has a node up');
+      serverPort = await freePort();
+      const js = `require('http').createServer((q,s)=>s.end('hello from '+process.env.TP_NODE)).listen(${serverPort},'127.0.0.1')`;
+      serverPid = Number((await onNode(node, `nohup node -e "${js}" >/dev/null 2>&1 & echo $!`)).trim());
+      assert.ok(serverPid > 0);
+      log(`node ${node.instance_id} serves on ${serverPort} (pid ${serverPid})`);
+    },
+  },
+  {
+    name: 'Forward Port… from the palette, then Open in Browser shows the node’s page in the Simple Browser',
+    async run({ workbench, log }: UiContext) {
+      try {
+        await workbench.runCommand('TensorPool: Forward Port…');
+        await workbench.waitForQuickInput(/Which cluster/);
+        await workbench.pickQuickItem(NAME);
+        await workbench.waitForQuickInput(/The port on the node/);
+        await workbench.replaceQuickInputText(String(serverPort));
+        await workbench.page.keyboard.press('Enter');
+        const message = await workbench.notification(/is at http:\/\/127\.0\.0\.1:\d+/, 30_000);
+        log(`notification: ${message}`);
+        const local = /127\.0\.0\.1:(\d+)/.exec(message)![1];
+        await workbench.page
+          .locator('.notifications-toasts .notification-list-item')
+          .filter({ hasText: /is at http/ })
+          .first()
+          .locator('.monaco-button', { hasText: 'Open in Browser' })
+          .first()
+          .click();
+        let text = '';
+        for (let i = 0; i < 100 && !text.includes('hello from'); i++) {
+          for (const frame of workbench.page.frames().filter((f) => f.url().includes(`/proxy/${local}/`)))
+            text = await frame
+              .locator('body')
+              .innerText({ timeout: 1_000 })
+              .catch(() => text);
+          if (!text.includes('hello from')) await workbench.page.waitForTimeout(200);
+        }
+        assert.equal(text.trim(), `hello from ${node!.instance_id}`, 'the page inside the Simple Browser');
+        log(`Simple Browser shows: ${text.trim()}`);
+        log(`screenshot ${await workbench.screenshot('80-ports-simple-browser')}`);
+        assert.equal(tunnels(), 1, 'one ssh for the tunnel');
+
+        await workbench.showSections('Clusters');
+        const nodeRow = await workbench.expandRow(
+          workbench.sidebarRows().filter({ hasText: NAME }).first(),
+          /Node 1|node 1/,
+        );
+        await workbench.expandRow(nodeRow, `127.0.0.1:${local}`);
+        log(`screenshot ${await workbench.screenshot('81-ports-forward-row')}`);
+        await workbench.clickRowAction(`127.0.0.1:${local}`, 'Stop Forwarding');
+        for (let i = 0; i < 50 && tunnels() > 0; i++) await workbench.page.waitForTimeout(200);
+        assert.equal(tunnels(), 0, 'Stop Forwarding ended the ssh');
+      } finally {
+        await cleanUp();
+      }
+    },
+  },
+];
