@@ -6,6 +6,7 @@
 //   POST   /_engine/seed {clusters, token?, prefix?, instanceType?, numNodes?}
 //   POST   /_engine/objects {bucket, key}
 //   GET    /_engine/state               POST /_engine/priority {nice} (./priority.ts)
+//   GET|POST /_engine/nodes {ports?, down?}  real cluster nodes (./nodeControl.ts)
 // Errors are 400/404 `{"error": "..."}`.
 
 import type { EngineCore } from './core';
@@ -16,6 +17,7 @@ import { clusterJson, requestJson, sshKeyJson } from './present';
 import { parseVersion } from './offered';
 import { setPriority } from './priority';
 import { parsePrices } from './quotes';
+import { nodesControl } from './nodeControl';
 import { bulkSeed } from './seed';
 import { iso } from './state';
 import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
@@ -53,6 +55,8 @@ const ENDPOINTS = [
   'GET /_engine/state',
   'GET /_engine/s3',
   'POST /_engine/priority',
+  'GET /_engine/nodes',
+  'POST /_engine/nodes',
 ];
 
 export function handleControl(
@@ -112,6 +116,9 @@ export function handleControl(
       return json(200, dump(core));
     case 'POST /priority':
       return withBody(setPriority);
+    case 'GET /nodes':
+    case 'POST /nodes':
+      return withBody((b) => nodesControl(core.options.nodes, method, b));
     case 'GET /s3': {
       const store = core.options.objectStore;
       if (!store) return notFound('the engine runs no S3 server (start it with --s3)');

@@ -5,6 +5,8 @@ import { FaultStore } from './faults';
 import { RequestLog } from './log';
 import { applyDemoSeed } from './seed';
 import type { RunningObjectStore } from './objectStore';
+import type { NodeManager } from './nodes';
+import type { JobRunner } from './jobRunner';
 import { EngineState } from './state';
 import type { EngineConfig, SeedName } from './types';
 
@@ -16,6 +18,10 @@ export interface CoreOptions {
   seed: SeedName;
   /** The S3 server the object-storage credentials point at (startEngine({ s3: true })). */
   objectStore?: RunningObjectStore;
+  /** Real cluster nodes (engine/nodes.ts); without it, nodes have addresses nobody answers on. */
+  nodes?: NodeManager;
+  /** Jobs that really run on the nodes (engine/jobRunner.ts, `--real-jobs`). */
+  jobs?: JobRunner;
 }
 
 export class EngineCore {
@@ -30,6 +36,8 @@ export class EngineCore {
   /** New state (optionally seeded), empty log, no faults, start-up config. */
   reset(seed: SeedName): void {
     this.options.objectStore?.reset();
+    this.options.jobs?.killAll();
+    void this.options.nodes?.stopAll();
     this.state = this.fresh(seed);
     this.log.clear();
     this.faults.clear();
@@ -46,6 +54,7 @@ export class EngineCore {
       readonlyTokens: this.options.readonlyTokens,
       config: this.options.config,
       objectStore: this.options.objectStore,
+      nodes: this.options.nodes?.enabled ? this.options.nodes : undefined,
     });
     if (seed === 'demo') applyDemoSeed(state, Date.now());
     return state;

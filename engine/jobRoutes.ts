@@ -105,9 +105,11 @@ function pull(ctx: UserCtx, j: Job, base: string): Reply {
   const status = ctx.state.jobs.status(j, ctx.now);
   if (!TERMINAL_JOB.has(status)) {
     if (status !== 'running') return detail(409, `Job ${j.id} is ${status}: it has no outputs yet`);
+    const identity = ctx.query.get('private_key_path') ?? undefined;
+    const real = j.real?.pullCommand(identity);
     return json(200, {
       message: `Job ${j.id} is still running: syncing its outputs with rsync.`,
-      command: dry.value ? '' : `echo pulled ${j.id} > .tp-pull-marker`,
+      command: dry.value ? '' : (real ?? `echo pulled ${j.id} > .tp-pull-marker`),
       command_show_stdout: false,
     });
   }

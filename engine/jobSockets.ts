@@ -51,7 +51,14 @@ async function push(s: Session, core: EngineCore): Promise<void> {
   };
   const job = state.jobs.create(user, input, now, parsed);
   if (!(await s.out({ job_id: job.id, message: `Job ${job.id} created on cluster ${cluster.id}.` }))) return;
-  const command = `echo ${job.id} > .tp-upload-marker`;
+  // Real jobs (engine/jobRunner.ts): an rsync over ssh to the job's folder on the first node.
+  const runner = core.options.jobs;
+  const target = runner?.node(cluster);
+  if (runner && !target) {
+    state.jobs.uploadFailed(job, 'node unreachable');
+    return s.close(4409, `The first node of cluster ${cluster.id} is not reachable`);
+  }
+  const command = target ? runner!.prepare(job, target.node) : `echo ${job.id} > .tp-upload-marker`;
   const asked = { message: 'Uploading project files...', command, command_show_stdout: false };
   if (!(await s.out(asked))) return;
   const r = (await s.next(ANSWER_TIMEOUT_MS)) as Record<string, unknown> | null | undefined;
@@ -69,6 +76,7 @@ async function push(s: Session, core: EngineCore): Promise<void> {
     return s.close(4422, `Upload failed (exit code ${String(r.exit_code)})`);
   }
   state.jobs.submitted(job, Date.now());
+  if (target) runner!.start(job, target.instanceId, target.node, state.jobs);
   const tail = teardown ? ' The cluster will be destroyed when the job ends.' : '';
   const done = `Job ${job.id} submitted.${tail} Follow it with: tp job listen ${job.id}`;
   if (await s.out({ job_id: job.id, message: done })) s.close(1000, 'Job submitted');

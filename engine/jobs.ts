@@ -8,9 +8,14 @@
 // A job's log: per command `$ <command>`, then `lines` output lines (`exit 1` prints nothing more).
 // Output files: one per `outputs` entry (a folder, `x/`, gets `x/result.bin`), plus config
 // `jobs.extraOutputs` (path -> text, served verbatim: how tests offer `../escape.txt`).
+// With `--real-jobs`, a job's `real` run (engine/jobRunner.ts) replaces all of that: its status, log,
+// exit code and outputs are what its processes on the node did.
 
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type * as Toml from 'smol-toml' with { 'resolution-mode': 'import' };
+import type { RealRun } from './jobRunner';
 import type { EngineState } from './state';
 import type { User } from './types';
 
@@ -60,10 +65,16 @@ export interface Job {
   failAt: number;
   /** The number of log lines the job prints in all. */
   total: number;
+  /** `ignore` of the job file (what the real upload leaves out). */
+  ignore: string[];
+  /** A job that really runs on the cluster's first node (engine/jobRunner.ts, `--real-jobs`). */
+  real?: RealRun;
 }
 
 /** Check and read a tp_config: TOML with `commands` (strings), optional `outputs` and `ignore`. */
-export function readTpConfig(text: unknown): { commands: string[]; outputs: string[] } | string {
+export function readTpConfig(
+  text: unknown,
+): { commands: string[]; outputs: string[]; ignore: string[] } | string {
   if (typeof text !== 'string' || text.trim() === '')
     return 'tp_config must be the TOML text of the job file';
   let doc: Record<string, unknown>;
@@ -80,10 +91,12 @@ export function readTpConfig(text: unknown): { commands: string[]; outputs: stri
   };
   const commands = strings('commands');
   const outputs = strings('outputs');
+  const ignore = strings('ignore');
   if (typeof commands === 'string') return commands;
   if (typeof outputs === 'string') return outputs;
+  if (typeof ignore === 'string') return ignore;
   if (commands.length === 0) return 'tp_config has no commands to run';
-  return { commands, outputs };
+  return { commands, outputs, ignore };
 }
 
 // smol-toml ships CommonJS too (its `require` export); only its types are declared as ESM.
@@ -93,6 +106,7 @@ const EXIT = /^\s*exit\s+(\d+)\s*$/;
 
 /** The idx-th log line of a job (computed, so a 100,000-line job costs no memory). */
 export function jobLine(job: Job, idx: number): string {
+  if (job.real) return job.real.lines[idx] ?? '';
   const per = job.cfg.lines + 1;
   const c = Math.floor(idx / per);
   const k = idx % per;
@@ -110,7 +124,7 @@ export class JobStore {
     user: User,
     input: { tpConfig: string; system: string; clusterId: string; teardown: boolean },
     now: number,
-    parsed: { commands: string[]; outputs: string[] },
+    parsed: { commands: string[]; outputs: string[]; ignore?: string[] },
   ): Job {
     const cfg: JobConfig = { ...this.state.config.jobs };
     const per = cfg.lines + 1;
@@ -134,6 +148,7 @@ export class JobStore {
       // An `exit n` command prints its `$` line and nothing more.
       failAt: fail < 0 ? -1 : fail * per + 1,
       total: fail < 0 ? parsed.commands.length * per : fail * per + 1,
+      ignore: parsed.ignore ?? [],
     };
     this.jobs.set(job.id, job);
     return job;
@@ -178,6 +193,7 @@ export class JobStore {
 
   /** How many log lines the job has printed by `now`. */
   printed(job: Job, now: number): number {
+    if (job.real) return job.real.lines.length;
     const start = this.startMs(job);
     if (start === null) return 0;
     const until = job.cancelMs !== null ? Math.min(now, job.cancelMs) : now;
@@ -188,6 +204,7 @@ export class JobStore {
 
   status(job: Job, now: number): JobStatus {
     if (job.uploadFailed !== null) return 'failed';
+    if (job.real) return job.real.state === 'uploading' ? 'pending' : job.real.state;
     if (job.cancelMs !== null) return now < job.cancelMs + job.cfg.cancelMs ? 'canceling' : 'canceled';
     const start = this.startMs(job);
     if (start === null || now < start) return 'pending';
@@ -199,6 +216,7 @@ export class JobStore {
   endedMs(job: Job, now: number): number | null {
     const s = this.status(job, now);
     if (!TERMINAL_JOB.has(s)) return null;
+    if (job.real) return job.real.endedMs ?? job.createdMs;
     if (job.cancelMs !== null) return job.cancelMs + job.cfg.cancelMs;
     if (job.uploadFailed !== null) return job.createdMs;
     const start = this.startMs(job) ?? job.createdMs;
@@ -207,6 +225,7 @@ export class JobStore {
 
   exitCode(job: Job, now: number): number | null {
     const s = this.status(job, now);
+    if (job.real && TERMINAL_JOB.has(s)) return job.real.exitCode ?? 1;
     if (s === 'completed') return 0;
     if (s === 'failed' && job.failAt >= 0)
       return Number(EXIT.exec(job.commands[Math.floor(job.failAt / (job.cfg.lines + 1))])![1]);
@@ -218,12 +237,29 @@ export class JobStore {
     if (s === 'canceling') return { ok: true, already: true };
     if (TERMINAL_JOB.has(s)) return { ok: false, message: `Job ${job.id} is already ${s}` };
     job.cancelMs = now;
+    if (job.real) {
+      // Before it runs there is nothing to stop; while it runs, its process tree is ended.
+      job.real.state = job.real.state === 'uploading' ? 'canceled' : 'canceling';
+      if (job.real.state === 'canceled') job.real.endedMs = now;
+      job.real.stop?.();
+    }
     return { ok: true, already: false };
   }
 
   /** The output files of a finished job: relative path -> bytes. */
   outputs(job: Job): Map<string, Buffer> {
     const files = new Map<string, Buffer>();
+    if (job.real) {
+      // The real bytes, read when asked (a file removed since is left out).
+      for (const rel of job.real.outputs) {
+        try {
+          files.set(rel, fs.readFileSync(path.join(job.real.kept, rel)));
+        } catch {
+          // gone
+        }
+      }
+      return files;
+    }
     for (const o of job.outputs) {
       const clean = o.replace(/^\.\/+/, '').replace(/\*+/g, 'all');
       const path = clean.endsWith('/') ? `${clean}result.bin` : clean;

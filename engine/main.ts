@@ -21,6 +21,11 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
   --min-client-version <v>  POST /health refuses clients older than v (default: none)
   --prices <file.json>   price table of GET /cluster/quote and /storage/quote (engine/quotes.ts)
   --s3                   run a real S3 server (s3rver) on a free port; object storage's credentials point at it
+  --real-nodes <m>       cluster nodes: auto (default: OpenSSH's sshd on 127.0.0.1 when installed, else
+                         unreachable addresses and a warning), require (exit 1 without sshd), off
+  --data-dir <dir>       folder for the nodes' folders (default: a temporary folder removed at stop)
+  --real-jobs            jobs upload with rsync and run their commands on the cluster's first node
+                         (default: simulated jobs); needs real nodes
   --verbose              print one line per call to stderr
   --help                 show this help`;
 
@@ -32,6 +37,7 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
     host: '127.0.0.1',
     seed: 'none',
     quiet: false,
+    nodes: 'auto',
   };
   const tokens: string[] = [];
   const readonlyTokens: string[] = [];
@@ -115,6 +121,19 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
         }
         break;
       }
+      case '--real-nodes': {
+        const m = value();
+        if (m !== 'auto' && m !== 'require' && m !== 'off')
+          throw new UsageError(`--real-nodes must be auto, require or off, got '${m}'`);
+        opts.nodes = m;
+        break;
+      }
+      case '--data-dir':
+        opts.dataDir = value();
+        break;
+      case '--real-jobs':
+        opts.realJobs = true;
+        break;
       case '--help':
       case '-h':
         opts.help = true;

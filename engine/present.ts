@@ -6,6 +6,7 @@ import {
   objectCount,
   type Bucket,
   type ClusterView,
+  type Instance,
   type SshKey,
   type TrackedRequest,
   type User,
@@ -16,6 +17,9 @@ export interface InstanceJson {
   status: string;
   ip: string | null;
   private_ip: string | null;
+  /** A real node's sshd (engine/nodes.ts): its port and login user, with `ip` 127.0.0.1. */
+  ssh_port?: number;
+  ssh_user?: string;
 }
 
 export interface ClusterJson {
@@ -47,14 +51,24 @@ export function clusterJson(v: ClusterView, withInstances: boolean): ClusterJson
     container: c.container,
   };
   if (withInstances) {
-    out.instances = c.instances.map((i) => ({
-      id: i.id,
-      status: v.instanceStatus,
-      ip: v.addressed ? i.publicIp : null,
-      private_ip: v.addressed ? i.privateIp : null,
-    }));
+    out.instances = c.instances.map((i) => {
+      const inst: InstanceJson = {
+        id: i.id,
+        status: v.instanceStatus,
+        ip: v.addressed ? i.publicIp : null,
+        private_ip: v.addressed ? i.privateIp : null,
+      };
+      const ssh = v.addressed ? sshAddress(i) : undefined;
+      if (ssh) Object.assign(inst, { ssh_port: ssh.port, ssh_user: ssh.user });
+      return inst;
+    });
   }
   return out;
+}
+
+/** Where a real node's sshd listens (up, or down: the address stays, nothing answers). */
+export function sshAddress(i: Instance): { host: string; port: number; user: string } | undefined {
+  return i.node && (i.node.state === 'up' || i.node.state === 'down') ? i.node : undefined;
 }
 
 export function requestJson(state: EngineState, r: TrackedRequest, now: number): Record<string, unknown> {

@@ -1,7 +1,7 @@
 // The service's public routes: each one turns a parsed request into a Reply using the domain state.
 // Auth (401/403), faults and logging are the server's business (server.ts), not the handlers'.
 
-import { bucketJson, clusterJson, requestJson, sshKeyJson, userJson } from './present';
+import { bucketJson, clusterJson, requestJson, sshAddress, sshKeyJson, userJson } from './present';
 import { healthReply } from './health';
 import { detail, json, noContent, queryBool, type Reply } from './http';
 import { unofferedType } from './offered';
@@ -353,9 +353,13 @@ const clusters: Route[] = [
       );
     }
     const knownHosts = system === 'windows' ? 'NUL' : '/dev/null';
+    // A real node (engine/nodes.ts): its own port and the engine's OS user; otherwise the cloud's defaults.
+    const real = sshAddress(found.instance);
+    const port = real && real.port !== 22 ? ` -p ${real.port}` : '';
+    const at = `${real?.user ?? 'ubuntu'}@${found.instance.publicIp}`;
     return json(200, {
-      command: `ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=${knownHosts} ubuntu@${found.instance.publicIp}`,
-      message: `Connecting to ${found.instance.id} (${found.instance.publicIp}) of cluster ${found.cluster.name}...`,
+      command: `ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=${knownHosts}${port} ${at}`,
+      message: `Connecting to ${found.instance.id} (${found.instance.publicIp}${real ? `, port ${real.port}` : ''}) of cluster ${found.cluster.name}...`,
     });
   }),
 ];

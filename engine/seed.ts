@@ -31,6 +31,7 @@ export function applyDemoSeed(state: EngineState, now: number): void {
     container: 'nvcr.io/nvidia/pytorch:25.01-py3',
     createdMs: now - 26 * HOUR,
     claim: pastClaim(now - 26 * HOUR, 'COMPLETED'),
+    realNodes: true,
   });
   state.seedCluster({
     owner: me,
@@ -39,9 +40,10 @@ export function applyDemoSeed(state: EngineState, now: number): void {
     numNodes: 1,
     createdMs: now - 3 * HOUR,
     claim: pastClaim(now - 3 * HOUR, 'COMPLETED'),
+    realNodes: true,
   });
   state.seedProvisioning(
-    { owner: me, name: 'eval-1xh200', instanceType: '1xH200', numNodes: 1, createdMs: now },
+    { owner: me, name: 'eval-1xh200', instanceType: '1xH200', numNodes: 1, createdMs: now, realNodes: true },
     now,
   );
   state.seedCluster({
@@ -63,6 +65,7 @@ export function applyDemoSeed(state: EngineState, now: number): void {
     numNodes: 1,
     createdMs: now - 50 * HOUR,
     claim: pastClaim(now - 50 * HOUR, 'COMPLETED'),
+    realNodes: true,
   });
 }
 

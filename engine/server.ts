@@ -15,6 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { handleControl } from './control';
 import { startObjectStore } from './objectStore';
 import { EngineCore } from './core';
+import { NodeManager, type NodesMode } from './nodes';
+import { JobRunner } from './jobRunner';
 import { attachJobSockets } from './jobSockets';
 import type { Fault } from './faults';
 import { authError, detail, encodeBody, json, routeNotFound, type Reply } from './http';
@@ -50,6 +52,17 @@ export interface EngineOptions {
   s3?: boolean;
   /** The quote routes' price table (engine/quotes.ts; CLI `--prices <file.json>`). */
   prices?: PriceTable;
+  /** Real cluster nodes (engine/nodes.ts): 'off' (in-process default: documentation addresses nobody
+   *  answers on), 'auto' (the CLI's default: real when sshd is installed, else a warning and 'off'),
+   *  'require' (start fails without sshd). CLI `--real-nodes`. */
+  nodes?: NodesMode;
+  /** Where the nodes' folders go (CLI `--data-dir`); default a temporary folder removed at stop. */
+  dataDir?: string;
+  /** The nvidia-smi stand-in each GPU node's bin/nvidia-smi runs; default dist/nvidia-smi.js when it exists. */
+  nvidiaSmi?: string;
+  /** Jobs really run on the cluster's first node (engine/jobRunner.ts; needs real nodes). CLI `--real-jobs`.
+   *  Without it jobs are simulated (made-up log lines, generated outputs), as many tests expect. */
+  realJobs?: boolean;
 }
 
 export interface RunningEngine {
@@ -59,6 +72,8 @@ export interface RunningEngine {
   readonlyTokens: string[];
   /** The S3 server's endpoint, when started with `s3: true`. */
   s3Endpoint?: string;
+  /** The data folder holding `nodes/<instance id>/`, when the engine runs real nodes. */
+  dataDir?: string;
   close(): Promise<void>;
 }
 
@@ -75,8 +90,20 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   if ([...tokens, ...readonlyTokens].some((t) => t.trim() === '' || /\s/.test(t)))
     throw new Error('tokens must be non-empty and contain no whitespace');
 
+  const nodes = new NodeManager({
+    mode: opts.nodes ?? 'off',
+    dataDir: opts.dataDir,
+    nvidiaSmi: opts.nvidiaSmi,
+  });
+  if (opts.realJobs && !nodes.enabled) {
+    await nodes.close();
+    throw new Error('real jobs need real nodes (sshd); start with real nodes on');
+  }
+  const jobs = opts.realJobs ? new JobRunner(nodes) : undefined;
   const objectStore = opts.s3 ? await startObjectStore({ host: opts.host }) : undefined;
   const core = new EngineCore({
+    nodes,
+    jobs,
     objectStore,
     tokens,
     readonlyTokens,
@@ -104,12 +131,21 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     });
   });
   const sockets = attachJobSockets(server, core, timers);
+  // The seed's nodes listen before the engine says it is ready.
+  await nodes.settled();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (err: unknown) => {
+    // Nothing started may outlive a start that failed (port in use).
+    sockets.close();
+    await objectStore?.close();
+    jobs?.close();
+    await nodes.close();
+    throw err;
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(opts.host ?? '127.0.0.1')}:${port}`;
@@ -122,6 +158,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     tokens,
     readonlyTokens,
     s3Endpoint: objectStore?.endpoint,
+    dataDir: nodes.dataDir,
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
@@ -130,7 +167,10 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
         server.close(() => resolve());
         // Hung (fault) and keep-alive connections would keep close() waiting forever.
         server.closeAllConnections();
-      }).then(() => objectStore?.close());
+      })
+        .then(() => objectStore?.close())
+        .then(() => jobs?.close())
+        .then(() => nodes.close());
       return closing;
     },
   };
@@ -182,7 +222,11 @@ function serve(
 
   if (path === '/_engine' || path.startsWith('/_engine/')) {
     if (!isLoopback(req.socket.remoteAddress)) return send(res, routeNotFound());
-    return send(res, handleControl(core, method, path, url.searchParams, raw));
+    const reply = handleControl(core, method, path, url.searchParams, raw);
+    // A reset answers once the new seed's nodes listen, so its clusters are RUNNING as before.
+    if (path === '/_engine/reset' && core.options.nodes?.enabled)
+      return void core.options.nodes.settled().then(() => send(res, reply));
+    return send(res, reply);
   }
 
   const authHeader = req.headers.authorization;

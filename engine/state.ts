@@ -26,6 +26,7 @@ import type {
 } from './types';
 import { objectCount } from './types';
 import type { ObjectStoreHooks } from './objectStore';
+import type { NodeHooks } from './nodes';
 import type { CreateInput, EditInput, SshKeyInput } from './validate';
 import { VolumeStore } from './volumes';
 import { DEFAULT_JOB_CONFIG, JobStore } from './jobs';
@@ -119,6 +120,8 @@ export interface StateOptions {
   config: EngineConfig;
   /** The S3 server the credentials point at (engine/objectStore.ts), when the engine runs one. */
   objectStore?: ObjectStoreHooks;
+  /** Real nodes (engine/nodes.ts), when the engine runs them. */
+  nodes?: NodeHooks;
 }
 
 export interface StoredRequestSpec {
@@ -142,6 +145,8 @@ export interface ClusterSeed {
   createdMs: number;
   /** null: already running, no request history (bulk seeds). */
   claim: StoredRequestSpec | null;
+  /** Boot real nodes (when the engine runs them) whose keys follow the saved keys (demo seed). */
+  realNodes?: boolean;
 }
 
 export class EngineState {
@@ -171,10 +176,12 @@ export class EngineState {
   readonly jobs: JobStore = new JobStore(this);
 
   private readonly objectStore: ObjectStoreHooks | undefined;
+  private readonly nodes: NodeHooks | undefined;
 
   constructor(opts: StateOptions) {
     this.config = { ...opts.config };
     this.objectStore = opts.objectStore;
+    this.nodes = opts.nodes;
     // The balance is a config knob (POST /_engine/config {balanceUsd}), read live.
     const config = () => this.config;
     this.org = {
@@ -230,7 +237,23 @@ export class EngineState {
       rest -= r.processingMs;
     }
     if (rest < r.processingMs) return 'PROCESSING';
+    // A claim is done when its real nodes listen (engine/nodes.ts), not before.
+    if (r.outcome === 'COMPLETED' && r.type === 'CLUSTER_CLAIM' && this.booting(r.objectId))
+      return 'PROCESSING';
     return r.outcome;
+  }
+
+  private booting(clusterId: string): boolean {
+    return this.clusters.get(clusterId)?.instances.some((i) => i.node?.state === 'booting') ?? false;
+  }
+
+  /** Who may log in to a new cluster's nodes: the create's keys plus the keys saved for the user and the
+   *  organisation (spec: public_keys "are combined with the keys saved for the user and for the
+   *  organization"). */
+  private clusterKeys(user: User, extra: string[]): string[] {
+    return [
+      ...new Set([...extra, ...this.listSshKeys(user, true).map((k) => k.publicKey)].map((k) => k.trim())),
+    ];
   }
 
   private addRequest(
@@ -381,6 +404,7 @@ export class EngineState {
     this.names.get(cluster.ownerUid)?.delete(cluster.name);
     for (const inst of cluster.instances) this.instanceIndex.delete(inst.id);
     this.releasing.delete(cluster.id);
+    this.nodes?.clusterGone(cluster);
   }
 
   /** Drop clusters whose release has completed; forget releases that failed. Cheap: only looks at
@@ -492,6 +516,8 @@ export class EngineState {
     });
     const request = this.startConfiguredRequest('CLUSTER_CLAIM', cluster, user, now);
     cluster.claimId = request.id;
+    if (request.outcome === 'COMPLETED')
+      this.nodes?.clusterCreated(cluster, this.clusterKeys(user, input.publicKeys), false);
     return { ok: true, value: { cluster, request } };
   }
 
@@ -555,6 +581,8 @@ export class EngineState {
     const request = this.startConfiguredRequest('CLUSTER_RELEASE', cluster, user, now);
     cluster.releaseId = request.id;
     this.releasing.add(cluster.id);
+    // The nodes go as soon as a destroy that will succeed is accepted (a failing one leaves them up).
+    if (request.outcome === 'COMPLETED') this.nodes?.clusterGone(cluster);
     return { ok: true, value: { cluster, request, already: false } };
   }
 
@@ -577,14 +605,26 @@ export class EngineState {
       publicKeys: [],
     });
     if (seed.claim) cluster.claimId = this.addRequest('CLUSTER_CLAIM', cluster, seed.owner, seed.claim).id;
+    if (seed.realNodes && (seed.claim?.outcome ?? 'COMPLETED') === 'COMPLETED') this.seedNodes(cluster);
     return cluster;
   }
 
   /** Start a claim that follows the current config (demo seed's "provisioning" cluster). */
   seedProvisioning(seed: Omit<ClusterSeed, 'claim'>, now: number): Cluster {
-    const cluster = this.seedCluster({ ...seed, claim: null });
-    cluster.claimId = this.startConfiguredRequest('CLUSTER_CLAIM', cluster, seed.owner, now).id;
+    const cluster = this.seedCluster({ ...seed, claim: null, realNodes: false });
+    const claim = this.startConfiguredRequest('CLUSTER_CLAIM', cluster, seed.owner, now);
+    cluster.claimId = claim.id;
+    if (seed.realNodes && claim.outcome === 'COMPLETED') this.seedNodes(cluster);
     return cluster;
+  }
+
+  /** Seeded clusters predate the keys a user saves, so their nodes accept the saved keys of the moment. */
+  private seedNodes(cluster: Cluster): void {
+    this.nodes?.clusterCreated(cluster, this.savedKeys(cluster.orgId), true);
+  }
+
+  private savedKeys(orgId: string): string[] {
+    return [...this.sshKeys.values()].filter((k) => k.orgId === orgId).map((k) => k.publicKey);
   }
 
   hasClusterNamed(owner: User, name: string): boolean {
@@ -619,6 +659,7 @@ export class EngineState {
       createdMs: now,
     };
     this.sshKeys.set(key.id, key);
+    this.nodes?.savedKeysChanged(this.savedKeys(user.orgId));
     return { ok: true, value: key };
   }
 
@@ -633,6 +674,7 @@ export class EngineState {
     const key = this.sshKeys.get(keyId);
     if (!key || key.ownerUid !== user.uid) return refuse(404, `SSH key '${keyId}' not found`);
     this.sshKeys.delete(keyId);
+    this.nodes?.savedKeysChanged(this.savedKeys(user.orgId));
     return { ok: true, value: key };
   }
 

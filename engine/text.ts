@@ -2,11 +2,13 @@
 // Tables are built in one pass over precomputed cells and joined once, so a list of 10,000 clusters
 // (with instances) renders in a few milliseconds.
 
+import { sshAddress } from './present';
 import { iso } from './state';
 import {
   objectCount,
   type Bucket,
   type ClusterView,
+  type Instance,
   type Org,
   type SshKey,
   type TextStyle,
@@ -107,6 +109,7 @@ export function clusterListText(
     styledTable(style, header, rows);
   if (opts.instances) {
     const irows: string[][] = [];
+    const real = views.some((v) => v.addressed && v.cluster.instances.some((i) => sshAddress(i)));
     for (const v of views) {
       for (const i of v.cluster.instances) {
         irows.push([
@@ -115,24 +118,34 @@ export function clusterListText(
           v.instanceStatus,
           v.addressed ? i.publicIp : '-',
           v.addressed ? i.privateIp : '-',
+          ...(real ? sshColumns(v, i) : []),
         ]);
       }
     }
-    text +=
-      '\n\nInstances:\n' +
-      styledTable(style, ['INSTANCE ID', 'CLUSTER ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'], irows);
+    const header = ['INSTANCE ID', 'CLUSTER ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'];
+    text += '\n\nInstances:\n' + styledTable(style, real ? [...header, ...SSH_HEADER] : header, irows);
   }
   return text;
 }
 
+const SSH_HEADER = ['SSH PORT', 'SSH USER'];
+
+function sshColumns(v: ClusterView, i: Instance): string[] {
+  const a = v.addressed ? sshAddress(i) : undefined;
+  return a ? [String(a.port), a.user] : ['-', '-'];
+}
+
 export function clusterInfoText(v: ClusterView, style: TextStyle = 'plain'): string {
   const c = v.cluster;
-  const instanceHeader = ['INSTANCE ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP'];
+  // Real nodes (engine/nodes.ts) add where their sshd listens and who logs in.
+  const real = v.addressed && c.instances.some((i) => sshAddress(i));
+  const instanceHeader = ['INSTANCE ID', 'STATUS', 'PUBLIC IP', 'PRIVATE IP', ...(real ? SSH_HEADER : [])];
   const instanceRows = c.instances.map((i) => [
     i.id,
     v.instanceStatus,
     v.addressed ? i.publicIp : '-',
     v.addressed ? i.privateIp : '-',
+    ...(real ? sshColumns(v, i) : []),
   ]);
   if (style !== 'plain') {
     const header = [

@@ -98,10 +98,18 @@ export interface TrackedRequest {
 
 export interface Instance {
   id: string;
-  /** Addresses come from the documentation ranges (RFC 5737), never real hosts. */
+  /** Addresses come from the documentation ranges (RFC 5737), never real hosts, until a real node
+   *  (engine/nodes.ts) is up: then 127.0.0.1. */
   publicIp: string;
   privateIp: string;
+  /** The real node behind the instance, when the engine runs them: 'booting' until its sshd listens
+   *  (the cluster stays PROVISIONING), 'up' with its address, 'down' (its sshd ended: the address
+   *  answers nothing), 'failed' (never started: unreachable documentation addresses). */
+  node?: NodeState;
 }
+
+export type NodeState =
+  { state: 'booting' | 'failed' } | { state: 'up' | 'down'; host: string; port: number; user: string };
 
 export interface Cluster {
   id: string;

@@ -89,7 +89,10 @@ export class ConnectController {
    */
   async ensureHosts(t: ConnectTarget): Promise<string | undefined> {
     const hosts = this.hostsFor(t.cluster);
-    const mine = hosts.find((h) => h.hostName === t.instance.ip);
+    // By node, not by address: nodes may share one (the local engine's are all 127.0.0.1, ports differ).
+    const index = t.cluster.instances.findIndex((i) => i.id === t.instance.id);
+    const alias = configWriters().hostAlias(t.cluster.name ?? t.cluster.id, index + 1);
+    const mine = index < 0 ? undefined : hosts.find((h) => h.alias === alias && h.hostName === t.instance.ip);
     if (!mine) return undefined;
     const paths = this.paths();
     const edit: HostsEdit = { kind: 'set', clusterId: t.cluster.id, hosts };

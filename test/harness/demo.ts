@@ -126,7 +126,12 @@ if (require.main === module) {
   void (async () => {
     let code = 0;
     try {
-      const engine = await startLocalEngine({ port: await portNear(8750), seed: 'demo', quick: false });
+      const engine = await startLocalEngine({
+        port: await portNear(8750),
+        seed: 'demo',
+        quick: false,
+        realNodes: 'auto',
+      });
       const desktop = args.includes('--code-server') || args.includes('--check') ? undefined : onPath('code');
       if (desktop) await inDesktop(desktop, engine);
       else await inCodeServer(engine, args.includes('--check'));

@@ -20,7 +20,7 @@ export interface LocalEngine {
 const READY = /TensorPool local engine listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
 export async function startLocalEngine(
-  opts: { seed?: 'demo' | 'none'; port?: number; quick?: boolean } = {},
+  opts: { seed?: 'demo' | 'none'; port?: number; quick?: boolean; realNodes?: 'auto' | 'require' } = {},
 ): Promise<LocalEngine> {
   const main = path.join(REPO, 'dist', 'engine.js');
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
@@ -39,6 +39,10 @@ export async function startLocalEngine(
     opts.seed ?? 'demo',
     // A real S3 server (s3rver) on a free loopback port; object storage's credentials point at it.
     '--s3',
+    // Cluster nodes are OpenSSH's sshd (engine/nodes.ts): the suites need them (the engine exits with
+    // the install command when sshd is missing); the demo still starts without (unreachable nodes).
+    '--real-nodes',
+    opts.realNodes ?? 'require',
   ];
   // Tests want provisioning to move along quickly; the demo keeps the engine's own (human) pace.
   if (opts.quick !== false) args.push('--pending-ms', '200', '--processing-ms', '600');

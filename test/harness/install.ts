@@ -174,7 +174,8 @@ async function npmInstallOnce(
  *  source offline and needs gssapi.h), ripgrep (seeds @vscode/ripgrep, which would download rg),
  *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability
  * suite's TLS checks), squid-openssl (a TLS-inspecting proxy), ca-certificates (update-ca-certificates),
- * rclone (the object-storage bench compares the extension's transfers with it). */
+ * rclone (the object-storage bench compares the extension's transfers with it), openssh-server,
+ * openssh-client and rsync (the engine's cluster nodes are real sshd; jobs upload with rsync over ssh). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
@@ -186,6 +187,9 @@ export async function ensureSystemPackages(): Promise<void> {
   // squid-openssl: the TLS-inspecting proxy (ssl_bump) of test/reliability/node/inspectingProxy.test.ts.
   if (!fs.existsSync('/usr/lib/squid/security_file_certgen')) missing.push('squid-openssl');
   if (!fs.existsSync('/usr/bin/rclone')) missing.push('rclone');
+  if (!fs.existsSync('/usr/sbin/sshd')) missing.push('openssh-server');
+  if (!fs.existsSync('/usr/bin/ssh') || !fs.existsSync('/usr/bin/scp')) missing.push('openssh-client');
+  if (!fs.existsSync('/usr/bin/rsync')) missing.push('rsync');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(
@@ -205,10 +209,36 @@ export async function ensureSystemPackages(): Promise<void> {
   // So does squid's, where an init system runs it.
   if (missing.includes('squid-openssl'))
     await run('sh', ['-c', 'service squid stop || true'], { env, logFile }).catch(() => undefined);
+  // openssh-server's system-wide sshd (port 22) is not ours: the engine starts one per node.
+  if (missing.includes('openssh-server'))
+    await run('sh', ['-c', 'service ssh stop || true'], { env, logFile }).catch(() => undefined);
   if (missing.includes('tinyproxy'))
     await run('sh', ['-c', 'service tinyproxy stop || pkill -x tinyproxy || true'], { env, logFile }).catch(
       () => undefined,
     );
+}
+
+/** Only what the engine's real nodes need (openssh-server, openssh-client, rsync): the engine's node and job
+ *  tests call this first, so `npm run test:unit` on a fresh machine installs them (as root) or names them. */
+export async function ensureNodePackages(): Promise<void> {
+  const missing: string[] = [];
+  if (!fs.existsSync('/usr/sbin/sshd')) missing.push('openssh-server');
+  if (!fs.existsSync('/usr/bin/ssh') || !fs.existsSync('/usr/bin/scp')) missing.push('openssh-client');
+  if (!fs.existsSync('/usr/bin/rsync')) missing.push('rsync');
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `the engine's cluster nodes need Debian packages that are missing: ${missing.join(' ')}. Install them once with\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}\nthen run the tests again.`,
+    );
+  const logFile = path.join(LOGS, 'apt-get.log');
+  const env = { ...baseEnv(), DEBIAN_FRONTEND: 'noninteractive' };
+  await timed(`apt-get install ${missing.join(' ')}`, async () => {
+    await run('apt-get', ['update', '-qq'], { env, logFile });
+    await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
+  });
+  if (missing.includes('openssh-server'))
+    await run('sh', ['-c', 'service ssh stop || true'], { env, logFile }).catch(() => undefined);
 }
 
 /** playwright-core only: `npx playwright install` would try to download browsers; we use Debian's. */
