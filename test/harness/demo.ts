@@ -88,6 +88,7 @@ async function inCodeServer(engine: LocalEngine, check: boolean): Promise<void> 
   const server = await startCodeServer(target, {
     runDir,
     port: await portNear(8080),
+    realHome: true,
     machineSettings: { 'tensorpool.apiUrl': engine.url },
   });
   const url = workbenchUrl(server, { extensionDevelopmentPath: REPO });
