@@ -126,6 +126,8 @@ async function runOn(
         test.run({
           workbench,
           engine,
+          workspace: server.workspace,
+          userKey,
           vscode: target.name,
           log: (m) => lines.push(m),
           pseudo: pseudo && new PseudoText(pseudo),
