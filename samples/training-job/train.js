@@ -58,7 +58,9 @@ function finish() {
   const results = { steps, final_loss: Number(state.loss.toFixed(4)), epochs, checkpoint: ckpt };
   fs.writeFileSync('results.json', `${JSON.stringify(results, null, 2)}\n`);
   console.log(`saved ${ckpt} (${weights.length} bytes) and results.json`);
-  console.log(`{'train_runtime': ${((steps * stepMs) / 1000).toFixed(2)}, 'train_loss': ${state.loss.toFixed(4)}, 'epoch': ${epochs}.0}`);
+  console.log(
+    `{'train_runtime': ${((steps * stepMs) / 1000).toFixed(2)}, 'train_loss': ${state.loss.toFixed(4)}, 'epoch': ${epochs}.0}`,
+  );
 }
 
 const server = serve();
@@ -70,7 +72,9 @@ const timer = setInterval(() => {
   state.epoch = (epochs * state.step) / steps;
   // The format of Hugging Face's Trainer, and the key=value one of many training loops.
   if (state.step % 2 === 0)
-    console.log(`{'loss': ${state.loss.toFixed(4)}, 'learning_rate': ${state.lr.toExponential(2)}, 'epoch': ${state.epoch.toFixed(2)}}`);
+    console.log(
+      `{'loss': ${state.loss.toFixed(4)}, 'learning_rate': ${state.lr.toExponential(2)}, 'epoch': ${state.epoch.toFixed(2)}}`,
+    );
   else console.log(`step=${state.step} loss=${state.loss.toFixed(4)} lr=${state.lr.toExponential(2)}`);
   if (state.step % 5 === 0 || state.step === steps) console.error(`train: ${bar(state.step, steps)}`);
   if (state.step >= steps) {
