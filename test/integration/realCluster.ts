@@ -21,10 +21,17 @@ export function userPublicKey(): string {
   return key;
 }
 
+/** The User-Agent of these setup calls (not the extension's: checks of what the extension sent leave them out). */
+export const SETUP_USER_AGENT = 'tensorpool-tests/setup';
+
 async function api(method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(engine.url + p, {
     method,
-    headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${engine.token}`,
+      'content-type': 'application/json',
+      'user-agent': SETUP_USER_AGENT,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
