@@ -244,7 +244,7 @@ export class JobRunner {
 
 /** Why the upload command failed, in the user's words: a missing rsync or ssh (what to install), else the
  *  last line of its stderr (e.g. ssh's "Permission denied (publickey)"). */
-export function uploadFailure(stderr: string): string | undefined {
+function uploadFailure(stderr: string): string | undefined {
   const win = process.platform === 'win32';
   if (/rsync: (command )?not found|'rsync' is not recognized|rsync: No such file/i.test(stderr))
     return win

@@ -15,7 +15,7 @@ export interface RealCluster {
   instanceId: string;
 }
 
-export function userPublicKey(): string {
+function userPublicKey(): string {
   const key = process.env.TENSORPOOL_TEST_SSH_PUBKEY;
   assert.ok(key, 'TENSORPOOL_TEST_SSH_PUBKEY is not set: run these tests through the harness');
   return key;

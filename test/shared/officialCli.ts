@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** Debian's python3 (where apt's modules are), not one a version manager puts first on PATH. */
-export const PYTHON = '/usr/bin/python3';
+const PYTHON = '/usr/bin/python3';
 const CLI_DIR = path.join(__dirname, '..', '..', '..', 'test', 'vendor', 'tensorpool-cli');
 
 /** Why `tp` cannot run here, or undefined. */
