@@ -35,7 +35,8 @@ function addSampleProject(workspace: string): string {
 
 /** What the banner says about jobs: they really run here, with the user's key. */
 const JOBS_LINES = [
-  "Jobs run for real on this machine, in the engine's data folder (each node is an sshd on 127.0.0.1).",
+  "Jobs run for real on this machine, in the engine's data folder (each node is an sshd on 127.0.0.1;",
+  'without sshd installed, the engine said so above and its nodes and jobs are simulated).',
   'Sample job: training-job/train.tp.toml (Run on Cluster…). The demo clusters accept the SSH keys saved',
   'in the SSH Keys view: add your public key there first (ssh uses your own ~/.ssh key or agent).',
 ];
