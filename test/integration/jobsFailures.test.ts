@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { PROJECT, TRAIN_JOB } from '../fixtures/jobProject';
 import { ESCAPE } from '../fixtures/scriptedPrompter';
 import { control } from './control';
@@ -45,6 +46,16 @@ suite('Jobs: real failures, said clearly', () => {
     assert.ok(text.includes('before-the-signal'));
     assert.ok(!text.includes('after-the-signal'));
     assert.equal((await jobInfo(kit, id))?.exitCode, 137, '128 + 9');
+    // The Jobs view says which signal, too.
+    const row = ((await kit.ext.views.jobs.getChildren(undefined)) ?? []).find(
+      (n) => n.kind === 'job' && n.job.id === id,
+    );
+    assert.ok(row, 'listed');
+    const views = kit.ext.views.jobs;
+    const item = await views.getTreeItem(row);
+    const tip = (await views.resolveTreeItem!(item, row, new vscode.CancellationTokenSource().token))
+      ?.tooltip as vscode.MarkdownString;
+    assert.match(tip.value, /Exit code: 137 \(killed by SIGKILL\)/);
   });
 
   test("an upload the cluster refuses (not the user's key) shows the job refused with ssh's own words", async () => {
