@@ -5,7 +5,8 @@
 //   POST /job/cancel/{id}              202 {message}; canceling, then canceled
 //   DELETE /job/delete/{id}            200 {message}; 409 unless the job is terminal
 //   GET /job/pull/{id}?system&dry_run  {message, download_map, file_sizes} for an ended job,
-//                                      {message, command, command_show_stdout} for a running one
+//                                      {message, command, command_show_stdout, download_map: {}} for a
+//                                      running one
 //   GET /job/output/{id}/{n}?sig=      the bytes of output file n (no token: a presigned URL)
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -111,6 +112,8 @@ function pull(ctx: UserCtx, j: Job, base: string): Reply {
       message: `Job ${j.id} is still running: syncing its outputs with rsync.`,
       command: dry.value ? '' : (real ?? `echo pulled ${j.id} > .tp-pull-marker`),
       command_show_stdout: false,
+      // Nothing to download besides the sync: the official CLI reads a missing map as a failed pull.
+      download_map: {},
     });
   }
   const files = [...ctx.state.jobs.outputs(j)];

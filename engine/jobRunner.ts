@@ -1,4 +1,4 @@
-// Jobs that really run (`--real-jobs`, startEngine({ realJobs: true }); needs real nodes, engine/nodes.ts).
+// Jobs that really run (the default whenever the nodes are real, engine/nodes.ts; `--simulated-jobs`: not).
 // The push asks the client to upload with a real rsync over ssh to the job's folder on the cluster's first
 // node, `<node home>/jobs/<job id>/` (the service's own model: one job, one cluster, the commands run once;
 // node 0 is the one a single-node job has, and the spec names no other). The job's commands then run there,

@@ -1,7 +1,8 @@
 // The two job WebSockets (spec "Jobs"), on the engine's HTTP server (`ws`, upgrade requests):
 //   /job/push         client: {"TENSORPOOL_KEY"}, then {tp_config, system, cluster_id, teardown_cluster};
-//                     server: {job_id, message}, {message, command, command_show_stdout} (a harmless
-//                     real command: `echo <id> > .tp-upload-marker` in the client's folder); client:
+//                     server: {job_id, message}, {message, command, command_show_stdout} (real jobs: the
+//                     rsync over ssh of the client's folder to the node, engine/jobRunner.ts; simulated
+//                     ones: a harmless `echo <id> > .tp-upload-marker` in the client's folder); client:
 //                     {type: "command_result", command, exit_code, command_stdout, command_stderr};
 //                     server: {job_id, message}, close 1000. Refusals close with a code and a reason.
 //   /job/listen/{id}  client: {"TENSORPOOL_KEY"}; server: {message} per log line as it is printed,

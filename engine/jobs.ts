@@ -8,8 +8,9 @@
 // A job's log: per command `$ <command>`, then `lines` output lines (`exit 1` prints nothing more).
 // Output files: one per `outputs` entry (a folder, `x/`, gets `x/result.bin`), plus config
 // `jobs.extraOutputs` (path -> text, served verbatim: how tests offer `../escape.txt`).
-// With `--real-jobs`, a job's `real` run (engine/jobRunner.ts) replaces all of that: its status, log,
-// exit code and outputs are what its processes on the node did.
+// With real nodes (the default of the CLI and the suites), a job's `real` run (engine/jobRunner.ts)
+// replaces all of that: its status, log, exit code and outputs are what its processes on the node did.
+// The simulation stays for what a real process cannot give deterministically (engine/server.ts realJobs).
 
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';

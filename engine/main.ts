@@ -24,8 +24,9 @@ const USAGE = `Usage: node dist/engine.js [options]   (or: npm run engine -- [op
   --real-nodes <m>       cluster nodes: auto (default: OpenSSH's sshd on 127.0.0.1 when installed, else
                          unreachable addresses and a warning), require (exit 1 without sshd), off
   --data-dir <dir>       folder for the nodes' folders (default: a temporary folder removed at stop)
-  --real-jobs            jobs upload with rsync and run their commands on the cluster's first node
-                         (default: simulated jobs); needs real nodes
+  --real-jobs            jobs upload with rsync and run their commands on the cluster's first node, in
+                         the data folder (the default whenever the nodes are real); exit 1 without them
+  --simulated-jobs       jobs print made-up lines and serve generated outputs (no process runs)
   --verbose              print one line per call to stderr
   --help                 show this help`;
 
@@ -133,6 +134,9 @@ function parseArgs(argv: string[]): EngineOptions & { help?: boolean } {
         break;
       case '--real-jobs':
         opts.realJobs = true;
+        break;
+      case '--simulated-jobs':
+        opts.realJobs = false;
         break;
       case '--help':
       case '-h':

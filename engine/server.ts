@@ -60,8 +60,11 @@ export interface EngineOptions {
   dataDir?: string;
   /** The nvidia-smi stand-in each GPU node's bin/nvidia-smi runs; default dist/nvidia-smi.js when it exists. */
   nvidiaSmi?: string;
-  /** Jobs really run on the cluster's first node (engine/jobRunner.ts; needs real nodes). CLI `--real-jobs`.
-   *  Without it jobs are simulated (made-up log lines, generated outputs), as many tests expect. */
+  /** Jobs really run on the cluster's first node (engine/jobRunner.ts). Default: whenever the nodes are real
+   *  (true without real nodes refuses to start). false: simulated jobs (made-up log lines at a set pace,
+   *  generated outputs, `jobs.extraOutputs`), kept only for what a real process cannot give
+   *  deterministically: the client protocol's unit tests (timed lines, exact log shapes), hostile output
+   *  paths a real job cannot write, and engines without sshd. CLI `--simulated-jobs`. */
   realJobs?: boolean;
 }
 
@@ -99,7 +102,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     await nodes.close();
     throw new Error('real jobs need real nodes (sshd); start with real nodes on');
   }
-  const jobs = opts.realJobs ? new JobRunner(nodes) : undefined;
+  const jobs = (opts.realJobs ?? nodes.enabled) ? new JobRunner(nodes) : undefined;
   const objectStore = opts.s3 ? await startObjectStore({ host: opts.host }) : undefined;
   const core = new EngineCore({
     nodes,

@@ -43,6 +43,27 @@ export function jobSucceeded(status: string | undefined | null): boolean | undef
   return jobStateKind(status) === 'completed';
 }
 
+/** Signal numbers as on Linux, where jobs run (a shell reports a command killed by signal n as exit 128+n). */
+const LINUX_SIGNALS: Readonly<Record<number, string>> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  3: 'SIGQUIT',
+  4: 'SIGILL',
+  6: 'SIGABRT',
+  7: 'SIGBUS',
+  8: 'SIGFPE',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  13: 'SIGPIPE',
+  14: 'SIGALRM',
+  15: 'SIGTERM',
+};
+
+/** The signal an exit code 128+n stands for (e.g. 137 -> SIGKILL), undefined for any other code. */
+export function exitSignal(exitCode: number | undefined): string | undefined {
+  return exitCode !== undefined && exitCode > 128 ? LINUX_SIGNALS[exitCode - 128] : undefined;
+}
+
 export interface Job {
   readonly id: string;
   /** The service's status text as sent (compare through jobStateKind). */

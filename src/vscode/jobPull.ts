@@ -57,8 +57,9 @@ export class JobPull {
     return base ? path.join(base, 'outputs', name) : undefined;
   }
 
-  /** Resolves to what was downloaded (or the command's exit code), undefined when nothing was done. */
-  async pull(arg: unknown): Promise<DownloadResult | { exitCode: number } | undefined> {
+  /** Resolves to what was downloaded (or the command's exit code, or what the service said when the job has
+   *  no outputs), undefined when nothing was done. */
+  async pull(arg: unknown): Promise<DownloadResult | { exitCode: number } | { nothing: string } | undefined> {
     const job = this.actions.resolve(arg);
     if (!job) return undefined;
     const label = jobLabel(job);
@@ -90,10 +91,9 @@ export class JobPull {
       return undefined;
     }
     if (plan.kind === 'nothing') {
-      void vscode.window.showInformationMessage(
-        plan.message ?? vscode.l10n.t('Job {0} has no outputs.', label),
-      );
-      return undefined;
+      const nothing = plan.message ?? vscode.l10n.t('Job {0} has no outputs.', label);
+      void vscode.window.showInformationMessage(nothing);
+      return { nothing };
     }
     await mkdir(folder, { recursive: true });
     if (plan.kind === 'command') {

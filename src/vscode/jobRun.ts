@@ -145,6 +145,8 @@ export class JobRunner {
     const terminal = this.d.followers.terminal(fileName);
     if (doc.isDirty) terminal.note(vscode.l10n.t("Sending the editor's unsaved text of {0}.", fileName));
     let jobId: string | undefined;
+    /** What the last command the service sent printed on stderr when it failed (the upload, typically). */
+    let failed: string | undefined;
     const outcome = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -162,6 +164,7 @@ export class JobRunner {
               },
               runCommand: async (command) => {
                 const r = await this.d.commands.run(command, folder, terminal);
+                failed = r.exitCode !== 0 && !r.refused ? r.stderr : undefined;
                 return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
               },
             },
@@ -179,7 +182,7 @@ export class JobRunner {
       this.d.jobStarted?.();
     }
     this.d.jobs.refreshIfVisible();
-    this.report(outcome, fileName, folder, terminal);
+    this.report(outcome, fileName, folder, terminal, failed);
     return outcome;
   }
 
@@ -188,6 +191,8 @@ export class JobRunner {
     fileName: string,
     folder: string,
     terminal: ReturnType<JobFollowers['terminal']>,
+    /** The failed upload's stderr: the refusal says why in the user's words (missing rsync or ssh, a key). */
+    failed?: string,
   ): void {
     const showJobs = vscode.l10n.t('Show Jobs');
     const notify = (message: string, severity: 'warning' | 'error', actions: string[]) =>
@@ -222,15 +227,47 @@ export class JobRunner {
           [showJobs],
         );
         return;
-      case 'refused':
+      case 'refused': {
         terminal.note(vscode.l10n.t('Refused ({0}): {1}', outcome.code, outcome.reason));
-        notify(vscode.l10n.t('TensorPool refused the job {0}: {1}', fileName, outcome.reason), 'error', [
-          showJobs,
-        ]);
+        const why = failed === undefined ? undefined : uploadFailure(failed);
+        if (why) terminal.note(why);
+        const reason = why ? `${outcome.reason}. ${why}` : outcome.reason;
+        notify(vscode.l10n.t('TensorPool refused the job {0}: {1}', fileName, reason), 'error', [showJobs]);
         return;
+      }
       case 'not-sent':
         terminal.note(vscode.l10n.t('Nothing was submitted: {0}', outcome.reason));
         notify(vscode.l10n.t('Nothing was submitted for {0}: {1}', fileName, outcome.reason), 'error', []);
     }
   }
+}
+
+/** Why the upload command failed, in the user's words: a missing rsync or ssh (what to install), else the
+ *  last line of its stderr (e.g. ssh's "Permission denied (publickey)"). */
+function uploadFailure(stderr: string): string | undefined {
+  const win = process.platform === 'win32';
+  if (/rsync: (command )?not found|'rsync' is not recognized|rsync: No such file/i.test(stderr))
+    return win
+      ? vscode.l10n.t(
+          'rsync is not installed on this computer: run VS Code in WSL, or install rsync and ssh (e.g. with Git for Windows or Cygwin) and make sure they are on PATH.',
+        )
+      : vscode.l10n.t(
+          'rsync is not installed on this computer: install it (e.g. sudo apt install rsync, or brew install rsync) and run the job again.',
+        );
+  if (/Failed to exec ssh|ssh: (command )?not found|'ssh' is not recognized/i.test(stderr))
+    return win
+      ? vscode.l10n.t(
+          'ssh is not installed on this computer: add the OpenSSH Client (Settings > Optional features) and run the job again.',
+        )
+      : vscode.l10n.t(
+          'ssh is not installed on this computer: install the OpenSSH client (e.g. sudo apt install openssh-client) and run the job again.',
+        );
+  // ssh's own line (e.g. "Permission denied (publickey)") says more than rsync's closing ones.
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const last =
+    lines.filter((l) => !/^rsync( error|: connection unexpectedly closed)/i.test(l)).pop() ?? lines.pop();
+  return last ? vscode.l10n.t('The upload said: {0}', last.slice(0, 300)) : undefined;
 }

@@ -126,7 +126,8 @@ function runShell(
     let stderr = '';
     const keep = (kept: string, chunk: string) =>
       kept.length >= MAX_KEPT ? kept : (kept + chunk).slice(0, MAX_KEPT);
-    const child = spawn(command, { cwd, shell: true, signal, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = withoutCredentials(process.env);
+    const child = spawn(command, { cwd, env, shell: true, signal, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       stdout = keep(stdout, d);
       out.append(d);
@@ -149,4 +150,10 @@ function runShell(
       resolve({ exitCode, stdout, stderr: hint ? `${stderr.trimEnd()}\n${hint}` : stderr });
     });
   });
+}
+
+/** The environment for a command the service sent: no TensorPool credential variable (TENSORPOOL_KEY,
+ *  TENSORPOOL_API_KEY, …) reaches it, nor the rsync and ssh it starts. */
+function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^TENSORPOOL_.*(KEY|TOKEN)/i.test(name)));
 }

@@ -48,16 +48,18 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { startEngine } from '../../engine/server';
 import { newRunDir } from '../harness/codeServer';
-import { ensureInstalled, installedPaths } from '../harness/install';
+import { ensureCliPackages, ensureInstalled, installedPaths } from '../harness/install';
 import { runInHost } from '../harness/runIntegration';
 import { part, runSuite, type SuiteContext } from '../harness/suite';
 import { selectTargets, type Target } from '../harness/targets';
 import { REPO, RESULTS, log, timed } from '../harness/util';
 import type { LaunchSample } from './host/index';
 import type { JobLogSample } from './host/jobLog';
+import type { RealJobSample } from './host/realJobs';
 import type { SoakSample } from './host/soak';
 import { FIRST_TREE_READY_BAR, firstTreeRows } from './firstTreeRows';
 import { jobLogRows } from './jobLogRows';
+import { realJobRows } from './realJobRows';
 import { LAYER_BUDGET_MS, layerRows } from './layerRows';
 import { SOAK_BUDGET, soakRows } from './soakRows';
 import { s3Benchmarks } from './s3Bench';
@@ -445,6 +447,7 @@ interface HostBench {
     otherRequests: string[];
   };
   jobLog?: JobLogSample;
+  realJobs?: RealJobSample;
   idle?: {
     windowMs: number;
     requests: number;
@@ -551,6 +554,7 @@ function hostRows(
     );
   }
   jobLogRows(table, where, bench?.jobLog, failure);
+  if (!ONLY_JOB_LOG) realJobRows(table, where, bench?.realJobs, failure);
   if (idle) {
     const i = bench?.idle;
     if (!i) table.missing('Idle, views hidden: requests', where, failure ?? 'the idle step failed');
@@ -694,6 +698,8 @@ runSuite(
     const started = Date.now();
     ctx.watchdog.arm(15 * 60_000, 'installing');
     await ensureInstalled(targets);
+    // The official CLI's modules (the real-job rows run `tp job push` + `tp job listen` beside the extension).
+    await ensureCliPackages();
     ctx.watchdog.arm(16 * 60_000, 'the benchmarks');
     const notes: string[] = [];
     let refs: References | undefined;

@@ -58,6 +58,8 @@ export function newRunDir(label: string): string {
 
 export interface CodeServerOptions {
   runDir: string;
+  /** Keep the real HOME (the demo); tests get a throwaway one under the run's folder. */
+  realHome?: boolean;
   /** Extra environment; the extension host inherits code-server's environment. */
   env?: Record<string, string>;
   /** User settings on top of the quiet defaults. */
@@ -115,8 +117,15 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
     JSON.stringify({ ...QUIET_MACHINE_SETTINGS, ...opts.machineSettings }, null, 2),
   );
 
+  // A throwaway home: what the extension writes under ~ (the ssh config it keeps, keys it makes) stays in
+  // this run, never in the real user's home. (OpenSSH itself reads the passwd entry's home: the suites
+  // give ssh its key through an agent, harness/userKey.ts.)
+  // The demo (realHome) is the user's own session and keeps their home.
+  const home = path.join(state, 'home');
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...(opts.realHome ? {} : { HOME: home }),
     // code-server writes its config.yaml under XDG_CONFIG_HOME, sockets and caches under TMPDIR.
     XDG_CONFIG_HOME: path.join(state, 'xdg-config'),
     XDG_DATA_HOME: path.join(state, 'xdg-data'),

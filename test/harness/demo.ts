@@ -26,6 +26,21 @@ import { REPO, RESULTS, log } from './util';
 
 const args = process.argv.slice(2);
 
+/** The sample project (samples/training-job: a Node training script and its job file), in the workspace. */
+function addSampleProject(workspace: string): string {
+  const to = path.join(workspace, 'training-job');
+  fs.cpSync(path.join(REPO, 'samples', 'training-job'), to, { recursive: true });
+  return to;
+}
+
+/** What the banner says about jobs: they really run here, with the user's key. */
+const JOBS_LINES = [
+  "Jobs run for real on this machine, in the engine's data folder (each node is an sshd on 127.0.0.1;",
+  'without sshd installed, the engine said so above and its nodes and jobs are simulated).',
+  'Sample job: training-job/train.tp.toml (Run on Cluster…). The demo clusters accept the SSH keys saved',
+  'in the SSH Keys view: add your public key there first (ssh uses your own ~/.ssh key or agent).',
+];
+
 function onPath(command: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const file = path.join(dir, command);
@@ -64,11 +79,13 @@ async function inDesktop(code: string, engine: LocalEngine): Promise<void> {
   );
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(workspace);
+  addSampleProject(workspace);
   banner([
     'TensorPool demo: VS Code desktop (Extension Development Host)',
     `  engine:  ${engine.url}  (demo data)`,
     `  token:   ${engine.token}`,
     'Run "TensorPool: Sign In" (or click Sign In in the TensorPool view) and paste the token.',
+    ...JOBS_LINES,
     'Close the window or press Ctrl-C here to stop.',
   ]);
   // --wait keeps `code` running until the window closes; then the demo ends.
@@ -88,8 +105,10 @@ async function inCodeServer(engine: LocalEngine, check: boolean): Promise<void> 
   const server = await startCodeServer(target, {
     runDir,
     port: await portNear(8080),
+    realHome: true,
     machineSettings: { 'tensorpool.apiUrl': engine.url },
   });
+  addSampleProject(server.workspace);
   const url = workbenchUrl(server, { extensionDevelopmentPath: REPO });
   const response = await fetch(url);
   if (!response.ok) throw new Error(`code-server answered ${response.status} for ${url}`);
@@ -99,6 +118,7 @@ async function inCodeServer(engine: LocalEngine, check: boolean): Promise<void> 
     `  engine:  ${engine.url}  (demo data)`,
     `  token:   ${engine.token}`,
     'Run "TensorPool: Sign In" (or click Sign In in the TensorPool view) and paste the token.',
+    ...JOBS_LINES,
     'Press Ctrl-C to stop.',
   ]);
   if (check) {

@@ -1,8 +1,9 @@
 // Start the local TensorPool engine (dist/engine.js, built by `npm run build`) as a child process in its
 // own process group, with fresh random tokens, and wait for its ready line.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { killGroup, spawnGroup } from './processes';
+import { killGroup, registerScratch, spawnGroup } from './processes';
 import { freePort } from '../shared/net';
 import { REPO, randomToken } from './util';
 
@@ -12,6 +13,9 @@ export interface LocalEngine {
   token: string;
   /** Token that may read but not change anything. */
   readonlyToken: string;
+  /** The engine's data folder (nodes, jobs): a run's marker, so that a node's sshd or a job process left
+   *  after cleanup is found (processes.ts leftovers() reads command lines and working folders). */
+  dataDir: string;
   /** GET a path with the full-access token and parse the JSON answer. */
   get(apiPath: string): Promise<unknown>;
   stop(): Promise<void>;
@@ -20,13 +24,22 @@ export interface LocalEngine {
 const READY = /TensorPool local engine listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
 export async function startLocalEngine(
-  opts: { seed?: 'demo' | 'none'; port?: number; quick?: boolean; realNodes?: 'auto' | 'require' } = {},
+  opts: {
+    seed?: 'demo' | 'none';
+    port?: number;
+    quick?: boolean;
+    realNodes?: 'auto' | 'require';
+    /** Jobs print made-up lines (engine --simulated-jobs); by default they really run on the nodes. */
+    simulatedJobs?: boolean;
+  } = {},
 ): Promise<LocalEngine> {
   const main = path.join(REPO, 'dist', 'engine.js');
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   const port = opts.port ?? (await freePort());
   const token = randomToken('tp_dev');
   const readonlyToken = randomToken('tp_ro');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-engine-data-'));
+  registerScratch(dataDir);
   const args = [
     main,
     '--port',
@@ -43,7 +56,12 @@ export async function startLocalEngine(
     // the install command when sshd is missing); the demo still starts without (unreachable nodes).
     '--real-nodes',
     opts.realNodes ?? 'require',
+    // Its nodes and jobs run in a folder of this run (removed at the end), never the real user's.
+    '--data-dir',
+    dataDir,
   ];
+  // Jobs really run on the first node whenever the nodes are real (the engine's default).
+  if (opts.simulatedJobs) args.push('--simulated-jobs');
   // Tests want provisioning to move along quickly; the demo keeps the engine's own (human) pace.
   if (opts.quick !== false) args.push('--pending-ms', '200', '--processing-ms', '600');
   const child = spawnGroup('engine', process.execPath, args, {
@@ -78,6 +96,7 @@ export async function startLocalEngine(
     url,
     token,
     readonlyToken,
+    dataDir,
     async get(apiPath: string) {
       const response = await fetch(url + apiPath, { headers: { authorization: `Bearer ${token}` } });
       if (!response.ok) throw new Error(`engine GET ${apiPath}: ${response.status} ${await response.text()}`);

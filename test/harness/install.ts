@@ -241,6 +241,26 @@ export async function ensureNodePackages(): Promise<void> {
     await run('sh', ['-c', 'service ssh stop || true'], { env, logFile }).catch(() => undefined);
 }
 
+/** The official CLI's modules for Debian's python3 (test/vendor/tensorpool-cli: requests, tqdm, websockets): the
+ *  CLI's system test and the bench's CLI rows call this (as root it installs them, else it names them). */
+export async function ensureCliPackages(): Promise<void> {
+  const missing = ['python3-requests', 'python3-tqdm', 'python3-websockets'].filter(
+    (pkg) => !fs.existsSync(`/usr/lib/python3/dist-packages/${pkg.slice('python3-'.length)}`),
+  );
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `the official CLI needs Debian packages that are missing: ${missing.join(' ')}. Install them once with\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}\nthen run the tests again.`,
+    );
+  const logFile = path.join(LOGS, 'apt-get.log');
+  const env = { ...baseEnv(), DEBIAN_FRONTEND: 'noninteractive' };
+  await timed(`apt-get install ${missing.join(' ')}`, async () => {
+    await run('apt-get', ['update', '-qq'], { env, logFile });
+    await run('apt-get', ['install', '-y', '-qq', ...missing], { env, logFile });
+  });
+}
+
 /** playwright-core only: `npx playwright install` would try to download browsers; we use Debian's. */
 const TOOLS_SPEC = `playwright-core@${PLAYWRIGHT_CORE}`;
 export async function ensureTools(): Promise<void> {

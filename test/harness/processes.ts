@@ -89,9 +89,20 @@ export function cleanupAll(): Promise<void> {
   return cleaning;
 }
 
+/** The working folder of a process, or '' when it cannot be read (gone, another user's). */
+function cwdOf(pid: number): string {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return '';
+  }
+}
+
 /**
- * Processes whose command line mentions `marker` (a unique scratch path of this run) other than this
- * process: anything listed after cleanup escaped it. They are killed by pid and reported.
+ * Processes whose command line mentions `marker` (a unique scratch path of this run, a token) or whose
+ * working folder is under a marker that is a folder (an engine's data folder: a job's processes run in
+ * its job folder there), other than this process: anything listed after cleanup escaped it. They are
+ * killed by pid and reported.
  */
 export function leftovers(markers: string[]): string[] {
   if (markers.length === 0) return [];
@@ -101,13 +112,17 @@ export function leftovers(markers: string[]): string[] {
   } catch {
     return [];
   }
+  const dirs = markers.filter((m) => m.startsWith('/'));
   const found: string[] = [];
   for (const line of ps.split('\n')) {
     const match = /^\s*(\d+)\s+(.*)$/.exec(line);
     if (!match) continue;
     const pid = Number(match[1]);
-    if (pid === process.pid || !markers.some((m) => match[2].includes(m))) continue;
-    found.push(line.trim().slice(0, 200));
+    if (pid === process.pid) continue;
+    const cwd = dirs.length ? cwdOf(pid) : '';
+    const inDir = cwd !== '' && dirs.some((d) => cwd === d || cwd.startsWith(`${d}/`));
+    if (!inDir && !markers.some((m) => match[2].includes(m))) continue;
+    found.push(`${line.trim().slice(0, 200)}${inDir ? ` (in ${cwd})` : ''}`);
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -115,6 +130,12 @@ export function leftovers(markers: string[]): string[] {
     }
   }
   return found;
+}
+
+/** How many of `found` (leftovers() lines) are a node's sshd, and how many anything else (job processes). */
+export function countLeftovers(found: string[]): { sshd: number; other: number } {
+  const sshd = found.filter((l) => /\bsshd\b/.test(l)).length;
+  return { sshd, other: found.length - sshd };
 }
 
 export interface Tally {

@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { launchChromium, openWorkbench, plainConsoleText } from './browser';
 import { startCodeServer, newRunDir } from './codeServer';
 import { startLocalEngine } from './engine';
+import { startUserKey } from './userKey';
 import { ensureInstalled } from './install';
 import { part, runSuite, type Own, type SuiteContext } from './suite';
 import { selectTargets, type Target } from './targets';
@@ -75,8 +76,11 @@ export async function runInHost(
   const resultsFile = path.join(runDir, 'results.json');
   const engine = await startLocalEngine();
   own(engine.stop);
-  ctx.markers.push(engine.token);
+  ctx.markers.push(engine.token, engine.dataDir);
   log(`engine on ${engine.url}`);
+  // The user's own key, in an agent: what the jobs' rsync over ssh logs in with (harness/userKey.ts).
+  const userKey = await startUserKey(runDir);
+  own(userKey.stop);
   const server = await timed('code-server start', () =>
     startCodeServer(target, {
       runDir,
@@ -86,6 +90,7 @@ export async function runInHost(
         TENSORPOOL_TEST_TOKEN: engine.token,
         TENSORPOOL_TEST_READONLY_TOKEN: engine.readonlyToken,
         TENSORPOOL_TEST_RESULTS: resultsFile,
+        ...userKey.env,
         ...(options.untrusted ? { TENSORPOOL_TEST_WORKSPACE: 'untrusted' } : {}),
         ...options.env,
       },

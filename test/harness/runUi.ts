@@ -14,6 +14,7 @@ import { newRunDir, startCodeServer } from './codeServer';
 import { PSEUDO_LOCALE, installPseudoLocale, pseudoBundles, type PseudoBundles } from './pseudoLocale';
 import { PseudoText } from '../ui/pseudoCheck';
 import { startLocalEngine } from './engine';
+import { startUserKey } from './userKey';
 import { ensureInstalled } from './install';
 import { part, runSuite, type Own, type SuiteContext } from './suite';
 import { selectTargets, type Target } from './targets';
@@ -86,11 +87,15 @@ async function runOn(
   ctx.markers.push(runDir);
   const engine = await startLocalEngine();
   own(engine.stop);
-  ctx.markers.push(engine.token);
+  ctx.markers.push(engine.token, engine.dataDir);
+  // The user's own key, in an agent: what the jobs' rsync over ssh logs in with (harness/userKey.ts).
+  const userKey = await startUserKey(runDir);
+  own(userKey.stop);
   const server = await timed('code-server start (with the .vsix installed)', () =>
     startCodeServer(target, {
       runDir,
       vsix: [VSIX],
+      env: userKey.env,
       ...(pseudo ? { locale: PSEUDO_LOCALE, afterInstall: (dirs) => installPseudoLocale(dirs, pseudo) } : {}),
       machineSettings: { 'tensorpool.apiUrl': engine.url },
       settings: {
@@ -121,6 +126,8 @@ async function runOn(
         test.run({
           workbench,
           engine,
+          workspace: server.workspace,
+          userKey,
           vscode: target.name,
           log: (m) => lines.push(m),
           pseudo: pseudo && new PseudoText(pseudo),

@@ -2,7 +2,7 @@
 // run the body, clean up every process it started, verify with `ps` that nothing is left, print the
 // `N passed, N failed` line and exit non-zero on any failure.
 import { writeCounts } from './counts';
-import { cleanupAll, guardProcess, leftovers, type Guard, type Tally } from './processes';
+import { cleanupAll, countLeftovers, guardProcess, leftovers, type Guard, type Tally } from './processes';
 import { log, summaryLine } from './util';
 
 export interface SuiteContext {
@@ -54,12 +54,16 @@ export function runSuite(
     }
     ctx.watchdog.disarm();
     await cleanupAll();
+    // Counted, not assumed: the engines' nodes (sshd) and jobs (processes in their data folders) included.
     const left = leftovers(ctx.markers);
+    const { sshd, other } = countLeftovers(left);
     if (left.length > 0) {
       ctx.tally.failed++;
-      console.error(`[${name}] processes left behind after cleanup (now killed):\n  ${left.join('\n  ')}`);
+      console.error(
+        `[${name}] processes left behind after cleanup (now killed; ${sshd} sshd, ${other} other):\n  ${left.join('\n  ')}`,
+      );
     } else {
-      log('cleanup verified: no process of this run is left');
+      log('cleanup verified: 0 sshd, 0 job processes, no process of this run is left');
     }
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     log(`${name} took ${seconds.toFixed(1)} s`);

@@ -4,13 +4,14 @@
 // job, and reading a token from a workspace .env. The restricted tensorpool.apiUrl ignores the folder's
 // value. Everything else (sign-in, clusters) works.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { engine, eventually } from './helpers';
+import { realCluster } from './realCluster';
 
 const UNTRUSTED = /because this workspace is not trusted/;
 
@@ -72,22 +73,15 @@ suite('Restricted Mode: an untrusted workspace turns off exactly the listed feat
   test("a job's files are not uploaded: the command the service sends is not run, and the user is told why", async () => {
     assert.equal((await signIn()).ok, true);
     await accountIs(ext, 'signedIn');
-    await seedOneCluster();
-    await control.config({ jobs: { pendingMs: 100, lineMs: 30, cancelMs: 400, lines: 1, outputBytes: 100 } });
+    // A real node that accepts the user's key: only Restricted Mode keeps the upload from running.
+    const cluster = await realCluster('restricted-run');
     await ext.refresh();
-    const cluster = ext.store.clusters.data?.clusters?.[0];
-    assert.ok(cluster, 'a cluster to run on');
     const folder = path.join(root, 'restricted-job');
     mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'train.py'), 'print("never uploaded")\n');
     writeFileSync(path.join(folder, 'train.tp.toml'), 'commands = ["python train.py"]\n');
-    const marker = path.join(folder, '.tp-upload-marker');
-    const p = new ScriptedPrompter([
-      cluster.name ?? cluster.id,
-      'Keep the cluster',
-      'Run job',
-      ESCAPE,
-      ESCAPE,
-    ]);
+    const jobs = path.join(cluster.nodeDir, 'home', 'jobs');
+    const p = new ScriptedPrompter([cluster.name, 'Keep the cluster', 'Run job', ESCAPE, ESCAPE]);
     ext.setPrompter(p);
     try {
       const outcome = await vscode.commands.executeCommand<{ kind: string }>(
@@ -95,7 +89,13 @@ suite('Restricted Mode: an untrusted workspace turns off exactly the listed feat
         vscode.Uri.file(path.join(folder, 'train.tp.toml')),
       );
       assert.equal(outcome.kind, 'refused');
-      assert.ok(!existsSync(marker), 'the command did not run');
+      const made = readdirSync(jobs);
+      assert.equal(made.length, 1, 'the job folder the push made on the node');
+      assert.deepEqual(
+        readdirSync(path.join(jobs, made[0])),
+        [],
+        'the command did not run: nothing uploaded',
+      );
       const said = p.shown.filter((s) => s.kind === 'confirm' && UNTRUSTED.test(s.message ?? ''));
       assert.equal(said.length, 1, 'the user is told why');
       assert.match(said[0].message ?? '', /was not run/);

@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { WebSocket } from 'ws';
+import { DEFAULT_TOKEN } from '../../engine/state';
 import { ensureNodePackages } from '../harness/install';
 import { waitFor } from '../shared/wait';
 
@@ -121,6 +123,41 @@ describe('local engine CLI: real nodes', function () {
     assert.equal(await new Promise<number | null>((resolve) => child.on('exit', resolve)), 1);
     assert.match(err, /real jobs need real nodes/);
   });
+
+  for (const [flags, expected] of [
+    [[], /^rsync -az /],
+    [['--simulated-jobs'], /^echo job_\w+ > \.tp-upload-marker$/],
+  ] as const) {
+    it(`with real nodes, jobs ${flags.length ? 'are simulated with --simulated-jobs' : 'really run by default'}`, async () => {
+      const cli = await startCli(['--real-nodes', 'require', '--seed', 'demo', ...flags]);
+      try {
+        const list = (await (
+          await fetch(`${cli.url}/cluster/list`, { headers: { authorization: `Bearer ${DEFAULT_TOKEN}` } })
+        ).json()) as Json;
+        const running = (list.clusters as Json[]).find((c) => c.status === 'RUNNING');
+        assert.ok(running, 'a running demo cluster');
+        const ws = new WebSocket(`${cli.url.replace('http', 'ws')}/job/push`);
+        const command = await new Promise<string>((resolve, reject) => {
+          ws.on('open', () => {
+            ws.send(JSON.stringify({ TENSORPOOL_KEY: DEFAULT_TOKEN }));
+            ws.send(
+              JSON.stringify({ tp_config: 'commands = ["true"]\n', system: 'Linux', cluster_id: running.id }),
+            );
+          });
+          ws.on('message', (d) => {
+            const m = JSON.parse(d.toString()) as Json;
+            if (typeof m.command === 'string') resolve(m.command);
+          });
+          ws.on('close', (code) => reject(new Error(`closed ${code} before a command`)));
+        });
+        ws.terminate();
+        assert.match(command, expected);
+      } finally {
+        cli.child.kill('SIGTERM');
+        await cli.exited;
+      }
+    });
+  }
 
   it('--real-nodes takes auto, require or off (exit 2 otherwise)', async () => {
     const child = spawn(process.execPath, [main, '--real-nodes', 'maybe'], {

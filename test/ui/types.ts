@@ -2,12 +2,17 @@
 // out/test/ui/*.ui.js in name order, each test in order, in one workbench window: later tests may build
 // on what earlier ones did (the view opened, signed in).
 import type { LocalEngine } from '../harness/engine';
+import type { UserKey } from '../harness/userKey';
 import type { PseudoText } from './pseudoCheck';
 import type { Workbench } from './workbench';
 
 export interface UiContext {
   workbench: Workbench;
   engine: LocalEngine;
+  /** The workspace folder the window shows (a UI test may put files there). */
+  workspace: string;
+  /** The user's own key, in the agent code-server's environment names (harness/userKey.ts). */
+  userKey: UserKey;
   /** Short VS Code version name, e.g. "1.100". */
   vscode: string;
   log(message: string): void;

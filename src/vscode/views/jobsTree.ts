@@ -6,7 +6,7 @@
  * A job's Markdown tooltip is built when its row is hovered (resolveTreeItem).
  */
 import * as vscode from 'vscode';
-import { isTerminalJobState, jobStateKind, type Job, type JobStateKind } from '../../model/job';
+import { exitSignal, isTerminalJobState, jobStateKind, type Job, type JobStateKind } from '../../model/job';
 import { exactTime, timeForRow } from '../../model/time';
 import { Commands } from '../commands';
 import type { JobsController } from '../jobs';
@@ -67,7 +67,11 @@ function jobTooltip(job: Job): vscode.MarkdownString {
     job.createdAt ? vscode.l10n.t('- Submitted: {0}', when(job.createdAt)!) : undefined,
     job.startedAt ? vscode.l10n.t('- Started: {0}', when(job.startedAt)!) : undefined,
     job.endedAt ? vscode.l10n.t('- Ended: {0}', when(job.endedAt)!) : undefined,
-    job.exitCode !== undefined ? vscode.l10n.t('- Exit code: {0}', job.exitCode) : undefined,
+    job.exitCode !== undefined
+      ? exitSignal(job.exitCode)
+        ? vscode.l10n.t('- Exit code: {0} (killed by {1})', job.exitCode, exitSignal(job.exitCode)!)
+        : vscode.l10n.t('- Exit code: {0}', job.exitCode)
+      : undefined,
     job.owner ? vscode.l10n.t('- Owner: {0}', md(job.owner)) : undefined,
     job.source === 'text' ? `\n_${fromTextNote()}_` : undefined,
   ]);

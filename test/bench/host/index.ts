@@ -35,6 +35,7 @@ import {
 import { soak } from './soak';
 import { firstTree, type FirstTreeSample } from './firstTree';
 import { JOB_LINES, jobLogBench } from './jobLog';
+import { realJobBench } from './realJobs';
 import { injections } from '../inject';
 import { REFERENCE_EXTENSION_ID } from '../referenceId';
 
@@ -452,6 +453,11 @@ export async function run(): Promise<void> {
     )
   )?.value;
   if (ONLY_JOB_LOG) return finish(bench);
+  bench.realJobs = (
+    await step('real jobs: first output line (beside tp), upload of 1,000 files (beside rsync)', () =>
+      realJobBench(api),
+    )
+  )?.value;
   if (IDLE) {
     bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
     bench.soak = (

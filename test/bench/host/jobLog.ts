@@ -19,11 +19,13 @@
 // last 2 MB): they must be consecutive and end with line 100,000. The terminal is closed at the end, and
 // the engine's job settings go back to their defaults, so the idle window that follows sees nothing.
 //
-// The engine stands in for TensorPool's servers, which run elsewhere; here it shares the machine's two cores
-// and spends about a third of one producing the 100,000 lines as fast as it can. For the stream it runs at a
-// lower CPU priority (nice ENGINE_NICE, engine/priority.ts), so the extension host competes with what shares a
-// user's machine (VS Code's own processes, the browser drawing the terminal), not with the service;
-// env TENSORPOOL_BENCH_ENGINE_NICE=0 leaves it at the host's priority (for A/B runs).
+// The job is real: `node bench.js` (written beside the job file, uploaded with the job's real rsync over ssh)
+// prints the 100,000 lines as fast as it can on a real node of a cluster created for it with the user's key
+// (the harness's agent). The engine stands in for TensorPool's servers and GPU nodes, which run elsewhere;
+// here it and the job share the machine's two cores. For the stream the engine runs at a lower CPU priority
+// (nice ENGINE_NICE, engine/priority.ts; the job's processes, its children, start with the same), so the
+// extension host competes with what shares a user's machine (VS Code's own processes, the browser drawing
+// the terminal), not with the service; env TENSORPOOL_BENCH_ENGINE_NICE=0 leaves it at the host's priority.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as path from 'node:path';
@@ -31,13 +33,26 @@ import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { realCluster } from '../../integration/realCluster';
 import { sleep } from '../../shared/wait';
 import { chartUpdateBench, type ChartUpdateSample } from './chartUpdate';
 import { collector } from './gc';
 
 export const JOB_LINES = 100_000;
-const COMMAND = 'python bench.py';
+const COMMAND = 'node bench.js';
 const JOB_FILE = `commands = ["${COMMAND}"]\n`;
+/** The job's program: JOB_LINES lines, written in blocks of 1,000 as fast as it can. Four lines in five print a
+ *  training step's metrics (as engine/metricLines.ts's `kv` style: `step=<n> loss=… lr=… acc=…`), the fifth stays
+ *  plain (`line <n> of <JOB_LINES>`): the metric-extraction rows compare the same log with extraction on and off. */
+const BENCH_JS = [
+  `const total = ${JOB_LINES};`,
+  "let block = '';",
+  'for (let i = 1; i <= total; i++) {',
+  '  if (i % 5 === 0) block += `line ${i} of ${total}\\n`;',
+  '  else block += `step=${i} loss=${(2.5 / (1 + i / 10)).toFixed(4)} lr=0.0001 acc=${(1 - 0.9 / (1 + i / 20)).toFixed(4)}\\n`;',
+  "  if (i % 1000 === 0 || i === total) { process.stdout.write(block); block = ''; }",
+  '}',
+].join('\n');
 const SAMPLE_MS = 100;
 /** Jobs streamed one after the other (env TENSORPOOL_BENCH_JOB_STREAMS): the delay row is their median. */
 const STREAMS = Math.max(1, Number(process.env.TENSORPOOL_BENCH_JOB_STREAMS ?? 5));
@@ -135,16 +150,16 @@ export async function jobLogBench(
   /** The bench's injected cost (../inject.ts): the host's thread busy 80 ms in every 120 while jobs stream. */
   stall = false,
 ): Promise<JobLogSample> {
-  const cluster = api.store.clusters.data?.clusters?.find((c) => c.status === 'RUNNING');
-  if (!cluster) throw new Error('no running cluster to run the job on');
+  // A real node that accepts the user's key (the seeded clusters accept only the saved keys).
+  const cluster = await realCluster(`bench-joblog-${Date.now()}`);
+  await api.refresh();
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!root) throw new Error('the harness opened no workspace folder');
   const folder = path.join(root, 'bench-job');
   mkdirSync(folder, { recursive: true });
   const file = path.join(folder, 'bench.tp.toml');
   writeFileSync(file, JOB_FILE);
-  // Four lines in five print a training step's metrics (engine/metricLines.ts), the fifth stays plain.
-  await control('POST', 'config', { jobs: { pendingMs: 0, lineMs: 0, lines: JOB_LINES, metrics: 'kv' } });
+  writeFileSync(path.join(folder, 'bench.js'), BENCH_JS);
   const engineNice = ((await control('POST', 'priority', { nice: ENGINE_NICE })) as { nice: number }).nice;
   const gc = collector();
   try {
@@ -158,9 +173,7 @@ export async function jobLogBench(
         const stalls = stall ? setInterval(() => busyWait(80), 120) : undefined;
         try {
           const job = 2 * i + (on === (i % 2 === 0) ? 1 : 2);
-          (on ? streams : metricsOff).push(
-            await oneStream(api, control, file, cluster.name ?? cluster.id, gc, job, on),
-          );
+          (on ? streams : metricsOff).push(await oneStream(api, control, file, cluster.name, gc, job, on));
         } finally {
           clearInterval(stalls);
         }
@@ -180,7 +193,6 @@ export async function jobLogBench(
     closeTerminals();
     rmSync(folder, { recursive: true, force: true });
     await setExtraction(true);
-    await control('POST', 'config', { jobs: { pendingMs: 1000, lineMs: 150, lines: 3, metrics: '' } });
     // Back to the host's priority for the steps that follow (needs privileges; else it stays lowered).
     await control('POST', 'priority', { nice: 0 }).catch(() => undefined);
   }
@@ -260,7 +272,7 @@ async function oneStream(
   ).filter((e) => e.method === 'WS' && e.path === `/job/listen/${jobId}` && e.ws === 'upgrade').length;
   // Plain lines and metric lines (step=k ...) together number the output lines 1..JOB_LINES.
   const pattern = new RegExp(
-    `^(?:\\[${jobId}\\] ${COMMAND}: line (\\d+) of ${JOB_LINES}|step=(\\d+) loss=[^ ]+ lr=[^ ]+ acc=[^ ]+)\\r?$`,
+    `^(?:line (\\d+) of ${JOB_LINES}|step=(\\d+) loss=[^ ]+ lr=[^ ]+ acc=[^ ]+)\\r?$`,
   );
   const numbers: number[] = [];
   for (const line of api.testing.terminalText().split('\n')) {

@@ -29,6 +29,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { realCluster } from '../../integration/realCluster';
 import * as spy from '../../reliability/host/spy';
 import { sleep, until } from '../../shared/wait';
 import { collector } from './gc';
@@ -38,7 +39,8 @@ const SCALE = 15;
 const SOAK_MS = Number(process.env.TENSORPOOL_BENCH_SOAK_MS ?? 120_000);
 const CYCLE_MS = 12_000;
 const SETTLE_MS = 6000;
-const JOB_FILE = 'commands = ["python soak.py"]\n';
+/** A real job (a node of the engine's, the user's key): it prints a few lines and ends. */
+const JOB_FILE = 'commands = ["echo soak job on $TP_NODE; sleep 1; echo done"]\n';
 
 type Control = (method: string, path: string, body?: unknown) => Promise<any>;
 
@@ -111,8 +113,9 @@ export async function soak(
   mkdirSync(folder, { recursive: true });
   const file = path.join(folder, 'soak.tp.toml');
   writeFileSync(file, JOB_FILE);
-  const cluster = api.store.clusters.data?.clusters?.find((c) => c.status === 'RUNNING');
-  if (!cluster) throw new Error('no running cluster to run the jobs on');
+  // A real node that accepts the user's key (the seeded clusters accept only the saved keys).
+  const cluster = await realCluster(`soak-${Date.now()}`);
+  await api.refresh();
   const gc = collector();
   const jobs = { pushed: 0, submitted: 0, outcomes: [] as string[] };
   const volumes = { created: 0, destroyed: 0 };
@@ -122,7 +125,7 @@ export async function soak(
   };
   const pushJob = async () => {
     jobs.pushed++;
-    api.setPrompter(new ScriptedPrompter([cluster.name ?? cluster.id, 'Keep the cluster', 'Run job', 'Run']));
+    api.setPrompter(new ScriptedPrompter([cluster.name, 'Keep the cluster', 'Run job', 'Run']));
     try {
       const outcome = await vscode.commands.executeCommand<{ kind: string; jobId?: string }>(
         'tensorpool.runJobFile',

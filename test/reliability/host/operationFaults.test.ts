@@ -10,7 +10,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { PROJECT, ticksJob } from '../../fixtures/jobProject';
 import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { realCluster } from '../../integration/realCluster';
 import {
   OPERATION_FAULT_KINDS,
   failedVolumeRequest,
@@ -22,8 +24,13 @@ import { ensureSignedIn, freshAccount, mutations } from './common';
 import * as spy from './spy';
 import { accountIs, control, hideViews, sleep, until } from './util';
 
-const JOBS = { pendingMs: 100, lineMs: 150, cancelMs: 400, lines: 3, outputBytes: 2000 };
-const JOB_FILE = 'commands = ["python train.py", "python eval.py"]\noutputs = ["results.json"]\n';
+/** Real jobs on a real node (the engine's sshd), uploaded with the user's key: six lines, one every 150 ms. */
+const JOB_FILE = ticksJob(6, 150);
+/** Jobs that run longer: one line a second (a refusal seen while it runs), one every 2.5 s (a silence of
+ *  10 s noticed while it runs), and one that runs until canceled. */
+const SLOW_JOBS = { 'slow.tp.toml': ticksJob(12, 1000), 'slower.tp.toml': ticksJob(10, 2500) };
+const LONG_JOB = ticksJob(1000, 200);
+const CLUSTER = 'rel-jobs';
 
 type Outcome = { kind: string; jobId?: string; reason?: string; code?: number };
 interface WsEntry {
@@ -42,14 +49,15 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
       (e) => e.method === 'WS' && e.path === p && e.ws === 'upgrade',
     ).length;
   const pushes = () => wsUpgrades('/job/push');
+  const uri = (name: string) => vscode.Uri.file(path.join(folder, name));
   /** What may change something, besides the log streams of jobs still followed from earlier tests. */
   const changes = async () => (await mutations()).filter((m) => !m.startsWith('WS '));
 
-  /** Run the job file on keep-1 (the wizard, then the answers after it); the outcome and what was shown. */
-  async function run(after: string[]): Promise<{ out: Outcome; p: ScriptedPrompter }> {
-    const p = new ScriptedPrompter(['keep-1', 'Keep the cluster', 'Run job', ...after]);
+  /** Run a job file on the real cluster (the wizard, then the answers after it); the outcome and what was shown. */
+  async function run(after: string[], file = jobFile): Promise<{ out: Outcome; p: ScriptedPrompter }> {
+    const p = new ScriptedPrompter([CLUSTER, 'Keep the cluster', 'Run job', ...after]);
     ext.setPrompter(p);
-    const out = await vscode.commands.executeCommand<Outcome>('tensorpool.runJobFile', jobFile);
+    const out = await vscode.commands.executeCommand<Outcome>('tensorpool.runJobFile', file);
     // Its log is being followed once its first listen reached the engine (the follower starts after the
     // push, in a worker thread): a log fault registered later is then meant for a later job, not this one.
     if (out.kind === 'submitted' && out.jobId)
@@ -75,22 +83,26 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
   }
 
   /** A job submitted and followed to completion in its terminal, each line once, after `fault` on its log. */
-  async function followedThrough(fault: Record<string, unknown>, note: RegExp, timeoutMs = 30_000) {
+  async function followedThrough(
+    fault: Record<string, unknown>,
+    note: RegExp,
+    timeoutMs = 30_000,
+    file = jobFile,
+    n = 6,
+  ) {
     await control.fault({ method: 'WS', path: '/job/listen/*', ...fault });
-    const { out } = await run(['Run']);
+    const before = ext.testing.terminalText().length;
+    const { out } = await run(['Run'], file);
     assert.equal(out.kind, 'submitted', JSON.stringify(out));
     const id = out.jobId!;
-    const last = `[${id}] python eval.py: line 3 of 3`;
-    await until('the whole log in the terminal', () => ext.testing.terminalText().includes(last), timeoutMs);
-    const text = ext.testing.terminalText();
+    const last = `tick ${n} of ${n} (${id})`;
+    const mine = () => ext.testing.terminalText().slice(before);
+    await until('the whole log in the terminal', () => mine().includes(last), timeoutMs);
+    await until('its end', () => mine().includes(`Job ${id} completed`), timeoutMs);
+    const text = mine();
     assert.match(text, note);
-    for (const cmd of ['train', 'eval'])
-      for (const k of [1, 2, 3])
-        assert.equal(
-          text.split(`[${id}] python ${cmd}.py: line ${k} of 3`).length,
-          2,
-          `${cmd} line ${k} once`,
-        );
+    for (let k = 1; k <= n; k++)
+      assert.equal(text.split(`tick ${k} of ${n} (${id})`).length, 2, `line ${k} once`);
     assert.equal(await pushes(), 1, 'a reconnect is never a push');
     assert.ok((await wsUpgrades(`/job/listen/${id}`)) >= 2, 'followed again');
     return id;
@@ -105,11 +117,16 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
 
   suiteSetup(async () => {
     ext = await freshAccount();
-    await control.config({ jobs: JOBS });
+    await realCluster(CLUSTER);
+    await ext.refresh();
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(root, 'the harness opens a workspace folder');
     folder = path.join(root, 'reliability-jobs');
     mkdirSync(folder, { recursive: true });
+    for (const [rel, text] of Object.entries({ ...PROJECT, ...SLOW_JOBS, 'long.tp.toml': LONG_JOB })) {
+      mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
+      writeFileSync(path.join(folder, rel), text);
+    }
     writeFileSync(path.join(folder, 'train.tp.toml'), JOB_FILE);
     jobFile = vscode.Uri.file(path.join(folder, 'train.tp.toml'));
     // The upload command runs without asking for every push of this suite.
@@ -123,7 +140,7 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
   teardown(async () => {
     ext.setPrompter(undefined);
     await control.clearFaults();
-    await control.config({ stuck: false, minClientVersion: null, jobs: JOBS });
+    await control.config({ stuck: false, minClientVersion: null });
     await ensureSignedIn(ext);
     await hideViews();
   });
@@ -194,15 +211,15 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
     },
     'listen-silent': async () => {
       // Slow lines: the job still runs when the silence is noticed (two ping intervals, 10 s).
-      await control.config({ jobs: { ...JOBS, lineMs: 2500 } });
       await followedThrough(
         { action: 'silent' },
         /Connection to the log lost; reconnecting in \d+ s \(attempt 1\)/,
         60_000,
+        uri('slower.tp.toml'),
+        10,
       );
     },
     'listen-reason': async () => {
-      await control.config({ jobs: { ...JOBS, lineMs: 1000 } });
       await control.fault({
         method: 'WS',
         path: '/job/listen/*',
@@ -211,7 +228,7 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
         reason: 'Job was deleted by an administrator',
       });
       const mark = spy.notifications.length;
-      const { out } = await run([]);
+      const { out } = await run([], uri('slow.tp.toml'));
       assert.equal(out.kind, 'submitted');
       await until('the follower stops', () =>
         spy.since(mark).some((n) => /Stopped following job/.test(n.message)),
@@ -224,8 +241,7 @@ suite('Reliability: operation faults around the real extension (jobs, volumes, h
       assert.equal(await pushes(), 1);
     },
     'job-cancel-drop-after': async () => {
-      await control.config({ jobs: { ...JOBS, lineMs: 2000 } });
-      const { out } = await run([]);
+      const { out } = await run([], uri('long.tp.toml'));
       const id = out.jobId!;
       await control.clearLog();
       await control.fault({ method: 'POST', path: `/job/cancel/${id}`, action: 'drop-after' });

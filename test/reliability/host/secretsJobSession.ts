@@ -2,13 +2,20 @@
 // read from a file the user agreed to), then run a job file (the token travels in the job WebSocket's first
 // message), follow its log into the terminal to the end, and pull its outputs. What the engine logged for
 // the WebSockets is checked by wsKeyMessagesOnly(); the terminal text is one of the places searched.
+// The job is real (a node of the engine's, the user's key): the `rsync` and `ssh` the extension starts for
+// its upload run through recording wrappers first on PATH (their command lines and environments, read
+// from /proc/self), the job writes its own environment, and every file of the node is read: the token is
+// in none of them.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter, type Shown } from '../../fixtures/scriptedPrompter';
-import { accountIs, control, engine, until } from './util';
+import { realCluster } from '../../integration/realCluster';
+import { accountIs, engine, until } from './util';
 
 interface Entry {
   method: string;
@@ -25,6 +32,8 @@ export async function dotenvAndJobSession(ext: TensorPoolExtensionApi, shown: Sh
   // Sign in from a `.env` (a fresh folder: each file is offered once).
   const dir = mkdtempSync(path.join(root, 'secrets-env-'));
   const jobs = path.join(root, 'secrets-job');
+  const spyDir = mkdtempSync(path.join(os.tmpdir(), 'tp-spy-'));
+  const spyLog = path.join(spyDir, 'recorded.txt');
   try {
     writeFileSync(path.join(dir, '.env'), `# from the dashboard\nTENSORPOOL_KEY=${engine.token}\n`);
     await vscode.commands.executeCommand('tensorpool.signOut');
@@ -37,24 +46,38 @@ export async function dotenvAndJobSession(ext: TensorPoolExtensionApi, shown: Sh
     assert.equal(env.shown.length, 1, 'the .env offer was made and accepted');
     ext.testing.configure({});
 
-    // Run a job file and follow it to the end; then pull its outputs.
-    await control.config({ jobs: { pendingMs: 100, lineMs: 60, lines: 3, outputBytes: 1000 } });
+    // Run a job file on a real node and follow it to the end; then pull its outputs.
+    const cluster = await realCluster(`secrets-${Date.now()}`);
     mkdirSync(jobs, { recursive: true });
     const file = path.join(jobs, 'secret.tp.toml');
-    writeFileSync(file, 'commands = ["python train.py"]\noutputs = ["results.json"]\n');
+    writeFileSync(
+      file,
+      'commands = ["env > job-env.txt && echo job-env-written"]\noutputs = ["job-env.txt"]\n',
+    );
     await ext.refresh();
-    const label = ext.store.clusters.data?.clusters?.find((c) => c.status === 'RUNNING')?.name;
-    assert.ok(label, 'a running cluster to run on');
-    const run = new ScriptedPrompter([label, 'Keep the cluster', 'Run job', 'Run']);
+    const run = new ScriptedPrompter([cluster.name, 'Keep the cluster', 'Run job', 'Run']);
     ext.setPrompter(run);
-    const out = await vscode.commands.executeCommand<{ kind: string; jobId?: string }>(
-      'tensorpool.runJobFile',
-      vscode.Uri.file(file),
+    const out = await withRecordingPath(spyLog, () =>
+      vscode.commands.executeCommand<{ kind: string; jobId?: string }>(
+        'tensorpool.runJobFile',
+        vscode.Uri.file(file),
+      ),
     );
     shown.push(...run.shown);
     assert.equal(out.kind, 'submitted', JSON.stringify(out));
-    const last = `[${out.jobId}] python train.py: line 3 of 3`;
-    await until('the log in the terminal', () => ext.testing.terminalText().includes(last), 30_000);
+    const recorded = readFileSync(spyLog, 'utf8');
+    assert.match(recorded, /^PROG rsync /m, 'the upload ran rsync');
+    assert.match(recorded, /^PROG ssh /m, 'and rsync ran ssh');
+    const leaked = recorded
+      .split('\n')
+      .filter((l) => l.includes(engine.token))
+      .map((l) => (l.startsWith('PROG ') ? l.split(' ').slice(0, 2).join(' ') : l.split('=')[0]));
+    assert.deepEqual(leaked, [], 'no token in the command line or environment of rsync or ssh');
+    await until(
+      'the log in the terminal',
+      () => ext.testing.terminalText().includes('job-env-written'),
+      30_000,
+    );
     await until('the job completed', async () => {
       await ext.testing.jobs.refresh();
       return ext.testing.jobs.find(out.jobId!)?.status === 'completed';
@@ -66,8 +89,14 @@ export async function dotenvAndJobSession(ext: TensorPoolExtensionApi, shown: Sh
       out.jobId,
     );
     shown.push(...pull.shown);
-    assert.deepEqual(pulled.written, ['results.json']);
+    assert.deepEqual(pulled.written, ['job-env.txt']);
+    const jobEnv = readFileSync(path.join(jobs, 'outputs', 'job-env.txt'), 'utf8');
+    assert.match(jobEnv, /^TP_NODE=i-/m, "the job's own environment");
+    assert.ok(!jobEnv.includes(engine.token), "no token in the job's environment");
+    for (const f of filesUnder(cluster.nodeDir))
+      assert.ok(!readFileSync(f).includes(engine.token), `no token in the node's file ${f}`);
   } finally {
+    rmSync(spyDir, { recursive: true, force: true });
     ext.testing.configure({});
     ext.setPrompter(undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -97,4 +126,36 @@ export function wsKeyMessagesOnly(logged: readonly unknown[]): number {
     'the engine found the token in a WebSocket message other than the first one',
   );
   return keyMessages.length;
+}
+
+/** Run `fn` with recording `rsync` and `ssh` wrappers first on this extension host's PATH (what the commands
+ *  it starts inherit): each appends its program name, command line and environment (from /proc/self) to
+ *  `log`, then runs the real program. */
+async function withRecordingPath<T>(log: string, fn: () => Thenable<T>): Promise<T> {
+  const bin = path.join(path.dirname(log), 'bin');
+  mkdirSync(bin, { recursive: true });
+  for (const tool of ['rsync', 'ssh']) {
+    const real = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+    const script = [
+      '#!/bin/sh',
+      `{ printf 'PROG ${tool} '; tr '\\0' ' ' < /proc/$$/cmdline; echo; tr '\\0' '\\n' < /proc/$$/environ; } >> '${log}'`,
+      `exec '${real}' "$@"`,
+      '',
+    ].join('\n');
+    writeFileSync(path.join(bin, tool), script);
+    chmodSync(path.join(bin, tool), 0o755);
+  }
+  const saved = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${saved ?? ''}`;
+  try {
+    return await fn();
+  } finally {
+    process.env.PATH = saved;
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }

@@ -1,4 +1,4 @@
-// Jobs that really run (engine/jobRunner.ts, startEngine({ realJobs: true })): the push's upload is a
+// Jobs that really run (engine/jobRunner.ts; the default with real nodes): the push's upload is a
 // real rsync over ssh (run here with the user's key in a real ssh-agent, as a client would), the commands
 // run on node 0 in the job's folder, their output streams to /job/listen, cancel ends the whole process
 // tree, and the pulled outputs are the bytes the job wrote. Needs openssh-server and rsync.
@@ -131,8 +131,8 @@ describe('engine: jobs that really run on a node', function () {
       tokens: [TOKEN],
       pendingMs: 10,
       processingMs: 10,
+      // Real jobs are the default whenever the nodes are real (no realJobs option).
       nodes: 'require',
-      realJobs: true,
     });
     pub = fs.readFileSync(`${key}.pub`, 'utf8');
     const first = await runningCluster();
