@@ -1,5 +1,6 @@
-// Show Metrics in the real extension host: a job whose engine log prints metric lines (engine/metricLines.ts,
-// style "kv") is run and followed; its metrics reach the panel's data while it streams (the right series,
+// Show Metrics in the real extension host: a real job on a real node whose program prints metric lines
+// (engine/metricLines.ts's style "kv", four lines in five; the fifth is plain) is run and followed; its
+// metrics reach the panel's data while it streams (the right series,
 // the right x values, in order), the page draws a chart per series, and once the job ends the panel holds
 // exactly what the log printed. A finished job nobody followed gets its chart from its full log, read
 // once. Export CSV writes where the (seamed) save dialog said, and the file reads back as the same points.
@@ -8,17 +9,23 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isMetricStep, metricValues } from '../../engine/metricLines';
+import { isMetricStep, metricLine, metricValues } from '../../engine/metricLines';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import { CSV_HEADER, parseCsv } from '../../src/model/metrics';
 import type { MetricsPanelState } from '../../src/vscode/metricsPanel';
 import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
-import { engine } from './helpers';
+import { realCluster } from './realCluster';
 
 const LINES = 60;
-const JOBS = { pendingMs: 100, lineMs: 60, cancelMs: 400, lines: LINES, outputBytes: 1000, metrics: 'kv' };
-const JOB_FILE = `commands = ["python train.py"]\n`;
+const JOB_FILE = `commands = ["node train.js"]\n`;
+/** The job's program: LINES lines, one every 60 ms. */
+const TRAIN_JS = `const lines = ${JSON.stringify(
+  Array.from({ length: LINES }, (_, i) => metricLine('kv', i + 1) ?? `line ${i + 1} of ${LINES}`),
+)};
+let i = 0;
+const t = setInterval(() => { console.log(lines[i++]); if (i === lines.length) clearInterval(t); }, 60);
+`;
 const STEPS = Array.from({ length: LINES }, (_, i) => i + 1).filter(isMetricStep);
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
@@ -72,28 +79,21 @@ suite('Show Metrics: live charts from a job log, a finished job, Export CSV', ()
   suiteSetup(async () => {
     ext = await api();
     await control.reset('none');
-    await control.config({ jobs: JOBS });
-    await fetch(`${engine.url}/_engine/seed`, {
-      method: 'POST',
-      body: JSON.stringify({ clusters: 1, prefix: 'gpu' }),
-    });
     assert.equal((await signIn()).ok, true);
     await accountIs(ext, 'signedIn');
+    clusterLabel = (await realCluster('metrics-itest')).name;
     await ext.refresh();
-    const c = ext.store.clusters.data?.clusters?.[0];
-    assert.ok(c, 'a cluster to run on');
-    clusterLabel = c.name ?? c.id;
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(root, 'the harness opens a workspace folder');
     folder = path.join(root, 'metrics-itest');
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'train.tp.toml'), JOB_FILE);
+    writeFileSync(path.join(folder, 'train.js'), TRAIN_JS);
     jobFile = vscode.Uri.file(path.join(folder, 'train.tp.toml'));
   });
   suiteTeardown(async () => {
     ext.setPrompter(undefined);
     ext.testing.configure({});
-    await control.config({ jobs: { metrics: '', lines: 3, lineMs: 150, pendingMs: 1000 } });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const t of vscode.window.terminals) if (t.name.startsWith('TensorPool job')) t.dispose();
     rmSync(folder, { recursive: true, force: true });
