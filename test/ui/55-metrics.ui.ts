@@ -1,28 +1,31 @@
-// Show Metrics through the real workbench: a job whose (engine) log prints metric lines is run from the
-// job file 50-jobs.ui.ts made, its terminal shows the lines, TensorPool: Show Metrics from the palette
-// (the job's terminal is the active one) opens the panel, and inside the webview's frame the loss chart
-// is drawn (a canvas of a real size) and grows while the job runs (the latest-values table's point
-// count). Screenshot for the README. The engine's job settings are put back after.
+// Show Metrics through the real workbench: the sample project 50-jobs.ui.ts copied into the workspace (its
+// real program, samples/training-job/train.js, prints Hugging Face style dicts and `step=… loss=… lr=…` lines)
+// is run for longer from a job file of its own on the demo cluster; its terminal shows the lines, TensorPool:
+// Show Metrics from the palette (the job's terminal is the active one) opens the panel, and inside the
+// webview's frame the loss chart is drawn (a canvas of a real size) and grows while the job runs (the
+// latest-values table's point count). Screenshot for the README.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { LocalEngine } from '../harness/engine';
 import type { FrameLocator } from '../harness/playwright';
 import type { UiContext, UiTest } from './types';
 
 const CLUSTER = 'llm-train-8xh100';
-const JOBS = { pendingMs: 300, lineMs: 200, lines: 80, metrics: 'kv' };
+const FILE = 'metrics.tp.toml';
+/** 200 steps of 150 ms: half a minute of metric lines. */
+const JOB_FILE = 'commands = ["node train.js --steps 200 --step-ms 150"]\n';
 
-async function engineConfig(engine: LocalEngine, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${engine.url}/_engine/config`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+async function engineCall(engine: LocalEngine, method: string, p: string, body?: unknown): Promise<any> {
+  const response = await fetch(engine.url + p, {
+    method,
+    headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  assert.ok(response.ok, `engine config: ${response.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  assert.ok(response.ok, `${method} ${p}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : {};
 }
-
-let savedJobs: unknown;
 
 /** The metrics page: the webview's outer frame, then its active inner frame. */
 function metricsPage({ workbench }: UiContext): FrameLocator {
@@ -40,15 +43,35 @@ export const tests: UiTest[] = [
   {
     name: 'Show Metrics on a running job draws its loss chart, which grows',
     async run(ctx) {
-      const { workbench, engine, log } = ctx;
-      savedJobs = (await engineConfig(engine)).jobs;
+      const { workbench, workspace, engine, userKey, log } = ctx;
+      const folder = path.join(workspace, 'training-job');
+      assert.ok(fs.existsSync(path.join(folder, 'train.js')), 'the sample project 50-jobs.ui.ts copied');
+      fs.writeFileSync(path.join(folder, FILE), JOB_FILE);
+      // The user's key on their profile, which the demo clusters follow (as 50-jobs.ui.ts does).
+      const added = await engineCall(engine, 'POST', '/user/ssh-key/add', {
+        public_key: userKey.publicKey,
+        name: 'ui-test-metrics-key',
+      });
+      const keyId = String(added.key_id ?? '');
       try {
-        await engineConfig(engine, { jobs: JOBS });
+        await workbench.page.keyboard.press('Control+P');
+        const quick = workbench.page.locator('.quick-input-widget input');
+        await quick.waitFor({ state: 'visible', timeout: 10_000 });
+        await quick.fill(`training-job/${FILE}`);
+        await workbench.page
+          .locator('.quick-input-list .monaco-list-row', { hasText: FILE })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        await workbench.page.keyboard.press('Enter');
+        await workbench.page
+          .locator('.tabs-container .tab', { hasText: FILE })
+          .first()
+          .waitFor({ timeout: 15_000 });
         await workbench.page
           .locator('.codelens-decoration a', { hasText: 'Run on Cluster…' })
           .first()
           .click();
-        await workbench.waitForQuickInput(/Cluster to run/);
+        await workbench.waitForQuickInput(`Cluster to run ${FILE} on`);
         await workbench.replaceQuickInputText(CLUSTER);
         await workbench.page
           .locator('.quick-input-list .monaco-list-row .label-name', {
@@ -103,11 +126,11 @@ export const tests: UiTest[] = [
         const table = (await page.locator('.table table').first().innerText()).replace(/\s+/g, ' ');
         log(`table: ${table.slice(0, 240)}`);
         assert.match(table, /loss \(step\)/);
-        assert.match(table, /acc \(step\)/);
+        assert.match(table, /lr \(step\)/);
         log(`screenshot ${await workbench.screenshot('56-metrics-panel')}`);
       } finally {
-        if (savedJobs !== undefined)
-          await engineConfig(engine, { jobs: { ...(savedJobs as object), metrics: '' } });
+        fs.rmSync(path.join(folder, FILE), { force: true });
+        if (keyId) await engineCall(engine, 'DELETE', `/user/ssh-key/remove/${keyId}`).catch(() => undefined);
       }
     },
   },
