@@ -36,6 +36,7 @@ import { setupJobs } from './vscode/jobsSetup';
 import { TerminalTapRecord } from './vscode/terminalTap';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
+import { makeGpuSampler, watchClustersView } from './vscode/gpu/gpuSetup';
 import { ObjectStorageTreeProvider } from './vscode/views/objectStorageTree';
 import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
 import { setupVolumes } from './vscode/volumesSetup';
@@ -92,15 +93,18 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // and, once activation returned, check it against /health and /me.
   void account.initialize();
   const clusters = new ClustersController(store, api, state, log);
+  const gpuSampler = makeGpuSampler(host);
   const tree = new ClustersTreeProvider(
     store,
     (clusterId) => volumes.attachedTo(clusterId),
     () => account.tokenRead,
+    gpuSampler,
   );
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
     showCollapseAll: true,
   });
+  const gpuWatch = watchClustersView(treeView, { store, state, host, sampler: gpuSampler });
   // The seam's home (a test's scratch folder), as for the ssh config.
   const sshDir = () => path.join(host.home(), '.ssh');
   const localKeys = {
@@ -184,6 +188,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     account,
     tree,
     treeView,
+    gpuWatch,
     scheduler,
     listing,
     storage,
@@ -270,6 +275,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         },
         marks: timingMarks,
         setRefreshTimeScale,
+        gpu: { sampler: gpuSampler, clustersView: treeView },
       },
     }),
   );

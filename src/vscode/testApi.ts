@@ -11,6 +11,7 @@ import type { ApiLoadTiming } from './lazyApi';
 import { enableTimingMarks } from './timingMarks';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
+import type { GpuSampler } from './gpu/gpuSampler';
 import type { StorageNode } from './views/objectStorageTree';
 import type { SshKeyNode } from './views/sshKeysTree';
 import type { SshKeysController } from './sshKeys';
@@ -78,6 +79,8 @@ export interface TensorPoolExtensionApi {
     marks(): Record<string, number>;
     /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
     setRefreshTimeScale(scale: number): void;
+    /** GPU telemetry: the sampler (its counters and running sessions) and the Clusters view to expand. */
+    readonly gpu: { readonly sampler: GpuSampler; readonly clustersView: vscode.TreeView<ClusterNode> };
   };
 }
 

@@ -22,11 +22,15 @@ import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './com
 import { clusterVolumeItem } from './volumesTree';
 import { mark, markWhen } from '../timingMarks';
 import { FirstRows } from './firstRows';
+import type { GpuReading } from '../../model/gpu';
+import type { GpuSampler } from '../gpu/gpuSampler';
+import { gpuItem, gpuTooltipLines, nodeGpuLook } from './gpuRows';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
   | { readonly kind: 'cluster'; cluster: Cluster }
   | { readonly kind: 'instance'; cluster: Cluster; instance: Instance; index: number }
+  | { readonly kind: 'gpu'; cluster: Cluster; instance: Instance; gpu: GpuReading }
   | { readonly kind: 'clusterVolume'; cluster: Cluster; volume: AttachedVolume }
   | { readonly kind: 'error'; message: string; errorKind: string }
   | { readonly kind: 'listingText'; preview: string }
@@ -40,6 +44,8 @@ function nodeKey(node: ClusterNode): string {
       return `cluster:${node.cluster.id}`;
     case 'instance':
       return `instance:${node.cluster.id}:${node.instance.id}`;
+    case 'gpu':
+      return `gpu:${node.cluster.id}:${node.instance.id}:${node.gpu.index}`;
     case 'clusterVolume':
       return `cluster:${node.cluster.id}:volume:${node.volume.id}`;
     default:
@@ -72,10 +78,23 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
     /** The stored token was read (before that, "signed out" is only the state the window starts in). */
     private readonly accountKnown: () => boolean = () => true,
+    /** GPU telemetry of the watched nodes (their rows change as samples arrive). */
+    private readonly gpu?: GpuSampler,
   ) {
-    this.subscription = store.onDidChange((topic) => {
+    const subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
+    const samples = gpu?.onDidChange((ids) => this.gpuChanged(ids));
+    this.subscription = { dispose: () => (subscription.dispose(), samples?.dispose()) };
+  }
+
+  /** New telemetry for some nodes: redraw those node rows only (their GPU rows follow). */
+  private gpuChanged(instanceIds: readonly string[]): void {
+    const rows = instanceIds.flatMap((id) => {
+      const row = this.nodes.find((n) => n.kind === 'instance' && n.instance.id === id);
+      return row ? [row] : [];
+    });
+    if (rows.length > 0 && this.roots) this.emitter.fire(rows);
   }
 
   /** The volumes list changed: redraw the clusters whose attached volumes changed. */
@@ -117,7 +136,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     }
     this.rootKeys = keys;
     this.roots = roots;
-    this.nodes.prune((key) => live.has(key));
+    this.nodes.prune(
+      (key) =>
+        live.has(key) ||
+        (key.startsWith('gpu:') && live.has(`instance${key.slice(3, key.lastIndexOf(':'))}`)),
+    );
     for (const key of this.childKeys.keys()) if (!live.has(key)) this.childKeys.delete(key);
     return { roots, changed };
   }
@@ -143,7 +166,22 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       mark('clusters.ask'); // test/bench: when VS Code first asked for the rows
       return this.first.ask(this.interim(), () => this.firstRows());
     }
+    if (node.kind === 'instance') {
+      const gpus = nodeGpuLook(this.gpu?.get(node.instance.id))?.gpus ?? [];
+      return gpus.map((gpu) =>
+        this.nodes.take(nodeKey({ ...node, kind: 'gpu', gpu }), { ...node, kind: 'gpu', gpu }),
+      );
+    }
     return node.kind === 'cluster' ? this.childRows(node) : [];
+  }
+
+  /** For reveal(): a node's cluster row, a GPU's node row. */
+  getParent(node: ClusterNode): ClusterNode | undefined {
+    if (node.kind === 'instance' || node.kind === 'clusterVolume')
+      return this.nodes.find((n) => n.kind === 'cluster' && n.cluster.id === node.cluster.id);
+    if (node.kind === 'gpu')
+      return this.nodes.find((n) => n.kind === 'instance' && n.instance.id === node.instance.id);
+    return undefined;
   }
 
   private firstRows(): ClusterNode[] {
@@ -243,12 +281,20 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'instance': {
         const i = node.instance;
-        const item = new vscode.TreeItem(instanceLabel(node.index, i), vscode.TreeItemCollapsibleState.None);
-        item.description = stateWord(i.status);
-        item.iconPath = phaseIcon(i.status);
+        const look = this.gpu && nodeGpuLook(this.gpu.get(i.id));
+        const item = new vscode.TreeItem(
+          instanceLabel(node.index, i),
+          look?.gpus.length
+            ? vscode.TreeItemCollapsibleState.Collapsed
+            : vscode.TreeItemCollapsibleState.None,
+        );
+        item.description = look?.description ?? stateWord(i.status);
+        item.iconPath = look?.icon ?? phaseIcon(i.status);
         item.contextValue = instanceContext(i);
         return item;
       }
+      case 'gpu':
+        return gpuItem(node.gpu);
       case 'clusterVolume':
         return clusterVolumeItem(node.cluster.id, node.volume);
       case 'error':
@@ -282,7 +328,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   resolveTreeItem(item: vscode.TreeItem, node: ClusterNode): vscode.TreeItem {
     if (node.kind === 'cluster')
       item.tooltip = clusterTooltip(node.cluster, this.store.requestFor(node.cluster.id));
-    else if (node.kind === 'instance') item.tooltip = instanceTooltip(node);
+    else if (node.kind === 'instance') {
+      const m = instanceTooltip(node);
+      for (const line of gpuTooltipLines(this.gpu?.get(node.instance.id))) m.appendMarkdown(`\n${line}`);
+      item.tooltip = m;
+    }
     return item;
   }
 
