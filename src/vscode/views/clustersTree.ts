@@ -13,12 +13,12 @@ import * as vscode from 'vscode';
 import type { Cluster, Instance } from '../../model/cluster';
 import { clusterDescription, clusterLabel, instanceLabel, stateWord } from '../../model/labels';
 import type { AttachedVolume } from '../../model/volume';
-import { Commands } from '../commands';
 import type { Store } from '../store';
 import { dataSignature, recordSignature, sameKeys, StableNodes } from './stableNodes';
 import { clusterContext, followedIcon, instanceContext, phaseIcon } from './clusterRowLook';
 import { clusterTooltip, instanceTooltip } from './clusterTooltips';
-import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
+import { firstLine } from './commonRows';
+import { statusRowItem, type StatusRow } from './clusterStatusRows';
 import { clusterVolumeItem } from './volumesTree';
 import { mark, markWhen } from '../timingMarks';
 import { FirstRows } from './firstRows';
@@ -32,10 +32,7 @@ export type ClusterNode =
   | { readonly kind: 'instance'; cluster: Cluster; instance: Instance; index: number }
   | { readonly kind: 'gpu'; cluster: Cluster; instance: Instance; gpu: GpuReading }
   | { readonly kind: 'clusterVolume'; cluster: Cluster; volume: AttachedVolume }
-  | { readonly kind: 'error'; message: string; errorKind: string }
-  | { readonly kind: 'listingText'; preview: string }
-  | { readonly kind: 'loading' }
-  | { readonly kind: 'empty'; includeOrg: boolean };
+  | StatusRow;
 
 /** The row's key, which is also its TreeItem id. */
 function nodeKey(node: ClusterNode): string {
@@ -297,30 +294,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         return gpuItem(node.gpu);
       case 'clusterVolume':
         return clusterVolumeItem(node.cluster.id, node.volume);
-      case 'error':
-        return node.errorKind === 'unauthorized'
-          ? errorRow(
-              vscode.l10n.t('Token rejected'),
-              node.message,
-              { command: Commands.signIn, title: vscode.l10n.t('Sign In') },
-              'error',
-            )
-          : errorRow(vscode.l10n.t('Could not load clusters'), node.message, Commands.refresh, 'error');
-      case 'listingText':
-        return listingTextRow(
-          vscode.l10n.t('Cluster list (text from the server)'),
-          node.preview,
-          { command: Commands.showListingText, title: vscode.l10n.t('Open cluster list text') },
-          'listingText',
-        );
-      case 'loading':
-        return loadingRow(vscode.l10n.t('Loading clusters…'));
-      case 'empty':
-        return emptyRow(
-          node.includeOrg
-            ? vscode.l10n.t('No clusters in your organisation')
-            : vscode.l10n.t('No clusters yet'),
-        );
+      default:
+        return statusRowItem(node);
     }
   }
 
