@@ -37,6 +37,9 @@ import { TerminalTapRecord } from './vscode/terminalTap';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
 import { makeGpuSampler, watchClustersView } from './vscode/gpu/gpuSetup';
+import { ClusterPrices } from './vscode/cost/clusterPrices';
+import type { VolumesFeature } from './vscode/volumesSetup';
+import { showBurnInView } from './vscode/cost/burnText';
 import { ObjectStorageTreeProvider } from './vscode/views/objectStorageTree';
 import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
 import { setupVolumes } from './vscode/volumesSetup';
@@ -94,11 +97,14 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   void account.initialize();
   const clusters = new ClustersController(store, api, state, log);
   const gpuSampler = makeGpuSampler(host);
+  const made: { volumes?: VolumesFeature } = {};
+  // The volumes feature is made below; its list feeds the burn rate once it exists.
+  const prices = new ClusterPrices(store, api, () => (made.volumes ? made.volumes.controller.volumes : []));
   const tree = new ClustersTreeProvider(
     store,
     (clusterId) => volumes.attachedTo(clusterId),
     () => account.tokenRead,
-    gpuSampler,
+    { gpu: gpuSampler, hourly: (c) => prices.hourly(c) },
   );
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
@@ -122,7 +128,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     dragAndDropController: objects.dragAndDrop,
   });
   const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
-  const statusBar = new AccountStatusBar(store);
+  const statusBar = new AccountStatusBar(store, prices);
   const authProvider = new TensorPoolAuthProvider(account, store);
   const listing = new ListingDocumentProvider(store);
   const contextKeys = new ContextKeys((key, value) =>
@@ -134,8 +140,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     log,
     state,
     contextKeys,
-    onVolumesChanged: () => tree.refreshView(),
+    onVolumesChanged: () => {
+      tree.refreshView();
+      prices.volumesChanged();
+    },
   });
+  made.volumes = volumes;
+  const burnView = showBurnInView(treeView, prices);
   const jobs = setupJobs(context, { store, api, log, state, contextKeys });
   const workspaceState = new WorkspaceState(context.workspaceState);
   const terminalTap =
@@ -189,6 +200,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     tree,
     treeView,
     gpuWatch,
+    prices,
+    burnView,
     scheduler,
     listing,
     storage,

@@ -4,7 +4,7 @@
  * without losing the answers, and follows the asynchronous request to its end.
  */
 import * as vscode from 'vscode';
-import { PriceQuotes } from '../wizards/priceQuotes';
+import { PriceQuotes } from '../model/priceQuotes';
 import type { TensorPoolClient } from '../api/client';
 import { errorMessage, type TensorPoolError, type ValidationError } from '../api/errors';
 import { clusterLabel, type Cluster } from '../model/cluster';

@@ -4,7 +4,7 @@
  * attached volume is never sent to destroy: the user is told why and offered the way out.
  * Attach/detach: volumeAttach.ts.
  */
-import { PriceQuotes } from '../wizards/priceQuotes';
+import { PriceQuotes } from '../model/priceQuotes';
 import * as vscode from 'vscode';
 import { errorMessage, isTensorPoolError, type ValidationError } from '../api/errors';
 import { mountPath, volumeLabel, type Volume } from '../model/volume';

@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { SavedKeys } from './savedKeys';
 import type { Prompter } from './prompter';
-import type { PriceQuotes } from './priceQuotes';
+import type { PriceQuotes } from '../model/priceQuotes';
 
 export interface LocalKey {
   /** Path of the .pub file. */

@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { formatHourly } from '../model/gpu/cost';
-import type { PriceQuotes } from './priceQuotes';
+import type { PriceQuotes } from '../model/priceQuotes';
 import { balanceRule, validateUniqueVolumeName, validateVolumeSize, type Volume } from '../model/volume';
 import { errorTaker, pickNewProtection, protectionRow } from './commonSteps';
 import type { PickItem, Prompter } from './prompter';

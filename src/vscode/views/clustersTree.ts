@@ -68,6 +68,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private readonly first = new FirstRows<ClusterNode[]>();
   /** The keys of a cluster row's nodes, as of its last change (they follow from its signature). */
   private readonly childKeys = new Map<string, string[]>();
+  private readonly gpu: GpuSampler | undefined;
 
   constructor(
     private readonly store: Store,
@@ -75,9 +76,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
     /** The stored token was read (before that, "signed out" is only the state the window starts in). */
     private readonly accountKnown: () => boolean = () => true,
-    /** GPU telemetry of the watched nodes (their rows change as samples arrive). */
-    private readonly gpu?: GpuSampler,
+    /** GPU telemetry of the watched nodes (their rows change as samples arrive); a running cluster's
+     *  hourly price when the service gave one (its tooltip). */
+    private readonly extras: { gpu?: GpuSampler; hourly?: (c: Cluster) => number | undefined } = {},
   ) {
+    const gpu = (this.gpu = extras.gpu);
     const subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
@@ -302,7 +305,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   /** The Markdown tooltip of a cluster or node row, built when the row is hovered. */
   resolveTreeItem(item: vscode.TreeItem, node: ClusterNode): vscode.TreeItem {
     if (node.kind === 'cluster')
-      item.tooltip = clusterTooltip(node.cluster, this.store.requestFor(node.cluster.id));
+      item.tooltip = clusterTooltip(
+        node.cluster,
+        this.store.requestFor(node.cluster.id),
+        this.extras.hourly?.(node.cluster),
+      );
     else if (node.kind === 'instance') {
       const m = instanceTooltip(node);
       for (const line of gpuTooltipLines(this.gpu?.get(node.instance.id))) m.appendMarkdown(`\n${line}`);
