@@ -36,7 +36,7 @@ import { setupJobs } from './vscode/jobsSetup';
 import { TerminalTapRecord } from './vscode/terminalTap';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
-import { makeGpuSampler, watchClustersView } from './vscode/gpu/gpuSetup';
+import { makeGpuSampler, setupGpu } from './vscode/gpu/gpuSetup';
 import { ClusterPrices } from './vscode/cost/clusterPrices';
 import type { VolumesFeature } from './vscode/volumesSetup';
 import { showBurnInView } from './vscode/cost/burnText';
@@ -110,7 +110,14 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     treeDataProvider: tree,
     showCollapseAll: true,
   });
-  const gpuWatch = watchClustersView(treeView, { store, state, host, sampler: gpuSampler });
+  const gpu = setupGpu(treeView, {
+    store,
+    state,
+    host,
+    sampler: gpuSampler,
+    hourly: (c) => prices.hourly(c),
+    prompts,
+  });
   // The seam's home (a test's scratch folder), as for the ssh config.
   const sshDir = () => path.join(host.home(), '.ssh');
   const localKeys = {
@@ -199,7 +206,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     account,
     tree,
     treeView,
-    gpuWatch,
+    gpu,
     prices,
     burnView,
     scheduler,
@@ -288,7 +295,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         },
         marks: timingMarks,
         setRefreshTimeScale,
-        gpu: { sampler: gpuSampler, clustersView: treeView },
+        gpu: { sampler: gpuSampler, clustersView: treeView, restartIdleGuard: gpu.restartIdleGuard },
       },
     }),
   );

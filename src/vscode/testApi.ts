@@ -12,6 +12,7 @@ import { enableTimingMarks } from './timingMarks';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
 import type { GpuSampler } from './gpu/gpuSampler';
+import type { IdleWatch, IdleWatchTiming } from './gpu/idleWatch';
 import type { StorageNode } from './views/objectStorageTree';
 import type { SshKeyNode } from './views/sshKeysTree';
 import type { SshKeysController } from './sshKeys';
@@ -80,7 +81,12 @@ export interface TensorPoolExtensionApi {
     /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
     setRefreshTimeScale(scale: number): void;
     /** GPU telemetry: the sampler (its counters and running sessions) and the Clusters view to expand. */
-    readonly gpu: { readonly sampler: GpuSampler; readonly clustersView: vscode.TreeView<ClusterNode> };
+    readonly gpu: {
+      readonly sampler: GpuSampler;
+      readonly clustersView: vscode.TreeView<ClusterNode>;
+      /** A new idle guard on test timing (its constructor's seam); the old one is disposed. */
+      restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
+    };
   };
 }
 

@@ -1,11 +1,14 @@
-/** The GPU telemetry's wiring: the sampler (made before the Clusters tree, which shows its figures) and
- *  what starts and stops it (the Clusters view's expanded clusters while the view is visible). */
-import * as vscode from 'vscode';
+/** The GPU telemetry's wiring: the sampler (made before the Clusters tree, which shows its figures), what
+ *  starts and stops it (the Clusters view's expanded clusters while the view is visible) and the idle guard. */
+import type * as vscode from 'vscode';
+import type { Cluster } from '../../model/cluster';
+import type { Prompter } from '../../wizards/prompter';
 import type { HostSeams } from '../hostSeams';
 import type { Store } from '../store';
 import type { StoredState } from '../storedState';
 import type { ClusterNode } from '../views/clustersTree';
 import { GpuSampler } from './gpuSampler';
+import { IdleWatch, type IdleWatchTiming } from './idleWatch';
 import { nodeTargets, spawnSsh } from './nodeTargets';
 import { ClustersViewWatch } from './treeWatch';
 
@@ -16,16 +19,37 @@ export function makeGpuSampler(host: HostSeams): GpuSampler {
   return new GpuSampler({ spawn: (argv) => spawnSsh(argv, host.home()) });
 }
 
-export function watchClustersView(
+export interface GpuFeature extends vscode.Disposable {
+  /** Replace the idle guard with one on other timing (tests: a shortened period); returns it. */
+  restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
+}
+
+export function setupGpu(
   view: vscode.TreeView<ClusterNode>,
-  deps: { store: Store; state: StoredState; host: HostSeams; sampler: GpuSampler },
-): vscode.Disposable {
-  const watch = new ClustersViewWatch(
-    view,
-    deps.store,
-    deps.sampler,
-    (cluster) => nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home()),
-    () => VIEW_INTERVAL_MS,
-  );
-  return vscode.Disposable.from(watch, { dispose: () => deps.sampler.dispose() });
+  deps: {
+    store: Store;
+    state: StoredState;
+    host: HostSeams;
+    sampler: GpuSampler;
+    hourly: (c: Cluster) => number | undefined;
+    prompts: () => Prompter;
+  },
+): GpuFeature {
+  const targets = (cluster: Cluster) =>
+    nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
+  const watch = new ClustersViewWatch(view, deps.store, deps.sampler, targets, () => VIEW_INTERVAL_MS);
+  const guard = (timing?: IdleWatchTiming) =>
+    new IdleWatch(deps.store, deps.state, deps.sampler, targets, deps.hourly, deps.prompts, timing);
+  let idle = guard();
+  return {
+    restartIdleGuard: (timing) => {
+      idle.dispose();
+      return (idle = guard(timing));
+    },
+    dispose: () => {
+      idle.dispose();
+      watch.dispose();
+      deps.sampler.dispose();
+    },
+  };
 }
