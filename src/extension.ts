@@ -295,7 +295,11 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         },
         marks: timingMarks,
         setRefreshTimeScale,
-        gpu: { sampler: gpuSampler, clustersView: treeView, restartIdleGuard: gpu.restartIdleGuard },
+        gpu: {
+          sampler: gpuSampler,
+          clustersView: treeView,
+          restartIdleGuard: (t) => gpu.restartIdleGuard(t),
+        },
       },
     }),
   );

@@ -35,7 +35,7 @@ suite('Idle guard (real nodes)', function () {
         'Create cluster',
       ]),
     );
-    const id = (await vscode.commands.executeCommand<string>('tensorpool.createCluster'))!;
+    const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
     ext.setPrompter(undefined);
     await until(
       async () => {
