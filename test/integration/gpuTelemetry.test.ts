@@ -122,9 +122,11 @@ suite('GPU telemetry over SSH (real nodes)', function () {
 
   test('nothing is sampled before anyone expands the cluster', async () => {
     await vscode.commands.executeCommand('tensorpool.clusters.focus');
+    const samples = sampler().counts.samples;
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(sshProcs().length, 0);
-    assert.equal(sampler().counts.samples, 0);
+    assert.equal(sampler().counts.samples, samples);
+    assert.equal(sampler().running, 0);
   });
 
   test('expanding starts one ssh per node; the node and GPU rows show the stand-in’s figures', async () => {
