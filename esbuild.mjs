@@ -5,13 +5,14 @@
 //   dist/config.js     the config writers (AWS/rclone profiles, SSH config), loaded lazily by the extension
 //   dist/actions.js    the command actions and the wizards (src/vscode/actions.ts), loaded on the first command
 //                      that needs them
+//   dist/media/        the chart pages' files (uPlot, media/charts/), copied (copyChartMedia)
 //   dist/engine.js     the local TensorPool engine (npm run engine, tests, demo); not shipped in the VSIX
 //   dist/nvidia-smi.js the engine's stand-in nvidia-smi (its nodes' bin/); not shipped either
 //   out/**             src/ and test/ transpiled file by file for mocha (unit tests in Node,
 //                      integration tests in the extension host) and the test harness
 // Flags: --production (minify, no source maps), --watch, --quiet (no size report).
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -50,6 +51,9 @@ const LAZY_ACTIONS = new Set(
     'createClusterAction',
     'jobActions',
     'jobFollowers',
+    'jobMetrics',
+    'metricsPanel',
+    'charts/chartPanel',
     'jobPull',
     'jobRun',
     'localCommands',
@@ -230,6 +234,18 @@ function pruneStale(dir) {
       rmSync(p);
   }
 }
+
+/** The chart pages' files (src/vscode/charts/chartPanel.ts): uPlot's script and stylesheet and our page
+ *  script, in dist/media/ (the only folder the page may load from). uPlot is loaded by the page only, never
+ *  by the extension's bundles. */
+function copyChartMedia() {
+  mkdirSync('dist/media', { recursive: true });
+  for (const f of ['uPlot.iife.min.js', 'uPlot.min.css'])
+    copyFileSync(join('node_modules', 'uplot', 'dist', f), join('dist', 'media', f));
+  for (const f of ['charts.js', 'charts.css'])
+    copyFileSync(join('media', 'charts', f), join('dist', 'media', f));
+}
+copyChartMedia();
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

@@ -18,6 +18,7 @@ import type * as Toml from 'smol-toml' with { 'resolution-mode': 'import' };
 import type { RealRun } from './jobRunner';
 import type { EngineState } from './state';
 import type { User } from './types';
+import { isMetricStyle, METRIC_STYLES, metricLine, type MetricStyle } from './metricLines';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'canceling' | 'canceled';
 export const TERMINAL_JOB: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'canceled']);
@@ -31,6 +32,8 @@ export interface JobConfig {
   /** Bytes of each generated output file. */
   outputBytes: number;
   extraOutputs: Record<string, string>;
+  /** Output lines print training metrics in this style (engine/metricLines.ts); '' (default): plain. */
+  metrics: MetricStyle;
 }
 
 export const DEFAULT_JOB_CONFIG: JobConfig = {
@@ -40,6 +43,7 @@ export const DEFAULT_JOB_CONFIG: JobConfig = {
   lines: 3,
   outputBytes: 64 * 1024,
   extraOutputs: {},
+  metrics: '',
 };
 
 export interface Job {
@@ -112,6 +116,8 @@ export function jobLine(job: Job, idx: number): string {
   const k = idx % per;
   const command = job.commands[c] ?? '';
   if (k === 0) return `\u001b[36m$ ${command}\u001b[0m`;
+  const metric = metricLine(job.cfg.metrics, k);
+  if (metric !== undefined) return metric;
   return `[${job.id}] ${command.slice(0, 40)}: line ${k} of ${job.cfg.lines}`;
 }
 
@@ -310,6 +316,9 @@ export function parseJobConfig(current: JobConfig, value: unknown): JobConfig | 
       )
         return 'jobs.extraOutputs must map paths to strings';
       next.extraOutputs = { ...(v as Record<string, string>) };
+    } else if (key === 'metrics') {
+      if (!isMetricStyle(v)) return `jobs.metrics must be one of ${METRIC_STYLES.join(', ')}`;
+      next.metrics = v;
     } else if (
       key === 'pendingMs' ||
       key === 'lineMs' ||

@@ -300,6 +300,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
           clustersView: treeView,
           restartIdleGuard: (t) => gpu.restartIdleGuard(t),
         },
+        metrics: async (jobId) => (await actions()).metrics.get(jobId),
       },
     }),
   );

@@ -18,6 +18,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'cluster-volume.png': '44-cluster-volume-child',
   'job-file.png': '50-job-file-codelens',
   'job-logs.png': '54-job-terminal-logs',
+  'metrics.png': '56-metrics-panel',
   'object-storage.png': '21-object-storage-section',
 };
 

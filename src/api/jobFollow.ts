@@ -5,7 +5,8 @@
  * connection replays the log from the start (its first message equals the first one seen), the lines
  * already delivered are skipped, so the caller sees each line once; only the first message's text and
  * a count are kept (bounded memory). With onLines (and the worker), runs of log lines arrive as one string
- * each (see listenThread.ts), skipped and counted the same way.
+ * each (see listenThread.ts), skipped and counted the same way; with onMetrics, the records of the metric
+ * lines (parsed in the worker) are skipped with their lines.
  */
 import * as l10n from '@vscode/l10n';
 import { isTerminalJobState } from '../model/job';
@@ -13,7 +14,8 @@ import { CancelledError } from './errors';
 import { listenJob, type ListenMessage, type SocketOptions } from './jobSocket';
 import type { JobApi } from './jobs';
 import type { Transport } from './http';
-import { listenJobInThread } from './listenThread';
+import { listenJobInThread, withMetrics, type ThreadHandlers } from './listenThread';
+import type { MetricRecord } from '../model/metrics/batch';
 import { abortableSleep } from './retry';
 
 export type FollowOutcome =
@@ -30,6 +32,9 @@ export interface FollowOptions extends SocketOptions {
   /** Runs of log lines (texts joined with \n, none holding a newline) as one string each; without it (or
    * without the worker) each line goes to onMessage. */
   readonly onLines?: (lines: string, count: number) => void;
+  /** The records of the metric lines among the lines delivered (parsed in the worker), after them; a
+   *  record's `line` is its message's index on its connection (the lines a reconnect skips have none). */
+  readonly onMetrics?: (records: readonly MetricRecord[]) => void;
   /** Called before each reconnect (attempt 1, 2, ...) with the delay waited. */
   readonly onReconnect?: (attempt: number, delayMs: number) => void;
   readonly signal?: AbortSignal;
@@ -75,36 +80,41 @@ export async function followJob(
     let skip = 0;
     let gotAny = false;
     const before = delivered;
-    const out = await (opts.worker ? listenJobInThread : listenJob)(
-      transport,
-      jobId,
-      {
-        signal: opts.signal,
-        onMessage: (m) => {
-          gotAny = true;
-          index++;
-          if (index === 1 && before > 0 && (m.message ?? '') === firstText) skip = before;
-          if (index <= skip && m.status === undefined) return;
-          if (delivered === 0) firstText = m.message ?? '';
-          delivered++;
-          opts.onMessage(m);
-        },
-        onLines: opts.onLines
-          ? (lines, count) => {
-              gotAny = true;
-              if (index === 0 && before > 0 && firstLine(lines) === firstText) skip = before;
-              const skipped = Math.min(count, Math.max(0, skip - index));
-              index += count;
-              if (skipped === count) return;
-              const rest = skipped === 0 ? lines : lines.slice(afterLines(lines, skipped));
-              if (delivered === 0) firstText = firstLine(rest);
-              delivered += count - skipped;
-              opts.onLines?.(rest, count - skipped);
-            }
-          : undefined,
+    const onMetrics = opts.onMetrics;
+    const handlers: ThreadHandlers = {
+      signal: opts.signal,
+      onMessage: (m) => {
+        gotAny = true;
+        index++;
+        if (index === 1 && before > 0 && (m.message ?? '') === firstText) skip = before;
+        if (index <= skip && m.status === undefined) return;
+        if (delivered === 0) firstText = m.message ?? '';
+        delivered++;
+        opts.onMessage(m);
       },
-      opts,
-    );
+      onLines: opts.onLines
+        ? (lines, count) => {
+            gotAny = true;
+            if (index === 0 && before > 0 && firstLine(lines) === firstText) skip = before;
+            const skipped = Math.min(count, Math.max(0, skip - index));
+            index += count;
+            if (skipped === count) return;
+            const rest = skipped === 0 ? lines : lines.slice(afterLines(lines, skipped));
+            if (delivered === 0) firstText = firstLine(rest);
+            delivered += count - skipped;
+            opts.onLines?.(rest, count - skipped);
+          }
+        : undefined,
+      onMetrics: onMetrics
+        ? (records: readonly MetricRecord[]) => {
+            const kept = skip > 0 ? records.filter((r) => r.line > skip) : records;
+            if (kept.length > 0) onMetrics(kept);
+          }
+        : undefined,
+    };
+    const out = opts.worker
+      ? await listenJobInThread(transport, jobId, handlers, opts)
+      : await listenJob(transport, jobId, withMetrics(handlers), opts);
     if (out.kind !== 'ended') return out;
     if (out.opened && refusal(out.code)) return { kind: 'refused', code: out.code, reason: out.reason };
     if (ended) return { kind: 'ended', status: ended.status };

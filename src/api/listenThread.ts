@@ -3,6 +3,7 @@
  * every message to onMessage in order (delivered in batches), then how it ended; an abort closes it.
  * With onLines, a run of consecutive log lines comes as one string instead (LineRun: the texts joined
  * with \n, `count` of them, none with a newline or a status), in its place in the order.
+ * With onMetrics, the lines are also parsed for metrics in the worker (records after their batch).
  * The caller's thread only handles a batch now and then, however fast the job prints. When the worker
  * cannot run (the caller gave its own dispatcher, which cannot cross threads, or the worker script is
  * missing or fails before saying anything) the connection is read here instead, as before.
@@ -15,6 +16,7 @@ import type { Transport } from './http';
 import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
 import type { LineRun, ListenThreadMessage, ListenWorkerData } from './listenWorker';
 import { l10nContents } from '../model/l10nSlot';
+import { MetricBatcher, type MetricRecord } from '../model/metrics/batch';
 
 /** Beside this module: dist/listenWorker.js in the bundle, out/src/api/listenWorker.js in the tests. */
 export const LISTEN_WORKER_FILE = path.join(__dirname, 'listenWorker.js');
@@ -23,7 +25,28 @@ export interface ThreadHandlers {
   readonly onMessage: (m: ListenMessage) => void;
   /** Runs of log lines as one string each; without it, each line goes to onMessage. */
   readonly onLines?: (lines: string, count: number) => void;
+  /** The metric lines' records (MetricRecord: `line` is the message's index on this connection, 1-based),
+   *  each time after the messages they came from; parsed in the worker. */
+  readonly onMetrics?: (records: readonly MetricRecord[]) => void;
   readonly signal?: AbortSignal;
+}
+
+/** For a connection read on this thread: `handlers` that also parse each message for metrics. */
+export function withMetrics<H extends ThreadHandlers>(handlers: H): H {
+  const onMetrics = handlers.onMetrics;
+  if (!onMetrics) return handlers;
+  const batcher = new MetricBatcher();
+  let index = 0;
+  return {
+    ...handlers,
+    onMessage: (m: ListenMessage) => {
+      index++;
+      if (m.message !== undefined) batcher.add(index, m.message);
+      handlers.onMessage(m);
+      const records = batcher.take();
+      if (records) onMetrics(records);
+    },
+  };
 }
 
 function isRun(item: ListenMessage | LineRun): item is LineRun {
@@ -38,7 +61,7 @@ export async function listenJobInThread(
   file = LISTEN_WORKER_FILE,
 ): Promise<ListenOutcome> {
   const proxy = transport.socketProxy();
-  if (!proxy || !existsSync(file)) return listenJob(transport, jobId, handlers, opts);
+  if (!proxy || !existsSync(file)) return listenJob(transport, jobId, withMetrics(handlers), opts);
   const target = await transport.socketTarget('');
   const data: ListenWorkerData = {
     base: target.url,
@@ -48,6 +71,7 @@ export async function listenJobInThread(
     proxy: proxy.proxy,
     opts: { pingMs: opts.pingMs, idleTimeoutMs: opts.idleTimeoutMs, deadAfterMs: opts.deadAfterMs },
     l10n: l10nContents(),
+    metrics: handlers.onMetrics !== undefined,
   };
   return new Promise((resolve) => {
     let settled = false;
@@ -72,6 +96,7 @@ export async function listenJobInThread(
           else if (handlers.onLines) handlers.onLines(item.lines, item.count);
           else for (const message of item.lines.split('\n')) handlers.onMessage({ message });
         }
+        if (m.metrics) handlers.onMetrics?.(m.metrics);
       } else if (m.type === 'log') transport.log(m.level, m.text);
       else settle(m.outcome);
     });
@@ -80,7 +105,7 @@ export async function listenJobInThread(
       settle(
         heard
           ? { kind: 'ended', code: 1006, reason: l10n.t('the log reader stopped'), opened: true }
-          : listenJob(transport, jobId, handlers, opts),
+          : listenJob(transport, jobId, withMetrics(handlers), opts),
       );
     });
     worker.on('exit', () =>

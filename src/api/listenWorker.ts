@@ -8,6 +8,9 @@
  * In a batch, consecutive log lines (a message without status or newline) travel as one string
  * (LineRun: the lines joined with \n), so the main thread gets one string per run instead of an object
  * and a string per line: less to copy across, to allocate and to collect on the extension host.
+ * With `metrics`, each line is also read for metrics here (parseMetricLine, off the extension host's
+ * thread) and the batch carries the records of its metric lines (MetricBatcher: at most MAX_BATCH_RECORDS
+ * a batch; a batch is sent early when that many wait).
  * The token arrives in workerData (memory only) and goes out in the socket's first message only.
  * It loads dist/api.js (the API layer) rather than bundling its own copy.
  */
@@ -17,6 +20,7 @@ import type { ListenMessage, ListenOutcome, SocketOptions } from './jobSocket';
 import type { LogLevel } from './log';
 import type { ProxySettings } from './proxy';
 import { setL10nContents, type L10nContents } from '../model/l10nSlot';
+import { MetricBatcher, type MetricRecord } from '../model/metrics/batch';
 import type * as ApiModule from './index';
 
 // The API layer as a whole (dist/api.js beside this file once bundled: esbuild.mjs maps it), so the
@@ -34,6 +38,8 @@ export interface ListenWorkerData {
   readonly opts: SocketOptions;
   /** The display language's translations (vscode.l10n.bundle), for the messages this thread writes. */
   readonly l10n: L10nContents | undefined;
+  /** Parse each line for metrics (parseMetricLine) and send the records with the batch. */
+  readonly metrics?: boolean;
 }
 
 /** Consecutive log lines (messages with only a text, no newline in it): their texts joined with \n. */
@@ -43,7 +49,12 @@ export interface LineRun {
 }
 
 export type ListenThreadMessage =
-  | { readonly type: 'messages'; readonly batch: readonly (ListenMessage | LineRun)[] }
+  | {
+      readonly type: 'messages';
+      readonly batch: readonly (ListenMessage | LineRun)[];
+      /** The metric lines among them (with `metrics`), by their index on this connection. */
+      readonly metrics?: readonly MetricRecord[];
+    }
   | { readonly type: 'log'; readonly level: LogLevel; readonly text: string }
   | { readonly type: 'end'; readonly outcome: ListenOutcome };
 
@@ -71,6 +82,8 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
   let run: string[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
+  let index = 0;
+  const metrics = data.metrics ? new MetricBatcher() : undefined;
   const endRun = () => {
     if (run.length === 0) return;
     batch.push({ lines: run.join('\n'), count: run.length });
@@ -82,7 +95,8 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
     endRun();
     size = 0;
     if (batch.length === 0) return;
-    post({ type: 'messages', batch });
+    const records = metrics?.take();
+    post(records ? { type: 'messages', batch, metrics: records } : { type: 'messages', batch });
     batch = [];
   };
   const ac = new AbortController();
@@ -95,13 +109,15 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
     {
       signal: ac.signal,
       onMessage: (m) => {
+        index++;
+        if (metrics && m.message !== undefined) metrics.add(index, m.message);
         if (m.status === undefined && m.message !== undefined && !m.message.includes('\n'))
           run.push(m.message);
         else {
           endRun();
           batch.push(m);
         }
-        if (++size >= BATCH_SIZE) flush();
+        if (++size >= BATCH_SIZE || metrics?.full) flush();
         else timer ??= setTimeout(flush, BATCH_MS);
       },
     },

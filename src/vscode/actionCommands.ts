@@ -62,5 +62,6 @@ export function registerActionCommands(actions: () => Promise<Actions>): vscode.
     on(Commands.pullJobOutputs, (a, arg?: unknown) => a.pullJob.pull(arg)),
     on(Commands.copyJobId, (a, arg?: unknown) => a.jobs.copyId(arg)),
     on(Commands.showJobInfo, (a, arg?: unknown) => a.jobs.showInfo(arg)),
+    on(Commands.showMetrics, (a, arg?: unknown) => a.jobs.showMetrics(arg)),
   ];
 }

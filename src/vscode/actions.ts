@@ -6,6 +6,8 @@
  * instance ids of created clusters) lives in the one object made here, never at module level, and the
  * services they work with are the activation bundle's own, passed in.
  */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { ApiService } from './apiService';
 import { BucketActions } from './buckets';
 import { ClusterActions, type ClusterCommandDeps } from './clusterActions';
@@ -15,12 +17,14 @@ import { CreateClusterAction } from './createClusterAction';
 import type { HostSeams } from './hostSeams';
 import { JobActions } from './jobActions';
 import { JobFollowers } from './jobFollowers';
+import { JobMetrics } from './jobMetrics';
 import { JobPull } from './jobPull';
 import { JobRunner } from './jobRun';
 import type { JobsController } from './jobs';
 import type { TerminalTap } from './jobTerminal';
 import { LocalCommandRunner } from './localCommands';
 import type { Log } from './log';
+import { MetricsPanels } from './metricsPanel';
 import type { ObjectStorageController } from './objectStorage';
 import { CreatedInstances } from './pickCluster';
 import { RequestFollower } from './requestFollower';
@@ -80,6 +84,8 @@ export interface Actions {
   readonly jobs: JobActions;
   readonly runJob: JobRunner;
   readonly pullJob: JobPull;
+  /** Show Metrics' panels. */
+  readonly metrics: MetricsPanels;
 }
 
 export function createActions(d: ActionDeps): Actions {
@@ -114,9 +120,18 @@ export function createActions(d: ActionDeps): Actions {
       if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
     },
   );
-  const followers = new JobFollowers(api, d.jobs, log, d.terminalTap);
+  const jobMetrics = new JobMetrics(api, log);
+  const metrics = new MetricsPanels(
+    // dist/media beside this bundle (dist/actions.js): the chart pages' files (esbuild.mjs, copyChartMedia)
+    vscode.Uri.file(path.join(__dirname, 'media')),
+    jobMetrics,
+    log,
+    host,
+  );
+  d.subscriptions.push(metrics, jobMetrics);
+  const followers = new JobFollowers(api, d.jobs, log, d.terminalTap, jobMetrics);
   const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
-  const jobs = new JobActions(d.jobs, api, log, prompts, followers);
+  const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
   const origins = new Map<string, string>();
   return {
     follower,
@@ -145,5 +160,6 @@ export function createActions(d: ActionDeps): Actions {
       origins,
     }),
     pullJob: new JobPull(jobs, api, prompts, host, commands, followers, origins),
+    metrics,
   };
 }

@@ -75,6 +75,7 @@ export const Commands = {
   showJobListText: 'tensorpool.showJobListText',
   runJobFile: 'tensorpool.runJobFile',
   followJob: 'tensorpool.followJob',
+  showMetrics: 'tensorpool.showMetrics',
   cancelJob: 'tensorpool.cancelJob',
   deleteJob: 'tensorpool.deleteJob',
   pullJobOutputs: 'tensorpool.pullJobOutputs',

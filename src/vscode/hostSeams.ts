@@ -1,7 +1,8 @@
 /**
  * What the extension asks of the machine and the workbench that a test cannot provide for real: whose
  * home folder holds ~/.ssh, ~/.aws and rclone.conf, the environment (AWS_*, RCLONE_CONFIG), opening a
- * second window, whether Remote-SSH is installed, Workspace Trust and the workspace folders. Controllers
+ * second window, whether Remote-SSH is installed, Workspace Trust, the workspace folders and the save
+ * dialog. Controllers
  * get one HostSeams through their constructor; the composition root owns it, and the test API
  * replaces its values with configure().
  */
@@ -23,6 +24,8 @@ export interface HostSeamValues {
   readonly isTrusted: () => boolean;
   /** The workspace folders on disk (where a `.env` may hold a token; none in a virtual workspace). */
   readonly folders: () => readonly string[];
+  /** Ask where to save a file (a test cannot answer the native dialog). */
+  readonly saveDialog: (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
 }
 
 const REAL: HostSeamValues = {
@@ -33,6 +36,7 @@ const REAL: HostSeamValues = {
   isTrusted: () => vscode.workspace.isTrusted,
   folders: () =>
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+  saveDialog: (options) => vscode.window.showSaveDialog(options),
 };
 
 export class HostSeams implements HostSeamValues {
@@ -53,4 +57,6 @@ export class HostSeams implements HostSeamValues {
   readonly hasRemoteSsh = (): boolean => this.values.hasRemoteSsh();
   readonly isTrusted = (): boolean => this.values.isTrusted();
   readonly folders = (): readonly string[] => this.values.folders();
+  readonly saveDialog = (options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined> =>
+    this.values.saveDialog(options);
 }

@@ -13,6 +13,7 @@ import type { ApiService } from './apiService';
 import type { JobFollowers } from './jobFollowers';
 import type { JobsController } from './jobs';
 import type { Log } from './log';
+import type { MetricsPanels, MetricsPanelState } from './metricsPanel';
 import { jobLabel, type JobNode } from './views/jobsTree';
 
 const POLL_MS = 1000;
@@ -25,6 +26,7 @@ export class JobActions {
     private readonly log: Log,
     private readonly prompts: () => Prompter,
     private readonly followers: JobFollowers,
+    private readonly panels: MetricsPanels,
   ) {}
 
   /** The job a command is about: a tree node, a job id, or undefined (then the user is told). */
@@ -44,6 +46,40 @@ export class JobActions {
       );
     void vscode.window.showErrorMessage(vscode.l10n.t('Pick a job in the Jobs view first.'));
     return undefined;
+  }
+
+  /** Show Metrics: the job given (a Jobs row, an id), else the one followed in the active terminal (the
+   *  terminal's title menu), else one picked. */
+  async showMetrics(arg: unknown): Promise<MetricsPanelState | undefined> {
+    let job: Job | undefined;
+    const node = arg as JobNode | undefined;
+    if (typeof arg === 'string' || (node && typeof node === 'object' && node.kind === 'job'))
+      job = this.resolve(arg);
+    else {
+      // The terminal title menu may pass the terminal; else the active one.
+      const terminal = vscode.window.terminals.find((t) => t === arg) ?? vscode.window.activeTerminal;
+      const followed = this.followers.jobOf(terminal);
+      job = followed ? (this.jobs.find(followed) ?? this.resolve(followed)) : await this.pickJob();
+    }
+    if (!job) return undefined;
+    return this.panels.show(job.id, jobLabel(job)).state();
+  }
+
+  private async pickJob(): Promise<Job | undefined> {
+    const jobs = this.jobs.jobs;
+    if (jobs.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There are no jobs to show metrics for.'));
+      return undefined;
+    }
+    const answer = await this.prompts().pick<Job>({
+      title: vscode.l10n.t('Show Metrics'),
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      placeholder: vscode.l10n.t('Which job?'),
+      items: jobs.map((j) => ({ label: jobLabel(j), description: j.status, value: j })),
+    });
+    return answer.kind === 'value' ? answer.value : undefined;
   }
 
   follow(arg: unknown): Promise<unknown> {

@@ -3,7 +3,8 @@
  * /job/listen/{id} (followJob: reconnects with backoff while the job is not terminal, never a push),
  * with the state in the terminal's title and in a status-bar item. Closing the terminal stops following,
  * never the job. At the end: a note in the terminal (which stays readable) and a notification with the
- * outcome and Pull Outputs / Show in Jobs. Part of the lazily loaded actions.
+ * outcome and Show Metrics (when its log had metric lines) / Pull Outputs / Show in Jobs. The metric lines
+ * (parsed in the log reader's thread) feed JobMetrics as they stream. Part of the lazily loaded actions.
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../api/errors';
@@ -12,8 +13,10 @@ import { jobSucceeded } from '../model/job';
 import type { ApiService } from './apiService';
 import { Commands } from './commands';
 import type { JobsController } from './jobs';
+import type { JobMetrics } from './jobMetrics';
 import { JobTerminal, type TerminalTap } from './jobTerminal';
 import type { Log } from './log';
+import { readJobMetrics } from './settings';
 
 interface Follower {
   readonly terminal: JobTerminal;
@@ -39,7 +42,16 @@ export class JobFollowers implements vscode.Disposable {
     private readonly jobs: JobsController,
     private readonly log: Log,
     private readonly tap?: TerminalTap,
+    /** Where the metric lines of the followed logs go (Show Metrics). */
+    private readonly metrics?: JobMetrics,
   ) {}
+
+  /** The job followed in `terminal` (a job terminal of this window), if any. */
+  jobOf(terminal: vscode.Terminal | undefined): string | undefined {
+    if (!terminal) return undefined;
+    for (const [jobId, f] of this.active) if (f.terminal.terminal === terminal) return jobId;
+    return undefined;
+  }
 
   /** A new job terminal (e.g. for a submission, before the job has an id). */
   terminal(name: string): JobTerminal {
@@ -96,6 +108,7 @@ export class JobFollowers implements vscode.Disposable {
 
   private async run(jobId: string, name: string, f: Follower): Promise<FollowOutcome | undefined> {
     let out: FollowOutcome | undefined;
+    const metrics = readJobMetrics() ? this.metrics?.feed(jobId) : undefined;
     try {
       const client = await this.api.client();
       const info = await client.jobs.info(jobId, { signal: f.ac.signal }).catch(() => undefined);
@@ -103,6 +116,7 @@ export class JobFollowers implements vscode.Disposable {
       out = await client.jobs.follow(jobId, {
         signal: f.ac.signal,
         worker: true,
+        onMetrics: metrics?.records,
         onMessage: (m) => {
           if (m.message !== undefined) f.terminal.append(m.message);
           if (f.state === 'pending' || f.state === 'following') this.setState(jobId, f, 'running');
@@ -126,6 +140,7 @@ export class JobFollowers implements vscode.Disposable {
       f.terminal.note(vscode.l10n.t('Stopped following: {0}', errorMessage(e)));
       this.log.warn(`Following job ${jobId} failed: ${errorMessage(e)}`);
     } finally {
+      metrics?.end(out);
       // A follower started after this terminal was closed is not this one's to remove.
       if (this.active.get(jobId)?.terminal === f.terminal) this.active.delete(jobId);
       if (this.active.size === 0) this.status?.hide();
@@ -164,7 +179,11 @@ export class JobFollowers implements vscode.Disposable {
     const show = ok === false ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const pull = vscode.l10n.t('Pull Outputs');
     const showInJobs = vscode.l10n.t('Show in Jobs');
-    void show(text, pull, showInJobs).then((a) => {
+    const showMetrics = vscode.l10n.t('Show Metrics');
+    const hasMetrics = (this.metrics?.get(jobId)?.store.series().length ?? 0) > 0;
+    const actions = hasMetrics ? [showMetrics, pull, showInJobs] : [pull, showInJobs];
+    void show(text, ...actions).then((a) => {
+      if (a === showMetrics) void vscode.commands.executeCommand(Commands.showMetrics, jobId);
       if (a === pull) void vscode.commands.executeCommand(Commands.pullJobOutputs, jobId);
       if (a === showInJobs) void vscode.commands.executeCommand('tensorpool.jobs.focus');
     });

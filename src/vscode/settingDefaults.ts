@@ -19,6 +19,7 @@ export const SETTING_DEFAULTS = {
   sshPort: 22,
   sshConfigMode: 'include',
   objectStorageProfile: 'tp',
+  jobMetrics: true,
 } as const;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;

@@ -72,6 +72,11 @@ export function readObjectStorageProfile(): string {
   return read(tensorpool(), 'objectStorageProfile');
 }
 
+/** Whether a followed job's log is read for metric lines as it streams. */
+export function readJobMetrics(): boolean {
+  return tensorpool().get<unknown>('jobMetrics') !== false;
+}
+
 /** Switch to keeping our SSH hosts in a marked block of ~/.ssh/config (user settings). */
 export function useSshConfigBlock(): Thenable<void> {
   return tensorpool().update('sshConfigMode', 'block', vscode.ConfigurationTarget.Global);

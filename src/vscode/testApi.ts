@@ -21,6 +21,7 @@ import type { VolumeNode } from './views/volumesTree';
 import type { VolumesController } from './volumes';
 import type { JobsController } from './jobs';
 import type { JobNode } from './views/jobsTree';
+import type { MetricsPanelHandle } from './metricsPanel';
 
 /** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
 export interface ActivationTimings {
@@ -87,6 +88,9 @@ export interface TensorPoolExtensionApi {
       /** A new idle guard on test timing (its constructor's seam); the old one is disposed. */
       restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
     };
+    /** Show Metrics' panel of a job (undefined when none is open): state() is what it holds and what the
+     *  page drew; export() is Export CSV as its button does (the save dialog: host seam `saveDialog`). */
+    metrics(jobId: string): Promise<MetricsPanelHandle | undefined>;
   };
 }
 

@@ -23,7 +23,7 @@
 import type { JobLogSample, StreamSample } from './host/jobLog';
 import type { RowTable } from './rowTable';
 
-const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, delayRatio: 5, heapGrowthMB: 8 };
+const JOB_LOG_BUDGET = { loopDelayP99Ms: 50, delayRatio: 5, heapGrowthMB: 8, metricsRatio: 1.1 };
 
 export function jobLogRows(
   table: RowTable,
@@ -34,8 +34,10 @@ export function jobLogRows(
   const delayRow = 'Job log: 100,000 lines, event-loop delay p99';
   const heapRow = 'Job log: heap growth while streaming';
   const ratioRow = 'Job log: event-loop delay p99, streaming / idle (same host, same launch)';
+  const metricsRow = 'Job log: metric extraction on / off, event-loop p99';
+  const chartRow = 'Chart update: 10 series × 100,000 points, per 1,000-point round';
   if (!j) {
-    for (const row of [ratioRow, delayRow, heapRow])
+    for (const row of [ratioRow, delayRow, heapRow, metricsRow, chartRow])
       table.missing(row, where, failure ?? 'the job-log step failed');
     return;
   }
@@ -86,6 +88,31 @@ export function jobLogRows(
     ok: arrived ? undefined : false,
     note: `monitorEventLoopDelay (10 ms resolution, included), ${streams.length} jobs one after the other: p99 per job ${p99s.map((v) => v.toFixed(1)).join(', ')} ms (${streams.map((x) => x.loopDelayMs.samples).join(', ')} samples over ${streams.map((x) => (x.streamMs / 1000).toFixed(1)).join(', ')} s); longest stall per job ${streams.map((x) => x.loopDelayMs.max.toFixed(0)).join(', ')} ms; the engine (the service's stand-in) at nice ${j.engineNice}`,
   });
+  // Metric extraction: each job with it on beside one with it off (which first alternating), the same log
+  // (four lines in five are metric lines); per pair, the on job's p99 over the off job's.
+  const off = j.metricsOff ?? [];
+  if (off.length !== streams.length || streams.length === 0)
+    table.missing(metricsRow, where, 'no job streamed with extraction off beside each one with it on');
+  else {
+    const extracted = streams.every((x) => x.metrics?.state === 'ended' && x.metrics.lossPoints > 0);
+    table.add(
+      metricsRow,
+      where,
+      'x',
+      streams.map((x, i) => x.loopDelayMs.p99 / off[i].loopDelayMs.p99),
+      JOB_LOG_BUDGET.metricsRatio,
+      {
+        ok: arrived && off.every(arrivedIn) && extracted ? undefined : false,
+        note: `per pair: p99 with extraction ${streams.map((x) => x.loopDelayMs.p99.toFixed(1)).join(', ')} ms, without ${off.map((x) => x.loopDelayMs.p99.toFixed(1)).join(', ')} ms; with it on, the job's series were complete at its end (${streams.map((x) => `${x.metrics?.state ?? 'none'}, ${x.metrics?.lossPoints ?? 0} loss points kept`).join('; ')})${off.every(arrivedIn) ? '' : '; a job with extraction off lost lines'}`,
+      },
+    );
+  }
+  const c = j.chartUpdate;
+  if (!c) table.missing(chartRow, where, 'not measured');
+  else
+    table.add(chartRow, where, 'ms', c.roundMs, undefined, {
+      note: `the extension host's side: ${c.series} series fed ${c.points} points each in rounds of 1,000 per series, then the page's update (appends or a downsampled series again) serialised; largest message ${c.largestMessageKB.toFixed(1)} KB; the page holds ${c.heldPerSeries} points per series at the end (bounded); uPlot's drawing in the page is not in it`,
+    });
   const first = streams[0]?.heapMB;
   const last = streams[streams.length - 1]?.heapMB;
   table.add(

@@ -32,6 +32,12 @@ export interface Locator {
   evaluate<R, E = unknown>(fn: (element: E) => R): Promise<R>;
 }
 
+/** The elements inside an iframe (a webview's page is an iframe inside an iframe). */
+export interface FrameLocator {
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  frameLocator(selector: string): FrameLocator;
+}
+
 export interface Keyboard {
   press(key: string): Promise<void>;
   type(text: string, options?: { delay?: number }): Promise<void>;
@@ -46,6 +52,7 @@ export interface Page {
   on(event: 'console', listener: (message: ConsoleMessage) => void): Page;
   on(event: 'pageerror', listener: (error: Error) => void): Page;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  frameLocator(selector: string): FrameLocator;
   keyboard: Keyboard;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
   waitForTimeout(ms: number): Promise<void>;

@@ -32,6 +32,7 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { sleep } from '../../shared/wait';
+import { chartUpdateBench, type ChartUpdateSample } from './chartUpdate';
 import { collector } from './gc';
 
 export const JOB_LINES = 100_000;
@@ -61,15 +62,23 @@ export interface StreamSample {
   heapMB: { before: number; peak: number; after: number; afterClose: number };
   listenConnections: number;
   tail: { kept: number; first: number; last: number; consecutive: boolean };
+  /** Extraction on: the job's metric series were complete when it ended (Show Metrics had no log to read). */
+  metrics?: { state: string; lossPoints: number };
 }
 
 export interface JobLogSample {
   lines: number;
-  /** STREAMS jobs, one after the other, each in its own terminal (closed before the next). */
+  /** STREAMS jobs, one after the other, each in its own terminal (closed before the next); metric extraction on
+   *  (the default: the log reader's thread parses each line for metrics, the host keeps the job's series). */
   streams: StreamSample[];
+  /** As many jobs with extraction off (setting tensorpool.jobMetrics false), interleaved with `streams`: job i
+   *  of each kind runs beside job i of the other, which of them first alternating. */
+  metricsOff: StreamSample[];
   gcAvailable: boolean;
   /** The engine's nice value while it streamed. */
   engineNice: number;
+  /** The host's side of a chart update with 10 series of 100,000 points (./chartUpdate.ts). */
+  chartUpdate: ChartUpdateSample;
   /** Before each job, the same host's event-loop delay over IDLE_MS with nothing streaming (the baseline). */
   idle: DelayFigures[];
 }
@@ -134,24 +143,34 @@ export async function jobLogBench(
   mkdirSync(folder, { recursive: true });
   const file = path.join(folder, 'bench.tp.toml');
   writeFileSync(file, JOB_FILE);
-  await control('POST', 'config', { jobs: { pendingMs: 0, lineMs: 0, lines: JOB_LINES } });
+  // Four lines in five print a training step's metrics (engine/metricLines.ts), the fifth stays plain.
+  await control('POST', 'config', { jobs: { pendingMs: 0, lineMs: 0, lines: JOB_LINES, metrics: 'kv' } });
   const engineNice = ((await control('POST', 'priority', { nice: ENGINE_NICE })) as { nice: number }).nice;
   const gc = collector();
   try {
     const streams: StreamSample[] = [];
+    const metricsOff: StreamSample[] = [];
     const idle: DelayFigures[] = [];
     for (let i = 0; i < STREAMS; i++) {
-      idle.push(await idleDelay());
-      const stalls = stall ? setInterval(() => busyWait(40), 100) : undefined;
-      try {
-        streams.push(await oneStream(api, control, file, cluster.name ?? cluster.id, gc, i + 1));
-      } finally {
-        clearInterval(stalls);
+      for (const on of i % 2 === 0 ? [true, false] : [false, true]) {
+        if (on) idle.push(await idleDelay());
+        await setExtraction(on);
+        const stalls = stall ? setInterval(() => busyWait(40), 100) : undefined;
+        try {
+          const job = 2 * i + (on === (i % 2 === 0) ? 1 : 2);
+          (on ? streams : metricsOff).push(
+            await oneStream(api, control, file, cluster.name ?? cluster.id, gc, job, on),
+          );
+        } finally {
+          clearInterval(stalls);
+        }
       }
     }
     return {
       lines: JOB_LINES,
       streams,
+      metricsOff,
+      chartUpdate: chartUpdateBench(),
       idle,
       gcAvailable: gc !== undefined,
       engineNice,
@@ -160,10 +179,18 @@ export async function jobLogBench(
     api.setPrompter(undefined);
     closeTerminals();
     rmSync(folder, { recursive: true, force: true });
-    await control('POST', 'config', { jobs: { pendingMs: 1000, lineMs: 150, lines: 3 } });
+    await setExtraction(true);
+    await control('POST', 'config', { jobs: { pendingMs: 1000, lineMs: 150, lines: 3, metrics: '' } });
     // Back to the host's priority for the steps that follow (needs privileges; else it stays lowered).
     await control('POST', 'priority', { nice: 0 }).catch(() => undefined);
   }
+}
+
+/** Metric extraction in followed logs on (the default: the setting unset) or off. */
+async function setExtraction(on: boolean): Promise<void> {
+  await vscode.workspace
+    .getConfiguration('tensorpool')
+    .update('jobMetrics', on ? undefined : false, vscode.ConfigurationTarget.Global);
 }
 
 /** The job's terminal (named after the file, then the job): closing it stops following. */
@@ -186,6 +213,7 @@ async function oneStream(
   cluster: string,
   gc: (() => void) | undefined,
   job: number,
+  extraction: boolean,
 ): Promise<StreamSample> {
   const heap = () => {
     gc?.();
@@ -230,11 +258,33 @@ async function oneStream(
   const ws = (
     (await control('GET', 'log')).entries as Array<{ method: string; path: string; ws?: string }>
   ).filter((e) => e.method === 'WS' && e.path === `/job/listen/${jobId}` && e.ws === 'upgrade').length;
-  const pattern = new RegExp(`^\\[${jobId}\\] ${COMMAND}: line (\\d+) of ${JOB_LINES}\\r?$`);
+  // Plain lines and metric lines (step=k ...) together number the output lines 1..JOB_LINES.
+  const pattern = new RegExp(
+    `^(?:\\[${jobId}\\] ${COMMAND}: line (\\d+) of ${JOB_LINES}|step=(\\d+) loss=[^ ]+ lr=[^ ]+ acc=[^ ]+)\\r?$`,
+  );
   const numbers: number[] = [];
   for (const line of api.testing.terminalText().split('\n')) {
     const m = pattern.exec(line);
-    if (m) numbers.push(Number(m[1]));
+    if (m) numbers.push(Number(m[1] ?? m[2]));
+  }
+  // With extraction on, the follower fed the job's series to its end: Show Metrics finds them complete (no
+  // log to read). Checked after the measured window; the panel is closed again.
+  let metrics: StreamSample['metrics'];
+  if (extraction) {
+    const shown = await vscode.commands.executeCommand<{ state: string } | undefined>(
+      'tensorpool.showMetrics',
+      jobId,
+    );
+    let held = await api.testing.metrics(jobId);
+    for (let i = 0; i < 100 && (held?.state().series.length ?? 0) === 0; i++) {
+      await sleep(100);
+      held = await api.testing.metrics(jobId);
+    }
+    metrics = {
+      state: shown?.state ?? 'none',
+      lossPoints: held?.state().series.find((x) => x.name === 'loss')?.xs.length ?? 0,
+    };
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   }
   const consecutive = numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1);
 
@@ -253,5 +303,6 @@ async function oneStream(
       last: numbers[numbers.length - 1] ?? 0,
       consecutive,
     },
+    metrics,
   };
 }

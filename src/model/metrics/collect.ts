@@ -1,0 +1,149 @@
+/**
+ * What one line is found to hold, gathered by either reader (structured.ts for `{...}`, pairs.ts for the
+ * rest) and judged in one place: `finish()` says whether it is a metric line and builds the MetricPoint.
+ * Module-level scratch (the parser runs one line at a time in one thread); `reset()` starts a line.
+ *
+ * A line is a metric line when it holds at least one named metric and
+ * - two or more, or the one is named like a metric (`loss`, `acc`, `lr`... see names.ts), or the line
+ *   also has an x (step, epoch...): so `CUDA Version: 12.2`, `Get:1 http://...`, `rank 0` are not;
+ * - and it is no dump of settings: two or more text values (`model='resnet'`, `amp=True`, `None`) and no
+ *   more than twice as many numbers (`Namespace(lr=0.1, model='resnet', amp=True, ...)`, a model config
+ *   dict) are configuration, not metrics.
+ * No `vscode` import.
+ */
+import type { MetricPoint } from './types';
+import { EPOCH_RANK, isMetricWord, nameKind } from './names';
+
+// Parallel arrays with a count each (resetting a count is cheaper than `array.length = 0`).
+const names: string[] = [];
+const values: number[] = [];
+let nNames = 0;
+const xNames: string[] = [];
+const xValues: number[] = [];
+const xRanks: number[] = [];
+/** The N of an x written as a counter n/N (`Step [100/600]`), else 0. */
+const xOf: number[] = [];
+let nX = 0;
+const rateNames: string[] = [];
+const rateValues: number[] = [];
+let nRates = 0;
+let named = 0;
+let firstName = '';
+let textValues = 0;
+let numberValues = 0;
+let epoch = NaN;
+let epochAt = -1;
+let counterN = NaN;
+let counterD = NaN;
+let counterAt = -1;
+let counterInBar = false;
+
+export function reset(): void {
+  nNames = nX = nRates = 0;
+  named = textValues = numberValues = 0;
+  firstName = '';
+  epoch = counterN = counterD = NaN;
+  epochAt = counterAt = -1;
+  counterInBar = false;
+}
+
+function indexOf(list: readonly string[], count: number, name: string): number {
+  for (let i = 0; i < count; i++) if (list[i] === name) return i;
+  return -1;
+}
+
+/** A value under a name (normalised; unit already joined). `at` orders it against counters. Returns
+ *  whether it was taken as a metric or an x. */
+export function addNamed(name: string, value: number, at: number): boolean {
+  const kind = nameKind(name);
+  if (kind >= 0) {
+    addX(name, value, kind, at);
+    return true;
+  }
+  if (kind !== -1) return false; // an ignored name
+  if (named++ === 0) firstName = name;
+  if (Number.isFinite(value) && indexOf(names, nNames, name) < 0) {
+    names[nNames] = name;
+    values[nNames++] = value;
+  }
+  return true;
+}
+
+/** An x value (`step=5`, `Epoch 3`, `iteration 100/1000`); `of`: the N of a counter n/N, else 0. */
+export function addX(name: string, value: number, rank: number, at: number, of = 0): void {
+  if (!Number.isFinite(value)) return;
+  xNames[nX] = name;
+  xValues[nX] = value;
+  xOf[nX] = of;
+  xRanks[nX++] = rank;
+  if (rank === EPOCH_RANK && epochAt < 0) {
+    epoch = value;
+    epochAt = at;
+  }
+}
+
+/** An epoch told by position (`Train: 0 [ 100/1251`). */
+export function addEpoch(value: number, at: number): void {
+  addX('epoch', value, EPOCH_RANK, at);
+}
+
+/** An unnamed progress counter n/N; `inBar`: right after a progress bar's `|` (tqdm). */
+export function addCounter(n: number, d: number, at: number, inBar: boolean): void {
+  if (counterAt > epochAt) return; // the first after the epoch (a date's 11/27 before it does not count)
+  counterN = n;
+  counterD = d;
+  counterAt = at;
+  counterInBar = inBar;
+}
+
+/** An unnamed rate (`36.2it/s`): a metric only on a line that has others. */
+export function addRate(name: string, value: number): void {
+  if (Number.isFinite(value) && indexOf(rateNames, nRates, name) < 0) {
+    rateNames[nRates] = name;
+    rateValues[nRates++] = value;
+  }
+}
+
+/** A value that is text (`model='resnet'`, `flag=True`). */
+export function addText(): void {
+  textValues++;
+}
+
+/** A number under `=` (with addText: tells an argument dump from metrics). */
+export function addNumber(): void {
+  numberValues++;
+}
+
+export function finish(): MetricPoint | undefined {
+  if (named === 0 || (textValues >= 2 && textValues * 2 >= numberValues)) return undefined;
+  if (named === 1 && nX === 0 && !isMetricWord(firstName)) return undefined;
+  let best = -1;
+  for (let i = 0; i < nX; i++) if (best < 0 || xRanks[i] < xRanks[best]) best = i;
+  let xKey: string | undefined;
+  let xValue: number | undefined;
+  let epochCounted = false;
+  if (best >= 0) {
+    xKey = xNames[best];
+    xValue = xValues[best];
+    if (xRanks[best] === EPOCH_RANK && counterAt > epochAt && counterD > 0 && counterN <= counterD) {
+      xValue = epoch + counterN / counterD; // the fraction of the epoch done: Epoch 1 at 450/1000 is 1.45
+    } else if (xRanks[best] !== EPOCH_RANK && xOf[best] > 0 && epochAt >= 0 && xValue <= xOf[best]) {
+      // `Epoch [3/10], Step [100/600]`: a step counted within the epoch starts again each epoch
+      xKey = 'epoch';
+      xValue = epoch + xValue / xOf[best];
+      epochCounted = true;
+    }
+  } else if (counterAt >= 0 && counterInBar) {
+    xKey = 'step';
+    xValue = counterN;
+  }
+  const metrics = new Map<string, number>();
+  for (let i = 0; i < nNames; i++) metrics.set(names[i], values[i]);
+  for (let i = 0; i < nX; i++) {
+    if (i === best || metrics.has(xNames[i]) || (epochCounted && xRanks[i] === EPOCH_RANK)) continue;
+    metrics.set(xNames[i], xValues[i]);
+  }
+  for (let i = 0; i < nRates; i++) if (!metrics.has(rateNames[i])) metrics.set(rateNames[i], rateValues[i]);
+  if (metrics.size === 0) return undefined;
+  return xKey === undefined ? { metrics } : { x: xValue, xKey, metrics };
+}

@@ -1,0 +1,48 @@
+/**
+ * parseMetricLine: the numbers a training log line reports, or undefined for every other line. Built for
+ * the job-log worker thread (src/api/listenWorker.ts): one line at a time, most of them no metric line,
+ * so those cost one pass of precheck.ts (`2026-11-27 10:14:22,123 INFO Starting` is done there).
+ *
+ * Two readers behind it: the `{...}` object on a line (structured.ts: JSON, Python dict reprs) and the
+ * name/value pairs of every other style (pairs.ts: `key=value`, `key: value`, `key value` segments,
+ * Keras, tqdm postfixes, Lightning, mmdetection, detectron2, Megatron, fairseq, timm, nanoGPT). Both feed
+ * collect.ts, which decides whether the line is a metric line. Names and units: names.ts.
+ *
+ * A line is read up to MAX_LINE characters (and tokens.ts MAX_TOKENS tokens); of a line with carriage returns (a
+ * progress bar redrawn in place) only the last redraw counts. No `vscode` import, no I/O.
+ */
+import * as C from './collect';
+import { readPairs } from './pairs';
+import { mayHoldMetrics } from './precheck';
+import { readObject } from './structured';
+import type { MetricPoint } from './types';
+
+export const MAX_LINE = 8192;
+
+export function parseMetricLine(line: string): MetricPoint | undefined {
+  let s = line;
+  if (s.indexOf('\r') >= 0) {
+    const cr = s.lastIndexOf('\r');
+    let to = s.length;
+    let from = cr;
+    while (from >= 0 && from === to - 1) {
+      to = from; // a trailing \r: the redraw before it
+      from = s.lastIndexOf('\r', to - 1);
+    }
+    s = s.slice(from + 1, to);
+  }
+  if (s.length > MAX_LINE) s = s.slice(0, MAX_LINE);
+  const brace = s.indexOf('{');
+  if (brace >= 0) {
+    C.reset();
+    if (readObject(s, brace)) {
+      const prefix = s.slice(0, brace); // `Epoch 3: {'loss': 0.3}`: the x before the object
+      if (mayHoldMetrics(prefix)) readPairs(prefix);
+      return C.finish();
+    }
+  }
+  if (!mayHoldMetrics(s)) return undefined;
+  C.reset();
+  readPairs(s);
+  return C.finish();
+}

@@ -1,0 +1,114 @@
+// Show Metrics through the real workbench: a job whose (engine) log prints metric lines is run from the
+// job file 50-jobs.ui.ts made, its terminal shows the lines, TensorPool: Show Metrics from the palette
+// (the job's terminal is the active one) opens the panel, and inside the webview's frame the loss chart
+// is drawn (a canvas of a real size) and grows while the job runs (the latest-values table's point
+// count). Screenshot for the README. The engine's job settings are put back after.
+import * as assert from 'node:assert/strict';
+import type { LocalEngine } from '../harness/engine';
+import type { FrameLocator } from '../harness/playwright';
+import type { UiContext, UiTest } from './types';
+
+const CLUSTER = 'llm-train-8xh100';
+const JOBS = { pendingMs: 300, lineMs: 200, lines: 80, metrics: 'kv' };
+
+async function engineConfig(engine: LocalEngine, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${engine.url}/_engine/config`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  assert.ok(response.ok, `engine config: ${response.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+let savedJobs: unknown;
+
+/** The metrics page: the webview's outer frame, then its active inner frame. */
+function metricsPage({ workbench }: UiContext): FrameLocator {
+  return workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+/** The points shown for loss, from the page's latest-values table. */
+async function lossPoints(page: FrameLocator): Promise<number> {
+  const row = page.locator('.table tr', { hasText: 'loss (step)' }).first();
+  const cells = await row.locator('td').allInnerTexts();
+  return Number(cells.at(-1));
+}
+
+export const tests: UiTest[] = [
+  {
+    name: 'Show Metrics on a running job draws its loss chart, which grows',
+    async run(ctx) {
+      const { workbench, engine, log } = ctx;
+      savedJobs = (await engineConfig(engine)).jobs;
+      try {
+        await engineConfig(engine, { jobs: JOBS });
+        await workbench.page
+          .locator('.codelens-decoration a', { hasText: 'Run on Cluster…' })
+          .first()
+          .click();
+        await workbench.waitForQuickInput(/Cluster to run/);
+        await workbench.replaceQuickInputText(CLUSTER);
+        await workbench.page
+          .locator('.quick-input-list .monaco-list-row .label-name', {
+            hasText: new RegExp(`^\\s*${CLUSTER}\\s*$`),
+          })
+          .first()
+          .click();
+        await workbench.waitForQuickInput(/keep the cluster or destroy it/);
+        await workbench.page
+          .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Keep the cluster' })
+          .first()
+          .waitFor({ timeout: 10_000 });
+        await workbench.page.keyboard.press('Enter');
+        await workbench.waitForQuickInput(/Review and run/);
+        await workbench.page.keyboard.press('Enter');
+        const box = await workbench.dialog(/asks to run a command/);
+        await box
+          .locator('.monaco-button', { hasText: /^\s*Run\s*$/ })
+          .first()
+          .click();
+        await box.waitFor({ state: 'hidden', timeout: 10_000 });
+        // The job's terminal shows metric lines: it is the active terminal.
+        await workbench.page
+          .locator('.terminal-wrapper.active .xterm-rows', { hasText: /step=\d+ loss=/ })
+          .first()
+          .waitFor({ timeout: 30_000 });
+
+        await workbench.runCommand('TensorPool: Show Metrics');
+        const page = metricsPage(ctx);
+        const chart = page.locator('section.chart', { hasText: 'loss' }).first();
+        await chart.waitFor({ timeout: 30_000 });
+        const size = await chart
+          .locator('canvas')
+          .first()
+          .evaluate((c: { width: number; height: number }) => ({ width: c.width, height: c.height }));
+        log(`loss canvas: ${size.width}×${size.height}`);
+        assert.ok(size.width > 100 && size.height > 100, `a drawn canvas: ${JSON.stringify(size)}`);
+        const legend = (await chart.locator('.u-legend').first().innerText()).replace(/\s+/g, ' ');
+        log(`legend: ${legend}`);
+        assert.match(legend, /step/);
+        const first = await lossPoints(page);
+        log(`loss points: ${first}`);
+        assert.ok(first > 0, 'some loss points');
+        const deadline = Date.now() + 30_000;
+        let later = first;
+        while (later <= first) {
+          assert.ok(Date.now() < deadline, `the loss chart did not grow from ${first} points`);
+          await workbench.page.waitForTimeout(1000);
+          later = await lossPoints(page);
+        }
+        log(`loss points later: ${later}`);
+        const table = (await page.locator('.table table').first().innerText()).replace(/\s+/g, ' ');
+        log(`table: ${table.slice(0, 240)}`);
+        assert.match(table, /loss \(step\)/);
+        assert.match(table, /acc \(step\)/);
+        log(`screenshot ${await workbench.screenshot('56-metrics-panel')}`);
+      } finally {
+        if (savedJobs !== undefined)
+          await engineConfig(engine, { jobs: { ...(savedJobs as object), metrics: '' } });
+      }
+    },
+  },
+];
