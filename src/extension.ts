@@ -178,6 +178,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     jobStarted: () => jobFiles.refreshLenses(),
     jobs: jobs.controller,
     terminalTap: terminalTap?.record,
+    gpu: { sampler: gpuSampler, targets: gpu.targets },
   });
   const jobFiles = setupJobFiles(context, {
     prompts,
@@ -299,6 +300,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
           sampler: gpuSampler,
           clustersView: treeView,
           restartIdleGuard: (t) => gpu.restartIdleGuard(t),
+          monitor: async (key) => (await actions()).gpuMonitors.state(key),
         },
         metrics: async (jobId) => (await actions()).metrics.get(jobId),
       },

@@ -25,6 +25,9 @@ import type { TerminalTap } from './jobTerminal';
 import { LocalCommandRunner } from './localCommands';
 import type { Log } from './log';
 import { MetricsPanels } from './metricsPanel';
+import { GpuMonitors } from './gpu/gpuMonitors';
+import type { GpuSampler, NodeTarget } from './gpu/gpuSampler';
+import type { Cluster } from '../model/cluster';
 import type { ObjectStorageController } from './objectStorage';
 import { CreatedInstances } from './pickCluster';
 import { RequestFollower } from './requestFollower';
@@ -67,6 +70,8 @@ export interface ActionDeps {
   readonly jobs: JobsController;
   /** Records what job terminals receive (the test API; undefined in production). */
   readonly terminalTap?: TerminalTap;
+  /** GPU telemetry (the monitor watches its nodes through it) and how to reach a cluster's nodes. */
+  readonly gpu: { readonly sampler: GpuSampler; readonly targets: (c: Cluster) => NodeTarget[] };
 }
 
 export interface Actions {
@@ -86,6 +91,8 @@ export interface Actions {
   readonly pullJob: JobPull;
   /** Show Metrics' panels. */
   readonly metrics: MetricsPanels;
+  /** Show GPU Monitor's panels. */
+  readonly gpuMonitors: GpuMonitors;
 }
 
 export function createActions(d: ActionDeps): Actions {
@@ -128,14 +135,21 @@ export function createActions(d: ActionDeps): Actions {
     log,
     host,
   );
-  d.subscriptions.push(metrics, jobMetrics);
+  const clusterActions = new ClusterActions(clusterDeps);
+  const gpuMonitors = new GpuMonitors(
+    vscode.Uri.file(path.join(__dirname, 'media')),
+    d.gpu.sampler,
+    d.gpu.targets,
+    (arg) => clusterActions.resolveTarget(arg),
+  );
+  d.subscriptions.push(metrics, jobMetrics, gpuMonitors);
   const followers = new JobFollowers(api, d.jobs, log, d.terminalTap, jobMetrics);
   const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
   const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
   const origins = new Map<string, string>();
   return {
     follower,
-    clusters: new ClusterActions(clusterDeps),
+    clusters: clusterActions,
     create,
     connect,
     sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
@@ -161,5 +175,6 @@ export function createActions(d: ActionDeps): Actions {
     }),
     pullJob: new JobPull(jobs, api, prompts, host, commands, followers, origins),
     metrics,
+    gpuMonitors,
   };
 }

@@ -14,7 +14,11 @@ export interface Settings {
   readonly lowBalanceWarning: number;
   /** Hours of runway (balance ÷ burn rate) under which the status bar warns; 0 = off. */
   readonly lowRunwayWarning: number;
-  readonly idleGuard: { readonly enabled: boolean; readonly thresholdPercent: number; readonly periodMinutes: number };
+  readonly idleGuard: {
+    readonly enabled: boolean;
+    readonly thresholdPercent: number;
+    readonly periodMinutes: number;
+  };
   readonly destroyConfirmation: 'typeName' | 'button';
 }
 

@@ -13,6 +13,7 @@ import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
 import type { GpuSampler } from './gpu/gpuSampler';
 import type { IdleWatch, IdleWatchTiming } from './gpu/idleWatch';
+import type { GpuMonitorState } from './gpu/gpuMonitor';
 import type { StorageNode } from './views/objectStorageTree';
 import type { SshKeyNode } from './views/sshKeysTree';
 import type { SshKeysController } from './sshKeys';
@@ -87,6 +88,8 @@ export interface TensorPoolExtensionApi {
       readonly clustersView: vscode.TreeView<ClusterNode>;
       /** A new idle guard on test timing (its constructor's seam); the old one is disposed. */
       restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
+      /** The GPU monitor of a cluster id (or `clusterId/instanceId`), undefined when none is open. */
+      monitor(key: string): Promise<GpuMonitorState | undefined>;
     };
     /** Show Metrics' panel of a job (undefined when none is open): state() is what it holds and what the
      *  page drew; export() is Export CSV as its button does (the save dialog: host seam `saveDialog`). */

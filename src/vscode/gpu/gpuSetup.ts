@@ -7,7 +7,7 @@ import type { HostSeams } from '../hostSeams';
 import type { Store } from '../store';
 import type { StoredState } from '../storedState';
 import type { ClusterNode } from '../views/clustersTree';
-import { GpuSampler } from './gpuSampler';
+import { GpuSampler, type NodeTarget } from './gpuSampler';
 import { IdleWatch, type IdleWatchTiming } from './idleWatch';
 import { nodeTargets, spawnSsh } from './nodeTargets';
 import { ClustersViewWatch } from './treeWatch';
@@ -22,6 +22,8 @@ export function makeGpuSampler(host: HostSeams): GpuSampler {
 export interface GpuFeature extends vscode.Disposable {
   /** Replace the idle guard with one on other timing (tests: a shortened period); returns it. */
   restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
+  /** How to reach a running cluster's nodes (the monitor's sessions). */
+  readonly targets: (cluster: Cluster) => NodeTarget[];
 }
 
 export function setupGpu(
@@ -42,6 +44,7 @@ export function setupGpu(
     new IdleWatch(deps.store, deps.state, deps.sampler, targets, deps.hourly, deps.prompts, timing);
   let idle = guard();
   return {
+    targets,
     restartIdleGuard: (timing) => {
       idle.dispose();
       return (idle = guard(timing));
