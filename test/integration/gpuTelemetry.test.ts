@@ -204,6 +204,24 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     await descriptionMatches(/^1×H100 · /, 'figures again');
   });
 
+  test('nvidia-smi printing garbage shows its words; nvidia-smi hanging leaves the node stale, not frozen', async () => {
+    const smi = path.join(node.dir, 'bin', 'nvidia-smi');
+    const original = fs.readFileSync(smi, 'utf8');
+    try {
+      fs.writeFileSync(smi, '#!/bin/sh\necho "%%garbage%% no rows here"\nexit 3\n');
+      await descriptionMatches(/^%%garbage%% no rows here$/, 'the garbage as the state');
+      fs.writeFileSync(smi, original);
+      await descriptionMatches(/^1×H100 · /, 'figures again');
+      fs.writeFileSync(smi, '#!/bin/sh\nexec sleep 60\n');
+      await descriptionMatches(/^1×H100 · .* · stale, as of \d/, 'stale with its last sample’s time');
+      const item = await ext.views.clusters.getTreeItem(await nodeRow());
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'history');
+    } finally {
+      fs.writeFileSync(smi, original);
+    }
+    await descriptionMatches(/^1×H100 · \d+% · /, 'fresh figures once it answers again');
+  });
+
   test('collapsing the cluster ends the ssh and the samples', async () => {
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
     await until(async () => sshProcs().length === 0, '0 ssh processes');
@@ -226,7 +244,47 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     await descriptionMatches(/^1×H100 · /, 'figures again');
   });
 
+  test('a CPU node has no GPUs (no nvidia-smi), which is not an error', async () => {
+    ext.setPrompter(
+      new ScriptedPrompter([
+        '32xCPU',
+        ACCEPT,
+        'cpus',
+        'tp_gpu_key.pub',
+        'Only for this cluster',
+        ACCEPT,
+        'Off',
+        'Create cluster',
+      ]),
+    );
+    const cpu = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
+    ext.setPrompter(undefined);
+    await until(
+      async () => {
+        await ext.refresh();
+        return ext.store.clusters.data?.clusters?.find((c) => c.id === cpu)?.status === 'RUNNING';
+      },
+      'the CPU cluster RUNNING',
+      30_000,
+    );
+    const rows = (await ext.views.clusters.getChildren(undefined)) as ClusterNode[];
+    const row = rows.find((r) => r.kind === 'cluster' && r.cluster.id === cpu)!;
+    await vscode.commands.executeCommand('tensorpool.clusters.focus');
+    await view().reveal(row, { expand: true, focus: false, select: false });
+    const [cpuNode] = (await ext.views.clusters.getChildren(row)) as ClusterNode[];
+    await until(
+      async () => (await ext.views.clusters.getTreeItem(cpuNode)).description === 'no GPUs',
+      '"no GPUs"',
+      20_000,
+    );
+    assert.equal(((await ext.views.clusters.getChildren(cpuNode)) as ClusterNode[]).length, 0);
+    await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
+    await until(async () => sshProcs().length === 0, '0 ssh processes');
+  });
+
   test('a node that stops answering is marked, not frozen', async () => {
+    await expand();
+    await descriptionMatches(/^1×H100 · /, 'figures');
     await engineNodes({ down: node.instance_id });
     await descriptionMatches(/stale, as of|not answering/, 'marked');
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
