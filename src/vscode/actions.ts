@@ -45,6 +45,9 @@ import type { Prompter } from '../wizards/prompter';
 /** The activation bundle's services the actions work with. */
 /** For lazyActions.quickInputPrompter(): the real prompter lives in this bundle. */
 export { QuickInputPrompter } from './quickInputPrompter';
+/** For lazyActions.gpuSessions(): how the GPU telemetry reaches a node and reads it (not needed before). */
+export { nodeTargets, spawnSsh } from './gpu/nodeTargets';
+export { loopCommand, SmiLoopReader } from '../model/gpu/smiLoop';
 
 export interface ActionDeps {
   readonly store: Store;

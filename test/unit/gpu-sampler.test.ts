@@ -19,6 +19,11 @@ function block(gpu: string[], rc: number, apps: string[] = [], appsRc = 0): stri
   return ['@@tp-gpu-begin', ...gpu, `@@tp-gpu-rc ${rc}`, ...apps, `@@tp-gpu-apps ${appsRc}`, ''].join('\n');
 }
 
+const loop = {
+  command: (ms: number) => loopCommand(ms / 1000),
+  reader: (now: () => number) => new SmiLoopReader(now),
+};
+
 const until = async (check: () => boolean, what: string, ms = 5000) => {
   const end = Date.now() + ms;
   while (!check()) {
@@ -107,6 +112,7 @@ describe('GPU telemetry: the sampler', function () {
         });
       },
       retryMs: 200,
+      ...loop,
     });
   });
   afterEach(() => {
@@ -152,6 +158,7 @@ describe('GPU telemetry: the sampler', function () {
         return spawn('sh', ['-c', script], { env: { PATH: `${dir}:${process.env.PATH}` } });
       },
       retryMs: 100,
+      ...loop,
     });
     sampler.watch('view', [target], 200);
     await until(() => sampler.get('i-1')?.unreachable !== undefined, 'unreachable');

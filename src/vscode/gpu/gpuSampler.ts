@@ -14,7 +14,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import * as l10n from '@vscode/l10n';
-import { loopCommand, SmiLoopReader, type NodeGpuState } from '../../model/gpu';
+import type { NodeGpuState } from '../../model/gpu';
 
 /** How to reach one node: the ssh argv up to and including `user@host` (connectLogin.ts + BatchMode). */
 export interface NodeTarget {
@@ -38,6 +38,10 @@ export type Spawn = (argv: readonly string[]) => ChildProcess;
 
 export interface SamplerOptions {
   readonly spawn: Spawn;
+  /** The remote command for an interval (model/gpu/smiLoop.ts loopCommand). */
+  readonly command: (intervalMs: number) => string;
+  /** A reader of that command's output into node states (model/gpu/smiLoop.ts SmiLoopReader). */
+  readonly reader: (now: () => number) => { push(chunk: string): NodeGpuState[] };
   readonly now?: () => number;
   /** Wait before a failed connection is tried again (while still watched). */
   readonly retryMs?: number;
@@ -133,11 +137,11 @@ export class GpuSampler {
 
   private start(w: Watched, intervalMs: number): void {
     const id = w.target.instanceId;
-    const child = this.opts.spawn([...w.target.argv, loopCommand(intervalMs / 1000)]);
+    const child = this.opts.spawn([...w.target.argv, this.opts.command(intervalMs)]);
     const session: Session = { child, intervalMs, ended: false };
     w.session = session;
     this.counts.connections++;
-    const reader = new SmiLoopReader(this.now);
+    const reader = this.opts.reader(this.now);
     let stderr = '';
     child.stdout?.setEncoding('utf8');
     child.stderr?.setEncoding('utf8');

@@ -9,14 +9,20 @@ import type { StoredState } from '../storedState';
 import type { ClusterNode } from '../views/clustersTree';
 import { GpuSampler, type NodeTarget } from './gpuSampler';
 import { IdleWatch, type IdleWatchTiming } from './idleWatch';
-import { nodeTargets, spawnSsh } from './nodeTargets';
+import { gpuSessions } from '../lazyActions';
 import { ClustersViewWatch } from './treeWatch';
 
 /** nvidia-smi's own default refresh for a watching human; the samples' resolution in the views. */
 const VIEW_INTERVAL_MS = 2000;
 
+/** The sampler's bookkeeping lives in the activation bundle; how it reaches and reads a node comes from
+ *  dist/actions.js on the first watch (lazyActions.gpuSessions). */
 export function makeGpuSampler(host: HostSeams): GpuSampler {
-  return new GpuSampler({ spawn: (argv) => spawnSsh(argv, host.home()) });
+  return new GpuSampler({
+    spawn: (argv) => gpuSessions().spawnSsh(argv, host.home()),
+    command: (ms) => gpuSessions().loopCommand(ms / 1000),
+    reader: (now) => new (gpuSessions().SmiLoopReader)(now),
+  });
 }
 
 export interface GpuFeature extends vscode.Disposable {
@@ -38,7 +44,7 @@ export function setupGpu(
   },
 ): GpuFeature {
   const targets = (cluster: Cluster) =>
-    nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
+    gpuSessions().nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
   const watch = new ClustersViewWatch(view, deps.store, deps.sampler, targets, () => VIEW_INTERVAL_MS);
   const guard = (timing?: IdleWatchTiming) =>
     new IdleWatch(deps.store, deps.state, deps.sampler, targets, deps.hourly, deps.prompts, timing);
