@@ -26,7 +26,10 @@ import type { StoredState } from './storedState';
 const CHECK_TIMEOUT_MS = 20_000;
 
 /** The program's file when `name` (or a path) is on PATH in `env`; Windows tries PATHEXT too. */
-function findProgram(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+function findProgram(
+  name: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   const exts = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
   const dirs = path.isAbsolute(name)
     ? ['']
