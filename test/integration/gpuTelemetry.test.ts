@@ -108,6 +108,8 @@ suite('GPU telemetry over SSH (real nodes)', function () {
       'RUNNING',
       30_000,
     );
+    // The create is followed to its end before going on (a follow left running would change later suites' rows).
+    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
     node = (await engineNodes()).find((n) => n.cluster_id === clusterId)!;
   });
   teardown(async () => {
@@ -115,6 +117,8 @@ suite('GPU telemetry over SSH (real nodes)', function () {
   });
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
+    // Leave the Clusters view hidden as the suites after this one expect (a visible view refreshes itself).
+    await vscode.commands.executeCommand('workbench.view.explorer');
     ext.testing.configure({});
     await control.reset('none');
     fs.rmSync(home, { recursive: true, force: true });
@@ -267,6 +271,8 @@ suite('GPU telemetry over SSH (real nodes)', function () {
       'the CPU cluster RUNNING',
       30_000,
     );
+    // The create is followed to its end before going on (a follow left running would change later suites' rows).
+    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
     const rows = (await ext.views.clusters.getChildren(undefined)) as ClusterNode[];
     const row = rows.find((r) => r.kind === 'cluster' && r.cluster.id === cpu)!;
     await vscode.commands.executeCommand('tensorpool.clusters.focus');
