@@ -37,6 +37,10 @@ import { setupJobs } from './vscode/jobsSetup';
 import { TerminalTapRecord } from './vscode/terminalTap';
 import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
 import { ClustersTreeProvider } from './vscode/views/clustersTree';
+import { makeGpuSampler, setupGpu } from './vscode/gpu/gpuSetup';
+import { ClusterPrices } from './vscode/cost/clusterPrices';
+import type { VolumesFeature } from './vscode/volumesSetup';
+import { showBurnInView } from './vscode/cost/burnText';
 import { ObjectStorageTreeProvider } from './vscode/views/objectStorageTree';
 import { SshKeysTreeProvider } from './vscode/views/sshKeysTree';
 import { setupVolumes } from './vscode/volumesSetup';
@@ -95,15 +99,27 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const clusters = new ClustersController(store, api, state, log);
   // Ports forwarded from nodes: listed under their node, and stopped when the window closes.
   const forwards = new PortForwards(store, log);
+  const gpuSampler = makeGpuSampler(host);
+  const made: { volumes?: VolumesFeature } = {};
+  // The volumes feature is made below; its list feeds the burn rate once it exists.
+  const prices = new ClusterPrices(store, api, () => (made.volumes ? made.volumes.controller.volumes : []));
   const tree = new ClustersTreeProvider(
     store,
     (clusterId) => volumes.attachedTo(clusterId),
     () => account.tokenRead,
-    forwards,
+    { gpu: gpuSampler, hourly: (c) => prices.hourly(c), forwards },
   );
   const treeView = vscode.window.createTreeView('tensorpool.clusters', {
     treeDataProvider: tree,
     showCollapseAll: true,
+  });
+  const gpu = setupGpu(treeView, {
+    store,
+    state,
+    host,
+    sampler: gpuSampler,
+    hourly: (c) => prices.hourly(c),
+    prompts,
   });
   // The seam's home (a test's scratch folder), as for the ssh config.
   const sshDir = () => path.join(host.home(), '.ssh');
@@ -122,7 +138,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     dragAndDropController: objects.dragAndDrop,
   });
   const scheduler = new RefreshScheduler(store, clusters, () => treeView.visible);
-  const statusBar = new AccountStatusBar(store);
+  const statusBar = new AccountStatusBar(store, prices);
   const authProvider = new TensorPoolAuthProvider(account, store);
   const listing = new ListingDocumentProvider(store);
   const contextKeys = new ContextKeys((key, value) =>
@@ -134,8 +150,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     log,
     state,
     contextKeys,
-    onVolumesChanged: () => tree.refreshView(),
+    onVolumesChanged: () => {
+      tree.refreshView();
+      prices.volumesChanged();
+    },
   });
+  made.volumes = volumes;
+  const burnView = showBurnInView(treeView, prices);
   const jobs = setupJobs(context, { store, api, log, state, contextKeys });
   const workspaceState = new WorkspaceState(context.workspaceState);
   const terminalTap =
@@ -161,6 +182,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     jobs: jobs.controller,
     terminalTap: terminalTap?.record,
     forwards,
+    gpu: { sampler: gpuSampler, targets: gpu.targets },
   });
   const jobFiles = setupJobFiles(context, {
     prompts,
@@ -190,6 +212,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     account,
     tree,
     treeView,
+    gpu,
+    prices,
+    burnView,
     scheduler,
     listing,
     storage,
@@ -276,6 +301,12 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
         },
         marks: timingMarks,
         setRefreshTimeScale,
+        gpu: {
+          sampler: gpuSampler,
+          clustersView: treeView,
+          restartIdleGuard: (t) => gpu.restartIdleGuard(t),
+          monitor: async (key) => (await actions()).gpuMonitors.state(key),
+        },
         metrics: async (jobId) => (await actions()).metrics.get(jobId),
       },
     }),

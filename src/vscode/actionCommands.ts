@@ -69,5 +69,6 @@ export function registerActionCommands(actions: () => Promise<Actions>): vscode.
     on(Commands.copyJobId, (a, arg?: unknown) => a.jobs.copyId(arg)),
     on(Commands.showJobInfo, (a, arg?: unknown) => a.jobs.showInfo(arg)),
     on(Commands.showMetrics, (a, arg?: unknown) => a.jobs.showMetrics(arg)),
+    on(Commands.showGpuMonitor, (a, arg?: unknown) => a.gpuMonitors.show(arg)),
   ];
 }

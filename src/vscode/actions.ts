@@ -28,6 +28,9 @@ import { PortApps } from './portApps';
 import type { PortForwards } from './portForwards';
 import type { Log } from './log';
 import { MetricsPanels } from './metricsPanel';
+import { GpuMonitors } from './gpu/gpuMonitors';
+import type { GpuSampler, NodeTarget } from './gpu/gpuSampler';
+import type { Cluster } from '../model/cluster';
 import type { ObjectStorageController } from './objectStorage';
 import { CreatedInstances } from './pickCluster';
 import { RequestFollower } from './requestFollower';
@@ -45,6 +48,9 @@ import type { Prompter } from '../wizards/prompter';
 /** The activation bundle's services the actions work with. */
 /** For lazyActions.quickInputPrompter(): the real prompter lives in this bundle. */
 export { QuickInputPrompter } from './quickInputPrompter';
+/** For lazyActions.gpuSessions(): how the GPU telemetry reaches a node and reads it (not needed before). */
+export { nodeTargets, spawnSsh } from './gpu/nodeTargets';
+export { loopCommand, SmiLoopReader } from '../model/gpu/smiLoop';
 
 export interface ActionDeps {
   readonly store: Store;
@@ -72,6 +78,8 @@ export interface ActionDeps {
   readonly terminalTap?: TerminalTap;
   /** The ports forwarded from nodes (activation bundle: the tree lists them, the window's end stops them). */
   readonly forwards: PortForwards;
+  /** GPU telemetry (the monitor watches its nodes through it) and how to reach a cluster's nodes. */
+  readonly gpu: { readonly sampler: GpuSampler; readonly targets: (c: Cluster) => NodeTarget[] };
 }
 
 export interface Actions {
@@ -93,6 +101,8 @@ export interface Actions {
   readonly metrics: MetricsPanels;
   readonly ports: PortActions;
   readonly portApps: PortApps;
+  /** Show GPU Monitor's panels. */
+  readonly gpuMonitors: GpuMonitors;
 }
 
 export function createActions(d: ActionDeps): Actions {
@@ -138,7 +148,14 @@ export function createActions(d: ActionDeps): Actions {
     log,
     host,
   );
-  d.subscriptions.push(metrics, jobMetrics);
+  const clusterActions = new ClusterActions(clusterDeps);
+  const gpuMonitors = new GpuMonitors(
+    vscode.Uri.file(path.join(__dirname, 'media')),
+    d.gpu.sampler,
+    d.gpu.targets,
+    (arg) => clusterActions.resolveTarget(arg),
+  );
+  d.subscriptions.push(metrics, jobMetrics, gpuMonitors);
   const followers = new JobFollowers(api, d.jobs, log, d.terminalTap, jobMetrics);
   const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
   const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
@@ -146,7 +163,7 @@ export function createActions(d: ActionDeps): Actions {
   const ports = new PortActions({ store, api, state, log, prompts, host, created, forwards: d.forwards });
   return {
     follower,
-    clusters: new ClusterActions(clusterDeps),
+    clusters: clusterActions,
     create,
     connect,
     sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
@@ -174,5 +191,6 @@ export function createActions(d: ActionDeps): Actions {
     metrics,
     ports,
     portApps: new PortApps(ports),
+    gpuMonitors,
   };
 }

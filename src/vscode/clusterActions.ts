@@ -60,6 +60,11 @@ export class ClusterActions {
   }
 
   /** The cluster a command is about: the tree node it was invoked on, an id or name, or a pick. */
+  /** The cluster a GPU monitor is asked for: a tree row, an id, or a pick. */
+  resolveTarget(arg: unknown): Promise<Cluster | undefined> {
+    return this.resolveCluster(arg, vscode.l10n.t('Show the GPUs of which cluster?'));
+  }
+
   private async resolveCluster(arg: unknown, title: string): Promise<Cluster | undefined> {
     const node = arg as ClusterNode | undefined;
     if (node && typeof node === 'object' && (node.kind === 'cluster' || node.kind === 'instance'))

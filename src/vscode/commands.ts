@@ -83,6 +83,7 @@ export const Commands = {
   runJobFile: 'tensorpool.runJobFile',
   followJob: 'tensorpool.followJob',
   showMetrics: 'tensorpool.showMetrics',
+  showGpuMonitor: 'tensorpool.showGpuMonitor',
   cancelJob: 'tensorpool.cancelJob',
   deleteJob: 'tensorpool.deleteJob',
   pullJobOutputs: 'tensorpool.pullJobOutputs',

@@ -4,6 +4,7 @@
  * without losing the answers, and follows the asynchronous request to its end.
  */
 import * as vscode from 'vscode';
+import { PriceQuotes } from '../model/priceQuotes';
 import type { TensorPoolClient } from '../api/client';
 import { errorMessage, type TensorPoolError, type ValidationError } from '../api/errors';
 import { clusterLabel, type Cluster } from '../model/cluster';
@@ -45,6 +46,11 @@ export class CreateClusterAction {
       void vscode.window.showErrorMessage(errorMessage(e));
       return undefined;
     }
+    // Prices while the user answers; a failed or missing quote is no price (api/quotes.ts).
+    const prices = new PriceQuotes(async (type: string, nodes: number) => {
+      const answer = await client.clusterQuote(type, nodes);
+      return answer.kind === 'price' ? answer.hourlyRate : undefined;
+    });
     let state: CreateState | undefined;
     let startAt: CreateStepId | undefined;
     let errors: Partial<Record<CreateStepId, string>> | undefined;
@@ -60,6 +66,7 @@ export class CreateClusterAction {
               .map((c) => c.name)
               .filter((n): n is string => !!n),
           imageField: readSettings().imageField,
+          prices,
         },
         { initial: state, startAt, errors },
       );

@@ -27,3 +27,13 @@ export function quickInputPrompter(): Prompter {
   const m = require('./actions.js') as typeof ActionsModule;
   return new m.QuickInputPrompter();
 }
+
+/** The GPU telemetry's session side (ssh argv, spawn, the nvidia-smi loop and its reader), from
+ *  dist/actions.js: loaded when someone first watches a node, not at activation. */
+export function gpuSessions(): Pick<
+  typeof ActionsModule,
+  'nodeTargets' | 'spawnSsh' | 'loopCommand' | 'SmiLoopReader'
+> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
+  return require('./actions.js') as typeof ActionsModule;
+}

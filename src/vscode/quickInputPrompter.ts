@@ -96,6 +96,14 @@ export class QuickInputPrompter implements Prompter {
           (o.active !== undefined && JSON.stringify(i.value) === JSON.stringify(o.active)),
       );
       if (active) qp.activeItems = [active];
+      void o.later?.then((rows) => {
+        if (done || !rows || showingCustom) return;
+        const keep = qp.activeItems[0]?.value;
+        base.splice(0, base.length, ...rows.map((i) => ({ ...i })));
+        qp.items = base;
+        const again = base.find((i) => i.value === keep || JSON.stringify(i.value) === JSON.stringify(keep));
+        if (again) qp.activeItems = [again];
+      });
       // QuickPick has no validation message: show problems in the placeholder's place (title line).
       if (o.initialError) qp.title = `${o.title}: ${o.initialError}`;
       let done = false;

@@ -12,6 +12,13 @@ export interface Settings {
   readonly imageField: 'container' | 'experimental_container';
   readonly refreshIntervalSeconds: number;
   readonly lowBalanceWarning: number;
+  /** Hours of runway (balance ÷ burn rate) under which the status bar warns; 0 = off. */
+  readonly lowRunwayWarning: number;
+  readonly idleGuard: {
+    readonly enabled: boolean;
+    readonly thresholdPercent: number;
+    readonly periodMinutes: number;
+  };
   readonly destroyConfirmation: 'typeName' | 'button';
 }
 
@@ -45,6 +52,12 @@ export function readSettings(): Settings {
       c.get<number>('refreshInterval', D.refreshInterval),
     ),
     lowBalanceWarning: c.get<number>('lowBalanceWarning', D.lowBalanceWarning),
+    lowRunwayWarning: c.get<number>('lowRunwayWarning', D.lowRunwayWarning),
+    idleGuard: {
+      enabled: c.get<boolean>('idleGuard.enabled', D['idleGuard.enabled']),
+      thresholdPercent: c.get<number>('idleGuard.thresholdPercent', D['idleGuard.thresholdPercent']),
+      periodMinutes: c.get<number>('idleGuard.periodMinutes', D['idleGuard.periodMinutes']),
+    },
     destroyConfirmation: c.get<string>('destroyConfirmation') === 'button' ? 'button' : 'typeName',
   };
 }

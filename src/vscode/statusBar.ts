@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { Commands } from './commands';
 import { effectiveApiUrl, readSettings } from './settings';
 import type { AccountState, Store } from './store';
+import type { ClusterPrices } from './cost/clusterPrices';
+import { burnLines } from './cost/burnText';
 
 export interface StatusView {
   readonly text: string;
@@ -19,7 +21,11 @@ function formatUsd(n: number): string {
 }
 
 /** The status bar as a function of the account state (tested directly). */
-function statusView(state: AccountState, lowBalance: number): StatusView {
+function statusView(
+  state: AccountState,
+  lowBalance: number,
+  burn: { lines: string[]; low: boolean } = { lines: [], low: false },
+): StatusView {
   switch (state.kind) {
     case 'signedOut':
       return {
@@ -34,20 +40,25 @@ function statusView(state: AccountState, lowBalance: number): StatusView {
         command: Commands.showLog,
       };
     case 'signedIn': {
-      const low = state.org?.balance !== undefined && state.org.balance < lowBalance;
+      const lowBalanceNow = state.org?.balance !== undefined && state.org.balance < lowBalance;
+      const low = lowBalanceNow || burn.low;
       const md = new vscode.MarkdownString(undefined, true);
       md.appendMarkdown('**TensorPool**\n\n');
       md.appendText(vscode.l10n.t('Account: {0}', state.label) + '\n\n');
       if (state.org?.name) md.appendText(vscode.l10n.t('Organisation: {0}', state.org.name) + '\n\n');
       if (state.org?.balance !== undefined) {
-        md.appendMarkdown(low ? `$(warning) ` : '');
+        md.appendMarkdown(lowBalanceNow ? `$(warning) ` : '');
         const balance = formatUsd(state.org.balance);
         md.appendText(
-          (low
+          (lowBalanceNow
             ? vscode.l10n.t('Balance: {0} (below your warning level of {1})', balance, formatUsd(lowBalance))
             : vscode.l10n.t('Balance: {0}', balance)) + '\n\n',
         );
       }
+      burn.lines.forEach((line, i) => {
+        md.appendMarkdown(burn.low && i === burn.lines.length - 1 ? `$(warning) ` : '');
+        md.appendText(line + '\n\n');
+      });
       md.appendMarkdown(
         `[${vscode.l10n.t('Open TensorPool')}](command:workbench.view.extension.tensorpool) · [${vscode.l10n.t('Sign Out')}](command:${Commands.signOut})`,
       );
@@ -113,7 +124,14 @@ export class AccountStatusBar implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
   private readonly settingsSubscription: vscode.Disposable;
 
-  constructor(private readonly store: Store) {
+  private readonly pricesSubscription: vscode.Disposable | undefined;
+
+  constructor(
+    private readonly store: Store,
+    /** The burn rate and runway (prices from the service), when known. */
+    private readonly prices?: ClusterPrices,
+  ) {
+    this.pricesSubscription = prices?.onDidChange(() => this.render());
     this.item = vscode.window.createStatusBarItem('tensorpool.account', vscode.StatusBarAlignment.Left, -100);
     this.item.name = vscode.l10n.t('TensorPool Account');
     this.subscription = store.onDidChange((topic) => {
@@ -121,7 +139,11 @@ export class AccountStatusBar implements vscode.Disposable {
     });
     // The tooltip names the service in use: a new URL shows at once, even when the account stays the same.
     this.settingsSubscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('tensorpool.apiUrl')) this.render();
+      if (
+        e.affectsConfiguration('tensorpool.apiUrl') ||
+        e.affectsConfiguration('tensorpool.lowRunwayWarning')
+      )
+        this.render();
     });
     // Drawn right after activation returns (reading the settings is not needed before the first command).
     setImmediate(() => {
@@ -131,7 +153,9 @@ export class AccountStatusBar implements vscode.Disposable {
   }
 
   render(): void {
-    const view = statusView(this.store.account, readSettings().lowBalanceWarning);
+    const settings = readSettings();
+    const burn = burnLines(this.prices?.burn(), settings.lowRunwayWarning);
+    const view = statusView(this.store.account, settings.lowBalanceWarning, burn);
     this.item.text = view.text;
     this.item.tooltip = withEndpoint(view.tooltip);
     this.item.command = view.command;
@@ -143,6 +167,7 @@ export class AccountStatusBar implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.settingsSubscription.dispose();
+    this.pricesSubscription?.dispose();
     this.item.dispose();
   }
 }

@@ -13,6 +13,8 @@ export interface StoredStateTypes {
   'tensorpool.envTokenOffered': boolean;
   /** Cluster id -> private key file chosen when it was created (for ssh -i / IdentityFile). */
   'tensorpool.identityFiles': Record<string, string>;
+  /** Cluster ids the idle guard must not ask about again ("Don't Ask for This Cluster"). */
+  'tensorpool.idleGuardDontAsk': string[];
   /** Remote-SSH host alias -> the folder last opened there. */
   'tensorpool.remoteFolders': Record<string, string>;
   /** The answer to "add the Include line to ~/.ssh/config?". */
@@ -51,6 +53,7 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.includeOrg': true,
   'tensorpool.envTokenOffered': true,
   'tensorpool.identityFiles': true,
+  'tensorpool.idleGuardDontAsk': true,
   'tensorpool.remoteFolders': true,
   'tensorpool.sshIncludeDecision': true,
   'tensorpool.configuredStorageProfiles': true,

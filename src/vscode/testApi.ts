@@ -11,6 +11,9 @@ import type { ApiLoadTiming } from './lazyApi';
 import { enableTimingMarks } from './timingMarks';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
+import type { GpuSampler } from './gpu/gpuSampler';
+import type { IdleWatch, IdleWatchTiming } from './gpu/idleWatch';
+import type { GpuMonitorState } from './gpu/gpuMonitor';
 import type { StorageNode } from './views/objectStorageTree';
 import type { SshKeyNode } from './views/sshKeysTree';
 import type { SshKeysController } from './sshKeys';
@@ -79,6 +82,15 @@ export interface TensorPoolExtensionApi {
     marks(): Record<string, number>;
     /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
     setRefreshTimeScale(scale: number): void;
+    /** GPU telemetry: the sampler (its counters and running sessions) and the Clusters view to expand. */
+    readonly gpu: {
+      readonly sampler: GpuSampler;
+      readonly clustersView: vscode.TreeView<ClusterNode>;
+      /** A new idle guard on test timing (its constructor's seam); the old one is disposed. */
+      restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
+      /** The GPU monitor of a cluster id (or `clusterId/instanceId`), undefined when none is open. */
+      monitor(key: string): Promise<GpuMonitorState | undefined>;
+    };
     /** Show Metrics' panel of a job (undefined when none is open): state() is what it holds and what the
      *  page drew; export() is Export CSV as its button does (the save dialog: host seam `saveDialog`). */
     metrics(jobId: string): Promise<MetricsPanelHandle | undefined>;

@@ -4,6 +4,7 @@
  * attached volume is never sent to destroy: the user is told why and offered the way out.
  * Attach/detach: volumeAttach.ts.
  */
+import { PriceQuotes } from '../model/priceQuotes';
 import * as vscode from 'vscode';
 import { errorMessage, isTensorPoolError, type ValidationError } from '../api/errors';
 import { mountPath, volumeLabel, type Volume } from '../model/volume';
@@ -64,6 +65,11 @@ export class VolumeActions {
   // ---- create ------------------------------------------------------------------------------------
 
   async create(): Promise<string | undefined> {
+    // The price while the user types; a failed or missing quote is no price (api/quotes.ts).
+    const prices = new PriceQuotes(async (sizeGb: number) => {
+      const answer = await (await this.api.client()).storageQuote(sizeGb);
+      return answer.kind === 'price' ? answer.hourlyRate : undefined;
+    });
     let state: CreateVolumeState | undefined;
     let startAt: CreateVolumeStepId | undefined;
     let errors: Partial<Record<CreateVolumeStepId, string>> | undefined;
@@ -73,6 +79,7 @@ export class VolumeActions {
           prompter: this.prompts(),
           volumes: () => this.volumes.volumes,
           ratePerGbHour: this.volumes.ratePerGbHour(),
+          prices,
         },
         { initial: state, startAt, errors },
       );

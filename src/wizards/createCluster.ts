@@ -47,6 +47,10 @@ export async function runCreateWizard(
   const savedKeys = () =>
     (saved ??= deps.savedKeys ? deps.savedKeys().catch(() => undefined) : Promise.resolve(undefined));
 
+  const askPrice = (type: string, nodes: string) => {
+    const n = Number(nodes.trim());
+    if (deps.prices && type && Number.isInteger(n) && n > 0) void deps.prices.ask(type, n);
+  };
   const steps: Step<CreateState>[] = [
     {
       id: 'instanceType',
@@ -66,7 +70,10 @@ export async function runCreateWizard(
               toValue: (t) => t.trim(),
             },
           }),
-          (instanceType) => ({ ...s, instanceType }),
+          (instanceType) => {
+            askPrice(instanceType, s.numNodes);
+            return { ...s, instanceType };
+          },
         ),
     },
     {
@@ -81,7 +88,11 @@ export async function runCreateWizard(
             value: s.numNodes,
             placeholder: '1',
             initialError: takeError('numNodes'),
-            validate: validateNumNodes,
+            validate: (v) => {
+              const verdict = validateNumNodes(v);
+              if (verdict === undefined) askPrice(s.instanceType, v); // while the user types
+              return verdict;
+            },
           }),
           (numNodes) => ({ ...s, numNodes: numNodes.trim() }),
         ),

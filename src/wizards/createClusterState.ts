@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { SavedKeys } from './savedKeys';
 import type { Prompter } from './prompter';
+import type { PriceQuotes } from '../model/priceQuotes';
 
 export interface LocalKey {
   /** Path of the .pub file. */
@@ -50,6 +51,8 @@ export interface CreateWizardDeps {
   readonly imageField: string;
   /** The keys saved on the account (savedKeys.ts); undefined or failing: not known. */
   readonly savedKeys?: () => Promise<SavedKeys | undefined>;
+  /** Hourly prices by instance type and node count (asked while the user answers; optional). */
+  readonly prices?: PriceQuotes<[string, number]>;
 }
 
 export interface CreateWizardOptions {

@@ -1,5 +1,6 @@
 /** The create-cluster wizard's last step: review the answers, create, or pick a row to change it. */
 import * as l10n from '@vscode/l10n';
+import { formatHourly } from '../model/gpu/cost';
 import { protectionRow } from './commonSteps';
 import type { PickItem, StepMeta } from './prompter';
 import { noKeySummary, unreachableWarning, type SavedKeys } from './savedKeys';
@@ -27,13 +28,14 @@ export async function summaryStep(
       : s.key.kind === 'file'
         ? basename(s.key.path)
         : l10n.t('pasted key');
-  const rows: PickItem<Row>[] = [
+  const what =
+    body.num_nodes === 1
+      ? l10n.t('{0} × 1 node', body.instance_type)
+      : l10n.t('{0} × {1} nodes', body.instance_type, body.num_nodes);
+  const rowsAt = (price: number | undefined): PickItem<Row>[] => [
     {
       label: l10n.t('$(rocket) Create cluster'),
-      description:
-        body.num_nodes === 1
-          ? l10n.t('{0} × 1 node', body.instance_type)
-          : l10n.t('{0} × {1} nodes', body.instance_type, body.num_nodes),
+      description: price === undefined ? what : l10n.t('{0} · {1}', what, formatHourly(price)),
       detail: unreachable
         ? l10n.t('Billing starts when the nodes are provisioned. {0}', unreachableWarning())
         : l10n.t('Billing starts when the nodes are provisioned.'),
@@ -80,11 +82,21 @@ export async function summaryStep(
     },
     protectionRow(s.deletionProtection, { kind: 'edit', field: 'deletionProtection' }),
   ];
+  // The price when it already came; else the rows are shown now and the price joins them when it comes.
+  const prices = deps.prices;
+  const price = prices?.known(body.instance_type, body.num_nodes);
+  const rows = rowsAt(price);
   const picked = await deps.prompter.pick<Row>({
     ...meta,
     placeholder: l10n.t('Review and create (pick a row to change it)'),
     items: rows,
     active: rows[0].value,
+    later:
+      prices && price === undefined
+        ? prices
+            .ask(body.instance_type, body.num_nodes)
+            .then((p) => (p === undefined ? undefined : rowsAt(p)))
+        : undefined,
   });
   if (picked.kind !== 'value') return picked;
   if (picked.value.kind === 'create') return { kind: 'value', value: s };

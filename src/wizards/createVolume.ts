@@ -4,6 +4,8 @@
  * is the caller's job.
  */
 import * as l10n from '@vscode/l10n';
+import { formatHourly } from '../model/gpu/cost';
+import type { PriceQuotes } from '../model/priceQuotes';
 import { balanceRule, validateUniqueVolumeName, validateVolumeSize, type Volume } from '../model/volume';
 import { errorTaker, pickNewProtection, protectionRow } from './commonSteps';
 import type { PickItem, Prompter } from './prompter';
@@ -34,6 +36,8 @@ export interface CreateVolumeDeps {
   readonly volumes: () => readonly Volume[];
   /** Price per GB-hour when known (from listed volumes), for the balance sentence. */
   readonly ratePerGbHour?: number;
+  /** Hourly prices by size in GB (GET /storage/quote; asked while the user types; optional). */
+  readonly prices?: PriceQuotes<[number]>;
 }
 
 export interface CreateVolumeOptions {
@@ -74,7 +78,11 @@ export async function runCreateVolumeWizard(
             placeholder: '100',
             value: s.size,
             initialError: take('size'),
-            validate: (v) => validateVolumeSize(v),
+            validate: (v) => {
+              const verdict = validateVolumeSize(v);
+              if (verdict === undefined && deps.prices) void deps.prices.ask(Number(v.trim()));
+              return verdict;
+            },
           }),
           (size) => ({ ...s, size: size.trim() }),
         ),
@@ -111,10 +119,11 @@ export async function runCreateVolumeWizard(
       id: 'summary',
       run: async (s, meta) => {
         type Row = 'create' | 'size' | 'name' | 'deletionProtection';
-        const rows: PickItem<Row>[] = [
+        const what = s.name ? l10n.t('{0} GB, {1}', s.size, s.name) : l10n.t('{0} GB', s.size);
+        const rowsAt = (price: number | undefined): PickItem<Row>[] => [
           {
             label: l10n.t('$(database) Create volume'),
-            description: s.name ? l10n.t('{0} GB, {1}', s.size, s.name) : l10n.t('{0} GB', s.size),
+            description: price === undefined ? what : l10n.t('{0} · {1}', what, formatHourly(price)),
             detail: l10n.t('{0} Billing starts when it is created.', balanceRule(deps.ratePerGbHour, s.size)),
             value: 'create',
           },
@@ -122,12 +131,19 @@ export async function runCreateVolumeWizard(
           { label: l10n.t('Name'), description: s.name || l10n.t('(generated)'), value: 'name' },
           protectionRow(s.deletionProtection, 'deletionProtection'),
         ];
+        const size = Number(s.size.trim());
+        const price = deps.prices?.known(size);
+        const rows = rowsAt(price);
         const picked = await prompter.pick<Row>({
           ...meta,
           placeholder: l10n.t('Review and create (pick a row to change it)'),
           items: rows,
           active: 'create',
           initialError: take('summary'),
+          later:
+            deps.prices && price === undefined
+              ? deps.prices.ask(size).then((p) => (p === undefined ? undefined : rowsAt(p)))
+              : undefined,
         });
         if (picked.kind !== 'value') return picked;
         return picked.value === 'create'

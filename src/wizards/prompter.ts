@@ -61,6 +61,8 @@ export interface PickOptions<T> extends StepMeta {
   /** The item to highlight (what was picked before). */
   readonly active?: T;
   readonly initialError?: string;
+  /** Rows to show instead once they are ready (a price fetched meanwhile); the pick never waits for them. */
+  readonly later?: Promise<readonly PickItem<T>[] | undefined>;
   /** Let the user type a value that is not in the list (e.g. another instance type). */
   readonly custom?: {
     readonly label: (text: string) => string;

@@ -105,7 +105,12 @@ suite('Tree rows: readable, stable, one label everywhere', () => {
     assert.equal(((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, 'testing.iconPassed');
     // The tooltip is built on hover (resolveTreeItem), not with every row.
     assert.equal(item.tooltip, undefined, 'no tooltip before the row is hovered');
-    const tooltip = await resolvedTooltip(ext.views.clusters, node);
+    // A running cluster's price (GET /cluster/quote) is asked when the list arrives; wait for it.
+    let tooltip = await resolvedTooltip(ext.views.clusters, node);
+    for (let i = 0; i < 50 && !tooltip.includes('- Price:'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      tooltip = await resolvedTooltip(ext.views.clusters, node);
+    }
     for (const part of [`\`${node.cluster.id}\``, 'Status: RUNNING', 'Nodes: 2', '(node 1)', '(node 2)'])
       assert.ok(tooltip.includes(part), `${part} in ${tooltip}`);
     // Created: relative, then the exact local time with seconds.
@@ -122,6 +127,9 @@ suite('Tree rows: readable, stable, one label everywhere', () => {
       /^- Deletion protection: (on|off)$/,
       /^- Created: /,
       ...(c.owner ? [/^- Owner: /] : []),
+      /^- Price: \$\d+\.\d\d\/h$/,
+      /^- Running for: \d+ min \(since it was created\)$/,
+      /^- Cost so far: \$\d+\.\d+ \(an estimate: price × time\)$/,
       ...c.instances.map((i, n) => new RegExp(`^- Instance \`${i.id}\` \\(node ${n + 1}\\): RUNNING, `)),
     ];
     const lines = tooltip.split('\n');

@@ -5,3 +5,5 @@ export * from './smiStream';
 export * from './aggregate';
 export * from './cost';
 export * from './idleGuard';
+export * from './smiLoop';
+export * from './gpuText';

@@ -1,6 +1,7 @@
 /** Hover text (Markdown) for the rows of the Clusters tree: a cluster and one of its nodes. */
 import * as vscode from 'vscode';
-import type { Cluster, Instance } from '../../model/cluster';
+import { clusterPhase, type Cluster, type Instance } from '../../model/cluster';
+import { costSoFar, formatHourly, formatMoney } from '../../model/gpu/cost';
 import { clusterDescription, clusterLabel } from '../../model/labels';
 import {
   fromTextNote,
@@ -25,6 +26,9 @@ function opLine(kind: 'create' | 'destroy' | 'edit', status: string): string {
 export function clusterTooltip(
   c: Cluster,
   op?: { kind: 'create' | 'destroy' | 'edit'; status: string },
+  /** The service's hourly price (GET /cluster/quote); undefined: no price line at all. */
+  hourly?: number,
+  now = Date.now(),
 ): vscode.MarkdownString {
   const m = markdownLines([
     `**${md(clusterLabel(c))}** · ${md(clusterDescription(c, op?.kind))}`,
@@ -37,6 +41,7 @@ export function clusterTooltip(
     protectionLine(c.deletionProtection),
     c.createdAt ? vscode.l10n.t('- Created: {0}', md(tooltipTime(c.createdAt))) : undefined,
     c.owner ? vscode.l10n.t('- Owner: {0}', md(c.owner)) : undefined,
+    ...costLines(c, hourly, now),
     ...c.instances.map(
       (i, n) =>
         vscode.l10n.t('- Instance `{0}` (node {1}): {2}', i.id, n + 1, md(i.status ?? unknown())) +
@@ -47,6 +52,28 @@ export function clusterTooltip(
   ]);
   m.supportThemeIcons = true;
   return m;
+}
+
+/** Price, time running and the estimated cost so far of a running cluster with a price. */
+function costLines(c: Cluster, hourly: number | undefined, now: number): string[] {
+  if (hourly === undefined || clusterPhase(c.status) !== 'running') return [];
+  const lines = [vscode.l10n.t('- Price: {0}', formatHourly(hourly))];
+  const start = c.createdAt ? Date.parse(c.createdAt) : NaN;
+  if (Number.isFinite(start) && start <= now) {
+    const minutes = Math.floor((now - start) / 60_000);
+    const ran =
+      minutes < 60
+        ? vscode.l10n.t('{0} min', minutes)
+        : vscode.l10n.t('{0} h {1} min', Math.floor(minutes / 60), minutes % 60);
+    lines.push(vscode.l10n.t('- Running for: {0} (since it was created)', ran));
+    lines.push(
+      vscode.l10n.t(
+        '- Cost so far: {0} (an estimate: price × time)',
+        formatMoney(costSoFar(hourly, start, now)),
+      ),
+    );
+  }
+  return lines;
 }
 
 export function instanceTooltip(node: {

@@ -13,28 +13,29 @@ import * as vscode from 'vscode';
 import type { Cluster, Instance } from '../../model/cluster';
 import { clusterDescription, clusterLabel, instanceLabel, stateWord } from '../../model/labels';
 import type { AttachedVolume } from '../../model/volume';
-import { Commands } from '../commands';
 import type { Store } from '../store';
 import { dataSignature, recordSignature, sameKeys, StableNodes } from './stableNodes';
 import { clusterContext, followedIcon, instanceContext, phaseIcon } from './clusterRowLook';
 import { clusterTooltip, instanceTooltip } from './clusterTooltips';
-import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from './commonRows';
+import { firstLine } from './commonRows';
+import { statusRowItem, type StatusRow } from './clusterStatusRows';
 import { clusterVolumeItem } from './volumesTree';
 import { mark, markWhen } from '../timingMarks';
 import { FirstRows } from './firstRows';
 import type { Forward, PortForwards } from '../portForwards';
 import { forwardItem, forwardNodes } from './forwardRows';
+import type { GpuReading } from '../../model/gpu';
+import type { GpuSampler } from '../gpu/gpuSampler';
+import { gpuItem, gpuTooltipLines, nodeGpuLook } from './gpuRows';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
   | { readonly kind: 'cluster'; cluster: Cluster }
   | { readonly kind: 'instance'; cluster: Cluster; instance: Instance; index: number }
+  | { readonly kind: 'gpu'; cluster: Cluster; instance: Instance; gpu: GpuReading }
   | { readonly kind: 'clusterVolume'; cluster: Cluster; volume: AttachedVolume }
   | { readonly kind: 'portForward'; cluster: Cluster; instance: Instance; forward: Forward }
-  | { readonly kind: 'error'; message: string; errorKind: string }
-  | { readonly kind: 'listingText'; preview: string }
-  | { readonly kind: 'loading' }
-  | { readonly kind: 'empty'; includeOrg: boolean };
+  | StatusRow;
 
 /** The row's key, which is also its TreeItem id. */
 function nodeKey(node: ClusterNode): string {
@@ -43,6 +44,8 @@ function nodeKey(node: ClusterNode): string {
       return `cluster:${node.cluster.id}`;
     case 'instance':
       return `instance:${node.cluster.id}:${node.instance.id}`;
+    case 'gpu':
+      return `gpu:${node.cluster.id}:${node.instance.id}:${node.gpu.index}`;
     case 'clusterVolume':
       return `cluster:${node.cluster.id}:volume:${node.volume.id}`;
     case 'portForward':
@@ -71,6 +74,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   /** The keys of a cluster row's nodes, as of its last change (they follow from its signature). */
   private readonly childKeys = new Map<string, string[]>();
   private readonly forwardsChanged: vscode.Disposable | undefined;
+  private readonly forwards: PortForwards | undefined;
+  private readonly gpu: GpuSampler | undefined;
 
   constructor(
     private readonly store: Store,
@@ -78,13 +83,31 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
     /** The stored token was read (before that, "signed out" is only the state the window starts in). */
     private readonly accountKnown: () => boolean = () => true,
-    /** Ports forwarded from nodes, listed under their node. */
-    private readonly forwards?: PortForwards,
+    /** GPU telemetry of the watched nodes (their rows change as samples arrive); a running cluster's
+     *  hourly price when the service gave one (its tooltip); ports forwarded from nodes (listed under their node). */
+    private readonly extras: {
+      gpu?: GpuSampler;
+      hourly?: (c: Cluster) => number | undefined;
+      forwards?: PortForwards;
+    } = {},
   ) {
-    this.subscription = store.onDidChange((topic) => {
+    const gpu = (this.gpu = extras.gpu);
+    const subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
-    this.forwardsChanged = forwards?.onDidChange(() => this.update());
+    this.forwards = extras.forwards;
+    this.forwardsChanged = this.forwards?.onDidChange(() => this.update());
+    const samples = gpu?.onDidChange((ids) => this.gpuChanged(ids));
+    this.subscription = { dispose: () => (subscription.dispose(), samples?.dispose()) };
+  }
+
+  /** New telemetry for some nodes: redraw those node rows only (their GPU rows follow). */
+  private gpuChanged(instanceIds: readonly string[]): void {
+    const rows = instanceIds.flatMap((id) => {
+      const row = this.nodes.find((n) => n.kind === 'instance' && n.instance.id === id);
+      return row ? [row] : [];
+    });
+    if (rows.length > 0 && this.roots) this.emitter.fire(rows);
   }
 
   /** The volumes list changed: redraw the clusters whose attached volumes changed. */
@@ -128,7 +151,11 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     }
     this.rootKeys = keys;
     this.roots = roots;
-    this.nodes.prune((key) => live.has(key));
+    this.nodes.prune(
+      (key) =>
+        live.has(key) ||
+        (key.startsWith('gpu:') && live.has(`instance${key.slice(3, key.lastIndexOf(':'))}`)),
+    );
     for (const key of this.childKeys.keys()) if (!live.has(key)) this.childKeys.delete(key);
     return { roots, changed };
   }
@@ -157,9 +184,24 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       mark('clusters.ask'); // test/bench: when VS Code first asked for the rows
       return this.first.ask(this.interim(), () => this.firstRows());
     }
-    if (node.kind === 'instance')
-      return forwardNodes(this.forwards, node).map((f) => this.nodes.take(nodeKey(f), f));
+    if (node.kind === 'instance') {
+      const gpus = nodeGpuLook(this.gpu?.get(node.instance.id))?.gpus ?? [];
+      const gpuRows = gpus.map((gpu) =>
+        this.nodes.take(nodeKey({ ...node, kind: 'gpu', gpu }), { ...node, kind: 'gpu', gpu }),
+      );
+      const forwardRows = forwardNodes(this.forwards, node).map((f) => this.nodes.take(nodeKey(f), f));
+      return [...gpuRows, ...forwardRows];
+    }
     return node.kind === 'cluster' ? this.childRows(node) : [];
+  }
+
+  /** For reveal(): a node's cluster row, a GPU's node row. */
+  getParent(node: ClusterNode): ClusterNode | undefined {
+    if (node.kind === 'instance' || node.kind === 'clusterVolume')
+      return this.nodes.find((n) => n.kind === 'cluster' && n.cluster.id === node.cluster.id);
+    if (node.kind === 'gpu')
+      return this.nodes.find((n) => n.kind === 'instance' && n.instance.id === node.instance.id);
+    return undefined;
   }
 
   private firstRows(): ClusterNode[] {
@@ -259,52 +301,45 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       }
       case 'instance': {
         const i = node.instance;
-        const kids = forwardNodes(this.forwards, node).length; // forwarded ports (forwardRows.ts)
+        const look = this.gpu && nodeGpuLook(this.gpu.get(i.id));
+        const forwarded = forwardNodes(this.forwards, node).length; // forwarded ports (forwardRows.ts)
         const item = new vscode.TreeItem(
           instanceLabel(node.index, i),
-          kids ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+          forwarded
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : look?.gpus.length
+              ? vscode.TreeItemCollapsibleState.Collapsed
+              : vscode.TreeItemCollapsibleState.None,
         );
-        item.description = stateWord(i.status);
-        item.iconPath = phaseIcon(i.status);
+        item.description = look?.description ?? stateWord(i.status);
+        item.iconPath = look?.icon ?? phaseIcon(i.status);
         item.contextValue = instanceContext(i);
         return item;
       }
+      case 'gpu':
+        return gpuItem(node.gpu);
       case 'clusterVolume':
         return clusterVolumeItem(node.cluster.id, node.volume);
       case 'portForward':
         return forwardItem(node.forward);
-      case 'error':
-        return node.errorKind === 'unauthorized'
-          ? errorRow(
-              vscode.l10n.t('Token rejected'),
-              node.message,
-              { command: Commands.signIn, title: vscode.l10n.t('Sign In') },
-              'error',
-            )
-          : errorRow(vscode.l10n.t('Could not load clusters'), node.message, Commands.refresh, 'error');
-      case 'listingText':
-        return listingTextRow(
-          vscode.l10n.t('Cluster list (text from the server)'),
-          node.preview,
-          { command: Commands.showListingText, title: vscode.l10n.t('Open cluster list text') },
-          'listingText',
-        );
-      case 'loading':
-        return loadingRow(vscode.l10n.t('Loading clusters…'));
-      case 'empty':
-        return emptyRow(
-          node.includeOrg
-            ? vscode.l10n.t('No clusters in your organisation')
-            : vscode.l10n.t('No clusters yet'),
-        );
+      default:
+        return statusRowItem(node);
     }
   }
 
   /** The Markdown tooltip of a cluster or node row, built when the row is hovered. */
   resolveTreeItem(item: vscode.TreeItem, node: ClusterNode): vscode.TreeItem {
     if (node.kind === 'cluster')
-      item.tooltip = clusterTooltip(node.cluster, this.store.requestFor(node.cluster.id));
-    else if (node.kind === 'instance') item.tooltip = instanceTooltip(node);
+      item.tooltip = clusterTooltip(
+        node.cluster,
+        this.store.requestFor(node.cluster.id),
+        this.extras.hourly?.(node.cluster),
+      );
+    else if (node.kind === 'instance') {
+      const m = instanceTooltip(node);
+      for (const line of gpuTooltipLines(this.gpu?.get(node.instance.id))) m.appendMarkdown(`\n${line}`);
+      item.tooltip = m;
+    }
     return item;
   }
 

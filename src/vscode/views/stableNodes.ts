@@ -28,6 +28,12 @@ export class StableNodes<T extends object> {
     return before !== signature;
   }
 
+  /** The first kept element that matches (for the few lookups by content: telemetry, reveal). */
+  find(match: (node: T) => boolean): T | undefined {
+    for (const node of this.nodes.values()) if (match(node)) return node;
+    return undefined;
+  }
+
   /** Forget rows whose key does not pass `keep` (gone from the tree). */
   prune(keep: (key: string) => boolean): void {
     for (const key of [...this.nodes.keys()]) {

@@ -1,0 +1,64 @@
+/** The GPU telemetry's wiring: the sampler (made before the Clusters tree, which shows its figures), what
+ *  starts and stops it (the Clusters view's expanded clusters while the view is visible) and the idle guard. */
+import type * as vscode from 'vscode';
+import type { Cluster } from '../../model/cluster';
+import type { Prompter } from '../../wizards/prompter';
+import type { HostSeams } from '../hostSeams';
+import type { Store } from '../store';
+import type { StoredState } from '../storedState';
+import type { ClusterNode } from '../views/clustersTree';
+import { GpuSampler, type NodeTarget } from './gpuSampler';
+import { IdleWatch, type IdleWatchTiming } from './idleWatch';
+import { gpuSessions } from '../lazyActions';
+import { ClustersViewWatch } from './treeWatch';
+
+/** nvidia-smi's own default refresh for a watching human; the samples' resolution in the views. */
+const VIEW_INTERVAL_MS = 2000;
+
+/** The sampler's bookkeeping lives in the activation bundle; how it reaches and reads a node comes from
+ *  dist/actions.js on the first watch (lazyActions.gpuSessions). */
+export function makeGpuSampler(host: HostSeams): GpuSampler {
+  return new GpuSampler({
+    spawn: (argv) => gpuSessions().spawnSsh(argv, host.home()),
+    command: (ms) => gpuSessions().loopCommand(ms / 1000),
+    reader: (now) => new (gpuSessions().SmiLoopReader)(now),
+  });
+}
+
+export interface GpuFeature extends vscode.Disposable {
+  /** Replace the idle guard with one on other timing (tests: a shortened period); returns it. */
+  restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
+  /** How to reach a running cluster's nodes (the monitor's sessions). */
+  readonly targets: (cluster: Cluster) => NodeTarget[];
+}
+
+export function setupGpu(
+  view: vscode.TreeView<ClusterNode>,
+  deps: {
+    store: Store;
+    state: StoredState;
+    host: HostSeams;
+    sampler: GpuSampler;
+    hourly: (c: Cluster) => number | undefined;
+    prompts: () => Prompter;
+  },
+): GpuFeature {
+  const targets = (cluster: Cluster) =>
+    gpuSessions().nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
+  const watch = new ClustersViewWatch(view, deps.store, deps.sampler, targets, () => VIEW_INTERVAL_MS);
+  const guard = (timing?: IdleWatchTiming) =>
+    new IdleWatch(deps.store, deps.state, deps.sampler, targets, deps.hourly, deps.prompts, timing);
+  let idle = guard();
+  return {
+    targets,
+    restartIdleGuard: (timing) => {
+      idle.dispose();
+      return (idle = guard(timing));
+    },
+    dispose: () => {
+      idle.dispose();
+      watch.dispose();
+      deps.sampler.dispose();
+    },
+  };
+}

@@ -1,0 +1,158 @@
+// The idle guard against real nodes, on test timing given through its constructor (sampling every
+// 500 ms, a 3 s period): it notifies once per idle run with the cluster, the idle time and its price;
+// Keep holds while the cluster stays idle, a busy spell re-arms it, Don't Ask for This Cluster holds for
+// good; Destroy… runs the normal destroy, whose protection rule stops a protected cluster. Switched off,
+// it samples nothing.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../src/extension';
+import type { IdleWatch } from '../../src/vscode/gpu/idleWatch';
+import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { engineNodes, until } from './nodes';
+import { accountIs, api, control, signIn } from './control';
+
+suite('Idle guard (real nodes)', function () {
+  this.timeout(120_000);
+  let ext: TensorPoolExtensionApi;
+  let home: string;
+  let guard: IdleWatch;
+  const dirs = new Map<string, string>();
+
+  async function create(name: string, protect: boolean): Promise<string> {
+    ext.setPrompter(
+      new ScriptedPrompter([
+        '1xH100',
+        ACCEPT,
+        name,
+        'tp_idle_key.pub',
+        'Only for this cluster',
+        ACCEPT,
+        protect ? 'On' : 'Off',
+        'Create cluster',
+      ]),
+    );
+    const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
+    ext.setPrompter(undefined);
+    await until(
+      async () => {
+        await ext.refresh();
+        return ext.store.clusters.data?.clusters?.find((c) => c.id === id)?.status === 'RUNNING';
+      },
+      `${name} RUNNING`,
+      30_000,
+    );
+    // The create is followed to its end before going on (a follow left running would change later suites' rows).
+    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
+    const node = (await engineNodes()).find((n) => n.cluster_id === id)!;
+    dirs.set(id, node.dir);
+    return id;
+  }
+  function load(id: string, utilization: number): void {
+    const dir = path.join(dirs.get(id)!, 'gpu');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'load.json'), JSON.stringify({ utilization: [utilization] }));
+  }
+  const confirms = (p: ScriptedPrompter) => p.shown.filter((s) => s.kind === 'confirm');
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  let a: string;
+  let b: string;
+
+  suiteSetup(async () => {
+    ext = await api();
+    await control.reset('none');
+    await control.config({ pendingMs: 100, processingMs: 200 });
+    assert.equal((await signIn()).ok, true);
+    await accountIs(ext, 'signedIn');
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-idle-home-'));
+    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
+    execFileSync('ssh-keygen', [
+      '-q',
+      '-t',
+      'ed25519',
+      '-N',
+      '',
+      '-f',
+      path.join(home, '.ssh', 'tp_idle_key'),
+    ]);
+    ext.testing.configure({ home: () => home, isTrusted: () => true });
+    a = await create('idle-a', false);
+    b = await create('idle-b', true);
+    load(a, 60);
+    load(b, 60);
+  });
+  suiteTeardown(async () => {
+    ext.setPrompter(undefined);
+    ext.testing.gpu.restartIdleGuard(); // production timing again
+    await vscode.workspace.getConfiguration('tensorpool').update('idleGuard.enabled', undefined, true);
+    ext.testing.configure({});
+    await control.reset('none');
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  test('one notification per idle run with the idle time and price; Keep holds; busy re-arms; Don’t Ask holds', async () => {
+    const p = new ScriptedPrompter(['Keep', "Don't Ask for This Cluster"]);
+    ext.setPrompter(p);
+    guard = ext.testing.gpu.restartIdleGuard({ sampleMs: 500, periodMs: 3000 });
+    await sleep(4000);
+    assert.equal(guard.shown, 0, 'busy clusters: nothing');
+    load(a, 0);
+    await until(async () => guard.shown === 1, 'the notification', 20_000);
+    const [first] = confirms(p);
+    assert.match(
+      first.message ?? '',
+      /^Every GPU of idle-a has been idle for \d+ min\. It costs \$\d+\.\d\d\/h\.$/,
+    );
+    assert.deepEqual(first.items, ['Destroy…', 'Keep', "Don't Ask for This Cluster"]);
+    await sleep(4000);
+    assert.equal(guard.shown, 1, 'Keep: quiet while the cluster stays idle');
+
+    load(a, 80);
+    await sleep(2000);
+    load(a, 0);
+    await until(async () => guard.shown === 2, 'asked again after a busy spell', 20_000);
+    await until(
+      async () => ((ext.testing.globalState()['tensorpool.idleGuardDontAsk'] as string[]) ?? []).includes(a),
+      'remembered',
+    );
+    load(a, 80);
+    await sleep(2000);
+    load(a, 0);
+    await sleep(6000);
+    assert.equal(guard.shown, 2, 'Don’t Ask holds');
+    assert.ok(
+      ext.store.clusters.data?.clusters?.some((c) => c.id === a),
+      'never destroyed by itself',
+    );
+  });
+
+  test('Destroy… runs the normal destroy: a protected cluster is refused by the protection rule', async () => {
+    await control.clearLog();
+    const p = new ScriptedPrompter(['Destroy…', ESCAPE]);
+    ext.setPrompter(p);
+    guard = ext.testing.gpu.restartIdleGuard({ sampleMs: 500, periodMs: 3000 });
+    load(b, 0);
+    await until(async () => confirms(p).length === 2, 'the protection question', 20_000);
+    assert.match(confirms(p)[1].message ?? '', /idle-b has deletion protection on/);
+    const deletes = (await control.log()).filter(
+      (e) => e.method === 'DELETE' && e.path.startsWith('/cluster/'),
+    );
+    assert.equal(deletes.length, 0, 'nothing destroyed');
+    assert.ok(ext.store.clusters.data?.clusters?.some((c) => c.id === b && c.status === 'RUNNING'));
+  });
+
+  test('switched off, the guard samples nothing', async () => {
+    ext.setPrompter(new ScriptedPrompter([]));
+    await vscode.workspace.getConfiguration('tensorpool').update('idleGuard.enabled', false, true);
+    guard = ext.testing.gpu.restartIdleGuard({ sampleMs: 500, periodMs: 3000 });
+    await until(async () => ext.testing.gpu.sampler.running === 0, 'no session');
+    const samples = ext.testing.gpu.sampler.counts.samples;
+    await sleep(2000);
+    assert.equal(ext.testing.gpu.sampler.counts.samples, samples);
+    assert.equal(guard.shown, 0);
+  });
+});
