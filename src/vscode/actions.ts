@@ -51,6 +51,7 @@ export { QuickInputPrompter } from './quickInputPrompter';
 /** For lazyActions.gpuSessions(): how the GPU telemetry reaches a node and reads it (not needed before). */
 export { nodeTargets, spawnSsh } from './gpu/nodeTargets';
 export { loopCommand, SmiLoopReader } from '../model/gpu/smiLoop';
+export { IdleWatch } from './gpu/idleWatch';
 
 export interface ActionDeps {
   readonly store: Store;

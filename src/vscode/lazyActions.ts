@@ -28,11 +28,12 @@ export function quickInputPrompter(): Prompter {
   return new m.QuickInputPrompter();
 }
 
-/** The GPU telemetry's session side (ssh argv, spawn, the nvidia-smi loop and its reader), from
- *  dist/actions.js: loaded when someone first watches a node, not at activation. */
+/** The GPU telemetry's session side (ssh argv, spawn, the nvidia-smi loop and its reader) and the idle
+ *  guard, from dist/actions.js: loaded when someone first watches a node or a running cluster first shows,
+ *  not at activation. */
 export function gpuSessions(): Pick<
   typeof ActionsModule,
-  'nodeTargets' | 'spawnSsh' | 'loopCommand' | 'SmiLoopReader'
+  'nodeTargets' | 'spawnSsh' | 'loopCommand' | 'SmiLoopReader' | 'IdleWatch'
 > {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
   return require('./actions.js') as typeof ActionsModule;

@@ -8,7 +8,8 @@ import type { Store } from '../store';
 import type { StoredState } from '../storedState';
 import type { ClusterNode } from '../views/clustersTree';
 import { GpuSampler, type NodeTarget } from './gpuSampler';
-import { IdleWatch, type IdleWatchTiming } from './idleWatch';
+import type { IdleWatch, IdleWatchTiming } from './idleWatch';
+import { clusterPhase, knownClusters } from '../../model/cluster';
 import { gpuSessions } from '../lazyActions';
 import { ClustersViewWatch } from './treeWatch';
 
@@ -46,17 +47,36 @@ export function setupGpu(
   const targets = (cluster: Cluster) =>
     gpuSessions().nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
   const watch = new ClustersViewWatch(view, deps.store, deps.sampler, targets, () => VIEW_INTERVAL_MS);
+  // The idle guard (dist/actions.js) is made when a running cluster first shows in the list: until then it
+  // would have nothing to watch, and activation does not load it.
   const guard = (timing?: IdleWatchTiming) =>
-    new IdleWatch(deps.store, deps.state, deps.sampler, targets, deps.hourly, deps.prompts, timing);
-  let idle = guard();
+    new (gpuSessions().IdleWatch)(
+      deps.store,
+      deps.state,
+      deps.sampler,
+      targets,
+      deps.hourly,
+      deps.prompts,
+      timing,
+    );
+  let idle: IdleWatch | undefined;
+  const running = () =>
+    knownClusters(deps.store.clusters.data).some((c) => clusterPhase(c.status) === 'running');
+  const waiting = deps.store.onDidChange((topic) => {
+    if (topic !== 'clusters' || idle || !running()) return;
+    waiting.dispose();
+    idle = guard();
+  });
   return {
     targets,
     restartIdleGuard: (timing) => {
-      idle.dispose();
+      waiting.dispose();
+      idle?.dispose();
       return (idle = guard(timing));
     },
     dispose: () => {
-      idle.dispose();
+      waiting.dispose();
+      idle?.dispose();
       watch.dispose();
       deps.sampler.dispose();
     },
