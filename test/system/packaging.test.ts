@@ -27,6 +27,15 @@ function shippedBundles(): string[] {
     .map((f) => `dist/${f}`);
 }
 
+/** The chart pages' files (Show Metrics, the GPU monitor): uPlot and our page script and style, copied into
+ *  dist/media/ by esbuild.mjs and loaded only in the webviews. */
+const CHART_PAGE_FILES = [
+  'dist/media/charts.css',
+  'dist/media/charts.js',
+  'dist/media/uPlot.iife.min.js',
+  'dist/media/uPlot.min.css',
+];
+
 /** package.nls.json (the manifest's English text) and each translation of it beside package.json. */
 function manifestText(): string[] {
   const files = fs.readdirSync(root).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f));
@@ -61,6 +70,7 @@ describe('packaging (vsce)', function () {
         ...manifestText(),
         ...runtimeTranslations(),
         ...shippedBundles(),
+        ...CHART_PAGE_FILES,
       ].sort(),
     );
     // Every media file the manifest names (icon, view icons, language configuration, walkthrough media).
