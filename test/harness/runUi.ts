@@ -170,7 +170,7 @@ if (require.main === module) {
     const targets = selectTargets();
     ctx.watchdog.arm(15 * 60_000, 'installing');
     await ensureInstalled(targets);
-    ctx.watchdog.arm(9 * 60_000, 'the UI suite');
+    ctx.watchdog.arm(15 * 60_000, 'the UI suite');
     await timed('vsce package', packageExtension);
     const tests = loadTests();
     const pseudoTests = loadPseudoTests();

@@ -254,7 +254,7 @@ runSuite('reliability', async (ctx) => {
     const targets = hostTargets();
     ctx.watchdog.arm(15 * 60_000, 'installing');
     await ensureInstalled(targets);
-    ctx.watchdog.arm(6 * 60_000, 'the reliability suite (extension host)');
+    ctx.watchdog.arm(10 * 60_000, 'the reliability suite (extension host)');
     const filesFlag = argv.indexOf('--files');
     const grepFlag = argv.indexOf('--grep');
     const env: Record<string, string> = {
@@ -268,7 +268,7 @@ runSuite('reliability', async (ctx) => {
           testsModule: path.join(__dirname, 'host', 'index.js'),
           label: 'reliability',
           env,
-          timeoutMs: 300_000,
+          timeoutMs: 480_000,
         });
         if (!results) throw new Error('the extension host wrote no results');
         host = mergeFigures([host, results.figures as PartFigures]);
