@@ -20,7 +20,7 @@ import { jobDir, realCluster, type RealCluster } from '../../integration/realClu
 import { cliMissing, tpCommand } from '../../shared/officialCli';
 import { sleep } from '../../shared/wait';
 
-const RUNS = 3;
+const RUNS = 5;
 const FILES = 1000;
 const FILE_BYTES = 100 * 1024;
 
