@@ -17,6 +17,8 @@ export interface CodeServer {
   port: number;
   /** The (empty) folder the workbench opens. */
   workspace: string;
+  /** The HOME code-server and the extension host run with (a throwaway one unless realHome). */
+  home: string;
   logFile: string;
   stop(): Promise<void>;
 }
@@ -190,5 +192,12 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
     await stop();
     throw err;
   }
-  return { url: `http://127.0.0.1:${port}`, port, workspace, logFile, stop };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    workspace,
+    home: opts.realHome ? (process.env.HOME ?? os.homedir()) : home,
+    logFile,
+    stop,
+  };
 }

@@ -127,6 +127,7 @@ async function runOn(
           workbench,
           engine,
           workspace: server.workspace,
+          home: server.home,
           userKey,
           vscode: target.name,
           log: (m) => lines.push(m),

@@ -6,12 +6,12 @@ import * as assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { UiContext, UiTest } from './types';
 
 const NAME = 'ui-ports';
-const KEY = path.join(os.homedir(), '.ssh', 'tp_ui_ports_key');
+/** This test's key, in the extension host's (throwaway) HOME, where the create wizard lists ~/.ssh keys. */
+let KEY = '';
 
 interface EngineNode {
   instance_id: string;
@@ -67,6 +67,7 @@ function tunnels(): number {
 
 async function cleanUp(): Promise<void> {
   if (node && serverPid) await onNode(node, `kill ${serverPid} 2>/dev/null; true`).catch(() => undefined);
+  if (!KEY) return;
   fs.rmSync(KEY, { force: true });
   fs.rmSync(`${KEY}.pub`, { force: true });
 }
@@ -74,7 +75,9 @@ async function cleanUp(): Promise<void> {
 export const tests: UiTest[] = [
   {
     name: 'a cluster with its own key, and a small web server on its node',
-    async run({ workbench, engine, log }: UiContext) {
+    async run({ workbench, engine, home, log }: UiContext) {
+      KEY = path.join(home, '.ssh', 'tp_ui_ports_key');
+      fs.mkdirSync(path.dirname(KEY), { recursive: true, mode: 0o700 });
       fs.rmSync(KEY, { force: true });
       fs.rmSync(`${KEY}.pub`, { force: true });
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'tp-ui-ports', '-f', KEY]);

@@ -11,6 +11,8 @@ export interface UiContext {
   engine: LocalEngine;
   /** The workspace folder the window shows (a UI test may put files there). */
   workspace: string;
+  /** The HOME the extension host runs with (a throwaway one: the extension's ~/.ssh is there). */
+  home: string;
   /** The user's own key, in the agent code-server's environment names (harness/userKey.ts). */
   userKey: UserKey;
   /** Short VS Code version name, e.g. "1.100". */
