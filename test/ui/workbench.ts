@@ -61,11 +61,18 @@ export class Workbench {
         .waitFor({ timeout: 10_000 });
   }
 
-  /** F1, type `>label`, wait for the entry, run it. */
+  /** F1, type `>label`, wait for the entry, run it. A terminal with the focus keeps F1 (code-server hands it
+   *  the key), so when the palette does not open the focus moves to the side bar and F1 is pressed again. */
   async runCommand(label: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await this.page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 3000 });
+    } catch {
+      await this.page.locator('.part.sidebar .composite.title').first().click();
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+    }
     await input.fill(`>${label}`);
     await this.page
       .locator('.quick-input-list .monaco-list-row', { hasText: label })
