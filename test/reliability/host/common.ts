@@ -53,8 +53,12 @@ export async function mutations(): Promise<string[]> {
     .map((e) => `${e.method} ${e.path} -> ${e.status}`);
 }
 
-/** The list reads a view makes on its own (a timer, a section shown). Not /me: a token check counts. */
+/** The list reads a view makes on its own (a timer, a section shown), and the price quotes the create wizards
+ *  read while the user answers (GETs; the price of a choice, never the refused request). Not /me: a token
+ *  check counts. */
 const BACKGROUND_READS = new Set([
+  '/cluster/quote',
+  '/storage/quote',
   '/cluster/list',
   '/storage/list',
   '/user/ssh-key/list',
