@@ -81,6 +81,8 @@ export const tests: UiTest[] = [
       fs.rmSync(KEY, { force: true });
       fs.rmSync(`${KEY}.pub`, { force: true });
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'tp-ui-ports', '-f', KEY]);
+      // The Clusters section open (an earlier flow may have left the Jobs section open instead).
+      await workbench.showSections('Clusters');
       await workbench.runCommand('TensorPool: Create Cluster…');
       await workbench.waitForQuickInput(/GPU instance type/);
       await workbench.pickQuickItem('1xH100');
