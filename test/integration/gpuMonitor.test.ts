@@ -90,7 +90,7 @@ suite('GPU monitor (real node)', function () {
     await until(
       async () => ((await monitor())?.drawn ?? []).filter((d) => d.points >= 2).length === 4,
       'four charts drawn',
-      30_000,
+      60_000,
     );
     const m = (await monitor())!;
     assert.deepEqual(m.series.map((s) => s.id.split('/').slice(1).join('/')).sort(), [
