@@ -58,7 +58,9 @@ function tunnels(): number {
     .filter((e) => {
       try {
         const argv = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-        return /(^|\/)ssh$/.test(argv[0]) && argv.includes(KEY);
+        // A tunnel is `ssh -N -L …`; the GPU telemetry's session to the same node (the cluster row is
+        // expanded) uses the same key but no -N.
+        return /(^|\/)ssh$/.test(argv[0]) && argv.includes(KEY) && argv.includes('-N');
       } catch {
         return false;
       }
