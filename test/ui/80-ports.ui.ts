@@ -50,7 +50,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** ssh clients logging in with this test's key (the extension's tunnel among them). */
+/** The tunnels (ssh -N) logging in with this test's key. */
 function tunnels(): number {
   return fs
     .readdirSync('/proc')
