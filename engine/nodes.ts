@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openDataDir, type DataDir } from './dataDir';
-import { killTree, killTreeNow } from './processTree';
+import { killIn, killTree, killTreeNow } from './processTree';
 import {
   findNvidiaSmi,
   freePort,
@@ -232,6 +232,7 @@ export class NodeManager implements NodeHooks {
     for (const fn of this.stopHooks) fn(r.instance.id);
     await r.boot; // a node still booting is stopped once its files and sshd exist
     if (r.sshd) await killTree(r.sshd.pid);
+    killIn(r.layout.dir); // sessions orphaned when their client left (still running in the node's folder)
     fs.rmSync(r.layout.dir, { recursive: true, force: true });
   }
 

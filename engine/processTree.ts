@@ -75,3 +75,24 @@ export function commandLine(pid: number): string {
     return '';
   }
 }
+
+/** Processes whose working folder is inside `dir` (a node's sessions whose sshd already ended: a command left
+ *  running after its ssh client went away is reparented and no longer below sshd). */
+function processesIn(dir: string): number[] {
+  const out: number[] = [];
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      const cwd = fs.readlinkSync(`/proc/${e}/cwd`).replace(/ \(deleted\)$/, '');
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) out.push(Number(e));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** KILL the processes working inside `dir`. */
+export function killIn(dir: string): void {
+  signal(processesIn(dir), 'SIGKILL');
+}
