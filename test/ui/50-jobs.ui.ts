@@ -7,24 +7,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LocalEngine } from '../harness/engine';
 import { REPO } from '../harness/util';
+import { engineCall } from './engineCall';
 import type { UiContext, UiTest } from './types';
 
 const CLUSTER = 'llm-train-8xh100';
 const FILE = 'job.tp.toml';
 const SAMPLE = 'train.tp.toml';
-
-async function engineCall(engine: LocalEngine, method: string, p: string, body?: unknown): Promise<any> {
-  const response = await fetch(engine.url + p, {
-    method,
-    headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  assert.ok(response.ok, `${method} ${p}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : {};
-}
 
 /** The saved key's id (removed by the last test, whatever happened). */
 let keyId = '';

@@ -7,25 +7,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LocalEngine } from '../harness/engine';
 import type { FrameLocator } from '../harness/playwright';
+import { engineCall } from './engineCall';
 import type { UiContext, UiTest } from './types';
 
 const CLUSTER = 'llm-train-8xh100';
 const FILE = 'metrics.tp.toml';
 /** 200 steps of 150 ms: half a minute of metric lines. */
 const JOB_FILE = 'commands = ["node train.js --steps 200 --step-ms 150"]\n';
-
-async function engineCall(engine: LocalEngine, method: string, p: string, body?: unknown): Promise<any> {
-  const response = await fetch(engine.url + p, {
-    method,
-    headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  assert.ok(response.ok, `${method} ${p}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : {};
-}
 
 /** The metrics page: the webview's outer frame, then its active inner frame. */
 function metricsPage({ workbench }: UiContext): FrameLocator {

@@ -5,21 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LocalEngine } from '../harness/engine';
+import { engineCall } from './engineCall';
 import type { UiContext, UiTest } from './types';
 
 const CLUSTER = 'llm-train-8xh100';
-
-async function engineCall(engine: LocalEngine, method: string, p: string, body?: unknown): Promise<any> {
-  const response = await fetch(engine.url + p, {
-    method,
-    headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  assert.ok(response.ok, `${method} ${p}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : {};
-}
 
 async function terminalText({ workbench }: UiContext): Promise<string> {
   const rows = workbench.page.locator('.terminal-wrapper.active .xterm-rows');
