@@ -3,6 +3,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from '../harness/playwright';
 
+/** The little of a DOM element childRow reads (the tests compile without the DOM library). */
+interface ListRow {
+  getAttribute(name: string): string | null;
+  closest(selector: string): { querySelectorAll(selector: string): ArrayLike<ListRow> } | null;
+}
+
 export class Workbench {
   constructor(
     readonly page: Page,
@@ -196,14 +202,15 @@ export class Workbench {
     return (await item.innerText()).trim();
   }
 
-  /** Expand the side-bar row `row` until a row showing `child` is visible. The row may still be refreshing
-   * (not yet collapsible, or expanding by itself), so it is clicked only while it reads collapsed, and each
-   * click waits for the row to take it: a click on an expanded row would collapse it. */
+  /** Expand the side-bar row `row` until a row showing `child` is visible among its own children (another
+   * expanded row's child with the same text does not count). The row may still be refreshing (not yet
+   * collapsible, or expanding by itself), so it is clicked only while it reads collapsed, and each click
+   * waits for the row to take it: a click on an expanded row would collapse it. */
   async expandRow(row: Locator, child: string | RegExp, timeout = 20_000): Promise<Locator> {
-    const childRow = this.sidebarRows().filter({ hasText: child }).first();
     const deadline = Date.now() + timeout;
     await row.waitFor({ timeout });
-    while (!(await childRow.isVisible())) {
+    let childRow = await this.childRow(row, child);
+    while (!childRow || !(await childRow.isVisible())) {
       if (Date.now() > deadline) {
         const state = (await row.getAttribute('aria-expanded')) ?? 'not expandable';
         const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
@@ -217,8 +224,45 @@ export class Workbench {
       } else {
         await this.page.waitForTimeout(200);
       }
+      childRow = await this.childRow(row, child);
     }
     return childRow;
+  }
+
+  /**
+   * The row showing `child` one level below `row` in the same tree (the rows after it, up to the next row
+   * at its level or above), or undefined while there is none. The tree's rows are flat in the page, told
+   * apart by `aria-level` and ordered by `data-index`, so the child is found by its index: use it at once.
+   */
+  private async childRow(row: Locator, child: string | RegExp): Promise<Locator | undefined> {
+    const indices = await row
+      .evaluate((el: ListRow) => {
+        const list = el.closest('.monaco-list-rows');
+        const level = Number(el.getAttribute('aria-level'));
+        const start = Number(el.getAttribute('data-index'));
+        if (!list || !Number.isFinite(level) || !Number.isFinite(start)) return [];
+        const rows = Array.from(list.querySelectorAll(':scope > .monaco-list-row'))
+          .map((r) => ({
+            index: Number(r.getAttribute('data-index')),
+            level: Number(r.getAttribute('aria-level')),
+          }))
+          .filter((r) => r.index > start)
+          .sort((a, b) => a.index - b.index);
+        const out: number[] = [];
+        for (const r of rows) {
+          if (r.level <= level) break;
+          if (r.level === level + 1) out.push(r.index);
+        }
+        return out;
+      })
+      .catch(() => [] as number[]);
+    if (indices.length === 0) return undefined;
+    const list = row.locator('xpath=..');
+    const candidates = list.locator(
+      indices.map((i) => `:scope > .monaco-list-row[data-index="${i}"]`).join(', '),
+    );
+    const found = candidates.filter({ hasText: child }).first();
+    return (await found.count()) > 0 ? found : undefined;
   }
 
   /** Hover the side-bar row showing `rowText` and click its inline action `actionLabel`. */
