@@ -56,6 +56,11 @@ export const tests: UiTest[] = [
         name: 'ui-test-key',
       });
       keyId = String(added.key_id ?? '');
+      // This module stays loaded from one VS Code version's run to the next: the job is the one this run adds.
+      jobId = '';
+      const before = new Set(
+        ((await engine.get('/job/list')) as { jobs?: Array<{ job_id?: string }> }).jobs?.map((j) => j.job_id),
+      );
       await workbench.page.keyboard.press('Control+P');
       const quick = workbench.page.locator('.quick-input-widget input');
       await quick.waitFor({ state: 'visible', timeout: 10_000 });
@@ -115,9 +120,9 @@ export const tests: UiTest[] = [
         const listed = (await engine.get('/job/list')) as {
           jobs?: Array<{ job_id?: string; created_at?: string }>;
         };
-        const newest = [...(listed.jobs ?? [])].sort((a, b) =>
-          String(b.created_at).localeCompare(String(a.created_at)),
-        )[0];
+        const newest = [...(listed.jobs ?? [])]
+          .filter((j) => !before.has(j.job_id))
+          .sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)))[0];
         jobId = newest?.job_id ?? '';
         if (!jobId) await workbench.page.waitForTimeout(500);
       }
