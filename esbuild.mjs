@@ -5,6 +5,7 @@
 //   dist/config.js     the config writers (AWS/rclone profiles, SSH config), loaded lazily by the extension
 //   dist/actions.js    the command actions and the wizards (src/vscode/actions.ts), loaded on the first command
 //                      that needs them
+//   dist/testSurface.js the test surface activate() returns outside production (not in the VSIX)
 //   dist/media/        the chart pages' files (uPlot, media/charts/), copied (copyChartMedia)
 //   dist/engine.js     the local TensorPool engine (npm run engine, tests, demo); not shipped in the VSIX
 //   dist/nvidia-smi.js the engine's stand-in nvidia-smi (its nodes' bin/); not shipped either
@@ -27,7 +28,7 @@ const lazyLayers = {
   name: 'lazy-layers',
   setup(build) {
     // src/vscode/jobFileSetup.ts requires the job-file code as `./jobFiles.js` (dist/jobFiles.js).
-    build.onResolve({ filter: /^\.\/(jobFiles|objectBrowser)\.js$/ }, (a) =>
+    build.onResolve({ filter: /^\.\/(jobFiles|objectBrowser|testSurface)\.js$/ }, (a) =>
       a.kind === 'require-call' ? { path: a.path, external: true } : undefined,
     );
     build.onResolve({ filter: /^\.\.\/(api|config|s3)\/index\.js$/ }, (args) =>
@@ -144,6 +145,14 @@ const builds = [
     outdir: 'dist',
     external: ['vscode'],
     plugins: [l10nShared],
+  },
+  // The test surface activate() returns outside production (src/vscode/testSurface.ts); not in the VSIX.
+  {
+    ...bundle,
+    entryPoints: { testSurface: 'src/vscode/testSurface.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [lazyLayers, vscodeOnce, l10nShared],
   },
   {
     ...bundle,
@@ -276,6 +285,14 @@ if (watch) {
   );
   if (leaked.length) {
     console.error(`esbuild: dist/extension.js must not contain ${leaked.join(', ')}: import it lazily`);
+    process.exitCode = 1;
+  }
+  // The test surface takes the activation bundle's module state as arguments: a module of src/ bundled into
+  // it would be a second copy with state of its own.
+  const surface = results.find((r) => r.metafile && 'dist/testSurface.js' in r.metafile.outputs);
+  const copied = Object.keys(surface.metafile.inputs).filter((f) => f !== 'src/vscode/testSurface.ts');
+  if (copied.length) {
+    console.error(`esbuild: dist/testSurface.js must not contain ${copied.join(', ')}: pass it in instead`);
     process.exitCode = 1;
   }
   // The job-file checker and its TOML parser load with the first job file (src/vscode/jobFileSetup.ts).

@@ -61,8 +61,6 @@ export class AccountController implements vscode.Disposable {
     private readonly log: Log,
     /** The command-line setup: health check and the environment/`.env` token offer (cliSetup.ts). */
     private readonly cli?: CliSetup,
-    /** Called as the stored token's GET /me goes out, with whether that check still decides the account. */
-    private readonly whileChecking?: (isCurrent: () => boolean) => void,
   ) {
     // Another window signed in or out: follow it.
     this.disposables.push(
@@ -73,6 +71,15 @@ export class AccountController implements vscode.Disposable {
   }
 
   readonly getToken = (): string | undefined => this.token;
+
+  private readonly checkListeners = new Set<(isCurrent: () => boolean) => void>();
+
+  /** `listener` runs as the stored token's GET /me goes out, with whether that check still decides the
+   *  account (the Clusters view shows the last session's list meanwhile). */
+  onCheckStarting(listener: (isCurrent: () => boolean) => void): vscode.Disposable {
+    this.checkListeners.add(listener);
+    return { dispose: () => this.checkListeners.delete(listener) };
+  }
 
   get signedIn(): boolean {
     return this.store.account.kind === 'signedIn';
@@ -151,7 +158,7 @@ export class AccountController implements vscode.Disposable {
   /** GET /me for check number `seq` (the cluster list goes out alongside when the view shows). */
   private async askMe(seq: number): Promise<Record<string, unknown>> {
     const client = await this.api.client();
-    this.whileChecking?.(() => seq === this.checkSeq);
+    for (const l of [...this.checkListeners]) l(() => seq === this.checkSeq);
     return client.me();
   }
 

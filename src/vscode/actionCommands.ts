@@ -14,6 +14,7 @@ export function registerActionCommands(actions: () => Promise<Actions>): vscode.
     vscode.commands.registerCommand(id, (...args: A) => actions().then((a) => fn(a, ...args)));
 
   return [
+    on(Commands.showOperations, (a) => a.follower.showOperations()),
     on(Commands.createCluster, (a) => a.create.create()),
     on(Commands.editCluster, (a, arg?: unknown) => a.clusters.edit(arg)),
     on(Commands.destroyCluster, (a, arg?: unknown) => a.clusters.destroy(arg)),

@@ -13,8 +13,12 @@ export interface ApiServiceOptions {
   readonly extensionVersion: string;
   readonly secrets: SecretRegistry;
   readonly log: Log;
+}
+
+/** The signed-in account as the client sees it: its token, and what a 401 does (account.ts). */
+export interface ApiAuth {
   readonly getToken: () => string | undefined;
-  readonly onUnauthorized: () => void;
+  readonly handleUnauthorized: () => void;
 }
 
 export class ApiService {
@@ -22,7 +26,14 @@ export class ApiService {
   /** Set while POST /health refuses this client (cliSetup.ts): every other request is refused here. */
   refusedBecause: string | undefined;
 
+  private auth: ApiAuth | undefined;
+
   constructor(private readonly options: ApiServiceOptions) {}
+
+  /** The account whose token the client sends (set once, by the account feature's setup). */
+  useAccount(auth: ApiAuth): void {
+    this.auth = auth;
+  }
 
   get userAgent(): string {
     return `tensorpool-vscode/${this.options.extensionVersion} (VS Code ${vscode.version}; ${process.platform})`;
@@ -34,7 +45,13 @@ export class ApiService {
     const settings = readSettings();
     const key = `${settings.apiUrl}\n${settings.imageField}\n${JSON.stringify(readProxySettings())}`;
     if (this.cached?.key !== key) {
-      this.cached = { key, client: await this.build(this.options.getToken, this.options.onUnauthorized) };
+      this.cached = {
+        key,
+        client: await this.build(
+          () => this.auth?.getToken(),
+          () => this.auth?.handleUnauthorized(),
+        ),
+      };
     }
     return this.cached.client;
   }

@@ -4,13 +4,24 @@
  * it loads dist/actions.js the first time such a command runs. The actions are made once, from the
  * services activation built, and every later command gets the same ones.
  */
+import * as path from 'node:path';
 import type * as ActionsModule from './actions';
 import type { Prompter } from '../wizards/prompter';
+import type { ClustersFeature } from './clustersSetup';
+import type { Core } from './extensionCore';
+import type { JobFilesFeature } from './jobFileSetup';
+import type { JobsFeature } from './jobsSetup';
+import { configWriters } from './lazyConfig';
+import type { ObjectStorageFeature } from './objectStorageSetup';
+import type { Session } from './session';
+import type { SshKeysFeature } from './sshKeysSetup';
+import type { TerminalTapRecord } from './terminalTap';
+import type { VolumesFeature } from './volumesSetup';
 
 export type { Actions } from './actions';
 
 /** A function giving the actions, loading dist/actions.js and making them on the first call. */
-export function lazyActions(deps: ActionsModule.ActionDeps): () => Promise<ActionsModule.Actions> {
+function lazyActions(deps: ActionsModule.ActionDeps): () => Promise<ActionsModule.Actions> {
   let loading: Promise<ActionsModule.Actions> | undefined;
   return () =>
     // Deferred to a microtask so a failed load rejects the command's promise instead of throwing.
@@ -19,6 +30,43 @@ export function lazyActions(deps: ActionsModule.ActionDeps): () => Promise<Actio
       const m = require('./actions.js') as typeof ActionsModule;
       return m.createActions(deps);
     }));
+}
+
+/** The actions, made from the core and the features activation set up. */
+export function featureActions(
+  core: Core,
+  f: {
+    clusters: ClustersFeature;
+    sshKeys: SshKeysFeature;
+    storage: ObjectStorageFeature;
+    volumes: VolumesFeature;
+    jobs: JobsFeature;
+    jobFiles: JobFilesFeature;
+    session: Session;
+    terminalTap: TerminalTapRecord | undefined;
+  },
+): () => Promise<ActionsModule.Actions> {
+  // The seam's home (a test's scratch folder), as for the ssh config.
+  const sshDir = () => path.join(core.host.home(), '.ssh');
+  return lazyActions({
+    ...core,
+    clusters: f.clusters.controller,
+    refreshClustersIfVisible: () => f.session.refreshClustersIfVisible(),
+    subscriptions: core.context.subscriptions,
+    sshKeys: f.sshKeys.controller,
+    localKeys: {
+      list: () => configWriters().readPublicKeys(sshDir()),
+      generate: () => configWriters().generateEd25519Key(sshDir()),
+    },
+    storage: f.storage.controller,
+    volumes: f.volumes.controller,
+    refreshClusters: () => f.clusters.controller.refresh(),
+    jobStarted: () => f.jobFiles.refreshLenses(),
+    jobs: f.jobs.controller,
+    terminalTap: f.terminalTap?.record,
+    forwards: f.clusters.forwards,
+    gpu: { sampler: f.clusters.gpuSampler, targets: f.clusters.gpu.targets },
+  });
 }
 
 /** The real quick-input prompter, from dist/actions.js too: only commands prompt, and they load it anyway. */

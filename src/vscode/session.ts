@@ -5,6 +5,7 @@
  * reschedules the automatic refresh. extension.ts builds the services and hands them here.
  */
 import * as vscode from 'vscode';
+import { Commands } from './commands';
 import type { AccountController } from './account';
 import type { ApiService } from './apiService';
 import { knownClusters } from '../model/cluster';
@@ -75,6 +76,18 @@ export class Session implements vscode.Disposable {
   async setSshKeysIncludeOrg(include: boolean): Promise<void> {
     await this.p.sshKeys.setIncludeOrg(include);
     this.p.contextKeys.set('tensorpool.sshKeysIncludeOrg', include);
+  }
+
+  /** Mine / Organisation for the Clusters and SSH Keys sections (the Volumes and Jobs sections' own are
+   *  their list views', listViewSetup.ts). */
+  scopeCommands(): vscode.Disposable[] {
+    const command = (id: string, fn: () => unknown) => vscode.commands.registerCommand(id, fn);
+    return [
+      command(Commands.showMine, () => this.setIncludeOrg(false)),
+      command(Commands.showOrganization, () => this.setIncludeOrg(true)),
+      command(Commands.showSshKeysMine, () => this.setSshKeysIncludeOrg(false)),
+      command(Commands.showSshKeysOrganization, () => this.setSshKeysIncludeOrg(true)),
+    ];
   }
 
   /** Refresh the cluster list if someone is looking at it. */

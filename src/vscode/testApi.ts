@@ -23,6 +23,7 @@ import type { VolumesController } from './volumes';
 import type { JobsController } from './jobs';
 import type { JobNode } from './views/jobsTree';
 import type { MetricsPanelHandle } from './metricsPanel';
+import type * as TestSurfaceModule from './testSurface';
 
 /** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
 export interface ActivationTimings {
@@ -98,16 +99,19 @@ export interface TensorPoolExtensionApi {
 }
 
 /**
- * `build()` unless the extension runs in production mode (an installed extension), else undefined; outside
- * production it also turns the benchmarks' timing marks on (timingMarks.ts).
+ * `build()` with the test surface's builder (dist/testSurface.js) unless the extension runs in production
+ * mode (an installed extension), else undefined; outside production it also turns the benchmarks' timing
+ * marks on (timingMarks.ts).
  * The harnesses load the extension with --extensionDevelopmentPath (Development or Test mode).
  */
 export function unlessProduction<T>(
   mode: vscode.ExtensionMode,
   production: vscode.ExtensionMode,
-  build: () => T,
+  build: (surface: typeof TestSurfaceModule.testSurface) => T,
 ): T | undefined {
   if (mode === production) return undefined;
   enableTimingMarks();
-  return build();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- dist/testSurface.js, see esbuild.mjs
+  const m = require('./testSurface.js') as typeof TestSurfaceModule;
+  return build(m.testSurface);
 }

@@ -30,7 +30,6 @@ export function setupVolumes(
     log: Log;
     state: StoredState;
     contextKeys: ContextKeys;
-    onVolumesChanged: () => void;
   },
 ): VolumesFeature {
   const { store, api, log } = deps;
@@ -46,8 +45,6 @@ export function setupVolumes(
       Commands.showVolumeListText,
     ],
   });
-  context.subscriptions.push(controller.onDidChange(deps.onVolumesChanged));
-
   return {
     controller,
     tree,

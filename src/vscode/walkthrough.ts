@@ -5,13 +5,19 @@
  * (workbench.welcomePage.walkthroughs.openOnInstall, machine-scoped) is respected. No network I/O.
  */
 import * as vscode from 'vscode';
+import { Commands } from './commands';
 import type { StoredState } from './storedState';
 
 const WALKTHROUGH_ID = 'tensorpool.tensorpool-vscode#gettingStarted';
 
 /** Open the walkthrough; `inactive` opens it behind the active editor (as VS Code's own open-on-install
  *  does while you are typing in an editor). */
-export function openWalkthrough(inactive = false): Thenable<unknown> {
+/** The palette's Open Walkthrough. */
+export function registerWalkthroughCommand(): vscode.Disposable {
+  return vscode.commands.registerCommand(Commands.openWalkthrough, () => openWalkthrough(false));
+}
+
+function openWalkthrough(inactive = false): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, { inactive });
 }
 
