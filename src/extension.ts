@@ -305,6 +305,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
           sampler: gpuSampler,
           clustersView: treeView,
           restartIdleGuard: (t) => gpu.restartIdleGuard(t),
+          targets: (c) => gpu.targets(c),
           monitor: async (key) => (await actions()).gpuMonitors.state(key),
         },
         metrics: async (jobId) => (await actions()).metrics.get(jobId),
