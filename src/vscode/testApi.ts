@@ -11,7 +11,8 @@ import type { ApiLoadTiming } from './lazyApi';
 import { enableTimingMarks } from './timingMarks';
 import type { Store } from './store';
 import type { ClusterNode } from './views/clustersTree';
-import type { GpuSampler } from './gpu/gpuSampler';
+import type { GpuSampler, NodeTarget } from './gpu/gpuSampler';
+import type { Cluster } from '../model/cluster';
 import type { IdleWatch, IdleWatchTiming } from './gpu/idleWatch';
 import type { GpuMonitorState } from './gpu/gpuMonitor';
 import type { StorageNode } from './views/objectStorageTree';
@@ -89,6 +90,8 @@ export interface TensorPoolExtensionApi {
       readonly clustersView: vscode.TreeView<ClusterNode>;
       /** A new idle guard on test timing (its constructor's seam); the old one is disposed. */
       restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
+      /** How the telemetry reaches a running cluster's nodes (the bench's sessions use the same argv). */
+      targets(cluster: Cluster): NodeTarget[];
       /** The GPU monitor of a cluster id (or `clusterId/instanceId`), undefined when none is open. */
       monitor(key: string): Promise<GpuMonitorState | undefined>;
     };

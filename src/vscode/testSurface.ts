@@ -78,6 +78,7 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
         sampler: clusters.gpuSampler,
         clustersView: clusters.view,
         restartIdleGuard: (t) => clusters.gpu.restartIdleGuard(t),
+        targets: (c) => clusters.gpu.targets(c),
         monitor: async (key) => (await p.actions()).gpuMonitors.state(key),
       },
       metrics: async (jobId) => (await p.actions()).metrics.get(jobId),

@@ -14,6 +14,10 @@ export const INJECTIONS = {
   'timer-leak': ['  timers (growth)'],
   /** An 80 ms busy loop every 120 ms in the extension host while the jobs stream (not while idle). */
   'joblog-stall': ['Job log: event-loop delay p99, streaming / idle (same host, same launch)'],
+  /** The GPU telemetry's "open session" opens a new ssh session for every sample (./host/gpuTelemetry.ts). */
+  'gpu-fresh-session': [
+    'GPU telemetry: a sample over the open session / a fresh ssh nvidia-smi (same node, interleaved)',
+  ],
 } as const;
 
 export type Injection = keyof typeof INJECTIONS;

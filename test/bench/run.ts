@@ -24,6 +24,9 @@
 //   env TENSORPOOL_BENCH_ONLY=firstTree: the production build, then in the extension host only the launches
 //   (activation and time to first tree; TENSORPOOL_BENCH_TREE_LAUNCHES sets how many open with the view);
 //   the figures go to test-results/bench-firstTree.json.
+//   env TENSORPOOL_BENCH_ONLY=gpu: the production build, the launches the host needs (shorten them with
+//   TENSORPOOL_BENCH_LAUNCHES=2 TENSORPOOL_BENCH_TREE_LAUNCHES=1), then the GPU rows only (./gpuRows.ts);
+//   the figures go to test-results/bench-gpu.json.
 //
 // What runs where:
 //   1. `vsce package --no-dependencies` (which builds dist/ for production, minified, as shipped): VSIX
@@ -57,6 +60,9 @@ import type { LaunchSample } from './host/index';
 import type { JobLogSample } from './host/jobLog';
 import type { RealJobSample } from './host/realJobs';
 import type { SoakSample } from './host/soak';
+import type { GpuMonitorUpdateSample } from './host/gpuMonitorUpdate';
+import type { GpuTelemetrySample } from './host/gpuTelemetry';
+import { gpuMonitorRows, gpuTelemetryRows } from './gpuRows';
 import { FIRST_TREE_READY_BAR, firstTreeRows } from './firstTreeRows';
 import { jobLogRows } from './jobLogRows';
 import { realJobRows } from './realJobRows';
@@ -110,6 +116,8 @@ const ONLY_S3 = process.env.TENSORPOOL_BENCH_ONLY === 's3';
 const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
 /** env TENSORPOOL_BENCH_ONLY=firstTree: the launches only (activation, time to first tree). */
 const ONLY_FIRST_TREE = process.env.TENSORPOOL_BENCH_ONLY === 'firstTree';
+/** env TENSORPOOL_BENCH_ONLY=gpu: the launches, then the GPU rows only. */
+const ONLY_GPU = process.env.TENSORPOOL_BENCH_ONLY === 'gpu';
 const OVERHEAD_PAIRS = 500;
 const OVERHEAD_ATTEMPTS = 3;
 
@@ -448,6 +456,8 @@ interface HostBench {
   };
   jobLog?: JobLogSample;
   realJobs?: RealJobSample;
+  gpuMonitor?: GpuMonitorUpdateSample;
+  gpuTelemetry?: GpuTelemetrySample;
   idle?: {
     windowMs: number;
     requests: number;
@@ -472,6 +482,11 @@ function hostRows(
   const referenceInstalled = refs !== undefined;
   const referenceKB = refs?.extensionKB ?? 0;
   const where = `VS Code ${target.name}`;
+  if (ONLY_GPU) {
+    gpuMonitorRows(table, where, bench?.gpuMonitor);
+    gpuTelemetryRows(table, where, bench?.gpuTelemetry, failure);
+    return;
+  }
   // The activation rows: the launches that open on the Explorer (the others open with the view showing).
   const launches = (bench?.launches ?? []).filter((l) => !l.viewOpen);
   if (launches.length === 0) {
@@ -554,7 +569,12 @@ function hostRows(
     );
   }
   jobLogRows(table, where, bench?.jobLog, failure);
-  if (!ONLY_JOB_LOG) realJobRows(table, where, bench?.realJobs, failure);
+  if (!ONLY_JOB_LOG) {
+    realJobRows(table, where, bench?.realJobs, failure);
+    gpuMonitorRows(table, where, bench?.gpuMonitor);
+    // On the first version only (with the idle window): a real 8-GPU node and two CPU windows, ~30 s.
+    if (idle) gpuTelemetryRows(table, where, bench?.gpuTelemetry, failure);
+  }
   if (idle) {
     const i = bench?.idle;
     if (!i) table.missing('Idle, views hidden: requests', where, failure ?? 'the idle step failed');
@@ -644,7 +664,7 @@ async function hostBenchmarks(
   // One version at a time: a second code-server and browser running beside a launch being timed made the
   // activation figures of the later version depend on the overlap (loads of 36-114 ms for a 77 KB bundle).
   // A version whose gating rows fail is measured once more (a whole second host run) before the run fails.
-  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE;
+  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU;
   await table.measure(() => runOne(first, idle));
   for (const target of rest) await table.measure(() => runOne(target, false));
 }
@@ -712,7 +732,7 @@ runSuite(
       );
     }
     try {
-      if (ONLY_JOB_LOG || ONLY_FIRST_TREE) {
+      if (ONLY_JOB_LOG || ONLY_FIRST_TREE || ONLY_GPU) {
         await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets, refs));
         // The other steps did not run: their rows would only read as missing.
@@ -797,7 +817,9 @@ runSuite(
               ? 'bench-joblog.json'
               : ONLY_FIRST_TREE
                 ? 'bench-firstTree.json'
-                : 'bench.json',
+                : ONLY_GPU
+                  ? 'bench-gpu.json'
+                  : 'bench.json',
     );
     fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(

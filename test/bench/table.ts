@@ -45,6 +45,7 @@ const COUNT_UNITS = new Set([
   'warnings',
   'errors',
   'launches',
+  'connections',
 ]);
 const SIZE_UNITS = new Set(['KB', 'MB', 'bytes']);
 

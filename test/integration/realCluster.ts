@@ -39,10 +39,14 @@ async function api(method: string, p: string, body?: unknown): Promise<any> {
   return JSON.parse(text);
 }
 
-/** Create a 1xH100 cluster named `name` (the user's key unless `keys` says otherwise); wait for its node. */
-export async function realCluster(name: string, keys = [userPublicKey()]): Promise<RealCluster> {
+/** Create a cluster named `name` (1xH100, the user's key unless told otherwise); wait for its node. */
+export async function realCluster(
+  name: string,
+  keys = [userPublicKey()],
+  instanceType = '1xH100',
+): Promise<RealCluster> {
   const created = await api('POST', '/cluster/create', {
-    instance_type: '1xH100',
+    instance_type: instanceType,
     tp_cluster_name: name,
     public_keys: keys,
     // Not saved on the profile (the service's default): later clusters get only the keys they name.

@@ -7,9 +7,10 @@
  * the lines and the status says since when. Part of the lazily loaded actions.
  */
 import * as vscode from 'vscode';
-import type { ChartAppend, ChartLabels, ChartSeriesData } from '../../model/charts/protocol';
+import type { ChartLabels } from '../../model/charts/protocol';
 import type { Cluster, Instance } from '../../model/cluster';
 import type { GpuReading } from '../../model/gpu';
+import { MonitorSeries } from '../../model/gpu/monitorSeries';
 import { clusterLabel } from '../../model/labels';
 import { ChartPanel } from '../charts/chartPanel';
 import type { GpuSampler, NodeTarget } from './gpuSampler';
@@ -62,13 +63,6 @@ function labels(): ChartLabels {
   };
 }
 
-interface Series {
-  title: string;
-  xs: number[];
-  ys: number[];
-  pending: { xs: number[]; ys: number[] };
-}
-
 /** What a monitor holds and what its page drew (the test API reads it). */
 export interface GpuMonitorState {
   readonly visible: boolean;
@@ -79,7 +73,7 @@ export interface GpuMonitorState {
 
 export class GpuMonitor {
   readonly chart: ChartPanel;
-  private readonly series = new Map<string, Series>();
+  private readonly series = new MonitorSeries(WINDOW_MS, vscode.l10n.t('time'));
   private loaded = false;
   private lastTime = new Map<string, number>();
   private pausedAt: number | undefined;
@@ -88,8 +82,6 @@ export class GpuMonitor {
   private statusText = '';
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly watcher: string;
-  /** Series the page has (from the last snapshot or a replacement). */
-  private onPage = new Set<string>();
 
   constructor(
     mediaRoot: vscode.Uri,
@@ -142,16 +134,9 @@ export class GpuMonitor {
       this.lastTime.set(node.id, t.time);
       for (const g of t.state.sample.gpus) {
         for (const f of FIGURES) {
-          const id = `${node.id}/${g.index}/${f}`;
-          let s = this.series.get(id);
-          if (!s) {
-            const where = vscode.l10n.t('node {0} · GPU {1}', n + 1, g.index);
-            s = { title: `${where} · ${figureTitle(f)}`, xs: [], ys: [], pending: { xs: [], ys: [] } };
-            this.series.set(id, s);
-          }
+          const title = () => `${vscode.l10n.t('node {0} · GPU {1}', n + 1, g.index)} · ${figureTitle(f)}`;
           // A break in the line where the panel was hidden (or the node did not answer).
-          if (gap) this.push(s, t.time - 1, NaN);
-          this.push(s, t.time, figureValue(g, f));
+          this.series.add(`${node.id}/${g.index}/${f}`, title, t.time, figureValue(g, f), gap);
         }
       }
       const procs = (t.state.processes ?? []).map((p) => {
@@ -172,65 +157,27 @@ export class GpuMonitor {
     this.flush();
   }
 
-  private push(s: Series, x: number, y: number): void {
-    s.xs.push(x);
-    s.ys.push(y);
-    s.pending.xs.push(x);
-    s.pending.ys.push(y);
-    const cut = s.xs.findIndex((v) => v >= x - WINDOW_MS);
-    if (cut > 0) {
-      s.xs.splice(0, cut);
-      s.ys.splice(0, cut);
-    }
-  }
-
-  private data(): ChartSeriesData[] {
-    return [...this.series.entries()].map(([id, s]) => ({
-      id,
-      title: s.title,
-      xLabel: vscode.l10n.t('time'),
-      time: true,
-      xs: s.xs,
-      ys: s.ys,
-    }));
-  }
-
   private snapshot(): void {
-    for (const s of this.series.values()) s.pending = { xs: [], ys: [] };
-    this.onPage = new Set(this.series.keys());
     void this.chart.post({
       type: 'snapshot',
       title: vscode.l10n.t('GPUs of {0}', clusterLabel(this.cluster)),
       status: this.statusText || vscode.l10n.t('Waiting for the first sample…'),
       labels: labels(),
-      series: this.data(),
+      series: this.series.snapshot(),
       canExport: false,
     });
   }
 
   private flush(): void {
     if (!this.loaded || !this.chart.visible) return;
-    const append: ChartAppend[] = [];
-    const fresh = new Set<string>();
-    for (const [id, s] of this.series.entries()) {
-      // A series the page does not have yet (the first sample, a GPU seen first now) goes in full.
-      if (!this.onPage.has(id)) fresh.add(id);
-      else if (s.pending.xs.length) append.push({ id, xs: s.pending.xs, ys: s.pending.ys });
-      s.pending = { xs: [], ys: [] };
-    }
-    const replace = this.data().filter((d) => fresh.has(d.id));
-    for (const id of fresh) this.onPage.add(id);
+    const { append, replace } = this.series.update();
     void this.chart.post({ type: 'update', append, replace, status: this.statusText });
   }
 
   state(): GpuMonitorState {
     return {
       visible: this.chart.visible,
-      series: [...this.series.entries()].map(([id, s]) => ({
-        id,
-        points: s.xs.length,
-        gaps: s.ys.filter((y) => Number.isNaN(y)).length,
-      })),
+      series: this.series.stats(),
       drawn: this.chart.drawn,
       status: this.statusText,
     };

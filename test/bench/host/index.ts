@@ -17,7 +17,9 @@
 //                   100,000 lines followed into its terminal (./jobLog.ts; finished and its terminal closed
 //                   before what follows), then
 //                   (TENSORPOOL_BENCH_IDLE=1) every section shown and loaded, then 60 s with all of them
-//                   hidden, then the soak (./soak.ts), then the views visible with the shortest refresh interval
+//                   hidden, then the soak (./soak.ts), then the views visible with the shortest refresh interval;
+//                   after the real jobs: the GPU monitor update (./gpuMonitorUpdate.ts), and with the idle
+//                   window the GPU telemetry on a real 8-GPU node (./gpuTelemetry.ts)
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -36,6 +38,8 @@ import { soak } from './soak';
 import { firstTree, type FirstTreeSample } from './firstTree';
 import { JOB_LINES, jobLogBench } from './jobLog';
 import { realJobBench } from './realJobs';
+import { gpuMonitorUpdateBench } from './gpuMonitorUpdate';
+import { gpuTelemetryBench } from './gpuTelemetry';
 import { injections } from '../inject';
 import { REFERENCE_EXTENSION_ID } from '../referenceId';
 
@@ -66,6 +70,8 @@ const VISIBLE_MS = numberEnv('TENSORPOOL_BENCH_VISIBLE_MS', 30_000);
 const SIGNAL = process.env.TENSORPOOL_BENCH_SIGNAL;
 /** TENSORPOOL_BENCH_ONLY=jobLog (see ../run.ts): the last launch runs the job-log step only. */
 const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
+/** TENSORPOOL_BENCH_ONLY=gpu: the last launch runs the GPU steps only. */
+const ONLY_GPU = process.env.TENSORPOOL_BENCH_ONLY === 'gpu';
 const REFRESHES = 3;
 const TREE_ROUNDS = 15;
 const MIN_INTERVAL_S = 10;
@@ -446,6 +452,22 @@ export async function run(): Promise<void> {
   }
   if (ONLY_FIRST_TREE) return finish({});
   const bench: Record<string, unknown> = {};
+  const gpu = async () => {
+    bench.gpuMonitor = (
+      await step('GPU monitor: updates with 16 series × 15 minutes', async () => gpuMonitorUpdateBench())
+    )?.value;
+    // A real 8-GPU node and two CPU windows (~30 s): on the run with the idle window (the first version).
+    if (IDLE || ONLY_GPU)
+      bench.gpuTelemetry = (
+        await step('GPU telemetry: open session beside fresh ssh, host CPU while watched', () =>
+          gpuTelemetryBench(api, INJECTED.has('gpu-fresh-session')),
+        )
+      )?.value;
+  };
+  if (ONLY_GPU) {
+    await gpu();
+    return finish(bench);
+  }
   if (!ONLY_JOB_LOG) bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
   bench.jobLog = (
     await step(`job log: ${JOB_LINES} lines followed into the terminal`, () =>
@@ -458,6 +480,7 @@ export async function run(): Promise<void> {
       realJobBench(api),
     )
   )?.value;
+  await gpu();
   if (IDLE) {
     bench.idle = (await step(`idle ${IDLE_MS / 1000} s with the views hidden`, () => idleHidden(api)))?.value;
     bench.soak = (
