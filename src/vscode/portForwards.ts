@@ -3,7 +3,8 @@
  * host, registered here by tunnels.ts (dist/actions.js, which starts it) and tracked until it ends. This part
  * is in the activation bundle because the Clusters tree lists the forwards under their node and the window's
  * end must reach them: a tunnel ends when the user stops it, when its cluster or node leaves the list (or its
- * cluster is being destroyed), and when the window closes (dispose kills every child).
+ * cluster is being destroyed), when the user signs out (the rows that show it go with the list), and when the
+ * window closes (dispose kills every child).
  */
 import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -49,6 +50,7 @@ export class PortForwards implements vscode.Disposable {
   ) {
     this.subscription = store.onDidChange((topic) => {
       if (topic === 'clusters' || topic === 'requests') this.closeGone();
+      if (topic === 'account' && store.account.kind === 'signedOut') this.closeAll();
     });
   }
 
@@ -114,6 +116,14 @@ export class PortForwards implements vscode.Disposable {
     for (const f of ids) this.end(f.id);
     if (ids.length) this.log.info(`Closed ${ids.length} forwarded port(s) of ${clusterId} (cluster ${why}).`);
     return ids.length;
+  }
+
+  /** Signed out: no list shows the forwards any more, so none stays running unseen. */
+  private closeAll(): void {
+    if (this.forwards.size === 0) return;
+    const n = this.forwards.size;
+    for (const id of [...this.forwards.keys()]) this.end(id);
+    this.log.info(`Closed ${n} forwarded port(s): signed out.`);
   }
 
   /** The list says a cluster or node of a forward is gone, or its cluster is being destroyed. */
