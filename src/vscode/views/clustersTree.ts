@@ -75,6 +75,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private readonly childKeys = new Map<string, string[]>();
   private readonly forwardsChanged: vscode.Disposable | undefined;
   private readonly forwards: PortForwards | undefined;
+  /** What each node row last showed of its telemetry (gpuChanged). */
+  private readonly nodeLooks = new Map<string, string>();
   private readonly gpu: GpuSampler | undefined;
 
   constructor(
@@ -101,12 +103,29 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     this.subscription = { dispose: () => (subscription.dispose(), samples?.dispose()) };
   }
 
-  /** New telemetry for some nodes: redraw those node rows only (their GPU rows follow). */
+  /**
+   * New telemetry for some nodes. A node row whose own look changed (its figures, icon or number of GPUs)
+   * is redrawn with everything under it; otherwise only its GPU rows are, so the rows beside them (the
+   * node's forwarded ports) are not redrawn under the user's pointer every sample.
+   */
   private gpuChanged(instanceIds: readonly string[]): void {
-    const rows = instanceIds.flatMap((id) => {
+    const rows: ClusterNode[] = [];
+    for (const id of instanceIds) {
       const row = this.nodes.find((n) => n.kind === 'instance' && n.instance.id === id);
-      return row ? [row] : [];
-    });
+      if (!row || row.kind !== 'instance') continue;
+      const look = nodeGpuLook(this.gpu?.get(id));
+      const gpus = look?.gpus ?? [];
+      const shown = `${look?.description ?? ''}|${look?.icon?.id ?? ''}|${gpus.length}`;
+      if (this.nodeLooks.get(id) !== shown) {
+        this.nodeLooks.set(id, shown);
+        rows.push(row);
+        continue;
+      }
+      for (const gpu of gpus) {
+        const key = nodeKey({ ...row, kind: 'gpu', gpu });
+        if (this.nodes.has(key)) rows.push(this.nodes.take(key, { ...row, kind: 'gpu', gpu }));
+      }
+    }
     if (rows.length > 0 && this.roots) this.emitter.fire(rows);
   }
 
@@ -190,7 +209,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         this.nodes.take(nodeKey({ ...node, kind: 'gpu', gpu }), { ...node, kind: 'gpu', gpu }),
       );
       const forwardRows = forwardNodes(this.forwards, node).map((f) => this.nodes.take(nodeKey(f), f));
-      return [...gpuRows, ...forwardRows];
+      // The forwarded ports first: GPU rows appearing later do not move them.
+      return [...forwardRows, ...gpuRows];
     }
     return node.kind === 'cluster' ? this.childRows(node) : [];
   }

@@ -21,6 +21,11 @@ export class StableNodes<T extends object> {
     return kept;
   }
 
+  /** Whether an element was made for `key` (VS Code may know the row). */
+  has(key: string): boolean {
+    return this.nodes.has(key);
+  }
+
   /** Record what the row shows now; true when that differs from the last time (or is new). */
   changed(key: string, signature: string): boolean {
     const before = this.signatures.get(key);
