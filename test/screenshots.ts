@@ -21,6 +21,8 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'metrics.png': '56-metrics-panel',
   'object-storage.png': '21-object-storage-section',
   'port-forward.png': '81-ports-forward-row',
+  'gpu-nodes.png': '90-gpu-node-rows',
+  'gpu-monitor.png': '91-gpu-monitor',
 };
 
 function main(): void {

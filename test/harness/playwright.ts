@@ -18,7 +18,7 @@ export interface Locator {
     state?: 'attached' | 'detached' | 'visible' | 'hidden';
     timeout?: number;
   }): Promise<void>;
-  click(options?: { timeout?: number }): Promise<void>;
+  click(options?: { timeout?: number; button?: 'left' | 'right' }): Promise<void>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   allInnerTexts(): Promise<string[]>;

@@ -99,8 +99,10 @@ export class GpuMonitor {
         this.snapshot();
       },
       onClosed: () => {
-        this.sampler.unwatch(this.watcher);
+        // Listeners first: the last unwatch clears the node's figures and tells the listeners at once,
+        // and this monitor's would then ask the disposed panel whether it is visible (which throws).
         for (const s of this.subscriptions.splice(0)) s.dispose();
+        this.sampler.unwatch(this.watcher);
         onClosed();
       },
     });
