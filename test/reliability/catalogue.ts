@@ -87,7 +87,23 @@ export function failedVolumeRequest(
     },
   };
 }
-export const FAULT_KIND_IDS: string[] = [...Object.keys(FAULT_KINDS), ...Object.keys(OPERATION_FAULT_KINDS)];
+/** GPU telemetry over the real ssh to the engine's nodes, and the price routes (host/gpuFaults.test.ts). */
+export const GPU_FAULT_KINDS = {
+  'gpu-unreachable': "GPU telemetry: the node's ssh server is down (connection refused)",
+  'gpu-drop-mid-stream': 'GPU telemetry: the ssh connection dropped mid-stream (the server still listens)',
+  'gpu-smi-hang': 'GPU telemetry: nvidia-smi hanging',
+  'gpu-smi-garbage': 'GPU telemetry: nvidia-smi printing garbage',
+  'quote-failing': 'prices: the quote routes answering 500',
+  'balance-missing': 'prices: the balance missing from the organisation answer, or the answer failing',
+} as const;
+
+export type GpuFaultKind = keyof typeof GPU_FAULT_KINDS;
+
+export const FAULT_KIND_IDS: string[] = [
+  ...Object.keys(FAULT_KINDS),
+  ...Object.keys(OPERATION_FAULT_KINDS),
+  ...Object.keys(GPU_FAULT_KINDS),
+];
 export const faultSubject = (k: string): string => `fault:${k}`;
 
 export const HTML_502 =

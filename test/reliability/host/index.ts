@@ -28,6 +28,8 @@ const FILES = [
   'network',
   'proxyAuthorization',
   'sshCommand',
+  'gpuFaults',
+  'priceFaults',
   'secrets',
   'unhandled',
 ];
