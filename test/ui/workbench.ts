@@ -71,15 +71,20 @@ export class Workbench {
    *  the key), so when the palette does not open the focus moves to the side bar and F1 is pressed again. */
   async runCommand(label: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
-    await this.page.keyboard.press('F1');
-    try {
-      await input.waitFor({ state: 'visible', timeout: 3000 });
-    } catch {
-      await this.page.locator('.part.sidebar .composite.title').first().click();
-      await this.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
+    // The palette can close as soon as it opened when something else takes focus (a webview panel that
+    // just opened, a notification): then focus the workbench and open it again, as a user would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (attempt > 1) await this.page.locator('.part.sidebar .composite.title').first().click();
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: attempt === 1 ? 3000 : 10_000 });
+        await input.fill(`>${label}`, { timeout: 5000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await this.page.keyboard.press('Escape');
+      }
     }
-    await input.fill(`>${label}`);
     await this.page
       .locator('.quick-input-list .monaco-list-row', { hasText: label })
       .first()
