@@ -3,7 +3,7 @@
 //                      on first use)
 //   dist/api.js        the API client with undici and zod/mini, loaded lazily by the extension
 //   dist/config.js     the config writers (AWS/rclone profiles, SSH config), loaded lazily by the extension
-//   dist/actions.js    the command actions and the wizards (src/vscode/actions.ts), loaded on the first command
+//   dist/actions.js    the command actions and the wizards (src/vscode/shared/onUse/actions.ts), loaded on the first command
 //                      that needs them
 //   dist/testSurface.js the test surface activate() returns outside production (not in the VSIX)
 //   dist/media/        the chart pages' files (uPlot, media/charts/), copied (copyChartMedia)
@@ -20,67 +20,42 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const quiet = process.argv.includes('--quiet');
 
-/** The extension side imports the API layer as `../api/index.js`, the config writers as `../config/index.js`
- *  and the command actions as `./actions.js` (see src/vscode/lazyApi.ts, lazyConfig.ts and lazyActions.ts);
- *  keep them out of the activation bundle and load the sibling dist/api.js, dist/config.js or
- *  dist/actions.js at run time instead. */
+/**
+ * Bundles follow folders. Under src/vscode/, each feature folder's own files load at activation
+ * (dist/extension.js); its `onUse/` folder holds what loads on first use: the command actions and wizards
+ * (dist/actions.js, entry src/vscode/shared/onUse/actions.ts, which makes every feature's actions), the job-file
+ * checker (dist/jobFiles.js) and the bucket browser (dist/objectBrowser.js). The build fails when a file of an
+ * `onUse/` folder lands in dist/extension.js. The test surface (src/vscode/testing/testSurface.ts) is its own
+ * bundle, loaded outside production only. The other lazily loaded layers are src/api, src/config and src/s3.
+ */
+const LAZY_ENTRIES = {
+  actions: 'src/vscode/shared/onUse/actions.ts',
+  jobFiles: 'src/vscode/jobFiles/onUse/jobFiles.ts',
+  objectBrowser: 'src/vscode/objectBrowser/onUse/objectBrowser.ts',
+  testSurface: 'src/vscode/testing/testSurface.ts',
+};
+
+/** A `require()` of a lazy bundle's entry (`./onUse/actions.js`, lazyActions.ts) or of a layer's index
+ *  (`../../api/index.js`, lazyApi.ts) stays a require of the sibling bundle in dist/ at run time. */
 const lazyLayers = {
   name: 'lazy-layers',
   setup(build) {
-    // src/vscode/jobFileSetup.ts requires the job-file code as `./jobFiles.js` (dist/jobFiles.js).
-    build.onResolve({ filter: /^\.\/(jobFiles|objectBrowser|testSurface)\.js$/ }, (a) =>
-      a.kind === 'require-call' ? { path: a.path, external: true } : undefined,
-    );
-    build.onResolve({ filter: /^\.\.\/(api|config|s3)\/index\.js$/ }, (args) =>
-      args.kind === 'require-call' ? { path: `./${args.path.split('/')[1]}.js`, external: true } : undefined,
-    );
-    build.onResolve({ filter: /^\.\/actions\.js$/ }, (args) =>
-      args.kind === 'require-call' ? { path: './actions.js', external: true } : undefined,
-    );
+    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (a) => {
+      if (a.kind !== 'require-call') return undefined;
+      const layer = /^(?:\.\.\/)+(api|config|s3)\/index\.js$/.exec(a.path);
+      if (layer) return { path: `./${layer[1]}.js`, external: true };
+      const file = join(a.resolveDir, a.path).replace(/\.js$/, '.ts');
+      const name = Object.keys(LAZY_ENTRIES).find((k) => join(import.meta.dirname, LAZY_ENTRIES[k]) === file);
+      return name ? { path: `./${name}.js`, external: true } : undefined;
+    });
   },
 };
 
-/** The command actions: in dist/actions.js only (see src/vscode/actions.ts); the build fails if one of them
- *  (or a wizard) lands in dist/extension.js. */
-const LAZY_ACTIONS = new Set(
-  [
-    'actions',
-    'buckets',
-    'clusterActions',
-    'connect',
-    'connectTarget',
-    'createClusterAction',
-    'jobActions',
-    'jobFollowers',
-    'jobMetrics',
-    'metricsPanel',
-    'charts/chartPanel',
-    'gpu/idleWatch',
-    'gpu/gpuMonitor',
-    'gpu/gpuMonitors',
-    'gpu/nodeTargets',
-    'jobPull',
-    'jobRun',
-    'localCommands',
-    'objectStorageActions',
-    'pickCluster',
-    'portActions',
-    'portApps',
-    'portBrowser',
-    'tunnels',
-    'requestFollower',
-    'sshKeyActions',
-    'storageConfig',
-    'volumeActions',
-    'volumeAttach',
-  ].map((name) => `src/vscode/${name}.ts`),
-);
-
 /** `@vscode/l10n` in src/ resolves to src/model/l10n.ts, which feeds each bundle's copy of it the translations
  *  activation shared (only that module imports the package itself); in the activation bundle it resolves to
- *  src/vscode/l10nVscode.ts (vscode.l10n.t), so activation carries no second l10n runtime. */
+ *  src/vscode/shared/l10nVscode.ts (vscode.l10n.t), so activation carries no second l10n runtime. */
 const L10N_SHIM = join(import.meta.dirname, 'src', 'model', 'l10n.ts');
-const L10N_VSCODE = join(import.meta.dirname, 'src', 'vscode', 'l10nVscode.ts');
+const L10N_VSCODE = join(import.meta.dirname, 'src', 'vscode', 'shared', 'l10nVscode.ts');
 const l10nPlugin = (shim) => ({
   name: 'l10n-shared',
   setup(build) {
@@ -141,22 +116,22 @@ const builds = [
   },
   {
     ...bundle,
-    entryPoints: { jobFiles: 'src/vscode/jobFiles.ts' },
+    entryPoints: { jobFiles: LAZY_ENTRIES.jobFiles },
     outdir: 'dist',
     external: ['vscode'],
     plugins: [l10nShared],
   },
-  // The test surface activate() returns outside production (src/vscode/testSurface.ts); not in the VSIX.
+  // The test surface activate() returns outside production (src/vscode/testing/testSurface.ts); not in the VSIX.
   {
     ...bundle,
-    entryPoints: { testSurface: 'src/vscode/testSurface.ts' },
+    entryPoints: { testSurface: LAZY_ENTRIES.testSurface },
     outdir: 'dist',
     external: ['vscode'],
     plugins: [lazyLayers, vscodeOnce, l10nShared],
   },
   {
     ...bundle,
-    entryPoints: { objectBrowser: 'src/vscode/objectBrowser.ts' },
+    entryPoints: { objectBrowser: LAZY_ENTRIES.objectBrowser },
     outdir: 'dist',
     external: ['vscode'],
     plugins: [lazyLayers, vscodeOnce, l10nShared],
@@ -201,7 +176,7 @@ const builds = [
   },
   {
     ...bundle,
-    entryPoints: { actions: 'src/vscode/actions.ts' },
+    entryPoints: { actions: LAZY_ENTRIES.actions },
     outdir: 'dist',
     external: ['vscode'],
     plugins: [lazyLayers, vscodeOnce, l10nShared],
@@ -252,7 +227,7 @@ function pruneStale(dir) {
   }
 }
 
-/** The chart pages' files (src/vscode/charts/chartPanel.ts): uPlot's script and stylesheet and our page
+/** The chart pages' files (src/vscode/shared/onUse/chartPanel.ts): uPlot's script and stylesheet and our page
  *  script, in dist/media/ (the only folder the page may load from). uPlot is loaded by the page only, never
  *  by the extension's bundles. */
 function copyChartMedia() {
@@ -275,13 +250,15 @@ if (watch) {
     pruneStale('out/test');
   }
   // The lazily loaded layers must stay out of the activation bundle: a static import of src/config, of
-  // the API layer's dependencies, of a wizard or of a command action (src/vscode/actions.ts lists them)
-  // from the extension side would quietly pull them in again.
+  // the API layer's dependencies, of a wizard or of a file in an `onUse/` folder from the extension side
+  // would quietly pull them in again.
   const leaked = Object.keys(results[0].metafile.inputs).filter(
     (f) =>
       /^(src\/config\/|src\/s3\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod|@aws-sdk|@smithy)\/)/.test(
         f,
-      ) || LAZY_ACTIONS.has(f),
+      ) ||
+      f.includes('/onUse/') ||
+      f === LAZY_ENTRIES.testSurface,
   );
   if (leaked.length) {
     console.error(`esbuild: dist/extension.js must not contain ${leaked.join(', ')}: import it lazily`);
@@ -290,12 +267,12 @@ if (watch) {
   // The test surface takes the activation bundle's module state as arguments: a module of src/ bundled into
   // it would be a second copy with state of its own.
   const surface = results.find((r) => r.metafile && 'dist/testSurface.js' in r.metafile.outputs);
-  const copied = Object.keys(surface.metafile.inputs).filter((f) => f !== 'src/vscode/testSurface.ts');
+  const copied = Object.keys(surface.metafile.inputs).filter((f) => f !== LAZY_ENTRIES.testSurface);
   if (copied.length) {
     console.error(`esbuild: dist/testSurface.js must not contain ${copied.join(', ')}: pass it in instead`);
     process.exitCode = 1;
   }
-  // The job-file checker and its TOML parser load with the first job file (src/vscode/jobFileSetup.ts).
+  // The job-file checker and its TOML parser load with the first job file (src/vscode/jobFiles/jobFileSetup.ts).
   if (
     Object.keys(results[0].metafile.inputs).some((f) =>
       /^(src\/model\/jobFile\.ts|node_modules\/smol-toml\/)/.test(f),

@@ -5,28 +5,32 @@
  */
 import * as vscode from 'vscode';
 import { setL10nContents } from './model/l10nSlot';
-import { setupAccount } from './vscode/accountSetup';
-import { registerActionCommands } from './vscode/actionCommands';
-import { setupClusters } from './vscode/clustersSetup';
-import { createCore } from './vscode/extensionCore';
-import { setupJobFiles } from './vscode/jobFileSetup';
-import { jobRunLenses } from './vscode/jobFileLenses';
-import { setupJobs } from './vscode/jobsSetup';
-import { featureActions } from './vscode/lazyActions';
-import { setupObjectStorage } from './vscode/objectStorageSetup';
-import { recordRemoteFolder } from './vscode/remoteFolder';
-import { Session } from './vscode/session';
-import { setupSshKeys } from './vscode/sshKeysSetup';
-import { AccountStatusBar } from './vscode/statusBar';
-import { TerminalTapRecord } from './vscode/terminalTap';
-import { unlessProduction, type ActivationTimings, type TensorPoolExtensionApi } from './vscode/testApi';
-import { enableTimingMarks, timingMarks } from './vscode/timingMarks';
-import { apiLoadTiming } from './vscode/lazyApi';
-import { setRefreshTimeScale } from './vscode/refreshScheduler';
-import { setupVolumes } from './vscode/volumesSetup';
-import { openWalkthroughOnce, registerWalkthroughCommand } from './vscode/walkthrough';
+import { setupAccount } from './vscode/account/accountSetup';
+import { registerActionCommands } from './vscode/shared/actionCommands';
+import { setupClusters } from './vscode/clusters/clustersSetup';
+import { createCore } from './vscode/shared/extensionCore';
+import { setupJobFiles } from './vscode/jobFiles/jobFileSetup';
+import { jobRunLenses } from './vscode/jobFiles/jobFileLenses';
+import { setupJobs } from './vscode/jobs/jobsSetup';
+import { featureActions } from './vscode/shared/lazyActions';
+import { setupObjectStorage } from './vscode/objectStorage/objectStorageSetup';
+import { recordRemoteFolder } from './vscode/connect/remoteFolder';
+import { Session } from './vscode/shared/session';
+import { setupSshKeys } from './vscode/sshKeys/sshKeysSetup';
+import { AccountStatusBar } from './vscode/account/statusBar';
+import { TerminalTapRecord } from './vscode/testing/terminalTap';
+import {
+  unlessProduction,
+  type ActivationTimings,
+  type TensorPoolExtensionApi,
+} from './vscode/testing/testApi';
+import { enableTimingMarks, timingMarks } from './vscode/testing/timingMarks';
+import { apiLoadTiming } from './vscode/shared/lazyApi';
+import { setRefreshTimeScale } from './vscode/clusters/refreshScheduler';
+import { setupVolumes } from './vscode/volumes/volumesSetup';
+import { openWalkthroughOnce, registerWalkthroughCommand } from './vscode/shared/walkthrough';
 
-export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testApi';
+export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testing/testApi';
 
 /** Set by the first statement of dist/extension.js (esbuild.mjs banner; `end` by its last statement):
  *  when the bundle started and finished evaluating. Absent when this file is not run from the bundle. */

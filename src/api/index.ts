@@ -25,7 +25,8 @@ export { pullSystem } from './jobs';
 export { listenJob, pushSystem } from './jobSocket';
 /** For the job log reader's worker thread (listenWorker.ts), which loads this bundle rather than its own. */
 export { outboundDispatcher, nodeClientOptions } from './proxy';
-/** For the S3 client's https.Agent (src/vscode/bucketBrowser.ts): the roots the API client trusts. */
+/** For the S3 client's https.Agent (src/vscode/objectBrowser/onUse/bucketBrowser.ts): the roots the API client
+ *  trusts. */
 export { tlsOptions } from './systemCerts';
 export type {
   CommandResult,

@@ -1,6 +1,6 @@
 /**
  * The object-storage (S3) layer, bundled as dist/s3.js and loaded the first time a bucket is expanded
- * (src/vscode/lazyS3.ts). No `vscode` import.
+ * (src/vscode/objectBrowser/onUse/lazyS3.ts). No `vscode` import.
  */
 export {
   createS3Client,

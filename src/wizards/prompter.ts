@@ -1,6 +1,6 @@
 /**
  * The small interface wizards talk to. In VS Code it is backed by real quick inputs
- * (src/vscode/quickInputPrompter.ts); in tests by scripted answers (test/fixtures/scriptedPrompter.ts),
+ * (src/vscode/shared/onUse/quickInputPrompter.ts); in tests by scripted answers (test/fixtures/scriptedPrompter.ts),
  * in the spirit of vscode-azuretools' TestUserInput. No `vscode` import here.
  */
 

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { ClusterNode } from '../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until } from '../shared/wait';
 import { accountIs, api, control, signIn, sleep } from './control';

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { IdleWatch } from '../../src/vscode/gpu/idleWatch';
+import type { IdleWatch } from '../../src/vscode/gpu/onUse/idleWatch';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engineNodes, until } from './nodes';
 import { accountIs, api, control, signIn } from './control';

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { JobNode } from '../../src/vscode/views/jobsTree';
+import type { JobNode } from '../../src/vscode/jobs/jobsTree';
 import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { ALWAYS, PROJECT, TRAIN_JOB, ticksJob } from '../fixtures/jobProject';
 import { control, sleep } from './control';

@@ -1,10 +1,10 @@
 // The Clusters view at startup: the list the last session loaded is kept (globalState, no secrets) and shown
 // while the stored token is checked, then replaced by the fresh list; it is dropped when the check names
-// another account, and forgotten on sign-out (src/vscode/clusters.ts, session.ts).
+// another account, and forgotten on sign-out (src/vscode/clusters/clusters.ts, session.ts).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { LastClusters } from '../../src/vscode/storedState';
+import type { LastClusters } from '../../src/vscode/shared/storedState';
 import { until } from '../shared/wait';
 import { accountIs, api, control, signIn } from './control';
 import { engine } from './helpers';

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { isMetricStep, metricLine, metricValues } from '../../engine/metricLines';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import { CSV_HEADER, parseCsv } from '../../src/model/metrics';
-import type { MetricsPanelState } from '../../src/vscode/metricsPanel';
+import type { MetricsPanelState } from '../../src/vscode/jobs/onUse/metricsPanel';
 import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { realCluster } from './realCluster';

@@ -2,7 +2,7 @@
 // its control (pin ports, take a server down), a program run to its end, and polling.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import type { ClusterNode } from '../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { waitFor } from '../shared/wait';
 import { engine } from './helpers';
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { StorageNode } from '../../src/vscode/views/objectStorageTree';
+import type { StorageNode } from '../../src/vscode/objectStorage/objectStorageTree';
 import { fileItem, S3Session, uploadFile, listAll } from '../../src/s3';
 import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { StorageNode } from '../../src/vscode/views/objectStorageTree';
+import type { StorageNode } from '../../src/vscode/objectStorage/objectStorageTree';
 import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine, resolvedTooltip } from './helpers';
 import { accountIs, api, control, signIn } from './control';

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { ClusterNode } from '../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn } from './control';
 import { until, type EngineNode, type InstanceNode } from './nodes';

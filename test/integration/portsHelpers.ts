@@ -6,8 +6,8 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { ForwardOutcome } from '../../src/vscode/portActions';
-import type { ClusterNode } from '../../src/vscode/views/clustersTree';
+import type { ForwardOutcome } from '../../src/vscode/ports/onUse/portActions';
+import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engineNodes, run, until, type EngineNode, type InstanceNode } from './nodes';
 

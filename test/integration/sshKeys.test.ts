@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { SshKeyNode } from '../../src/vscode/views/sshKeysTree';
+import type { SshKeyNode } from '../../src/vscode/sshKeys/sshKeysTree';
 import type { PickOptions } from '../../src/wizards/prompter';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn } from './control';

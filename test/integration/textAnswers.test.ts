@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { ClusterNode } from '../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { engine, resolvedTooltip } from './helpers';

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { ClusterNode } from '../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import type { Answer, ConfirmOptions, InputOptions, PickOptions, Prompter } from '../../src/wizards/prompter';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
-import type { ClusterNode } from '../../src/vscode/views/clustersTree';
-import type { VolumeNode } from '../../src/vscode/views/volumesTree';
+import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
+import type { VolumeNode } from '../../src/vscode/volumes/volumesTree';
 import { ACCEPT, BACK, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { engine, resolvedTooltip } from './helpers';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALL_COMMANDS } from '../../src/vscode/commands';
+import { ALL_COMMANDS } from '../../src/vscode/shared/commands';
 import { localisedManifest } from '../shared/manifest';
 
 interface Step {

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
-import { ALL_COMMANDS } from '../../src/vscode/commands';
+import { ALL_COMMANDS } from '../../src/vscode/shared/commands';
 import {
   englishMessages,
   localisedManifest,

@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CONTEXT_KEY_DEFAULTS, ContextKeys } from '../../src/vscode/contextKeys';
-import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS } from '../../src/vscode/settingDefaults';
-import { SECRET_KEYS, STORED_KEYS, StoredState, WORKSPACE_KEYS } from '../../src/vscode/storedState';
-import { unlessProduction } from '../../src/vscode/testApi';
+import { CONTEXT_KEY_DEFAULTS, ContextKeys } from '../../src/vscode/shared/contextKeys';
+import { MIN_REFRESH_INTERVAL_S, SETTING_DEFAULTS } from '../../src/vscode/shared/settingDefaults';
+import { SECRET_KEYS, STORED_KEYS, StoredState, WORKSPACE_KEYS } from '../../src/vscode/shared/storedState';
+import { unlessProduction } from '../../src/vscode/testing/testApi';
 
 interface Manifest {
   contributes: {

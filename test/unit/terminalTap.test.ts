@@ -1,6 +1,6 @@
 /** The test API's record of job-terminal text: every line in order, and bounded however long the log. */
 import * as assert from 'node:assert/strict';
-import { TerminalTapRecord } from '../../src/vscode/terminalTap';
+import { TerminalTapRecord } from '../../src/vscode/testing/terminalTap';
 
 describe('job terminal tap (test API record)', () => {
   it('keeps every message in order, one line each', () => {

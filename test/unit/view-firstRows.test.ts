@@ -1,7 +1,7 @@
 // A view's first ask at startup waits for the startup's rows instead of drawing an interim state and
-// telling VS Code of a change (src/vscode/views/firstRows.ts).
+// telling VS Code of a change (src/vscode/clusters/firstRows.ts).
 import * as assert from 'node:assert/strict';
-import { FirstRows } from '../../src/vscode/views/firstRows';
+import { FirstRows } from '../../src/vscode/clusters/firstRows';
 
 describe("a view's first rows at startup", () => {
   let rows: string[];

@@ -10,8 +10,8 @@ import { clusterPhase, type Cluster } from '../../model/cluster';
 import { burnRate, runwayHours, type BurnRate } from '../../model/gpu/cost';
 import type { Volume } from '../../model/volume';
 import { PriceQuotes } from '../../model/priceQuotes';
-import type { ApiService } from '../apiService';
-import type { Store } from '../store';
+import type { ApiService } from '../shared/apiService';
+import type { Store } from '../shared/store';
 
 export interface Burn extends BurnRate {
   /** Hours the balance lasts at `perHour`; undefined without a balance or a burn. */

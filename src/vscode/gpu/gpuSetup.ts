@@ -3,14 +3,14 @@
 import type * as vscode from 'vscode';
 import type { Cluster } from '../../model/cluster';
 import type { Prompter } from '../../wizards/prompter';
-import type { HostSeams } from '../hostSeams';
-import type { Store } from '../store';
-import type { StoredState } from '../storedState';
-import type { ClusterNode } from '../views/clustersTree';
+import type { HostSeams } from '../shared/hostSeams';
+import type { Store } from '../shared/store';
+import type { StoredState } from '../shared/storedState';
+import type { ClusterNode } from '../clusters/clustersTree';
 import { GpuSampler, type NodeTarget } from './gpuSampler';
-import type { IdleWatch, IdleWatchTiming } from './idleWatch';
+import type { IdleWatch, IdleWatchTiming } from './onUse/idleWatch';
 import { clusterPhase, knownClusters } from '../../model/cluster';
-import { gpuSessions } from '../lazyActions';
+import { gpuSessions } from '../shared/lazyActions';
 import { ClustersViewWatch } from './treeWatch';
 
 /** nvidia-smi's own default refresh for a watching human; the samples' resolution in the views. */

@@ -5,8 +5,8 @@
  */
 import type * as vscode from 'vscode';
 import type { Cluster } from '../../model/cluster';
-import type { Store } from '../store';
-import type { ClusterNode } from '../views/clustersTree';
+import type { Store } from '../shared/store';
+import type { ClusterNode } from '../clusters/clustersTree';
 import type { GpuSampler, NodeTarget } from './gpuSampler';
 
 const WATCHER = 'clustersView';

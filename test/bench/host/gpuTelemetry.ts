@@ -17,8 +17,8 @@ import type { TensorPoolExtensionApi } from '../../../src/extension';
 import type { Cluster } from '../../../src/model/cluster';
 import { loopCommand, SmiLoopReader } from '../../../src/model/gpu/smiLoop';
 import { GpuSampler, type NodeTarget } from '../../../src/vscode/gpu/gpuSampler';
-import { spawnSsh } from '../../../src/vscode/gpu/nodeTargets';
-import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import { spawnSsh } from '../../../src/vscode/gpu/onUse/nodeTargets';
+import type { ClusterNode } from '../../../src/vscode/clusters/clustersTree';
 import { realCluster } from '../../integration/realCluster';
 import { sleep, until } from '../../shared/wait';
 

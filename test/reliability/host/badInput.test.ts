@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
-import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../../src/vscode/clusters/clustersTree';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ED25519_KEY } from '../../fixtures/payloads';

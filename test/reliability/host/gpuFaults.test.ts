@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
-import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../../src/vscode/clusters/clustersTree';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { processesIn, realCluster, type RealCluster } from '../../integration/realCluster';
 import { faultSubject, type GpuFaultKind } from '../catalogue';

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
-import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
+import type { ClusterNode } from '../../../src/vscode/clusters/clustersTree';
 import { hostAlias } from '../../../src/config/sshHosts';
 import { formatCommand } from '../../../src/model/sshCommand';
 import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';

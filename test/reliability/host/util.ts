@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
-import type { ClusterNode } from '../../../src/vscode/views/clustersTree';
-import type { StorageNode } from '../../../src/vscode/views/objectStorageTree';
+import type { ClusterNode } from '../../../src/vscode/clusters/clustersTree';
+import type { StorageNode } from '../../../src/vscode/objectStorage/objectStorageTree';
 import { engine, resolvedTooltip } from '../../integration/helpers';
 
 export { accountIs, api, control, setApiUrl, signIn, sleep } from '../../integration/control';

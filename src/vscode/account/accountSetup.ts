@@ -1,0 +1,48 @@
+/**
+ * Wiring of the account (called once by the composition root): the token in SecretStorage and its check
+ * against /me (account.ts), the command-line setup, VS Code's authentication provider, and the sign-in
+ * commands. The token check starts here, in the background: a SecretStorage read the window answers while
+ * the rest of activate() runs, then /health and /me once activation returned.
+ */
+import * as vscode from 'vscode';
+import { AccountController } from './account';
+import { TensorPoolAuthProvider } from './authProvider';
+import { CliSetup } from './cliSetup';
+import { Commands } from '../shared/commands';
+import type { Core } from '../shared/extensionCore';
+
+export interface AccountFeature {
+  readonly account: AccountController;
+  readonly cliSetup: CliSetup;
+  readonly authProvider: TensorPoolAuthProvider;
+}
+
+export function setupAccount(core: Core): AccountFeature {
+  const cliSetup = new CliSetup(
+    core.api,
+    core.state,
+    core.log,
+    core.extensionVersion,
+    core.prompts,
+    core.host,
+  );
+  const account = new AccountController(
+    core.context.secrets,
+    core.store,
+    core.api,
+    core.secrets,
+    core.log,
+    cliSetup,
+  );
+  core.api.useAccount(account);
+  void account.initialize();
+  const authProvider = new TensorPoolAuthProvider(account, core.store);
+  core.own(
+    account,
+    authProvider,
+    vscode.commands.registerCommand(Commands.signIn, (arg?: { token?: string }) => account.signIn(arg)),
+    vscode.commands.registerCommand(Commands.signOut, () => account.signOut()),
+    vscode.commands.registerCommand(Commands.retryAccountCheck, () => account.check()),
+  );
+  return { account, cliSetup, authProvider };
+}

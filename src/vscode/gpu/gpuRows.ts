@@ -1,0 +1,67 @@
+/**
+ * The GPU side of a node row in the Clusters tree, from the telemetry the node sent (gpuSampler.ts):
+ * the aggregate (`8×H100 · 87% · 61/80 GB`) as the description, an icon that tells an all-idle node from
+ * a busy one, the node's state when it has no figures ("no GPUs", the driver's failure text, not
+ * answering), "as of <time>" when the figures are stale, one child row per GPU and a tooltip table.
+ * A node nobody watches looks as before.
+ */
+import * as vscode from 'vscode';
+import {
+  aggregate,
+  aggregateLabel,
+  allIdle,
+  gpuRowDescription,
+  gpuRowLabel,
+  gpuTable,
+  nodeStateWords,
+  type GpuReading,
+} from '../../model/gpu';
+import type { NodeTelemetry } from './gpuSampler';
+
+let busyIcon: vscode.ThemeIcon | undefined;
+let idleIcon: vscode.ThemeIcon | undefined;
+let staleIcon: vscode.ThemeIcon | undefined;
+let gpuIcon: vscode.ThemeIcon | undefined;
+
+const clock = (time: number) => new Date(time).toLocaleTimeString(vscode.env.language);
+
+/** What the node row shows for its GPUs; undefined when nothing is known (not watched yet). */
+export function nodeGpuLook(
+  t: NodeTelemetry | undefined,
+): { description: string; icon?: vscode.ThemeIcon; gpus: readonly GpuReading[] } | undefined {
+  if (!t) return undefined;
+  const state = t.state;
+  if (!state) {
+    return t.unreachable
+      ? { description: vscode.l10n.t('not answering: {0}', t.unreachable), gpus: [] }
+      : undefined;
+  }
+  const staleNote = t.stale && t.time ? vscode.l10n.t(' · stale, as of {0}', clock(t.time)) : '';
+  if (state.kind !== 'ok') return { description: nodeStateWords(state)! + staleNote, gpus: [] };
+  const gpus = state.sample.gpus;
+  const idle = allIdle(gpus);
+  const icon = t.stale
+    ? (staleIcon ??= new vscode.ThemeIcon('history', new vscode.ThemeColor('disabledForeground')))
+    : idle
+      ? (idleIcon ??= new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('charts.yellow')))
+      : (busyIcon ??= new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green')));
+  return { description: aggregateLabel(aggregate(gpus)) + staleNote, icon, gpus };
+}
+
+/** One GPU's row. */
+export function gpuItem(g: GpuReading): vscode.TreeItem {
+  const item = new vscode.TreeItem(gpuRowLabel(g), vscode.TreeItemCollapsibleState.None);
+  item.description = gpuRowDescription(g);
+  item.iconPath = gpuIcon ??= new vscode.ThemeIcon('circuit-board');
+  item.contextValue = 'gpu';
+  return item;
+}
+
+/** The tooltip lines the node's telemetry adds (a table of its GPUs and their processes). */
+export function gpuTooltipLines(t: NodeTelemetry | undefined): string[] {
+  if (!t?.state) return t?.unreachable ? ['', vscode.l10n.t('Not answering: {0}', t.unreachable)] : [];
+  const when = t.time ? vscode.l10n.t('Sampled at {0}', clock(t.time)) : '';
+  const stale = t.stale ? vscode.l10n.t(' (stale: the node stopped answering)') : '';
+  if (t.state.kind !== 'ok') return ['', `${nodeStateWords(t.state)}`, '', `_${when}${stale}_`];
+  return ['', gpuTable(t.state.sample.gpus, t.state.processes), '', `_${when}${stale}_`];
+}

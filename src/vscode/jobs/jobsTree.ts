@@ -1,0 +1,148 @@
+/**
+ * The Jobs tree: a pure function of the jobs controller. Each job with its state icon, its name (or id),
+ * and "state · cluster · started"; an error row with retry; when the service answered with text only,
+ * its text line by line and then the jobs read from it (never an empty view hiding what the service
+ * said). An empty list or signed out shows the view's welcome content (package.json viewsWelcome).
+ * A job's Markdown tooltip is built when its row is hovered (resolveTreeItem).
+ */
+import * as vscode from 'vscode';
+import { exitSignal, isTerminalJobState, jobStateKind, type Job, type JobStateKind } from '../../model/job';
+import { exactTime, timeForRow } from '../../model/time';
+import { Commands } from '../shared/commands';
+import type { JobsController } from './jobs';
+import type { Store } from '../shared/store';
+import { errorRow, loadingRow, textLineRow } from '../shared/commonRows';
+import { fromTextNote, markdownLines, md, unknown } from '../shared/tooltipText';
+
+export type JobNode =
+  | { readonly kind: 'job'; readonly job: Job }
+  | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
+  | { readonly kind: 'textLine'; readonly line: string; readonly index: number }
+  | { readonly kind: 'loading' };
+
+const STATE_ICON: Record<JobStateKind, [string, string | undefined]> = {
+  pending: ['clock', 'charts.yellow'],
+  running: ['sync~spin', 'charts.blue'],
+  completed: ['pass', 'testing.iconPassed'],
+  error: ['error', 'testing.iconFailed'],
+  failed: ['error', 'testing.iconFailed'],
+  canceling: ['loading~spin', 'charts.yellow'],
+  canceled: ['circle-slash', undefined],
+  unknown: ['question', undefined],
+};
+
+function jobIcon(status: string | undefined): vscode.ThemeIcon {
+  const [id, color] = STATE_ICON[jobStateKind(status)];
+  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+}
+
+export function jobLabel(job: Pick<Job, 'id' | 'name'>): string {
+  return job.name?.trim() ? job.name : job.id;
+}
+
+/** contextValue tags for menus (`viewItem =~ /\bterminal\b/`). */
+function jobContext(job: Job): string {
+  return ['job', jobStateKind(job.status), isTerminalJobState(job.status) ? 'terminal' : 'active'].join(' ');
+}
+
+function jobDescription(job: Job, now = Date.now()): string {
+  const started = job.startedAt ?? job.createdAt;
+  return [
+    job.status ?? unknown(),
+    job.clusterId,
+    started ? timeForRow(started, now, vscode.env.language) : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+function jobTooltip(job: Job): vscode.MarkdownString {
+  const when = (t: string | undefined) => (t ? md(exactTime(t, vscode.env.language) ?? t) : undefined);
+  return markdownLines([
+    `**${md(jobLabel(job))}**`,
+    '',
+    vscode.l10n.t('- ID: `{0}`', job.id),
+    vscode.l10n.t('- State: {0}', md(job.status ?? unknown())),
+    job.clusterId ? vscode.l10n.t('- Cluster: `{0}`', job.clusterId) : undefined,
+    job.createdAt ? vscode.l10n.t('- Submitted: {0}', when(job.createdAt)!) : undefined,
+    job.startedAt ? vscode.l10n.t('- Started: {0}', when(job.startedAt)!) : undefined,
+    job.endedAt ? vscode.l10n.t('- Ended: {0}', when(job.endedAt)!) : undefined,
+    job.exitCode !== undefined
+      ? exitSignal(job.exitCode)
+        ? vscode.l10n.t('- Exit code: {0} (killed by {1})', job.exitCode, exitSignal(job.exitCode)!)
+        : vscode.l10n.t('- Exit code: {0}', job.exitCode)
+      : undefined,
+    job.owner ? vscode.l10n.t('- Owner: {0}', md(job.owner)) : undefined,
+    job.source === 'text' ? `\n_${fromTextNote()}_` : undefined,
+  ]);
+}
+
+export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<JobNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly store: Store,
+    private readonly jobs: JobsController,
+  ) {
+    this.subscriptions = [
+      store.onDidChange((t) => {
+        if (t === 'account') this.emitter.fire(undefined);
+      }),
+      jobs.onDidChange(() => this.emitter.fire(undefined)),
+    ];
+  }
+
+  getChildren(node?: JobNode): JobNode[] {
+    if (node || this.store.account.kind !== 'signedIn') return [];
+    const { data, loading, error } = this.jobs;
+    const rows: JobNode[] = [];
+    if (error) rows.push({ kind: 'error', message: error.message, errorKind: error.kind });
+    if (!data) {
+      if (loading && !error) rows.push({ kind: 'loading' });
+      return rows;
+    }
+    if (data.jobs === undefined) {
+      (data.message ?? '')
+        .split(/\r?\n/)
+        .filter((l) => l.trim() !== '')
+        .forEach((line, index) => rows.push({ kind: 'textLine', line, index }));
+    }
+    rows.push(...this.jobs.jobs.map((job) => ({ kind: 'job' as const, job })));
+    return rows;
+  }
+
+  getTreeItem(node: JobNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'job': {
+        const item = new vscode.TreeItem(jobLabel(node.job), vscode.TreeItemCollapsibleState.None);
+        item.id = `job:${node.job.id}`;
+        item.description = jobDescription(node.job);
+        item.iconPath = jobIcon(node.job.status);
+        item.contextValue = jobContext(node.job);
+        return item;
+      }
+      case 'error':
+        return errorRow(vscode.l10n.t('Could not load jobs'), node.message, Commands.refreshJobs, 'error');
+      case 'textLine':
+        return textLineRow(node.line, `jobText:${node.index}`, node.index === 0, {
+          command: Commands.showJobListText,
+          title: vscode.l10n.t('Open job list text'),
+        });
+      case 'loading':
+        return loadingRow(vscode.l10n.t('Loading jobs…'));
+    }
+  }
+
+  /** The Markdown tooltip of a job row, built when the row is hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: JobNode): vscode.TreeItem {
+    if (node.kind === 'job') item.tooltip = jobTooltip(node.job);
+    return item;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.emitter.dispose();
+  }
+}

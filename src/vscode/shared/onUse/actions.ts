@@ -1,0 +1,197 @@
+/**
+ * The command actions: what runs only when a command is invoked (the wizards, create/edit/destroy,
+ * connect, volumes' create/edit/attach, SSH key add/remove, buckets, the storage profiles). Bundled on
+ * its own as dist/actions.js (esbuild.mjs) and loaded on the first such command (lazyActions.ts), so
+ * activation does not pay for it. `createActions` runs once per window: state the actions share (the
+ * instance ids of created clusters) lives in the one object made here, never at module level, and the
+ * services they work with are the activation bundle's own, passed in.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ApiService } from '../apiService';
+import { BucketActions } from '../../objectStorage/onUse/buckets';
+import { ClusterActions, type ClusterCommandDeps } from '../../clusters/onUse/clusterActions';
+import type { ClustersController } from '../../clusters/clusters';
+import { ConnectController } from '../../connect/onUse/connect';
+import { CreateClusterAction } from '../../clusters/onUse/createClusterAction';
+import type { HostSeams } from '../hostSeams';
+import { JobActions } from '../../jobs/onUse/jobActions';
+import { JobFollowers } from '../../jobs/onUse/jobFollowers';
+import { JobMetrics } from '../../jobs/onUse/jobMetrics';
+import { JobPull } from '../../jobs/onUse/jobPull';
+import { JobRunner } from '../../jobs/onUse/jobRun';
+import type { JobsController } from '../../jobs/jobs';
+import type { TerminalTap } from '../../jobs/onUse/jobTerminal';
+import { LocalCommandRunner } from './localCommands';
+import { PortActions } from '../../ports/onUse/portActions';
+import { PortApps } from '../../ports/onUse/portApps';
+import type { PortForwards } from '../../ports/portForwards';
+import type { Log } from '../log';
+import { MetricsPanels } from '../../jobs/onUse/metricsPanel';
+import { GpuMonitors } from '../../gpu/onUse/gpuMonitors';
+import type { GpuSampler, NodeTarget } from '../../gpu/gpuSampler';
+import type { Cluster } from '../../../model/cluster';
+import type { ObjectStorageController } from '../../objectStorage/objectStorage';
+import { CreatedInstances } from '../../clusters/onUse/pickCluster';
+import { RequestFollower } from '../../clusters/onUse/requestFollower';
+import { SshKeyActions } from '../../sshKeys/onUse/sshKeyActions';
+import type { LocalKeySource, SshKeysController } from '../../sshKeys/sshKeys';
+import { StorageConfigController } from '../../objectStorage/onUse/storageConfig';
+import type { Store } from '../store';
+import { ObjectStorageActions } from '../../objectStorage/onUse/objectStorageActions';
+import type { StoredState, WorkspaceState } from '../storedState';
+import { VolumeActions } from '../../volumes/onUse/volumeActions';
+import { VolumeAttach } from '../../volumes/onUse/volumeAttach';
+import type { VolumesController } from '../../volumes/volumes';
+import type { Prompter } from '../../../wizards/prompter';
+
+/** The activation bundle's services the actions work with. */
+/** For lazyActions.quickInputPrompter(): the real prompter lives in this bundle. */
+export { QuickInputPrompter } from './quickInputPrompter';
+/** For lazyActions.gpuSessions(): how the GPU telemetry reaches a node and reads it (not needed before). */
+export { nodeTargets, spawnSsh } from '../../gpu/onUse/nodeTargets';
+export { loopCommand, SmiLoopReader } from '../../../model/gpu/smiLoop';
+export { IdleWatch } from '../../gpu/onUse/idleWatch';
+
+export interface ActionDeps {
+  readonly store: Store;
+  readonly api: ApiService;
+  readonly state: StoredState;
+  readonly log: Log;
+  /** The prompter in force: real quick inputs, or scripted answers in tests (read at each use). */
+  readonly prompts: () => Prompter;
+  readonly host: HostSeams;
+  readonly clusters: ClustersController;
+  /** Refresh the clusters list if someone is looking at it (a followed request changed it). */
+  readonly refreshClustersIfVisible: () => void;
+  /** Where disposables made here go (the extension context's subscriptions). */
+  readonly subscriptions: { dispose(): unknown }[];
+  readonly sshKeys: SshKeysController;
+  readonly localKeys: LocalKeySource;
+  readonly storage: ObjectStorageController;
+  readonly volumes: VolumesController;
+  readonly refreshClusters: () => Promise<void>;
+  readonly workspaceState: WorkspaceState;
+  /** A job was started from a job file (the job files' lenses change). */
+  readonly jobStarted?: () => void;
+  readonly jobs: JobsController;
+  /** Records what job terminals receive (the test API; undefined in production). */
+  readonly terminalTap?: TerminalTap;
+  /** The ports forwarded from nodes (activation bundle: the tree lists them, the window's end stops them). */
+  readonly forwards: PortForwards;
+  /** GPU telemetry (the monitor watches its nodes through it) and how to reach a cluster's nodes. */
+  readonly gpu: { readonly sampler: GpuSampler; readonly targets: (c: Cluster) => NodeTarget[] };
+}
+
+export interface Actions {
+  /** Follows create/destroy/edit requests: made with the actions, since only they start requests. */
+  readonly follower: RequestFollower;
+  readonly clusters: ClusterActions;
+  readonly create: CreateClusterAction;
+  readonly connect: ConnectController;
+  readonly sshKeys: SshKeyActions;
+  readonly buckets: BucketActions;
+  readonly storageConfig: StorageConfigController;
+  readonly storage: ObjectStorageActions;
+  readonly volumes: VolumeActions;
+  readonly attach: VolumeAttach;
+  readonly jobs: JobActions;
+  readonly runJob: JobRunner;
+  readonly pullJob: JobPull;
+  /** Show Metrics' panels. */
+  readonly metrics: MetricsPanels;
+  readonly ports: PortActions;
+  readonly portApps: PortApps;
+  /** Show GPU Monitor's panels. */
+  readonly gpuMonitors: GpuMonitors;
+}
+
+export function createActions(d: ActionDeps): Actions {
+  const { store, api, state, log, prompts, host } = d;
+  const created = new CreatedInstances();
+  const follower: RequestFollower = new RequestFollower(
+    store,
+    api,
+    d.clusters,
+    log,
+    d.refreshClustersIfVisible,
+    (r, outcome) => {
+      if (r.kind === 'destroy' && outcome.kind === 'completed') {
+        d.forwards.closeCluster(r.clusterId, 'destroyed');
+        void connect.removeHosts(r.clusterId);
+      }
+    },
+  );
+  d.subscriptions.push(follower);
+  const clusterDeps: ClusterCommandDeps = {
+    store,
+    api,
+    clusters: d.clusters,
+    follower,
+    log,
+    prompts,
+    created,
+  };
+  const connect = new ConnectController(store, api, state, log, prompts, host, created);
+  const volumes = new VolumeActions(d.volumes, api, log, prompts);
+  const create = new CreateClusterAction(
+    clusterDeps,
+    { ...d.localKeys, saved: d.sshKeys.savedForWizard },
+    (clusterId, answers) => {
+      if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
+    },
+  );
+  const jobMetrics = new JobMetrics(api, log);
+  const metrics = new MetricsPanels(
+    // dist/media beside this bundle (dist/actions.js): the chart pages' files (esbuild.mjs, copyChartMedia)
+    vscode.Uri.file(path.join(__dirname, 'media')),
+    jobMetrics,
+    log,
+    host,
+  );
+  const clusterActions = new ClusterActions(clusterDeps);
+  const gpuMonitors = new GpuMonitors(
+    vscode.Uri.file(path.join(__dirname, 'media')),
+    d.gpu.sampler,
+    d.gpu.targets,
+    (arg) => clusterActions.resolveTarget(arg),
+  );
+  d.subscriptions.push(metrics, jobMetrics, gpuMonitors);
+  const followers = new JobFollowers(api, d.jobs, log, d.terminalTap, jobMetrics);
+  const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
+  const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
+  const origins = new Map<string, string>();
+  const ports = new PortActions({ store, api, state, log, prompts, host, created, forwards: d.forwards });
+  return {
+    follower,
+    clusters: clusterActions,
+    create,
+    connect,
+    sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
+    buckets: new BucketActions(store, api, prompts, log, () => d.storage.refresh()),
+    storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
+    storage: new ObjectStorageActions(d.storage, api, log, prompts),
+    volumes,
+    attach: new VolumeAttach(store, d.volumes, volumes, api, prompts, d.refreshClusters),
+    jobs,
+    runJob: new JobRunner({
+      store,
+      api,
+      log,
+      prompts,
+      workspaceState: d.workspaceState,
+      jobStarted: d.jobStarted,
+      jobs: d.jobs,
+      followers,
+      commands,
+      refreshClusters: d.refreshClusters,
+      createCluster: () => create.create(),
+      origins,
+    }),
+    pullJob: new JobPull(jobs, api, prompts, host, commands, followers, origins),
+    metrics,
+    ports,
+    portApps: new PortApps(ports),
+    gpuMonitors,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Everything this extension keeps in VS Code's globalState, by key, with its type: the only place a
+ * state key is spelt. Nothing secret belongs here (the API token and the object-storage secret live
+ * in SecretStorage, under SECRET_KEYS). No runtime `vscode` import, so plain Node tests can read it.
+ */
+import type * as vscode from 'vscode';
+import type { Cluster } from '../../model/cluster';
+
+export interface StoredStateTypes {
+  /** Clusters view scope: the whole organisation (true) or only mine. */
+  'tensorpool.includeOrg': boolean;
+  /** TENSORPOOL_KEY from the environment was offered once. */
+  'tensorpool.envTokenOffered': boolean;
+  /** Cluster id -> private key file chosen when it was created (for ssh -i / IdentityFile). */
+  'tensorpool.identityFiles': Record<string, string>;
+  /** Cluster ids the idle guard must not ask about again ("Don't Ask for This Cluster"). */
+  'tensorpool.idleGuardDontAsk': string[];
+  /** Remote-SSH host alias -> the folder last opened there. */
+  'tensorpool.remoteFolders': Record<string, string>;
+  /** The answer to "add the Include line to ~/.ssh/config?". */
+  'tensorpool.sshIncludeDecision': 'added' | 'declined';
+  /** The AWS profile and rclone remote this extension wrote (rewritten after a key rotation). */
+  'tensorpool.configuredStorageProfiles': { aws?: string; rclone?: string };
+  /** The workspace `.env` files whose token was offered (each once). */
+  'tensorpool.dotenvTokenOffered': string[];
+  /** SSH Keys view scope: the whole organisation (true) or only mine. */
+  'tensorpool.sshKeysIncludeOrg': boolean;
+  /** Volumes view scope: the whole organisation (true) or only mine. */
+  'tensorpool.volumesIncludeOrg': boolean;
+  /** Jobs view scope: the whole organisation (true) or only mine. */
+  'tensorpool.jobsIncludeOrg': boolean;
+  /** The Get Started walkthrough was opened (or skipped) after the first activation. */
+  'tensorpool.walkthroughOffered': boolean;
+  /** The extension version POST /health last refused (the next check then asks for nothing alongside it). */
+  'tensorpool.refusedVersion': string;
+  /** The last cluster list this window loaded (clusters.ts): shown at the next start while the stored token
+   *  is checked, for the same service URL, account and scope; dropped on sign-out. No secrets in it. */
+  'tensorpool.lastClusters': LastClusters;
+}
+
+export interface LastClusters {
+  readonly apiUrl: string;
+  readonly accountId: string;
+  readonly includeOrg: boolean;
+  readonly at: number;
+  readonly clusters: readonly Cluster[];
+}
+
+export type StoredKey = keyof StoredStateTypes;
+
+/** Every key once (the mapped type makes a missing or unknown key a compile error). */
+const LISTED: { readonly [K in StoredKey]: true } = {
+  'tensorpool.includeOrg': true,
+  'tensorpool.envTokenOffered': true,
+  'tensorpool.identityFiles': true,
+  'tensorpool.idleGuardDontAsk': true,
+  'tensorpool.remoteFolders': true,
+  'tensorpool.sshIncludeDecision': true,
+  'tensorpool.configuredStorageProfiles': true,
+  'tensorpool.dotenvTokenOffered': true,
+  'tensorpool.sshKeysIncludeOrg': true,
+  'tensorpool.volumesIncludeOrg': true,
+  'tensorpool.jobsIncludeOrg': true,
+  'tensorpool.walkthroughOffered': true,
+  'tensorpool.refusedVersion': true,
+  'tensorpool.lastClusters': true,
+};
+
+export const STORED_KEYS = Object.keys(LISTED) as readonly StoredKey[];
+
+/** SecretStorage keys (values are secrets: never logged, never in globalState). */
+export const SECRET_KEYS = {
+  apiToken: 'tensorpool.apiToken',
+  objectStorage: 'tensorpool.objectStorage.secret',
+} as const;
+
+/** Everything kept per workspace (workspaceState), by key, with its type. */
+export interface WorkspaceStateTypes {
+  /** "Run and don't ask again for this workspace": commands the service sends for a job may run here. */
+  'tensorpool.localCommandsAllowed': boolean;
+  /** Job file (workspace-relative path) -> the cluster id it last ran on (preselected next time). */
+  'tensorpool.jobClusters': Record<string, string>;
+  /** Job file (workspace-relative path) -> the id of the job last started from it (Show Last Run). */
+  'tensorpool.jobRuns': Record<string, string>;
+}
+
+const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {
+  'tensorpool.localCommandsAllowed': true,
+  'tensorpool.jobClusters': true,
+  'tensorpool.jobRuns': true,
+};
+
+export const WORKSPACE_KEYS = Object.keys(WORKSPACE_LISTED) as readonly (keyof WorkspaceStateTypes)[];
+
+/** Typed get/update over a Memento. */
+class TypedMemento<T> {
+  constructor(private readonly memento: vscode.Memento) {}
+
+  get<K extends keyof T & string>(key: K): T[K] | undefined;
+  get<K extends keyof T & string>(key: K, fallback: T[K]): T[K];
+  get<K extends keyof T & string>(key: K, fallback?: T[K]): T[K] | undefined {
+    return this.memento.get<T[K]>(key) ?? fallback;
+  }
+
+  update<K extends keyof T & string>(key: K, value: T[K] | undefined): Thenable<void> {
+    return this.memento.update(key, value);
+  }
+
+  /** Every entry as stored (for the test API's secret scans). */
+  snapshot(): Record<string, unknown> {
+    return Object.fromEntries(this.memento.keys().map((k) => [k, this.memento.get(k)]));
+  }
+}
+
+/** globalState, typed by StoredStateTypes. */
+export class StoredState extends TypedMemento<StoredStateTypes> {}
+
+/** workspaceState, typed by WorkspaceStateTypes. */
+export class WorkspaceState extends TypedMemento<WorkspaceStateTypes> {}
