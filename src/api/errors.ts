@@ -1,7 +1,9 @@
 /**
  * The typed error family the UI acts on. Every message is built from redacted text only; no error
- * holds a token, a header or a raw transport error (those can carry secrets).
+ * holds a token, a header or a raw transport error (those can carry secrets). The messages carry the
+ * service's words, which the UI shows in notifications: they hold no link VS Code would render (inertLinks).
  */
+import { inertLinks } from '../model/shownText';
 
 export type ApiErrorKind =
   | 'unauthorized'
@@ -35,7 +37,7 @@ export abstract class TensorPoolError extends Error {
   readonly status: number | undefined;
 
   constructor(message: string, ctx: ErrorContext) {
-    super(message);
+    super(inertLinks(message));
     this.name = new.target.name;
     this.method = ctx.method;
     this.path = ctx.path;
@@ -68,11 +70,13 @@ export class ValidationError extends TensorPoolError {
   constructor(
     message: string,
     ctx: ErrorContext,
-    readonly fieldErrors: readonly FieldError[],
+    fieldErrors: readonly FieldError[],
     readonly local: boolean,
   ) {
     super(message, ctx);
+    this.fieldErrors = fieldErrors.map((f) => ({ ...f, message: inertLinks(f.message) }));
   }
+  readonly fieldErrors: readonly FieldError[];
   override get mayHaveReachedServer(): boolean {
     return !this.local;
   }

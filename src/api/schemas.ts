@@ -5,6 +5,7 @@
  * unknown fields are kept (looseObject), optional fields optional, and whatever we cannot read is
  * reported as a BadResponseError by the transport rather than guessed at.
  */
+import { inertLinks } from '../model/shownText';
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import {
@@ -153,7 +154,11 @@ export const RequestInfo = lazy(() =>
     status: z.string(),
     created_at: text(),
     object_id: text(),
-    external_message: text(),
+    // Shown in the notification at an operation's end: no link VS Code would render (inertLinks).
+    external_message: z.pipe(
+      text(),
+      z.transform((m: string | null | undefined) => (typeof m === 'string' ? inertLinks(m) : m)),
+    ),
   }),
 );
 export type RequestInfo = z.infer<ReturnType<typeof RequestInfo>>;

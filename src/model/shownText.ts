@@ -18,3 +18,12 @@ export function hiddenCharacter(text: string): string | undefined {
   const found = HIDDEN.exec(text.replace(/\r\n/g, '\n'));
   return found ? charName(found[0]) : undefined;
 }
+
+/**
+ * A text from the service made safe for a notification: VS Code turns `[words](command:…)`, `(https://…)`
+ * and `(file:…)` in a message into links that run a command or open something when clicked. A space between
+ * `]` and `(` keeps every word and leaves no link.
+ */
+export function inertLinks(text: string): string {
+  return text.includes('](') ? text.replace(/\]\(/g, '] (') : text;
+}

@@ -120,6 +120,29 @@ describe('API client errors, retries and timeouts', function () {
     }
   });
 
+  it("the service's words keep no link a notification would render (command:, https:, file:)", async () => {
+    const said =
+      'Denied. [Open a terminal](command:workbench.action.terminal.new) or [docs](https://x.test/a)';
+    await engine.fault({ method: 'GET', path: '/me', status: 400, body: { message: said } });
+    await rejectsWith(make().me(), 'validation', (e) => {
+      assert.equal(
+        e.message,
+        'Denied. [Open a terminal] (command:workbench.action.terminal.new) or [docs] (https://x.test/a)',
+      );
+      assert.doesNotMatch(e.message, /\]\(/);
+    });
+    await engine.fault({
+      method: 'POST',
+      path: '/cluster/create',
+      status: 422,
+      body: validationErrorBody(['num_nodes', 'See [this](file:///etc/passwd)']),
+    });
+    await rejectsWith(make().createCluster(createInput()), 'validation', (e) => {
+      const v = e as unknown as { messageFor(f: string): string | undefined };
+      assert.equal(v.messageFor('num_nodes'), 'See [this] (file:///etc/passwd)');
+    });
+  });
+
   it('429 with Retry-After: a GET waits what the server says, then succeeds', async () => {
     await engine.fault({
       method: 'GET',

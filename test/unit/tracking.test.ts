@@ -72,6 +72,22 @@ describe('request tracking', function () {
     assert.ok(outcome.info?.external_message, 'external_message present');
   });
 
+  it("a FAILED request's external message carries no link a notification would render", async () => {
+    await engine.fault({
+      method: 'GET',
+      path: '/request/info/r-link',
+      status: 200,
+      body: {
+        request_id: 'r-link',
+        status: 'FAILED',
+        external_message: 'Quota hit. [Fix it](command:evil.run?1)',
+      },
+    });
+    const outcome = await trackRequest(client, 'r-link', { sleep });
+    assert.equal(outcome.kind, 'failed');
+    assert.equal(outcome.info?.external_message, 'Quota hit. [Fix it] (command:evil.run?1)');
+  });
+
   it('waits 2 s when Retry-After is missing or unreadable', async () => {
     await answer('r-x', 'PROCESSING');
     await answer('r-x', 'PROCESSING', { 'retry-after': 'soon' });

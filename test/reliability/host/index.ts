@@ -28,6 +28,7 @@ const FILES = [
   'network',
   'proxyAuthorization',
   'sshCommand',
+  'serviceLinks',
   'gpuFaults',
   'priceFaults',
   'secrets',
