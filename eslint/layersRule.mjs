@@ -2,7 +2,10 @@
 //  - src/api, src/config, src/model, src/s3 and src/wizards never import `vscode` (they run in plain Node:
 //    the unit tests, the job log's worker thread, the lazily loaded bundles);
 //  - nothing in src/ imports from engine/ or test/ (neither ships);
-//  - the engine (engine/) imports nothing from src/ (it stands in for the service, not for us).
+//  - the engine (engine/) imports nothing from src/ (it stands in for the service, not for us);
+//  - in src/vscode/, a folder reaches another folder's code only through that folder's entry files, its
+//    `index.ts` (what loads at activation) and `onUse/index.ts` (what loads on first use), or a bundle's
+//    own entry (LAZY_ENTRIES in esbuild.mjs); `shared/` is open to all (what every feature uses).
 // Every way a module is named counts: `import` (type-only too), `export ... from`, `import x = require()`,
 // `require()`, `import()` and `typeof import('...')` types. Relative paths are resolved against the
 // importing file, so `../../engine/state` is caught as surely as a path that names the folder outright.
@@ -10,6 +13,25 @@
 import * as path from 'node:path';
 
 const NO_VSCODE = /^src\/(api|config|model|s3|wizards)\//;
+
+/** The lazily loaded bundles' entries (esbuild.mjs LAZY_ENTRIES): required by path, so importable by path. */
+const BUNDLE_ENTRIES = new Set([
+  'src/vscode/shared/onUse/actions.ts',
+  'src/vscode/jobFiles/onUse/jobFiles.ts',
+  'src/vscode/objectBrowser/onUse/objectBrowser.ts',
+  'src/vscode/testing/testSurface.ts',
+]);
+
+/** Why `to` (a path without extension, or with `.js`) may not be imported from `self`, or undefined. */
+function outsideEntry(self, to) {
+  const from = /^src\/vscode\/([^/]+)\//.exec(self);
+  const into = /^src\/vscode\/([^/]+)\/(.*)$/.exec(to);
+  if (!from || !into || from[1] === into[1] || into[1] === 'shared') return undefined;
+  const rest = into[2].replace(/\.(js|ts)$/, '');
+  if (rest === 'index' || rest === 'onUse/index' || rest === '' || rest === 'onUse') return undefined;
+  if (BUNDLE_ENTRIES.has(`src/vscode/${into[1]}/${rest}.ts`)) return undefined;
+  return into[1];
+}
 
 /** The repository-relative path (forward slashes) a specifier names, or undefined for a package. */
 function target(specifier, fromFile, root) {
@@ -31,6 +53,9 @@ export const layersRule = {
         "src/ must not import from {{folder}}/ ('{{specifier}}'): it is not shipped with the extension.",
       engineImportsSrc:
         "engine/ must not import from src/ ('{{specifier}}'): the engine stands in for the service, not for us.",
+      featureEntry:
+        "'{{specifier}}' reaches into src/vscode/{{folder}}/: import it from that folder's entry file " +
+        '({{folder}}/index.ts, or {{folder}}/onUse/index.ts for what loads on first use).',
     },
   },
   create(context) {
@@ -55,6 +80,9 @@ export const layersRule = {
         context.report({ node, messageId: 'srcImportsOutside', data: { folder, specifier } });
       } else if (inEngine && folder === 'src') {
         context.report({ node, messageId: 'engineImportsSrc', data: { specifier } });
+      } else if (inSrc) {
+        const other = outsideEntry(self, to);
+        if (other) context.report({ node, messageId: 'featureEntry', data: { specifier, folder: other } });
       }
     }
     const literal = (node) =>

@@ -83,6 +83,34 @@ describe('the layer lint rule', function () {
     assert.match(messages[0], /src\/ must not import from test\//);
   });
 
+  it("reports a src/vscode folder reaching past another folder's entry files", async () => {
+    for (const code of [
+      "import { JobsTreeProvider } from '../jobs/jobsTree';\nexport const t = JobsTreeProvider;\n",
+      "import type { JobRunner } from '../jobs/onUse/jobRun';\nexport type R = JobRunner;\n",
+      "export { PortForwards } from '../ports/portForwards';\n",
+      "export type T = typeof import('../gpu/gpuSampler');\n",
+    ]) {
+      const messages = await layerMessages(code, 'src/vscode/clusters/probe.ts');
+      assert.equal(messages.length, 1, code);
+      assert.match(
+        messages[0],
+        /reaches into src\/vscode\/(jobs|ports|gpu)\/: import it from that folder's entry file/,
+      );
+    }
+    for (const code of [
+      "import { type JobsFeature } from '../jobs';\nexport type F = JobsFeature;\n",
+      "import { JobRunner } from '../jobs/onUse/index';\nexport const r = JobRunner;\n",
+      "import { Log } from '../shared/log';\nexport const l = Log;\n",
+      "import { ClustersController } from './clusters';\nexport const c = ClustersController;\n",
+      "export const m = () => require('../../jobFiles/onUse/jobFiles.js') as unknown;\n",
+    ]) {
+      const file = code.includes('../../jobFiles')
+        ? 'src/vscode/jobs/onUse/probe.ts'
+        : 'src/vscode/clusters/probe.ts';
+      assert.deepEqual(await layerMessages(code, file), [], code);
+    }
+  });
+
   it('reports the engine importing from src/', async () => {
     const messages = await layerMessages(
       "import { type Cluster } from '../src/model/cluster';\nexport type C = Cluster;\n",

@@ -14,7 +14,7 @@ import type { Log } from '../shared/log';
 import type { CliSetup } from './cliSetup';
 import type { AccountState, OrgSummary, Store } from '../shared/store';
 import { SECRET_KEYS } from '../shared/storedState';
-import { markSpan } from '../testing/timingMarks';
+import { markSpan } from '../testing';
 import { promptForToken } from './tokenInput';
 
 const TOKEN_KEY = SECRET_KEYS.apiToken;

@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import { effectiveApiUrl, readSettings } from '../shared/settings';
 import type { AccountState, Store } from '../shared/store';
-import type { ClusterPrices } from '../cost/clusterPrices';
-import { burnLines } from '../cost/burnText';
+import type { ClusterPrices } from '../cost';
+import { burnLines } from '../cost';
 
 export interface StatusView {
   readonly text: string;

@@ -16,7 +16,7 @@ import type { Log } from '../shared/log';
 import type { Store } from '../shared/store';
 import { effectiveApiUrl } from '../shared/settings';
 import type { StoredState } from '../shared/storedState';
-import { mark } from '../testing/timingMarks';
+import { mark } from '../testing';
 
 type Listing = ClusterListing & { skipped: number };
 

@@ -6,19 +6,19 @@
  * (actionCommands.ts).
  */
 import * as vscode from 'vscode';
-import type { AccountController } from '../account/account';
+import type { AccountController } from '../account';
 import { ClustersController } from './clusters';
 import { Commands } from '../shared/commands';
-import { showBurnInView } from '../cost/burnText';
-import { ClusterPrices } from '../cost/clusterPrices';
+import { showBurnInView } from '../cost';
+import { ClusterPrices } from '../cost';
 import type { Core } from '../shared/extensionCore';
-import { makeGpuSampler, setupGpu, type GpuFeature } from '../gpu/gpuSetup';
-import type { GpuSampler } from '../gpu/gpuSampler';
+import { makeGpuSampler, setupGpu, type GpuFeature } from '../gpu';
+import type { GpuSampler } from '../gpu';
 import { LISTING_URI, ListingDocumentProvider } from './listingDocument';
-import { PortForwards } from '../ports/portForwards';
+import { PortForwards } from '../ports';
 import { RefreshScheduler } from './refreshScheduler';
 import { ClustersTreeProvider, type ClusterNode } from './clustersTree';
-import type { VolumesFeature } from '../volumes/volumesSetup';
+import type { VolumesFeature } from '../volumes';
 
 export interface ClustersFeature {
   readonly controller: ClustersController;

@@ -19,14 +19,14 @@ import { clusterContext, followedIcon, instanceContext, phaseIcon } from './clus
 import { clusterTooltip, instanceTooltip } from './clusterTooltips';
 import { firstLine } from '../shared/commonRows';
 import { statusRowItem, type StatusRow } from './clusterStatusRows';
-import { clusterVolumeItem } from '../volumes/volumesTree';
-import { mark, markWhen } from '../testing/timingMarks';
+import { clusterVolumeItem } from '../volumes';
+import { mark, markWhen } from '../testing';
 import { FirstRows } from './firstRows';
-import type { Forward, PortForwards } from '../ports/portForwards';
-import { forwardItem, forwardNodes } from '../ports/forwardRows';
+import type { Forward, PortForwards } from '../ports';
+import { forwardItem, forwardNodes } from '../ports';
 import type { GpuReading } from '../../model/gpu';
-import type { GpuSampler } from '../gpu/gpuSampler';
-import { gpuItem, gpuTooltipLines, nodeGpuLook } from '../gpu/gpuRows';
+import type { GpuSampler } from '../gpu';
+import { gpuItem, gpuTooltipLines, nodeGpuLook } from '../gpu';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =

@@ -6,7 +6,7 @@ import type { Prompter } from '../../wizards/prompter';
 import type { HostSeams } from '../shared/hostSeams';
 import type { Store } from '../shared/store';
 import type { StoredState } from '../shared/storedState';
-import type { ClusterNode } from '../clusters/clustersTree';
+import type { ClusterNode } from '../clusters';
 import { GpuSampler, type NodeTarget } from './gpuSampler';
 import type { IdleWatch, IdleWatchTiming } from './onUse/idleWatch';
 import { clusterPhase, knownClusters } from '../../model/cluster';

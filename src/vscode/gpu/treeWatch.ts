@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import type { Cluster } from '../../model/cluster';
 import type { Store } from '../shared/store';
-import type { ClusterNode } from '../clusters/clustersTree';
+import type { ClusterNode } from '../clusters';
 import type { GpuSampler, NodeTarget } from './gpuSampler';
 
 const WATCHER = 'clustersView';

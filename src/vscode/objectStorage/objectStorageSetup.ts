@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import type { Core } from '../shared/extensionCore';
-import { setupObjectBrowser } from '../objectBrowser/objectBrowserSetup';
+import { setupObjectBrowser } from '../objectBrowser';
 import { ObjectStorageController } from './objectStorage';
 import { ObjectStorageTreeProvider } from './objectStorageTree';
 

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Forward, PortForwards } from './portForwards';
-import type { ClusterNode } from '../clusters/clustersTree';
+import type { ClusterNode } from '../clusters';
 
 type InstanceNode = Extract<ClusterNode, { kind: 'instance' }>;
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Commands } from './commands';
 import type { Actions } from './lazyActions';
-import type { StorageNode } from '../objectStorage/objectStorageTree';
+import type { StorageNode } from '../objectStorage';
 
 export function registerActionCommands(actions: () => Promise<Actions>): vscode.Disposable[] {
   /** Register `id` to run `fn` on the actions, once they are loaded. */

@@ -7,16 +7,16 @@
 import * as path from 'node:path';
 import type * as ActionsModule from './onUse/actions';
 import type { Prompter } from '../../wizards/prompter';
-import type { ClustersFeature } from '../clusters/clustersSetup';
+import type { ClustersFeature } from '../clusters';
 import type { Core } from './extensionCore';
-import type { JobFilesFeature } from '../jobFiles/jobFileSetup';
-import type { JobsFeature } from '../jobs/jobsSetup';
+import type { JobFilesFeature } from '../jobFiles';
+import type { JobsFeature } from '../jobs';
 import { configWriters } from './lazyConfig';
-import type { ObjectStorageFeature } from '../objectStorage/objectStorageSetup';
+import type { ObjectStorageFeature } from '../objectStorage';
 import type { Session } from './session';
-import type { SshKeysFeature } from '../sshKeys/sshKeysSetup';
-import type { TerminalTapRecord } from '../testing/terminalTap';
-import type { VolumesFeature } from '../volumes/volumesSetup';
+import type { SshKeysFeature } from '../sshKeys';
+import type { TerminalTapRecord } from '../testing';
+import type { VolumesFeature } from '../volumes';
 
 export type { Actions } from './onUse/actions';
 

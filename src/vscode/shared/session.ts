@@ -6,17 +6,17 @@
  */
 import * as vscode from 'vscode';
 import { Commands } from './commands';
-import type { AccountController } from '../account/account';
+import type { AccountController } from '../account';
 import type { ApiService } from './apiService';
 import { knownClusters } from '../../model/cluster';
-import type { ClustersController } from '../clusters/clusters';
+import type { ClustersController } from '../clusters';
 import type { ContextKeys } from './contextKeys';
-import type { ObjectStorageController } from '../objectStorage/objectStorage';
-import type { RefreshScheduler } from '../clusters/refreshScheduler';
-import type { SshKeysController } from '../sshKeys/sshKeys';
+import type { ObjectStorageController } from '../objectStorage';
+import type { RefreshScheduler } from '../clusters';
+import type { SshKeysController } from '../sshKeys';
 import { affectsApi, affectsRefreshInterval } from './settings';
 import type { AccountState, Store } from './store';
-import { mark } from '../testing/timingMarks';
+import { mark } from '../testing';
 
 export interface SessionParts {
   readonly store: Store;

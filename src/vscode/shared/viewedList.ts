@@ -8,7 +8,7 @@ import { errorMessage, isTensorPoolError } from '../../api/errors';
 import type { ApiService } from './apiService';
 import { RefreshTimer, ScopedList, type ScopeKey } from './listScope';
 import type { Log } from './log';
-import { refreshDelay } from '../clusters/refreshScheduler';
+import { refreshDelay } from '../clusters';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 

@@ -4,18 +4,18 @@
  * only outside production and not packaged in the VSIX, so it takes the activation bundle's module state
  * (timing marks, the refresh time scale…) as arguments rather than importing a second copy of it.
  */
-import type { AccountFeature } from '../account/accountSetup';
+import type { AccountFeature } from '../account';
 import type { Actions } from '../shared/lazyActions';
-import type { ClustersFeature } from '../clusters/clustersSetup';
+import type { ClustersFeature } from '../clusters';
 import type { Core } from '../shared/extensionCore';
-import type { JobsFeature } from '../jobs/jobsSetup';
+import type { JobsFeature } from '../jobs';
 import type { ApiLoadTiming } from '../shared/lazyApi';
-import type { ObjectStorageFeature } from '../objectStorage/objectStorageSetup';
-import type { SshKeysFeature } from '../sshKeys/sshKeysSetup';
-import type { AccountStatusBar } from '../account/statusBar';
+import type { ObjectStorageFeature } from '../objectStorage';
+import type { SshKeysFeature } from '../sshKeys';
+import type { AccountStatusBar } from '../account';
 import type { TerminalTapRecord } from './terminalTap';
 import type { ActivationTimings, TensorPoolExtensionApi } from './testApi';
-import type { VolumesFeature } from '../volumes/volumesSetup';
+import type { VolumesFeature } from '../volumes';
 
 export interface SurfaceParts {
   core: Core;

@@ -21,7 +21,7 @@ import { REMOTE_SSH_ID, type HostSeams } from '../../shared/hostSeams';
 import { configWriters } from '../../shared/lazyConfig';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
-import { ClusterFinder, type CreatedInstances } from '../../clusters/onUse/pickCluster';
+import { ClusterFinder, type CreatedInstances } from '../../clusters/onUse';
 import { readSshSettings as settings, useSshConfigBlock } from '../../shared/settings';
 import type { Store } from '../../shared/store';
 import type { StoredState } from '../../shared/storedState';

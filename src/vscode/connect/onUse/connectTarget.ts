@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../../../model/cluster';
 import type { Prompter } from '../../../wizards/prompter';
-import type { ClusterFinder } from '../../clusters/onUse/pickCluster';
-import type { ClusterNode } from '../../clusters/clustersTree';
+import type { ClusterFinder } from '../../clusters/onUse';
+import type { ClusterNode } from '../../clusters';
 
 export interface ConnectTarget {
   readonly cluster: Cluster;

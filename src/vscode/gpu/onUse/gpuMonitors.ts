@@ -2,7 +2,7 @@
  *  again when asked twice. Part of the lazily loaded actions. */
 import * as vscode from 'vscode';
 import { clusterPhase, type Cluster } from '../../../model/cluster';
-import type { ClusterNode } from '../../clusters/clustersTree';
+import type { ClusterNode } from '../../clusters';
 import type { GpuSampler, NodeTarget } from '../gpuSampler';
 import { GpuMonitor, type GpuMonitorState } from './gpuMonitor';
 

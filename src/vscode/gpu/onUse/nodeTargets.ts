@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { clusterPhase, type Cluster } from '../../../model/cluster';
 import { isSshHost, isSshPort, isSshUser } from '../../../model/sshAddress';
 import { buildSshArgv } from '../../../model/sshCommand';
-import { nodeLogin } from '../../connect/onUse/connectLogin';
+import { nodeLogin } from '../../connect/onUse';
 import type { NodeTarget } from '../gpuSampler';
 
 const OPTIONS = [

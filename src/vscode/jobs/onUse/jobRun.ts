@@ -28,7 +28,7 @@ import type { LocalCommandRunner } from '../../shared/onUse/localCommands';
 import type { Log } from '../../shared/log';
 import type { Store } from '../../shared/store';
 import type { WorkspaceState } from '../../shared/storedState';
-import { jobFileKey } from '../../jobFiles/jobFileLenses';
+import { jobFileKey } from '../../jobFiles';
 import type * as JobFilesModule from '../../jobFiles/onUse/jobFiles';
 
 const JOB_FILE = /\.tp\.toml$/i;

@@ -9,7 +9,7 @@ import type { S3Credentials, S3Object, S3Session } from '../../../s3';
 import { loadApi } from '../../shared/lazyApi';
 import { loadS3 } from './lazyS3';
 import type { Log } from '../../shared/log';
-import type { ObjectStorageController } from '../../objectStorage/objectStorage';
+import type { ObjectStorageController } from '../../objectStorage';
 import { readProxySettings } from '../../shared/settings';
 
 export type BrowseNode =

@@ -9,7 +9,7 @@ import type { Prompter } from '../../../wizards/prompter';
 import { BucketBrowser, type BrowseNode } from './bucketBrowser';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
-import type { ObjectStorageController } from '../../objectStorage/objectStorage';
+import type { ObjectStorageController } from '../../objectStorage';
 import { S3Commands, type Target } from './s3Commands';
 import { S3FileSystem } from './s3FileSystem';
 import { browseRow, S3_SCHEME } from './objectRows';

@@ -23,7 +23,7 @@ import {
   type NodeSsh,
 } from '../../../model/portForward';
 import { buildSshArgv } from '../../../model/sshCommand';
-import type { ConnectTarget } from '../../connect/onUse/connectTarget';
+import type { ConnectTarget } from '../../connect/onUse';
 import type { ForwardOutcome, PortActions } from './portActions';
 
 const START_WAIT_MS = 120_000;

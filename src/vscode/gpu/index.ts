@@ -1,0 +1,6 @@
+// The entry file of GPU telemetry: another folder of src/vscode imports
+// this folder's code only from here (eslint/layersRule.mjs).
+export { gpuItem, gpuTooltipLines, nodeGpuLook } from './gpuRows';
+export type { GpuSampler, NodeTarget } from './gpuSampler';
+export { makeGpuSampler, setupGpu } from './gpuSetup';
+export type { GpuFeature } from './gpuSetup';

@@ -1,0 +1,4 @@
+// The entry file of job files: another folder of src/vscode imports
+// this folder's code only from here (eslint/layersRule.mjs).
+export { jobFileKey } from './jobFileLenses';
+export type { JobFilesFeature } from './jobFileSetup';
