@@ -54,7 +54,9 @@ const BENCH_JS = [
   '}',
 ].join('\n');
 const SAMPLE_MS = 100;
-/** Jobs streamed one after the other (env TENSORPOOL_BENCH_JOB_STREAMS): the delay row is their median. */
+/** Pairs of jobs (extraction on and off) streamed one after the other (env TENSORPOOL_BENCH_JOB_STREAMS): the
+ *  delay rows are medians over them. Kept at 5: a run with 4 on a heavily shared machine read 4.52x on VS
+ *  Code 1.139 against the 5x gate (per job 2.1x, 3.7x, 5.3x, 15.8x), too close to save 10 s. */
 const STREAMS = Math.max(1, Number(process.env.TENSORPOOL_BENCH_JOB_STREAMS ?? 5));
 /** After the follower ends, the terminal still writes what waited (at most its scrollback + a screen). */
 const DRAIN_MS = 500;

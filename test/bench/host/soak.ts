@@ -3,13 +3,14 @@
 // while jobs and volumes change state, then: heap growth after a full GC, timers and open sockets, error
 // notifications.
 //
-// Accelerated time: the test API divides every automatic refresh delay by SCALE (15), so the default
-// interval (tensorpool.refreshInterval 60 s) becomes 4 s and the fast one while something is in transition
-// (5 s) 333 ms; SOAK_MS (120 s) of wall time is then 30 minutes of the extension's refresh schedule at the
+// Accelerated time: the test API divides every automatic refresh delay by SCALE (30), so the default
+// interval (tensorpool.refreshInterval 60 s) becomes 2 s and the fast one while something is in transition
+// (5 s) 167 ms; SOAK_MS (60 s) of wall time is then 30 minutes of the extension's refresh schedule at the
 // default setting (30 cluster, job and volume list refreshes in the quiet parts, more while something moves).
+// (It was x15 over 120 s: the same schedule, jobs and volumes in half the wall time.)
 // The engine's own timings are shortened to match: a job runs ~2.5 s (5 lines, 300 ms apart), a volume is
 // created or destroyed in ~1.3 s.
-// Every CYCLE_MS (wall) a job is pushed through the extension's Run on Cluster… command (followed into its
+// Every CYCLE_MS (6 s wall) a job is pushed through the extension's Run on Cluster… command (followed into its
 // terminal, which is closed once the job ended), a volume is created and the previous one destroyed (REST, as
 // another client of the same account would), so the Jobs and Volumes sections see PENDING / RUNNING /
 // COMPLETED and CREATING / READY / DESTROYING.
@@ -35,9 +36,10 @@ import { sleep, until } from '../../shared/wait';
 import { collector } from './gc';
 import { bySection, hideAllSections, inTransition, showAllSections } from './sections';
 
-const SCALE = 15;
-const SOAK_MS = Number(process.env.TENSORPOOL_BENCH_SOAK_MS ?? 120_000);
-const CYCLE_MS = 12_000;
+const SCALE = 30;
+const SOAK_MS = Number(process.env.TENSORPOOL_BENCH_SOAK_MS ?? 60_000);
+/** A job and a volume every CYCLE_MS: 10 in the window, plus the warm-up's. */
+const CYCLE_MS = 6000;
 const SETTLE_MS = 6000;
 /** A real job (a node of the engine's, the user's key): it prints a few lines and ends. */
 const JOB_FILE = 'commands = ["echo soak job on $TP_NODE; sleep 1; echo done"]\n';
@@ -181,7 +183,11 @@ export async function soak(
     await sleep(4000);
     await settled();
     closeTerminals();
-    const before = await measure();
+    // Two windows at the start, the lower counts kept: an injected-leak run read 8 timers at the start and 7
+    // (the leak included) at the end, a timer of the host's passing through the first window.
+    let before = await measure();
+    const second = await measure();
+    if (second.res.timers + second.res.sockets < before.res.timers + before.res.sockets) before = second;
     if (leakTimer) leaked = setInterval(() => undefined, 60_000);
 
     await clearAndShow(api, control);
