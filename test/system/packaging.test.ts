@@ -18,12 +18,15 @@ function vsceLs(): { files: string[]; output: string } {
   return { files: r.stdout.split('\n').filter(Boolean).sort(), output: r.stdout + r.stderr };
 }
 
-/** The bundles esbuild.mjs makes for the extension (all of dist/*.js but the local engine and its
- *  nodes' stand-in nvidia-smi). */
+/** What dist/ holds that is not the extension's: the local engine, its nodes' stand-in nvidia-smi, and the
+ *  test surface (loaded outside production only). */
+const NOT_SHIPPED = ['engine.js', 'nvidia-smi.js', 'testSurface.js'];
+
+/** The bundles esbuild.mjs makes for the extension (all of dist/*.js but NOT_SHIPPED). */
 function shippedBundles(): string[] {
   return fs
     .readdirSync(path.join(root, 'dist'))
-    .filter((f) => f.endsWith('.js') && f !== 'engine.js' && f !== 'nvidia-smi.js')
+    .filter((f) => f.endsWith('.js') && !NOT_SHIPPED.includes(f))
     .map((f) => `dist/${f}`);
 }
 
