@@ -8,8 +8,9 @@ import type { Cluster } from '../../src/model/cluster';
 import { accountLabel } from '../../src/model/account';
 import { startTestEngine, type EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY, createInput } from '../fixtures/payloads';
+import type { TextStyle } from '../../engine/types';
 
-const STYLES = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
+const STYLES: TextStyle[] = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
 
 /** What a text answer can honestly carry: timestamps to the second. */
 function comparable(c: Cluster) {
