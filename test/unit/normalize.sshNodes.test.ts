@@ -5,11 +5,12 @@
  */
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
-import { TensorPoolClient } from '../../src/api';
+import { type TensorPoolClient } from '../../src/api';
 import { clusterFromText, toCluster } from '../../src/api/normalize';
 import { startTestEngine, type EngineHandle } from '../fixtures/engine';
 import { createInput } from '../fixtures/payloads';
 import type { TextStyle } from '../../engine/types';
+import { apiClient } from '../shared/apiClient';
 
 const STYLES: TextStyle[] = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
 
@@ -22,9 +23,7 @@ describe('real nodes: ssh port and user from structured and text-only answers', 
 
   before(async () => {
     engine = await startTestEngine({ pendingMs: 10, processingMs: 10, nodes: 'require' });
-    client = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    client = apiClient(engine, {
       userAgent: 'test',
       retryBaseMs: 5,
     });
