@@ -19,7 +19,7 @@ import { setPriority } from './priority';
 import { parsePrices } from './quotes';
 import { nodesControl } from './nodeControl';
 import { bulkSeed } from './seed';
-import { iso } from './state';
+import { iso } from './ids';
 import type { AnswerEndpoint, AnswerShape, EngineConfig, ListMode, TextStyle } from './types';
 import { objectCount } from './types';
 import { INSTANCE_TYPE_PATTERN, MAX_NUM_NODES } from './validate';
@@ -252,9 +252,9 @@ function seed(core: EngineCore, b: Record<string, unknown>): Reply {
   const count = b.clusters;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 100_000)
     return bad('clusters must be an integer between 0 and 100000');
-  let owner = core.state.primaryUser;
+  let owner = core.state.identity.primaryUser;
   if (b.token !== undefined) {
-    const u = typeof b.token === 'string' ? core.state.userForToken(b.token) : undefined;
+    const u = typeof b.token === 'string' ? core.state.identity.userForToken(b.token) : undefined;
     if (!u) return bad('token is not one of the engine tokens');
     owner = u;
   }
@@ -266,15 +266,16 @@ function seed(core: EngineCore, b: Record<string, unknown>): Reply {
   const numNodes = b.numNodes ?? 1;
   if (typeof numNodes !== 'number' || !Number.isInteger(numNodes) || numNodes < 1 || numNodes > MAX_NUM_NODES)
     return bad(`numNodes must be 1..${MAX_NUM_NODES}`);
-  const created = bulkSeed(core.state, { count, owner, prefix, instanceType, numNodes }, Date.now());
-  return json(200, { created, owner: owner.uid, total: core.state.clusterCount() });
+  const created = bulkSeed(core.state.clusters, { count, owner, prefix, instanceType, numNodes }, Date.now());
+  return json(200, { created, owner: owner.uid, total: core.state.clusters.clusterCount() });
 }
 
 function putObject(core: EngineCore, b: Record<string, unknown>): Reply {
   if (typeof b.bucket !== 'string' || typeof b.key !== 'string' || b.key === '')
     return bad('bucket and key must be strings');
-  if (!core.state.storageRecord(core.state.primaryUser)) return notFound('object storage is not enabled');
-  const bucket = core.state.getBucket(b.bucket);
+  if (!core.state.objectStorage.storageRecord(core.state.identity.primaryUser))
+    return notFound('object storage is not enabled');
+  const bucket = core.state.objectStorage.getBucket(b.bucket);
   if (!bucket) return notFound(`no bucket ${b.bucket}`);
   bucket.objects.add(b.key);
   return json(200, { bucket: bucket.name, key: b.key, object_count: objectCount(bucket) });
@@ -283,26 +284,30 @@ function putObject(core: EngineCore, b: Record<string, unknown>): Reply {
 /** Everything the engine holds, for assertions and debugging. Tokens are not part of it. */
 function dump(core: EngineCore): Record<string, unknown> {
   const state = core.state;
+  const identity = state.identity;
   const now = Date.now();
   return {
     config: state.config,
-    org: { org_id: state.org.id, org_name: state.org.name, balance: state.org.balanceUsd },
-    users: [...state.users.values()].map((u) => ({
+    org: { org_id: identity.org.id, org_name: identity.org.name, balance: identity.org.balanceUsd },
+    users: [...identity.users.values()].map((u) => ({
       uid: u.uid,
       email: u.email,
       name: u.name,
       readonly: u.readonly,
-      has_token: u !== state.teammate,
+      has_token: u !== identity.teammate,
     })),
-    clusters: state
+    clusters: state.clusters
       .allClusters(now)
       .map((v) => ({ ...clusterJson(v, true), request_ids: v.cluster.requestIds })),
-    requests: [...state.requests.values()].map((r) => ({ ...requestJson(state, r, now), owner: r.ownerUid })),
-    ssh_keys: state
-      .listSshKeys(state.primaryUser, true)
-      .map((k) => sshKeyJson(k, state.users.get(k.ownerUid))),
-    object_storage: state.storageRecord(state.primaryUser),
-    buckets: state.listBuckets().map((bk) => ({
+    requests: [...state.requests.values()].map((r) => ({
+      ...requestJson(state.requests, r, now),
+      owner: r.ownerUid,
+    })),
+    ssh_keys: state.sshKeys
+      .listSshKeys(identity.primaryUser, true)
+      .map((k) => sshKeyJson(k, identity.users.get(k.ownerUid))),
+    object_storage: state.objectStorage.storageRecord(identity.primaryUser),
+    buckets: state.objectStorage.listBuckets().map((bk) => ({
       name: bk.name,
       created_at: iso(bk.createdMs),
       object_count: objectCount(bk),

@@ -10,7 +10,7 @@
 // `delayMs` applies before any action. Without `action`: respond if status/body/rawBody is given,
 // delay if only delayMs is, otherwise respond 500.
 
-import { hex } from './state';
+import { hex } from './ids';
 
 // On a WebSocket (method `WS`, path /job/push or /job/listen/*), counting the messages the server sends:
 //   terminate   after `afterMessages` messages, kill the TCP connection (the client sees 1006)

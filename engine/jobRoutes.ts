@@ -13,7 +13,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { detail, json, type Reply } from './http';
 import { TERMINAL_JOB, type Job } from './jobs';
 import { del, flag, get, post, shaped, shapeOf, type PublicCtx, type Route, type UserCtx } from './routes';
-import { iso } from './state';
+import { iso } from './ids';
 import { styledTable } from './text';
 import type { TextStyle } from './types';
 import { issue, validationReply } from './validate';
@@ -56,7 +56,7 @@ function jobJson(ctx: PublicCtx, j: Job): Record<string, unknown> {
     ended_at: ended === null ? null : iso(ended),
     exit_code: jobs.exitCode(j, ctx.now),
     teardown_cluster: j.teardown,
-    owner_email: ctx.state.users.get(j.ownerUid)?.email ?? j.ownerUid,
+    owner_email: ctx.state.identity.users.get(j.ownerUid)?.email ?? j.ownerUid,
   };
 }
 

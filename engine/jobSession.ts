@@ -166,7 +166,7 @@ export class Session {
     else if (typeof key !== 'string' || !key.trim())
       this.close(1008, 'Missing TENSORPOOL_KEY: the first message must be {"TENSORPOOL_KEY": "<API key>"}');
     else {
-      const user = this.core.state.userForToken(key.trim());
+      const user = this.core.state.identity.userForToken(key.trim());
       if (user) return user;
       this.close(1008, 'Invalid API key');
     }

@@ -39,9 +39,9 @@ async function push(s: Session, core: EngineCore): Promise<void> {
     return s.close(4400, 'teardown_cluster must be a boolean');
   const now = Date.now();
   const state = core.state;
-  const cluster = state.findCluster(user, p.cluster_id, now);
+  const cluster = state.clusters.findCluster(user, p.cluster_id, now);
   if (!cluster) return s.close(4404, `Cluster '${p.cluster_id}' not found`);
-  const status = state.view(cluster, now).status;
+  const status = state.clusters.view(cluster, now).status;
   if (status !== 'RUNNING') return s.close(4409, `Cluster ${cluster.id} is ${status}, not RUNNING`);
   const teardown = p.teardown_cluster === true;
   const input = {

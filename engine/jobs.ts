@@ -17,8 +17,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Toml from 'smol-toml' with { 'resolution-mode': 'import' };
 import type { RealRun } from './jobRunner';
-import type { EngineState } from './state';
-import type { User } from './types';
+import type { ClusterStore } from './clusterStore';
+import type { EngineConfig, User } from './types';
 import { isMetricStyle, METRIC_STYLES, metricLine, type MetricStyle } from './metricLines';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'canceling' | 'canceled';
@@ -125,7 +125,15 @@ export function jobLine(job: Job, idx: number): string {
 export class JobStore {
   private readonly jobs = new Map<string, Job>();
 
-  constructor(private readonly state: EngineState) {}
+  /** `config` is read live (its `jobs` part when a job is created); `clusters` tears down a job's
+   *  cluster when it was submitted with teardown_cluster. */
+  constructor(
+    private readonly state: {
+      config: EngineConfig;
+      users: ReadonlyMap<string, User>;
+      clusters: Pick<ClusterStore, 'destroyCluster'>;
+    },
+  ) {}
 
   create(
     user: User,
@@ -282,7 +290,7 @@ export class JobStore {
       if (!j.teardown || j.torn || !TERMINAL_JOB.has(this.status(j, now))) continue;
       j.torn = true;
       const owner = this.state.users.get(j.ownerUid);
-      if (owner) this.state.destroyCluster(owner, j.clusterId, now);
+      if (owner) this.state.clusters.destroyCluster(owner, j.clusterId, now);
     }
   }
 

@@ -50,7 +50,7 @@ export interface NodesOptions {
   sshdPath?: string;
 }
 
-/** What the domain state tells the nodes (engine/state.ts calls these). */
+/** What the domain state tells the nodes (engine/clusterStore.ts and sshKeyStore.ts call these). */
 export interface NodeHooks {
   /** Boot a node for each instance; `live`: its keys follow the saved keys (seeded clusters). */
   clusterCreated(cluster: Cluster, keys: string[], live: boolean): void;

@@ -1,7 +1,8 @@
 // Wire shapes (snake_case JSON) of the engine's records. One place, so list, info, the state dump and
 // the tests all agree on field names.
 
-import { iso, type EngineState } from './state';
+import { iso } from './ids';
+import type { RequestStore } from './requests';
 import {
   objectCount,
   type Bucket,
@@ -71,8 +72,8 @@ export function sshAddress(i: Instance): { host: string; port: number; user: str
   return i.node && (i.node.state === 'up' || i.node.state === 'down') ? i.node : undefined;
 }
 
-export function requestJson(state: EngineState, r: TrackedRequest, now: number): Record<string, unknown> {
-  const status = state.requestStatus(r, now);
+export function requestJson(requests: RequestStore, r: TrackedRequest, now: number): Record<string, unknown> {
+  const status = requests.status(r, now);
   const out: Record<string, unknown> = {
     request_id: r.id,
     request_type: r.type,

@@ -145,37 +145,42 @@ const health: Route[] = [
 
 const account: Route[] = [
   get('/me', ({ state, user }) => {
-    const fields = () => ({ ...userJson(user, state.org.name), balance: state.org.balanceUsd });
+    const fields = () => ({
+      ...userJson(user, state.identity.org.name),
+      balance: state.identity.org.balanceUsd,
+    });
     const shape = state.config.answers.me;
     return shape ? shaped(shape, () => meText(user), fields) : json(200, fields());
   }),
   get('/user/info', ({ state, user }) =>
     json(200, {
-      message: userInfoText(user, state.org),
-      ...userJson(user, state.org.name),
-      balance: state.org.balanceUsd,
+      message: userInfoText(user, state.identity.org),
+      ...userJson(user, state.identity.org.name),
+      balance: state.identity.org.balanceUsd,
     }),
   ),
   get('/user/organization/info', ({ state, user }) => {
-    const members = state.members(user.orgId).map((m) => ({ uid: m.uid, email: m.email, name: m.name }));
+    const members = state.identity
+      .members(user.orgId)
+      .map((m) => ({ uid: m.uid, email: m.email, name: m.name }));
     const message =
-      `${state.org.name} (${state.org.id}), balance $${state.org.balanceUsd.toFixed(2)}\n` +
+      `${state.identity.org.name} (${state.identity.org.id}), balance $${state.identity.org.balanceUsd.toFixed(2)}\n` +
       table(
         ['UID', 'EMAIL', 'NAME'],
         members.map((m) => [m.uid, m.email, m.name]),
       );
     return json(200, {
       message,
-      org_id: state.org.id,
-      org_name: state.org.name,
+      org_id: state.identity.org.id,
+      org_name: state.identity.org.name,
       members,
-      balance: state.org.balanceUsd,
+      balance: state.identity.org.balanceUsd,
     });
   }),
   post('/user/ssh-key/add', (ctx) => {
     const b = body(ctx, validateSshKeyAdd);
     if ('reply' in b) return b.reply;
-    const added = ctx.state.addSshKey(ctx.user, b.value, ctx.now);
+    const added = ctx.state.sshKeys.addSshKey(ctx.user, b.value, ctx.now);
     if (!added.ok) return detail(added.code, added.message);
     return json(200, {
       key_id: added.value.id,
@@ -185,16 +190,16 @@ const account: Route[] = [
   get('/user/ssh-key/list', (ctx) => {
     const f = flag(ctx, 'include_org');
     if ('reply' in f) return f.reply;
-    const keys = ctx.state.listSshKeys(ctx.user, f.value);
+    const keys = ctx.state.sshKeys.listSshKeys(ctx.user, f.value);
     const shape = shapeOf(ctx.state, 'sshKeyList');
     return shaped(
       shape,
-      () => sshKeysText(keys, ctx.state.users, f.value, shape.style),
-      () => ({ keys: keys.map((k) => sshKeyJson(k, ctx.state.users.get(k.ownerUid))) }),
+      () => sshKeysText(keys, ctx.state.identity.users, f.value, shape.style),
+      () => ({ keys: keys.map((k) => sshKeyJson(k, ctx.state.identity.users.get(k.ownerUid))) }),
     );
   }),
   del('/user/ssh-key/remove/:key_id', ({ state, user, params }) => {
-    const removed = state.removeSshKey(user, params.key_id);
+    const removed = state.sshKeys.removeSshKey(user, params.key_id);
     return removed.ok
       ? json(200, { message: `SSH key '${removed.value.name}' (${removed.value.id}) removed` })
       : detail(removed.code, removed.message);
@@ -210,13 +215,14 @@ const clusters: Route[] = [
     const input = b.value;
     const unoffered = unofferedType(input.instanceType, ctx.state.config.instanceTypes);
     if (unoffered) return unoffered;
-    const created = ctx.state.createCluster(ctx.user, input, ctx.now);
+    const created = ctx.state.clusters.createCluster(ctx.user, input, ctx.now);
     if (!created.ok) return detail(created.code, created.message);
     if (input.saveKeys) {
       // save_keys: remember the given keys on the user's profile (duplicates are simply skipped).
       for (const text of input.publicKeys) {
         const parsed = parseSshPublicKey(text);
-        if (parsed) ctx.state.addSshKey(ctx.user, { publicKey: text.trim(), name: null, ...parsed }, ctx.now);
+        if (parsed)
+          ctx.state.sshKeys.addSshKey(ctx.user, { publicKey: text.trim(), name: null, ...parsed }, ctx.now);
       }
     }
     const { cluster, request } = created.value;
@@ -233,7 +239,7 @@ const clusters: Route[] = [
   patch('/cluster/edit/:cluster', (ctx) => {
     const b = body(ctx, validateEdit);
     if ('reply' in b) return b.reply;
-    const edited = ctx.state.editCluster(ctx.user, ctx.params.cluster, b.value, ctx.now);
+    const edited = ctx.state.clusters.editCluster(ctx.user, ctx.params.cluster, b.value, ctx.now);
     if (!edited.ok) return detail(edited.code, edited.message);
     const { cluster, changes } = edited.value;
     return json(202, {
@@ -248,7 +254,7 @@ const clusters: Route[] = [
     if ('reply' in org) return org.reply;
     const inst = flag(ctx, 'instances');
     if ('reply' in inst) return inst.reply;
-    const views = ctx.state.listClusters(ctx.user, org.value, ctx.now);
+    const views = ctx.state.clusters.listClusters(ctx.user, org.value, ctx.now);
     const shape = shapeOf(ctx.state, 'clusterList');
     // Storage volumes: each cluster's attached volumes (engine/volumeRoutes.ts).
     const vols = views.map((v) => ({
@@ -270,9 +276,9 @@ const clusters: Route[] = [
   }),
 
   get('/cluster/info/:cluster', (ctx) => {
-    const cluster = ctx.state.findCluster(ctx.user, ctx.params.cluster, ctx.now);
+    const cluster = ctx.state.clusters.findCluster(ctx.user, ctx.params.cluster, ctx.now);
     if (!cluster) return detail(404, `Cluster '${ctx.params.cluster}' not found`);
-    const v = ctx.state.view(cluster, ctx.now);
+    const v = ctx.state.clusters.view(cluster, ctx.now);
     const shape = shapeOf(ctx.state, 'clusterInfo');
     const vols = ctx.state.volumes.forCluster(cluster.id, ctx.now); // storage volumes
     return shaped(
@@ -283,13 +289,13 @@ const clusters: Route[] = [
   }),
 
   get('/cluster/operations/:cluster', (ctx) => {
-    const cluster = ctx.state.findCluster(ctx.user, ctx.params.cluster, ctx.now);
+    const cluster = ctx.state.clusters.findCluster(ctx.user, ctx.params.cluster, ctx.now);
     if (!cluster) return detail(404, `Cluster '${ctx.params.cluster}' not found`);
     const type = (ctx.query.get('request_type') ?? ctx.query.get('type'))?.toUpperCase();
     const status = ctx.query.get('status')?.toUpperCase();
-    const ops = ctx.state
+    const ops = ctx.state.clusters
       .operations(cluster)
-      .map((r) => requestJson(ctx.state, r, ctx.now))
+      .map((r) => requestJson(ctx.state.requests, r, ctx.now))
       .filter((r) => (!type || r.request_type === type) && (!status || r.status === status));
     const message = ops.length
       ? table(
@@ -306,7 +312,7 @@ const clusters: Route[] = [
   }),
 
   del('/cluster/:cluster', (ctx) => {
-    const destroyed = ctx.state.destroyCluster(ctx.user, ctx.params.cluster, ctx.now);
+    const destroyed = ctx.state.clusters.destroyCluster(ctx.user, ctx.params.cluster, ctx.now);
     if (!destroyed.ok) return detail(destroyed.code, destroyed.message);
     const { cluster, request, already } = destroyed.value;
     const message = already
@@ -316,9 +322,9 @@ const clusters: Route[] = [
   }),
 
   get('/request/info/:request_id', (ctx) => {
-    const r = ctx.state.findRequest(ctx.user, ctx.params.request_id);
+    const r = ctx.state.requests.find(ctx.user, ctx.params.request_id);
     if (!r) return detail(404, `Request '${ctx.params.request_id}' not found`);
-    const info = requestJson(ctx.state, r, ctx.now);
+    const info = requestJson(ctx.state.requests, r, ctx.now);
     const terminal = info.status === 'COMPLETED' || info.status === 'FAILED';
     return json(
       200,
@@ -343,9 +349,9 @@ const clusters: Route[] = [
         ),
       ]);
     }
-    const found = ctx.state.findInstance(ctx.user, ctx.params.instance_id, ctx.now);
+    const found = ctx.state.clusters.findInstance(ctx.user, ctx.params.instance_id, ctx.now);
     if (!found) return detail(404, `Instance '${ctx.params.instance_id}' not found`);
-    const v = ctx.state.view(found.cluster, ctx.now);
+    const v = ctx.state.clusters.view(found.cluster, ctx.now);
     if (!v.addressed || v.status === 'FAILED') {
       return detail(
         409,
@@ -372,25 +378,27 @@ const NOT_ENABLED =
 /** Run `fn` with the organisation's storage record, or answer 404 before enable. */
 function withStorage(fn: (ctx: UserCtx, record: ObjectStorageRecord) => Reply): (ctx: UserCtx) => Reply {
   return (ctx) => {
-    const record = ctx.state.storageRecord(ctx.user);
+    const record = ctx.state.objectStorage.storageRecord(ctx.user);
     return record ? fn(ctx, record) : detail(404, NOT_ENABLED);
   };
 }
 
 const objectStorage: Route[] = [
-  post('/object-storage/enable', ({ state, user, now }) => json(200, state.enableStorage(user, now).record)),
+  post('/object-storage/enable', ({ state, user, now }) =>
+    json(200, state.objectStorage.enableStorage(user, now).record),
+  ),
   get(
     '/object-storage/credentials',
     withStorage((_ctx, record) => json(200, record)),
   ),
   post(
     '/object-storage/rotate-keys',
-    withStorage(({ state, user, now }) => json(200, state.rotateStorageKeys(user, now))),
+    withStorage(({ state, user, now }) => json(200, state.objectStorage.rotateStorageKeys(user, now))),
   ),
   del(
     '/object-storage/disable',
     withStorage(({ state, user }) => {
-      state.disableStorage(user);
+      state.objectStorage.disableStorage(user);
       return json(200, {
         message: 'Object storage disabled. Its access keys no longer work and its buckets were removed.',
       });
@@ -423,8 +431,8 @@ const objectStorage: Route[] = [
     withStorage(({ state }) =>
       // Plain names: the official CLI prints each entry as is (the extension reads names or records).
       json(200, {
-        buckets: state.listBuckets().map((b) => b.name),
-        message: bucketsText(state.listBuckets()),
+        buckets: state.objectStorage.listBuckets().map((b) => b.name),
+        message: bucketsText(state.objectStorage.listBuckets()),
       }),
     ),
   ),
@@ -433,7 +441,7 @@ const objectStorage: Route[] = [
     withStorage(({ state, params, now }) => {
       const issues = validateBucketName(params.bucket);
       if (issues.length) return validationReply(issues);
-      const created = state.createBucket(params.bucket, now);
+      const created = state.objectStorage.createBucket(params.bucket, now);
       if (!created.ok) return detail(created.code, created.message);
       return json(201, { message: `Bucket '${created.value.name}' created`, ...bucketJson(created.value) });
     }),
@@ -441,7 +449,7 @@ const objectStorage: Route[] = [
   del(
     '/object-storage/bucket/delete/:bucket',
     withStorage(({ state, params }) => {
-      const deleted = state.deleteBucket(params.bucket);
+      const deleted = state.objectStorage.deleteBucket(params.bucket);
       return deleted.ok ? noContent() : detail(deleted.code, deleted.message);
     }),
   ),

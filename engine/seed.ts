@@ -1,6 +1,7 @@
 // Seeds: the demo state (`--seed demo`) and bulk clusters (POST /_engine/seed).
 
-import type { EngineState } from './state';
+import type { ClusterStore } from './clusterStore';
+import type { Identity } from './identity';
 import type { User } from './types';
 
 const HOUR = 3_600_000;
@@ -20,9 +21,9 @@ function pastClaim(
  * failed. Plus a running cluster of a teammate, so include_org shows more than the caller's own.
  * Object storage stays disabled.
  */
-export function applyDemoSeed(state: EngineState, now: number): void {
-  const me = state.primaryUser;
-  state.seedCluster({
+export function applyDemoSeed(state: { clusters: ClusterStore; identity: Identity }, now: number): void {
+  const me = state.identity.primaryUser;
+  state.clusters.seedCluster({
     owner: me,
     name: 'llm-train-8xh100',
     instanceType: '8xH100',
@@ -33,7 +34,7 @@ export function applyDemoSeed(state: EngineState, now: number): void {
     claim: pastClaim(now - 26 * HOUR, 'COMPLETED'),
     realNodes: true,
   });
-  state.seedCluster({
+  state.clusters.seedCluster({
     owner: me,
     name: 'dev-box-1xh100',
     instanceType: '1xH100',
@@ -42,11 +43,11 @@ export function applyDemoSeed(state: EngineState, now: number): void {
     claim: pastClaim(now - 3 * HOUR, 'COMPLETED'),
     realNodes: true,
   });
-  state.seedProvisioning(
+  state.clusters.seedProvisioning(
     { owner: me, name: 'eval-1xh200', instanceType: '1xH200', numNodes: 1, createdMs: now, realNodes: true },
     now,
   );
-  state.seedCluster({
+  state.clusters.seedCluster({
     owner: me,
     name: 'big-run-8xb200',
     instanceType: '8xB200',
@@ -58,8 +59,8 @@ export function applyDemoSeed(state: EngineState, now: number): void {
       'Could not provision 4 x 8xB200: insufficient capacity. Try fewer nodes or another instance type.',
     ),
   });
-  state.seedCluster({
-    owner: state.teammate,
+  state.clusters.seedCluster({
+    owner: state.identity.teammate,
     name: 'team-inference-2xh100',
     instanceType: '2xH100',
     numNodes: 1,
@@ -79,12 +80,12 @@ export interface BulkSeed {
 
 /** Insert `count` running clusters named `<prefix>-<n>` (skipping names already taken). Linear
  *  time: 10,000 clusters take a few tens of milliseconds. */
-export function bulkSeed(state: EngineState, seed: BulkSeed, now: number): number {
+export function bulkSeed(clusters: ClusterStore, seed: BulkSeed, now: number): number {
   let n = 0;
   for (let i = 1; n < seed.count; i++) {
     const name = `${seed.prefix}-${i}`;
-    if (state.hasClusterNamed(seed.owner, name)) continue;
-    state.seedCluster({
+    if (clusters.hasClusterNamed(seed.owner, name)) continue;
+    clusters.seedCluster({
       owner: seed.owner,
       name,
       instanceType: seed.instanceType,

@@ -311,7 +311,7 @@ function dispatch(
       reply: authError(401, 'Not authenticated: send the header Authorization: Bearer <API token>'),
       user: null,
     };
-  const user = core.state.userForToken(credential);
+  const user = core.state.identity.userForToken(credential);
   if (!user) return { reply: authError(401, 'Invalid API token'), user: null };
   if (user.readonly && MUTATING.has(method)) {
     return { reply: authError(403, 'This API token is read-only and cannot change anything'), user };

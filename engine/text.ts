@@ -3,7 +3,7 @@
 // (with instances) renders in a few milliseconds.
 
 import { sshAddress } from './present';
-import { iso } from './state';
+import { iso } from './ids';
 import {
   objectCount,
   type Bucket,

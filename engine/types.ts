@@ -1,6 +1,6 @@
 // Domain types of the local engine. Plain data: no HTTP, no Node APIs. Everything that depends on
 // time (request status, cluster status, instance addresses) is *derived* from these records and the
-// current clock by state.ts, never stored, so the engine needs no timers (see state.ts).
+// current clock by the stores, never stored, so the engine needs no timers (see requests.ts).
 
 import type { JobConfig } from './jobs';
 import type { PriceTable } from './quotes';

@@ -5,7 +5,7 @@
 // problems carry both `message` and `detail`.
 
 import { json, type Reply } from './http';
-import { iso } from './state';
+import { iso } from './ids';
 import { table } from './text';
 import { issue, requireObject, type Parsed, type ValidationIssue } from './validate';
 import { MAX_VOLUME_GB, mountPath, type AttachmentStatus, type VolumeView } from './volumes';

@@ -1,15 +1,16 @@
 // Storage volumes (shared file systems attached to clusters): the engine's domain state for them.
 // Like clusters, nothing is timed: a volume's status and its attachments are derived from its
-// STORAGE_* requests and the clock whenever somebody looks (see state.ts). HTTP-agnostic; the
+// STORAGE_* requests and the clock whenever somebody looks (see requests.ts). HTTP-agnostic; the
 // routes are in volumeRoutes.ts.
 //
 // Rules (spec "Storage volumes"): volumes attach to multi-node GPU clusters and to CPU instances,
 // mounted at /mnt/<storage_id> on every node; size only grows; deletion protection refuses destroy;
 // a volume still attached to a cluster cannot be destroyed; create needs 24 h of cost in the balance.
 
-import type { EngineState } from './state';
-import { hex } from './state';
-import type { Cluster, RequestType, TrackedRequest, User } from './types';
+import type { ClusterStore } from './clusterStore';
+import { hex } from './ids';
+import type { RequestStore } from './requests';
+import type { Cluster, Org, RequestType, TrackedRequest, User } from './types';
 import {
   hourlyRate,
   ineligibility,
@@ -32,18 +33,27 @@ const no = (
   message,
 });
 
+/** What the volume store needs from its neighbours. */
+export interface VolumeStoreDeps {
+  requests: RequestStore;
+  clusters: Pick<ClusterStore, 'findCluster' | 'findClusterById' | 'view'>;
+  users: ReadonlyMap<string, User>;
+  /** The balance a create must cover. */
+  org: Org;
+}
+
 export class VolumeStore {
   private readonly volumes = new Map<string, Volume>();
 
-  constructor(private readonly state: EngineState) {}
+  constructor(private readonly state: VolumeStoreDeps) {}
 
   private status(r: string | null, now: number): string | undefined {
     const req = r ? this.state.requests.get(r) : undefined;
-    return req ? this.state.requestStatus(req, now) : undefined;
+    return req ? this.state.requests.status(req, now) : undefined;
   }
 
   private request(type: RequestType, v: Volume, user: User, now: number): TrackedRequest {
-    const r = this.state.startObjectRequest(type, v.id, user, now);
+    const r = this.state.requests.startObjectRequest(type, v.id, user, now);
     v.requestIds.push(r.id);
     return r;
   }
@@ -60,7 +70,7 @@ export class VolumeStore {
         if (this.status(a.attachId, now) === 'FAILED') return false;
         if (this.status(a.detachId, now) === 'COMPLETED') return false;
         if (this.status(a.detachId, now) === 'FAILED') a.detachId = null;
-        return this.state.findClusterById(a.clusterId) !== undefined;
+        return this.state.clusters.findClusterById(a.clusterId) !== undefined;
       });
     }
   }
@@ -75,7 +85,7 @@ export class VolumeStore {
           : 'ATTACHING';
       return {
         clusterId: a.clusterId,
-        clusterName: this.state.findClusterById(a.clusterId)?.name ?? null,
+        clusterName: this.state.clusters.findClusterById(a.clusterId)?.name ?? null,
         status,
       };
     });
@@ -196,7 +206,7 @@ export class VolumeStore {
       v.deletionProtection = input.deletionProtection;
       changes.push(`deletion protection turned ${v.deletionProtection ? 'on' : 'off'}`);
     }
-    const r = this.state.startObjectRequest('STORAGE_EDIT', v.id, user, now, true);
+    const r = this.state.requests.startObjectRequest('STORAGE_EDIT', v.id, user, now, true);
     v.requestIds.push(r.id);
     return { ok: true, value: { volume: v, changes } };
   }
@@ -214,11 +224,11 @@ export class VolumeStore {
       return no(409, `Storage volume ${v.id} is ${st} and cannot be attached now`);
     const clusters: Cluster[] = [];
     for (const cref of clusterRefs) {
-      const c = this.state.findCluster(user, cref, now);
+      const c = this.state.clusters.findCluster(user, cref, now);
       if (!c) return no(404, `Cluster '${cref}' not found`);
       const why = ineligibility(c);
       if (why) return no(400, why);
-      const cs = this.state.view(c, now).status;
+      const cs = this.state.clusters.view(c, now).status;
       if (cs !== 'RUNNING')
         return no(409, `Cluster ${c.id} is ${cs}; a volume can only be attached to a running cluster`);
       if (v.attachments.some((a) => a.clusterId === c.id))
@@ -241,7 +251,7 @@ export class VolumeStore {
   ): VolumeOutcome<{ volume: Volume; request: TrackedRequest }> {
     const v = this.find(user, ref, now);
     if (!v) return no(404, `Storage volume '${ref}' not found`);
-    const c = this.state.findCluster(user, clusterRef, now);
+    const c = this.state.clusters.findCluster(user, clusterRef, now);
     const a = v.attachments.find((x) => x.clusterId === (c?.id ?? clusterRef));
     if (!a) return no(409, `Storage volume ${v.id} is not attached to cluster '${clusterRef}'`);
     if (a.detachId) {

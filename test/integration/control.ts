@@ -1,5 +1,5 @@
-// The local engine's control surface (/_engine/*) and a typed view of the extension's test API,
-// for the account and cluster suites.
+// The extension's test API and sign-in for the account and cluster suites, and (re-exported from
+// helpers.ts) the engine's control surface.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
@@ -8,38 +8,7 @@ import { EXTENSION_ID, engine } from './helpers';
 
 export { sleep } from '../shared/wait';
 
-export interface LogEntry {
-  seq: number;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: unknown;
-  status: number | null;
-  authorization: string | null;
-  userAgent?: string | null;
-}
-
-async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${engine.url}/_engine/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `engine control ${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-export const control = {
-  reset: (seed: 'demo' | 'none' = 'none') => call('POST', 'reset', { seed }),
-  config: (c: Record<string, unknown>) => call('POST', 'config', c),
-  fault: (f: Record<string, unknown>) => call('POST', 'faults', f),
-  clearFaults: () => call('DELETE', 'faults'),
-  clearLog: () => call('DELETE', 'log'),
-  log: async () => ((await call('GET', 'log')) as { entries: LogEntry[] }).entries,
-  calls: async (method: string, path: string) =>
-    (await control.log()).filter((e) => e.method === method && e.path === path),
-};
+export { control } from './helpers';
 
 export async function api(): Promise<TensorPoolExtensionApi> {
   const ext = vscode.extensions.getExtension<TensorPoolExtensionApi>(EXTENSION_ID);

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import {
   activate,
+  control,
   engine,
   engineClusterNames,
   eventually,
@@ -15,7 +16,7 @@ import {
 const VIEW_COMMAND_SUFFIXES = ['focus', 'resetViewLocation', 'toggleVisibility', 'removeView', 'open'];
 
 suite('TensorPool extension in a real VS Code', () => {
-  suiteSetup(() => engine.reset('demo'));
+  suiteSetup(() => control.reset('demo'));
 
   test('activates and returns its test API', async () => {
     const api = await activate();

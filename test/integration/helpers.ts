@@ -1,6 +1,7 @@
 // Shared helpers for the integration tests: where the local engine is, the extension and its test API.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { EngineControl } from '../shared/engineControl';
 import { sleep } from '../shared/wait';
 
 export { eventually } from '../shared/wait';
@@ -23,15 +24,6 @@ export const engine = {
   get readonlyToken(): string {
     return env('TENSORPOOL_TEST_READONLY_TOKEN');
   },
-  /** Reset the engine's state (control surface, no auth): its demo data, or nothing. */
-  async reset(seed: 'demo' | 'none'): Promise<void> {
-    const response = await fetch(`${this.url}/_engine/reset`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ seed }),
-    });
-    assert.ok(response.ok, `engine reset: ${response.status}`);
-  },
   /** GET a path of the engine's API with the full-access token. */
   async get<T = unknown>(apiPath: string): Promise<T> {
     const response = await fetch(this.url + apiPath, { headers: { authorization: `Bearer ${this.token}` } });
@@ -39,6 +31,9 @@ export const engine = {
     return (await response.json()) as T;
   },
 };
+
+/** The engine's control surface (/_engine/*: reset, config, faults, the request log, seeds, nodes). */
+export const control = new EngineControl(() => engine.url);
 
 /** What activate() returns (notes/CONTRACTS.md, "Extension test API"). */
 export interface ExtensionApi {

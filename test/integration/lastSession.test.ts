@@ -38,12 +38,7 @@ suite('Clusters: the last session’s list at startup', () => {
   suiteSetup(async () => {
     ext = await api();
     await control.reset('none');
-    const seeded = await fetch(`${engine.url}/_engine/seed`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clusters: 3, prefix: 'lastsession' }),
-    });
-    assert.ok(seeded.ok, `seed: ${seeded.status}`);
+    assert.equal((await control.seed({ clusters: 3, prefix: 'lastsession' })).created, 3);
     assert.equal((await signIn()).ok, true);
     await accountIs(ext, 'signedIn');
     await vscode.commands.executeCommand('workbench.view.extension.tensorpool');

@@ -159,7 +159,7 @@ suite('Object storage: browsing and moving objects (real S3 server)', function (
     const smallRow = rows.find((r) => r.label === 'small.bin')!;
     await vscode.commands.executeCommand('tensorpool.downloadObjects', smallRow.node, vscode.Uri.file(out));
     assert.ok(fs.readFileSync(path.join(out, 'small.bin')).equals(fs.readFileSync(small)));
-    assert.deepEqual(((await tp('GET', '/_engine/s3')) as { pendingUploads: unknown[] }).pendingUploads, []);
+    assert.deepEqual((await control.s3()).pendingUploads, []);
   });
 
   test('an existing object is asked about: skip keeps it, overwrite replaces it', async () => {
@@ -204,7 +204,7 @@ suite('Object storage: browsing and moving objects (real S3 server)', function (
     );
     assert.ok(sent > 0 && sent < 64 * 1024 * 1024, 'cancelled part-way');
     assert.deepEqual(await session.run((c) => listAll(c, bucket, 'cancelled/')), []);
-    assert.deepEqual(((await tp('GET', '/_engine/s3')) as { pendingUploads: unknown[] }).pendingUploads, []);
+    assert.deepEqual((await control.s3()).pendingUploads, []);
     session.dispose();
   });
 

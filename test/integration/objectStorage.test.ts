@@ -174,11 +174,7 @@ suite('Object storage: state, credentials, buckets', () => {
       (await rows(ext, bucketsRow.node)).map((x) => x.label),
       ['itest-bucket'],
     );
-    await fetch(`${engine.url}/_engine/objects`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ bucket: 'itest-bucket', key: 'data/x.bin' }),
-    });
+    await control.putObject('itest-bucket', 'data/x.bin');
     ext.setPrompter(new ScriptedPrompter(['Delete', ESCAPE]));
     assert.equal(
       await vscode.commands.executeCommand('tensorpool.deleteBucket', 'itest-bucket'),

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sleep } from '../shared/wait';
-import { engine } from './helpers';
+import { control, engine } from './helpers';
 
 export interface RealCluster {
   id: string;
@@ -54,9 +54,7 @@ export async function realCluster(
   });
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const nodes = (await (await fetch(`${engine.url}/_engine/nodes`)).json()) as {
-      nodes: Array<{ cluster_id: string; instance_id: string; state: string; dir: string }>;
-    };
+    const nodes = await control.nodes();
     const listing = await api('GET', '/cluster/list');
     const cluster = (listing.clusters as Array<{ id: string; name: string; status: string }>).find(
       (c) => c.name === name,

@@ -11,6 +11,7 @@ import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { engine, resolvedTooltip } from './helpers';
+import type { TextStyle } from '../../engine/types';
 
 const ENTER_ID = 'Enter an ID…';
 const auth = () => ({ authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' });
@@ -24,9 +25,7 @@ async function createRunning(name: string, nodes: number): Promise<string> {
   assert.equal(res.status, 202);
   const { cluster_id } = (await res.json()) as { cluster_id: string };
   for (let i = 0; i < 100; i++) {
-    const state = (await (await fetch(`${engine.url}/_engine/state`)).json()) as {
-      clusters: Array<{ id: string; status: string }>;
-    };
+    const state = await control.state();
     if (state.clusters.find((c) => c.id === cluster_id)?.status === 'RUNNING') return cluster_id;
     await sleep(100);
   }
@@ -70,7 +69,7 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
   let beta: string;
   let scratch: string;
 
-  async function textOnly(style: string): Promise<void> {
+  async function textOnly(style: TextStyle): Promise<void> {
     await control.config({
       answers: { clusterList: { mode: 'text', style }, clusterInfo: { mode: 'text', style: 'heavy' } },
     });
@@ -115,7 +114,7 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
     await control.config({ answers: { clusterList: { mode: 'structured' } } });
     await ext.refresh();
     const structured = (await rows(ext)).map((r) => [label(r.item), r.item.description, r.item.contextValue]);
-    for (const style of ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue']) {
+    for (const style of ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'] as const) {
       await textOnly(style);
       const shown = await rows(ext);
       assert.equal(label(shown[0].item), 'Cluster list (text from the server)', style);
@@ -157,9 +156,7 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
 
   test('copy SSH command and copy IP work from a parsed row, a typed ID and a bare cluster id', async () => {
     await textOnly('box');
-    const state = (await (await fetch(`${engine.url}/_engine/state`)).json()) as {
-      clusters: Array<{ id: string; instances: Array<{ id: string; ip: string }> }>;
-    };
+    const state = await control.state();
     const nodesOf = (id: string) => state.clusters.find((c) => c.id === id)!.instances;
     ext.setPrompter(new ScriptedPrompter(['beta-2']));
     await assertBuiltFor(
@@ -184,11 +181,9 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
   });
 
   test('connect reads the nodes, ports and users from text-only list and info in every style', async () => {
-    const state = (await (await fetch(`${engine.url}/_engine/state`)).json()) as {
-      clusters: Array<{ id: string; instances: Array<{ id: string }> }>;
-    };
+    const state = await control.state();
     const second = state.clusters.find((c) => c.id === alpha)!.instances[1].id;
-    for (const style of ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue']) {
+    for (const style of ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'] as const) {
       await control.config({
         answers: { clusterList: { mode: 'text', style }, clusterInfo: { mode: 'text', style } },
       });
@@ -209,7 +204,7 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
       body: { message: `CLUSTER ID  NAME  STATUS\n${alpha}  alpha-2  RUNNING\n${beta}  beta-2  RUNNING` },
     });
     await ext.refresh();
-    for (const style of ['plain', 'heavy', 'keyValue']) {
+    for (const style of ['plain', 'heavy', 'keyValue'] as const) {
       await control.config({ answers: { clusterInfo: { mode: 'text', style } } });
       ext.setPrompter(new ScriptedPrompter(['alpha-2', 'Node 2']));
       await assertBuiltFor(

@@ -14,12 +14,7 @@ import { engine, resolvedTooltip } from './helpers';
 type ClusterRow = Extract<ClusterNode, { kind: 'cluster' }>;
 
 async function seed(prefix: string, clusters: number, numNodes: number): Promise<void> {
-  const res = await fetch(`${engine.url}/_engine/seed`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ clusters, prefix, numNodes, instanceType: '8xH100', token: engine.token }),
-  });
-  assert.ok(res.ok, `seed: ${res.status}`);
+  await control.seed({ clusters, prefix, numNodes, instanceType: '8xH100', token: engine.token });
 }
 
 function text(value: string | vscode.MarkdownString | vscode.TreeItemLabel | undefined): string {

@@ -17,7 +17,7 @@ const UNTRUSTED = /because this workspace is not trusted/;
 
 async function seedOneCluster(): Promise<void> {
   await control.reset('none');
-  await fetch(`${engine.url}/_engine/seed`, { method: 'POST', body: JSON.stringify({ clusters: 1 }) });
+  await control.seed({ clusters: 1 });
 }
 
 suite('Restricted Mode: an untrusted workspace turns off exactly the listed features, saying why', () => {

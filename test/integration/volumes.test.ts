@@ -9,7 +9,7 @@ import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import type { VolumeNode } from '../../src/vscode/volumes/volumesTree';
 import { ACCEPT, BACK, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
-import { engine, resolvedTooltip } from './helpers';
+import { resolvedTooltip } from './helpers';
 
 function label(item: vscode.TreeItem): string {
   return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
@@ -40,7 +40,7 @@ async function seedClusters(): Promise<void> {
     { clusters: 1, numNodes: 2, prefix: 'multi' },
     { clusters: 1, numNodes: 1, prefix: 'single' },
   ]) {
-    await fetch(`${engine.url}/_engine/seed`, { method: 'POST', body: JSON.stringify(b) });
+    await control.seed(b);
   }
 }
 

@@ -69,7 +69,7 @@ suite(
 
       await ext.refresh();
       assert.equal(ext.testing.contextKey('tensorpool.hasClusters'), false, 'no cluster yet');
-      await fetch(`${engine.url}/_engine/seed`, { method: 'POST', body: JSON.stringify({ clusters: 1 }) });
+      await control.seed({ clusters: 1 });
       await ext.refresh();
       assert.equal(ext.testing.contextKey('tensorpool.hasClusters'), true);
 

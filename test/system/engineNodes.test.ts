@@ -10,6 +10,7 @@ import { WebSocket } from 'ws';
 import { DEFAULT_TOKEN } from '../../engine/state';
 import { ensureNodePackages } from '../harness/install';
 import { waitFor } from '../shared/wait';
+import { EngineControl, type NodesAnswer } from '../shared/engineControl';
 
 type Json = Record<string, any>;
 const main = path.resolve(__dirname, '../../../dist/engine.js');
@@ -41,8 +42,8 @@ async function startCli(args: string[]): Promise<Cli> {
   return { child, url: m[1], exited, output: () => out };
 }
 
-async function nodes(url: string): Promise<Json> {
-  return (await (await fetch(`${url}/_engine/nodes`)).json()) as Json;
+function nodes(url: string): Promise<NodesAnswer> {
+  return new EngineControl(url).nodes();
 }
 
 /** sshd processes whose command line names a folder under `dir`. */
@@ -79,7 +80,7 @@ describe('local engine CLI: real nodes', function () {
       // 2 + 1 running, 1 provisioning, 1 of the teammate; the failed cluster has none.
       assert.equal(n.nodes.length, 5);
       assert.ok(
-        n.nodes.every((x: Json) => x.state === 'up' && x.port > 0),
+        n.nodes.every((x) => x.state === 'up' && x.port > 0),
         JSON.stringify(n.nodes),
       );
       assert.equal(sshdUnder(dataDir), 5);
@@ -94,7 +95,7 @@ describe('local engine CLI: real nodes', function () {
 
   it("a killed engine's sshd are ended, and its temporary folder removed, by the next start", async () => {
     const killed = await startCli(['--seed', 'demo', '--real-nodes', 'require']);
-    const dataDir = (await nodes(killed.url)).data_dir as string;
+    const dataDir = (await nodes(killed.url)).data_dir!;
     killed.child.kill('SIGKILL');
     await killed.exited;
     assert.equal(sshdUnder(dataDir), 5, 'SIGKILL leaves the nodes running');

@@ -12,6 +12,7 @@ import { startEngine, type RunningEngine } from '../../engine/server';
 import { ensureCliPackages, ensureNodePackages } from '../harness/install';
 import { cliMissing, tp } from '../shared/officialCli';
 import { waitFor } from '../shared/wait';
+import { EngineControl } from '../shared/engineControl';
 
 const TOKEN = 'tp_system_officialcli_token_aaaaaaaa';
 type Json = Record<string, any>;
@@ -71,7 +72,7 @@ describe('the official CLI (tp) against the engine: ssh, job push, listen, pull 
     });
     const nodes = await waitFor(
       'the node up',
-      async () => ((await (await fetch(`${engine.url}/_engine/nodes`)).json()) as Json).nodes as Json[],
+      async () => (await new EngineControl(engine.url).nodes()).nodes,
       (list) => list.some((n) => n.cluster_id === created.cluster_id && n.state === 'up'),
       20_000,
       50,

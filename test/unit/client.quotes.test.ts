@@ -67,11 +67,7 @@ describe('API client: price quotes (local engine over HTTP)', function () {
       b200.kind === 'no-price' ? b200.detail : '',
       /No price is available for instance type 8xB200/,
     );
-    const refused = await engine.raw('/_engine/config', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ prices: { unitHour: { H100: -1 } } }),
-    });
+    const refused = await engine.unchecked('POST', 'config', { prices: { unitHour: { H100: -1 } } });
     assert.equal(refused.status, 400);
   });
 

@@ -2,10 +2,11 @@
  * Base URL rules, local validation before any request, and secrets kept out of every string.
  */
 import * as assert from 'node:assert/strict';
-import { SecretRegistry, TensorPoolClient, type ClientOptions, type LogLevel } from '../../src/api';
+import { SecretRegistry, type ClientOptions, type LogLevel } from '../../src/api';
 import { testClient, useTestEngine } from '../fixtures/clientEngine';
 import type { EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY, RSA_PRIVATE_KEY_HEAD, createInput } from '../fixtures/payloads';
+import { apiClient } from '../shared/apiClient';
 
 describe('API client: base URL, local validation, secrets', function () {
   this.timeout(10_000);
@@ -25,7 +26,7 @@ describe('API client: base URL, local validation, secrets', function () {
   });
 
   describe('base URL', () => {
-    const base = { getToken: () => 't', userAgent: 'ua' };
+    const base = { userAgent: 'ua' };
     for (const url of [
       'http://engine.tensorpool.dev',
       'http://10.0.0.5:8750',
@@ -35,7 +36,7 @@ describe('API client: base URL, local validation, secrets', function () {
     ]) {
       it(`refuses ${url}`, () => {
         assert.throws(
-          () => new TensorPoolClient({ ...base, baseUrl: url }),
+          () => apiClient({ url, token: 't' }, base),
           (e: Error & { kind?: string }) => e.kind === 'validation' && e.message.length > 10,
         );
       });
@@ -48,7 +49,7 @@ describe('API client: base URL, local validation, secrets', function () {
       'http://127.1.2.3',
     ]) {
       it(`accepts ${url}`, () => {
-        const c = new TensorPoolClient({ ...base, baseUrl: url });
+        const c = apiClient({ url, token: 't' }, base);
         assert.ok(!c.baseUrl.endsWith('/'));
       });
     }

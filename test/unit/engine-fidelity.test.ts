@@ -7,6 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { DEFAULT_INSTANCE_TYPES } from '../../engine/offered';
 import { startEngine, type RunningEngine } from '../../engine/server';
 import { KNOWN_INSTANCE_TYPES } from '../../src/model/validate';
+import { EngineControl } from '../shared/engineControl';
 
 const TOKEN = 'tp_unit_fidelity_token_aaaaaaaaaa';
 const TOKEN2 = 'tp_unit_fidelity_token_bbbbbbbbbb';
@@ -31,13 +32,9 @@ async function call(
   return { status: res.status, text, json: text ? (JSON.parse(text) as Json) : {} };
 }
 
-async function control(method: string, p: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${engine.url}/_engine/${p}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
+/** The control surface as it answers: some tests below check its refusals (400). */
+function control(method: string, p: string, body?: unknown): Promise<{ status: number; json: Json }> {
+  return new EngineControl(engine.url).unchecked(method, p, body);
 }
 
 function sshKey(comment: string): string {

@@ -6,14 +6,13 @@ import * as assert from 'node:assert/strict';
 import { engineCall, useTestEngine } from '../fixtures/clientEngine';
 import type { EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY } from '../fixtures/payloads';
+import type { TextStyle } from '../../engine/types';
 
 describe('engine: text-only answers per endpoint, in several table styles', function () {
   let engine: EngineHandle;
   const call = (method: string, path: string, body?: unknown) => engineCall(engine, method, path, body);
-  const control = async (body: unknown) => {
-    const res = await engine.raw('/_engine/config', { method: 'POST', body: JSON.stringify(body) });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
+  // Sent unchecked: the refusals below are bodies the config type rules out.
+  const control = (body: unknown) => engine.unchecked('POST', 'config', body);
 
   useTestEngine((e) => (engine = e));
   beforeEach(async () => {
@@ -25,7 +24,7 @@ describe('engine: text-only answers per endpoint, in several table styles', func
     await call('POST', '/user/ssh-key/add', { public_key: ED25519_KEY, name: 'laptop' });
   });
 
-  const marks: Record<string, RegExp> = {
+  const marks: Record<TextStyle, RegExp> = {
     plain: /^CLUSTER ID {2,}NAME/m,
     markdown: /^\| CLUSTER ID +\| NAME .*\n\|-+\|/m,
     grid: /^\+-+\+.*\n\| CLUSTER ID .*\n\+=+\+/m,
@@ -33,7 +32,7 @@ describe('engine: text-only answers per endpoint, in several table styles', func
     heavy: /^┏━+┳.*\n┃ CLUSTER ID .*\n┡━+╇/m,
     keyValue: /^CLUSTER ID: c-/m,
   };
-  for (const [style, mark] of Object.entries(marks)) {
+  for (const [style, mark] of Object.entries(marks) as Array<[TextStyle, RegExp]>) {
     it(`cluster list and info answer text only in the ${style} style`, async () => {
       await engine.config({
         answers: { clusterList: { mode: 'text', style }, clusterInfo: { mode: 'text', style } },
@@ -82,13 +81,12 @@ describe('engine: text-only answers per endpoint, in several table styles', func
 
   it('a style alone keeps the mode; reset forgets every choice', async () => {
     await engine.config({ answers: { clusterList: { mode: 'text' } } });
-    const r = await control({ answers: { clusterList: { style: 'box' } } });
-    assert.deepEqual((r.json.config as { answers: unknown }).answers, {
+    const config = await engine.config({ answers: { clusterList: { style: 'box' } } });
+    assert.deepEqual(config.answers, {
       clusterList: { mode: 'text', style: 'box' },
     });
     await engine.reset();
-    const after = await engine.raw('/_engine/config');
-    assert.deepEqual(((await after.json()) as { config: { answers: unknown } }).config.answers, {});
+    assert.deepEqual((await engine.getConfig()).answers, {});
     assert.deepEqual(Object.keys((await call('GET', '/cluster/list')).json).sort(), ['clusters', 'message']);
   });
 
@@ -105,7 +103,6 @@ describe('engine: text-only answers per endpoint, in several table styles', func
       assert.equal(r.status, 400, JSON.stringify(bad));
       assert.equal(typeof r.json.error, 'string');
     }
-    const state = await engine.raw('/_engine/config');
-    assert.deepEqual(((await state.json()) as { config: { answers: unknown } }).config.answers, {});
+    assert.deepEqual((await engine.getConfig()).answers, {});
   });
 });

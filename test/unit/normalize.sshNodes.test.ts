@@ -5,12 +5,14 @@
  */
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
-import { TensorPoolClient } from '../../src/api';
+import { type TensorPoolClient } from '../../src/api';
 import { clusterFromText, toCluster } from '../../src/api/normalize';
 import { startTestEngine, type EngineHandle } from '../fixtures/engine';
 import { createInput } from '../fixtures/payloads';
+import type { TextStyle } from '../../engine/types';
+import { apiClient } from '../shared/apiClient';
 
-const STYLES = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
+const STYLES: TextStyle[] = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
 
 describe('real nodes: ssh port and user from structured and text-only answers', function () {
   this.timeout(60_000);
@@ -21,9 +23,7 @@ describe('real nodes: ssh port and user from structured and text-only answers', 
 
   before(async () => {
     engine = await startTestEngine({ pendingMs: 10, processingMs: 10, nodes: 'require' });
-    client = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    client = apiClient(engine, {
       userAgent: 'test',
       retryBaseMs: 5,
     });
@@ -34,9 +34,7 @@ describe('real nodes: ssh port and user from structured and text-only answers', 
       if (info.cluster?.status === 'RUNNING') break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const nodes = (await (await engine.raw('/_engine/nodes')).json()) as {
-      nodes: { instance_id: string; port: number; user: string; host: string }[];
-    };
+    const nodes = await engine.nodes();
     want = nodes.nodes
       .map((n) => ({ id: n.instance_id, ip: n.host, sshPort: n.port, sshUser: n.user }))
       .sort((a, b) => a.id.localeCompare(b.id));

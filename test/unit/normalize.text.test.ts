@@ -3,13 +3,15 @@
  * clusters, cluster info and SSH keys the structured answers give; /me in words gives the e-mail.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient } from '../../src/api';
+import { type TensorPoolClient } from '../../src/api';
 import type { Cluster } from '../../src/model/cluster';
 import { accountLabel } from '../../src/model/account';
 import { startTestEngine, type EngineHandle } from '../fixtures/engine';
 import { ED25519_KEY, createInput } from '../fixtures/payloads';
+import type { TextStyle } from '../../engine/types';
+import { apiClient } from '../shared/apiClient';
 
-const STYLES = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
+const STYLES: TextStyle[] = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
 
 /** What a text answer can honestly carry: timestamps to the second. */
 function comparable(c: Cluster) {
@@ -32,9 +34,7 @@ describe('text-only answers normalize to the structured model (client against en
 
   before(async () => {
     engine = await startTestEngine({ pendingMs: 10, processingMs: 10 });
-    client = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    client = apiClient(engine, {
       userAgent: 'test',
       retryBaseMs: 5,
     });
@@ -99,11 +99,12 @@ describe('text-only answers normalize to the structured model (client against en
   }
 
   it('an empty text-only list reads as no clusters found, not as a list', async () => {
-    const other = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.otherToken,
-      userAgent: 'test',
-    });
+    const other = apiClient(
+      { url: engine.url, token: engine.otherToken },
+      {
+        userAgent: 'test',
+      },
+    );
     await engine.config({ listMode: 'text' });
     const listing = await other.listClusters();
     assert.equal(listing.clusters, undefined);

@@ -2,10 +2,11 @@
  * Request tracking against the engine's asynchronous lifecycle.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, trackRequest } from '../../src/api';
+import { type TensorPoolClient, trackRequest } from '../../src/api';
 import { useTestEngine } from '../fixtures/clientEngine';
 import type { EngineHandle } from '../fixtures/engine';
 import { createInput } from '../fixtures/payloads';
+import { apiClient } from '../shared/apiClient';
 
 describe('request tracking', function () {
   this.timeout(10_000);
@@ -40,7 +41,7 @@ describe('request tracking', function () {
   useTestEngine((e) => (engine = e), { pendingMs: 40, processingMs: 80, retryAfterSeconds: 1 });
   beforeEach(() => {
     waits = [];
-    client = new TensorPoolClient({ baseUrl: engine.url, getToken: () => engine.token, userAgent: 'test' });
+    client = apiClient(engine, { userAgent: 'test' });
   });
 
   it('follows a create through PENDING and PROCESSING to COMPLETED, waiting Retry-After between polls', async () => {

@@ -19,7 +19,7 @@ import { ledger } from '../ledger';
 import { freshAccount, mutations } from './common';
 import { hostSecrets, registerSecret, scanForSecrets } from './secretScan';
 import * as spy from './spy';
-import { clusterRows, control, engine, engineApi, hideViews, sleep, until, type Row } from './util';
+import { clusterRows, control, engineApi, hideViews, sleep, until, type Row } from './util';
 
 suite('Reliability: GPU telemetry and prices under faults', function () {
   this.timeout(120_000);
@@ -203,12 +203,7 @@ suite('Reliability: GPU telemetry and prices under faults', function () {
       await expand();
       await showing(FIGURES, 'figures');
       const connections = sampler().counts.connections;
-      const res = await fetch(`${engine.url}/_engine/nodes`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ drop: node.instanceId }),
-      });
-      assert.equal(res.status, 200);
+      await control.setNodes({ drop: node.instanceId });
       await until('the drop seen', () => telemetry()?.unreachable !== undefined, 15_000, 100);
       const t = telemetry()!;
       assert.equal(await description(), `1×H100 · 87% · 40/80 GB · stale, as of ${clock(t.time!)}`);
@@ -226,12 +221,7 @@ suite('Reliability: GPU telemetry and prices under faults', function () {
     'gpu-unreachable',
     'the node unreachable: "not answering" with ssh’s words, no GPU rows; no retry after the collapse',
     async () => {
-      const res = await fetch(`${engine.url}/_engine/nodes`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ down: node.instanceId }),
-      });
-      assert.equal(res.status, 200);
+      await control.setNodes({ down: node.instanceId });
       await expand();
       await showing(/^not answering: .*Connection refused/, '"not answering" with ssh’s words');
       assert.match((await row()).tooltip, /Not answering: .*Connection refused/);

@@ -11,7 +11,7 @@ import { ledger } from '../ledger';
 import { freshAccount, mutations } from './common';
 import { hostSecrets, scanForSecrets } from './secretScan';
 import * as spy from './spy';
-import { clusterRows, control, engine, sleep, until } from './util';
+import { clusterRows, control, sleep, until } from './util';
 
 suite('Reliability: prices under faults', function () {
   this.timeout(90_000);
@@ -20,12 +20,7 @@ suite('Reliability: prices under faults', function () {
 
   /** Running clusters of a type and node count no earlier test asked a price for (quotes are kept per window). */
   async function seed(prefix: string, instanceType: string, numNodes: number): Promise<void> {
-    const res = await fetch(`${engine.url}/_engine/seed`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clusters: 1, prefix, instanceType, numNodes }),
-    });
-    assert.equal(res.status, 200, await res.text());
+    await control.seed({ clusters: 1, prefix, instanceType, numNodes });
     await ext.refresh();
   }
   async function tooltipOf(name: string): Promise<string> {

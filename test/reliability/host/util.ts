@@ -1,13 +1,13 @@
 // Helpers for the host tests: the two trees as VS Code renders them, waiting, the engine's control
 // surface (reused from the integration suite) and a few engine calls of our own.
-import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import type { ClusterNode } from '../../../src/vscode/clusters/clustersTree';
 import type { StorageNode } from '../../../src/vscode/objectStorage/objectStorageTree';
-import { engine, resolvedTooltip } from '../../integration/helpers';
+import { control, engine, resolvedTooltip } from '../../integration/helpers';
 
-export { accountIs, api, control, setApiUrl, signIn, sleep } from '../../integration/control';
+export { accountIs, api, setApiUrl, signIn, sleep } from '../../integration/control';
+export { control } from '../../integration/helpers';
 export { engine } from '../../integration/helpers';
 export { until } from '../../shared/wait';
 
@@ -58,20 +58,9 @@ export function storageRows(
   return rowsOf(ext.views.objectStorage, parent);
 }
 
-async function engineControl(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${engine.url}/_engine/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `engine ${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
 /** Running clusters for the test token, made directly in the engine (not logged). */
 export function seedClusters(n: number, prefix = 'bulk'): Promise<unknown> {
-  return engineControl('POST', 'seed', { clusters: n, prefix });
+  return control.seed({ clusters: n, prefix });
 }
 
 /** The User-Agent of the suite's own calls to the engine's API (so they can be told from the extension's). */

@@ -34,10 +34,7 @@ suite('Reliability: duplicate volume creates and attaches under connection fault
 
   suiteSetup(async () => {
     ext = await freshAccount();
-    await fetch(`${engine.url}/_engine/seed`, {
-      method: 'POST',
-      body: JSON.stringify({ clusters: 1, numNodes: 2, prefix: 'volmulti' }),
-    });
+    await control.seed({ clusters: 1, numNodes: 2, prefix: 'volmulti' });
     await ext.refresh();
     clusterId = ext.store.clusters.data!.clusters!.find((c) => c.name === 'volmulti-1')!.id;
   });

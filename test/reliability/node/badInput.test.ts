@@ -6,7 +6,7 @@
  * settings-driven checks run in the real extension host too (host/badInput.test.ts).
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, type TensorPoolError } from '../../../src/api';
+import { type TensorPoolError } from '../../../src/api';
 import {
   MAX_NODES,
   validateApiToken,
@@ -33,6 +33,7 @@ import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { BAD_INPUTS, WIZARD_SCRIPTS, show, type BadInput, type InputField } from '../catalogue';
 import { ledger } from '../ledger';
+import { apiClient } from '../../shared/apiClient';
 
 type Err = TensorPoolError & { local?: boolean; fieldErrors?: Array<{ field: string; message: string }> };
 
@@ -83,9 +84,7 @@ describe('reliability: bad input is refused before any request', function () {
   this.timeout(10_000);
   let engine: EngineHandle;
   const client = () =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    apiClient(engine, {
       userAgent: 'tensorpool-vscode/reliability',
       maxRetries: 0,
     });
@@ -143,7 +142,7 @@ describe('reliability: bad input is refused before any request', function () {
         break;
       case 'apiUrl':
         assert.throws(
-          () => new TensorPoolClient({ baseUrl: b.value, getToken: () => 't', userAgent: 'u' }),
+          () => apiClient({ url: b.value, token: 't' }, { userAgent: 'u' }),
           (e: Err) => {
             assert.equal(e.kind, 'validation');
             assert.match(e.message, b.expect);

@@ -6,7 +6,7 @@
  * (The same kinds run around the real extension in test/reliability/host/faults.test.ts.)
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, trackRequest, type ClientOptions, type TensorPoolError } from '../../../src/api';
+import { trackRequest, type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { clusterPhase } from '../../../src/model/cluster';
 import { startTestEngine, type EngineHandle, type Fault } from '../../fixtures/engine';
 import { credentialsRecord, clusterRecord, createInput } from '../../fixtures/payloads';
@@ -14,6 +14,7 @@ import { FAULT_KINDS, HTML_502, faultSubject, findSecrets, type FaultKind } from
 import { ledger } from '../ledger';
 import { freePort as closedPort } from '../../shared/net';
 import { sleep as realSleep } from '../../shared/wait';
+import { apiClient } from '../../shared/apiClient';
 
 type Err = TensorPoolError & Record<string, unknown>;
 
@@ -25,9 +26,7 @@ describe('reliability: fault matrix at the API client', function () {
   let logLines: string[];
 
   const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    apiClient(engine, {
       userAgent: 'tensorpool-vscode/reliability',
       retryBaseMs: 1,
       maxRetries: 3,
@@ -69,8 +68,7 @@ describe('reliability: fault matrix at the API client', function () {
   }
 
   async function clearFaults(): Promise<void> {
-    const res = await engine.raw('/_engine/faults', { method: 'DELETE' });
-    assert.equal(res.status, 200);
+    await engine.clearFaults();
   }
 
   async function count(method: string, path: string): Promise<number> {

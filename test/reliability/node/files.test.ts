@@ -12,11 +12,12 @@ import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
-import { TensorPoolClient, downloadOutputs, safeOutputPath, type DownloadResult } from '../../../src/api';
+import { downloadOutputs, safeOutputPath, type DownloadResult } from '../../../src/api';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { FAST_JOBS, runIn, tempFolder } from '../../fixtures/jobs';
 import { ledger } from '../ledger';
 import { until } from '../../shared/wait';
+import { apiClient } from '../../shared/apiClient';
 
 /** Hostile paths and what must become of them: refused, or written at this path inside the folder. */
 const HOSTILE: Array<{ path: string; inside?: string }> = [
@@ -70,9 +71,7 @@ describe('reliability: pulls never write outside their folder, nor a half-writte
       jobs: { ...FAST_JOBS, extraOutputs: Object.fromEntries(HOSTILE.map((h) => [h.path, 'x'])) },
     });
     await engine.seed({ clusters: 1, prefix: 'gpu' });
-    const client = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    const client = apiClient(engine, {
       userAgent: 'tensorpool-vscode/reliability',
     });
     const clusterId = (await client.listClusters()).clusters![0].id;

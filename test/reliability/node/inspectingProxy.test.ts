@@ -6,7 +6,7 @@
  * skipped elsewhere, failing in CI.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../../src/api';
+import { type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { resetSystemCertificates } from '../../../src/api/systemCerts';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { ledger } from '../ledger';
@@ -21,6 +21,7 @@ import {
   type PrivateCa,
   type TlsFront,
 } from './privateCa';
+import { apiClient } from '../../shared/apiClient';
 
 describe('reliability: a TLS-inspecting proxy (squid ssl_bump) with its CA in the system store', function () {
   this.timeout(40_000);
@@ -32,14 +33,15 @@ describe('reliability: a TLS-inspecting proxy (squid ssl_bump) with its CA in th
   let front: TlsFront;
   let squid: InspectingProxy;
   const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: front.url,
-      getToken: () => engine.token,
-      userAgent: 'tensorpool-vscode/reliability',
-      maxRetries: 0,
-      timeoutMs: 8000,
-      ...over,
-    });
+    apiClient(
+      { url: front.url, token: engine.token },
+      {
+        userAgent: 'tensorpool-vscode/reliability',
+        maxRetries: 0,
+        timeoutMs: 8000,
+        ...over,
+      },
+    );
 
   before(async function () {
     if (problem) {

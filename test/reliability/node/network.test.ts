@@ -6,7 +6,7 @@
  * covers http.proxy, http.noProxy, HTTP_PROXY and a proxy that is down against plain http.)
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../../src/api';
+import { type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { proxyDispatcher } from '../../../src/api/proxy';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { createInput } from '../../fixtures/payloads';
@@ -14,6 +14,7 @@ import { startTinyproxy, type RunningProxy } from '../../fixtures/tinyproxy';
 import { ledger } from '../ledger';
 import { startTlsServer, type TlsServer } from './tlsServer';
 import { freePort as closedPort } from '../../shared/net';
+import { apiClient } from '../../shared/apiClient';
 
 type Err = TensorPoolError & { code?: string };
 
@@ -23,14 +24,15 @@ describe('reliability: network reality (TLS, proxy, DNS, refused)', function () 
   let proxy: RunningProxy;
   let engine: EngineHandle;
   const make = (over: Partial<ClientOptions>) =>
-    new TensorPoolClient({
-      baseUrl: tls.url,
-      getToken: () => 'tp_network_token_123456',
-      userAgent: 'tensorpool-vscode/reliability',
-      maxRetries: 0,
-      timeoutMs: 5000,
-      ...over,
-    });
+    apiClient(
+      { url: tls.url, token: 'tp_network_token_123456' },
+      {
+        userAgent: 'tensorpool-vscode/reliability',
+        maxRetries: 0,
+        timeoutMs: 5000,
+        ...over,
+      },
+    );
   /** tinyproxy's log lines for tunnels to the TLS server. */
   const tunnels = () =>
     proxy

@@ -10,7 +10,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { TensorPoolClient, trackRequest, type ClientOptions, type TensorPoolError } from '../../../src/api';
+import { trackRequest, type ClientOptions, type TensorPoolError } from '../../../src/api';
 import type { ListenMessage } from '../../../src/api/jobSocket';
 import { useTestEngine } from '../../fixtures/clientEngine';
 import type { EngineHandle } from '../../fixtures/engine';
@@ -25,6 +25,7 @@ import {
 import { ledger } from '../ledger';
 import { freePort as closedPort } from '../../shared/net';
 import { sleep as realSleep, until } from '../../shared/wait';
+import { apiClient } from '../../shared/apiClient';
 
 type Err = TensorPoolError & Record<string, unknown>;
 
@@ -36,9 +37,7 @@ describe('reliability: operation faults at the API client (jobs, volumes, health
   let folder: { path: string; remove(): void };
 
   const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    apiClient(engine, {
       userAgent: 'tensorpool-vscode/reliability',
       retryBaseMs: 1,
       maxRetries: 3,

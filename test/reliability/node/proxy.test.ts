@@ -3,10 +3,10 @@
  * as ProxySettings), HTTPS_PROXY / HTTP_PROXY and NO_PROXY from the environment, and clear messages.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient } from '../../../src/api';
 import { proxyDispatcher } from '../../../src/api/proxy';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { startTinyproxy, type RunningProxy } from '../../fixtures/tinyproxy';
+import { apiClient } from '../../shared/apiClient';
 
 describe('proxy support (tinyproxy on loopback)', function () {
   this.timeout(15_000);
@@ -30,9 +30,7 @@ describe('proxy support (tinyproxy on loopback)', function () {
 
   it('http.proxy: every request goes through the proxy', async () => {
     const before = through();
-    const c = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    const c = apiClient(engine, {
       userAgent: 't',
       proxy: { url: proxy.url },
     });
@@ -44,18 +42,14 @@ describe('proxy support (tinyproxy on loopback)', function () {
 
   it('http.noProxy (and NO_PROXY) hosts are reached directly', async () => {
     const before = through();
-    const c = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    const c = apiClient(engine, {
       userAgent: 't',
       proxy: { url: proxy.url, noProxy: ['127.0.0.1'] },
     });
     await c.me();
     assert.equal(through(), before, 'nothing went through the proxy');
     const d = proxyDispatcher({ url: proxy.url }, { NO_PROXY: '127.0.0.1' });
-    const c2 = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    const c2 = apiClient(engine, {
       userAgent: 't',
       dispatcher: d,
     });
@@ -67,9 +61,7 @@ describe('proxy support (tinyproxy on loopback)', function () {
     const before = through();
     const d = proxyDispatcher(undefined, { HTTP_PROXY: proxy.url });
     assert.ok(d, 'a proxy dispatcher for HTTP_PROXY');
-    await new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    await apiClient(engine, {
       userAgent: 't',
       dispatcher: d,
     }).me();
@@ -78,9 +70,7 @@ describe('proxy support (tinyproxy on loopback)', function () {
   });
 
   it('a proxy that is down gets a message naming the proxy, and the request was not sent', async () => {
-    const c = new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    const c = apiClient(engine, {
       userAgent: 't',
       maxRetries: 0,
       proxy: { url: 'http://127.0.0.1:9' },

@@ -5,7 +5,7 @@
  * line or an error message.
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../../src/api';
+import { type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { nodeClientOptions } from '../../../src/api/proxy';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { createInput } from '../../fixtures/payloads';
@@ -17,6 +17,7 @@ import {
   type RunningProxy,
 } from '../../fixtures/tinyproxy';
 import { ledger } from '../ledger';
+import { apiClient } from '../../shared/apiClient';
 
 const AUTHORIZATION = PROXY_AUTHORIZATION;
 
@@ -29,9 +30,7 @@ describe('reliability: a proxy requiring Proxy-Authorization (tinyproxy BasicAut
   let proxy: RunningProxy;
   const lines: string[] = [];
   const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    apiClient(engine, {
       userAgent: 'tensorpool-vscode/reliability',
       maxRetries: 0,
       timeoutMs: 5000,

@@ -25,6 +25,7 @@ import {
 import { S3_FAULTS, s3FaultSubject, type S3Fault } from '../catalogue';
 import { ledger } from '../ledger';
 import { engineCall } from '../../fixtures/engineCall';
+import { EngineControl } from '../../shared/engineControl';
 
 type Rule = (
   req: http.IncomingMessage,
@@ -117,8 +118,7 @@ describe('reliability: object storage (S3) faults', function () {
       secretAccessKey: c.secret_access_key,
     };
   };
-  const pending = async () =>
-    ((await tp('GET', '/_engine/s3')) as { pendingUploads: unknown[] }).pendingUploads;
+  const pending = async () => (await new EngineControl(engine.url).s3()).pendingUploads;
   const check = (kind: S3Fault, name: string, fn: () => Promise<void>) =>
     ledger.cover(it(`${S3_FAULTS[kind]}: ${name}`, fn), s3FaultSubject(kind));
 

@@ -5,11 +5,12 @@
  * trace log must hold no piece of a secret. (test/unit/client.security.test.ts covers the plain cases.)
  */
 import * as assert from 'node:assert/strict';
-import { TensorPoolClient, type TensorPoolError } from '../../../src/api';
+import { type TensorPoolError } from '../../../src/api';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
 import { credentialsRecord } from '../../fixtures/payloads';
 import { findSecrets, type Secret } from '../catalogue';
 import { ledger } from '../ledger';
+import { apiClient } from '../../shared/apiClient';
 
 type Err = TensorPoolError & { fieldErrors?: Array<{ field: string; message: string }> };
 
@@ -23,9 +24,7 @@ describe('reliability: secrets in awkward answers at the API client', function (
     { name: 'the secret key', value: SECRET },
   ];
   const make = () =>
-    new TensorPoolClient({
-      baseUrl: engine.url,
-      getToken: () => engine.token,
+    apiClient(engine, {
       userAgent: 'tensorpool-vscode/reliability',
       maxRetries: 0,
       log: (_l, m) => {

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as https from 'node:https';
 import * as path from 'node:path';
-import { TensorPoolClient, type ClientOptions, type TensorPoolError } from '../../../src/api';
+import { type ClientOptions, type TensorPoolError } from '../../../src/api';
 import { nodeClientOptions } from '../../../src/api/proxy';
 import { resetSystemCertificates } from '../../../src/api/systemCerts';
 import { startTestEngine, type EngineHandle } from '../../fixtures/engine';
@@ -27,6 +27,7 @@ import {
   type PrivateCa,
   type TlsFront,
 } from './privateCa';
+import { apiClient } from '../../shared/apiClient';
 
 const TLS_MESSAGE =
   /^TLS error talking to 127\.0\.0\.1:\d+ \([A-Z_]+\): the certificate could not be verified\. Check http\.proxyStrictSSL, or install your corporate proxy's CA in the system certificate store \(http\.systemCertificates\)\.$/;
@@ -40,14 +41,15 @@ describe('reliability: the system certificate store (private CA, update-ca-certi
   let front: TlsFront;
   let proxy: RunningProxy;
   const make = (over: Partial<ClientOptions> = {}) =>
-    new TensorPoolClient({
-      baseUrl: front.url,
-      getToken: () => engine.token,
-      userAgent: 'tensorpool-vscode/reliability',
-      maxRetries: 0,
-      timeoutMs: 5000,
-      ...over,
-    });
+    apiClient(
+      { url: front.url, token: engine.token },
+      {
+        userAgent: 'tensorpool-vscode/reliability',
+        maxRetries: 0,
+        timeoutMs: 5000,
+        ...over,
+      },
+    );
   const tlsFailure = async (p: Promise<unknown>) =>
     assert.rejects(p, (e: TensorPoolError) => {
       assert.equal(e.kind, 'network', e.message);

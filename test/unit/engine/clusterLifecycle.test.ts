@@ -20,7 +20,7 @@ describe('local engine', function () {
 
   describe('cluster lifecycle (lazy, no timers)', () => {
     it('create walks PENDING -> PROCESSING -> COMPLETED with Retry-After until terminal; the cluster follows', async () => {
-      await control('POST', 'config', { pendingMs: 400, processingMs: 300 });
+      await control.config({ pendingMs: 400, processingMs: 300 });
       const c = await create({ num_nodes: 2 });
       const first = await call('GET', `/request/info/${c.request_id}`);
       assert.equal(first.status, 200);
@@ -63,7 +63,7 @@ describe('local engine', function () {
     });
 
     it('failCreates: the next N creations end FAILED with an external_message, then creations succeed again', async () => {
-      await control('POST', 'config', { failCreates: 1, pendingMs: 0, processingMs: 0 });
+      await control.config({ failCreates: 1, pendingMs: 0, processingMs: 0 });
       const bad = await create();
       const good = await create();
       const r = await call('GET', `/request/info/${bad.request_id}`);
@@ -82,7 +82,7 @@ describe('local engine', function () {
     });
 
     it('stuck: requests stay PROCESSING forever (with Retry-After)', async () => {
-      await control('POST', 'config', { stuck: true, pendingMs: 0, processingMs: 5 });
+      await control.config({ stuck: true, pendingMs: 0, processingMs: 5 });
       const c = await create();
       await sleep(80);
       const r = await call('GET', `/request/info/${c.request_id}`);
@@ -92,7 +92,7 @@ describe('local engine', function () {
     });
 
     it('retrying: requests pass through RETRYING once before they end', async () => {
-      await control('POST', 'config', { retrying: true, pendingMs: 40, processingMs: 150 });
+      await control.config({ retrying: true, pendingMs: 40, processingMs: 150 });
       const c = await create();
       const seen = new Set<string>();
       await poll(
@@ -109,9 +109,9 @@ describe('local engine', function () {
     });
 
     it('config changes apply to later requests only; Retry-After follows config', async () => {
-      await control('POST', 'config', { pendingMs: 0, processingMs: 0 });
+      await control.config({ pendingMs: 0, processingMs: 0 });
       const quick = await create();
-      await control('POST', 'config', { pendingMs: 60_000, retryAfterSeconds: 7 });
+      await control.config({ pendingMs: 60_000, retryAfterSeconds: 7 });
       const slow = await create();
       assert.equal(await requestStatus(quick.request_id), 'COMPLETED');
       const r = await call('GET', `/request/info/${slow.request_id}`);
@@ -120,7 +120,7 @@ describe('local engine', function () {
     });
 
     it('destroy: 409 while protected (explains the edit), then 202 {message, request_id}, DESTROYING, gone (404)', async () => {
-      await control('POST', 'config', { pendingMs: 0, processingMs: 0 });
+      await control.config({ pendingMs: 0, processingMs: 0 });
       const c = await create({ tp_cluster_name: 'precious', deletion_protection: true });
       const refused = await call('DELETE', `/cluster/${c.cluster_id}`);
       assert.equal(refused.status, 409);
@@ -134,7 +134,7 @@ describe('local engine', function () {
       assert.equal(edit.status, 202);
       assert.equal(typeof edit.json.message, 'string');
 
-      await control('POST', 'config', { pendingMs: 250, processingMs: 250 });
+      await control.config({ pendingMs: 250, processingMs: 250 });
       const d = await call('DELETE', '/cluster/precious'); // by name
       assert.equal(d.status, 202, d.text);
       assert.equal(typeof d.json.message, 'string');
@@ -162,7 +162,7 @@ describe('local engine', function () {
     });
 
     it('failDestroys: the release ends FAILED and the cluster stays', async () => {
-      await control('POST', 'config', { pendingMs: 0, processingMs: 0, failDestroys: 1 });
+      await control.config({ pendingMs: 0, processingMs: 0, failDestroys: 1 });
       const c = await create();
       const d = await call('DELETE', `/cluster/${c.cluster_id}`);
       assert.equal(d.status, 202);
@@ -193,7 +193,7 @@ describe('local engine', function () {
     });
 
     it('GET /cluster/operations lists the cluster requests, filterable by type and status', async () => {
-      await control('POST', 'config', { pendingMs: 0, processingMs: 0 });
+      await control.config({ pendingMs: 0, processingMs: 0 });
       const c = await create();
       await call('PATCH', `/cluster/edit/${c.cluster_id}`, { body: { cluster_name: 'renamed' } });
       const ops = await call('GET', `/cluster/operations/${c.cluster_id}`);

@@ -74,13 +74,13 @@ describe('local engine', function () {
 
     it("listMode 'text' answers with only the message; 'structured' with only the fields", async () => {
       await create({ tp_cluster_name: 'texty' });
-      await control('POST', 'config', { listMode: 'text' });
+      await control.config({ listMode: 'text' });
       const list = await call('GET', '/cluster/list?include_org=true&instances=true');
       assert.deepEqual(Object.keys(list.json), ['message']);
       assert.match(list.json.message, /texty/);
       const info = await call('GET', '/cluster/info/texty');
       assert.deepEqual(Object.keys(info.json), ['message']);
-      await control('POST', 'config', { listMode: 'structured' });
+      await control.config({ listMode: 'structured' });
       const s = await call('GET', '/cluster/list');
       assert.deepEqual(Object.keys(s.json), ['clusters']);
       assert.equal((await call('GET', '/cluster/info/texty')).json.message, undefined);
@@ -95,7 +95,7 @@ describe('local engine', function () {
 
   describe('ssh command', () => {
     it('{command, message} for a running instance; the system may be capitalised like platform.system()', async () => {
-      await control('POST', 'config', { pendingMs: 0, processingMs: 0 });
+      await control.config({ pendingMs: 0, processingMs: 0 });
       const c = await create();
       const ip = (await call('GET', `/cluster/info/${c.cluster_id}`)).json.instances[0].ip as string;
       for (const system of ['linux', 'Darwin', 'windows']) {
@@ -109,7 +109,7 @@ describe('local engine', function () {
     });
 
     it('409 while the instance has no address yet', async () => {
-      await control('POST', 'config', { pendingMs: 60_000 });
+      await control.config({ pendingMs: 60_000 });
       const c = await create();
       const r = await call('GET', `/ssh/${c.instance_ids[0]}?system=linux`);
       assert.equal(r.status, 409);

@@ -1,6 +1,6 @@
 // The local engine over real HTTP: the control surface (/_engine/*): configuration, reset, seeds and big listings.
 import * as assert from 'node:assert/strict';
-import { call, control, create, engine, type Json, TOKEN2, useEngine, waitRequest } from './engineHttp';
+import { call, control, create, type Json, TOKEN2, useEngine, waitRequest } from './engineHttp';
 
 describe('local engine', function () {
   this.timeout(20_000);
@@ -8,37 +8,30 @@ describe('local engine', function () {
 
   describe('control surface', () => {
     it('config: partial updates, unknown fields and bad values are 400', async () => {
-      const c = (await control('POST', 'config', { failCreates: 2, listMode: 'text' })).config;
+      const c = await control.config({ failCreates: 2, listMode: 'text' });
       assert.equal(c.failCreates, 2);
       assert.equal(c.listMode, 'text');
       assert.equal(c.pendingMs, 30, 'other fields keep their values');
       for (const bad of [{ failCreate: 1 }, { pendingMs: -1 }, { stuck: 'yes' }, { listMode: 'xml' }]) {
-        const res = await fetch(`${engine.url}/_engine/config`, {
-          method: 'POST',
-          body: JSON.stringify(bad),
-        });
+        const res = await control.unchecked('POST', 'config', bad);
         assert.equal(res.status, 400, JSON.stringify(bad));
       }
-      await control('POST', 'reset', {});
-      assert.equal(
-        (await control('GET', 'config')).config.failCreates,
-        0,
-        'reset restores the start-up config',
-      );
+      await control.reset();
+      assert.equal((await control.getConfig()).failCreates, 0, 'reset restores the start-up config');
     });
 
     it('reset clears state, log and faults', async () => {
       await create();
-      await control('POST', 'faults', { path: '/me', status: 500 });
-      await control('POST', 'reset', {});
-      assert.deepEqual((await control('GET', 'log')).entries, []);
-      assert.deepEqual((await control('GET', 'faults')).faults, []);
+      await control.fault({ path: '/me', status: 500 });
+      await control.reset();
+      assert.deepEqual(await control.log(), []);
+      assert.deepEqual(await control.faults(), []);
       assert.equal((await call('GET', '/cluster/list?include_org=true')).json.clusters.length, 0);
       assert.equal((await call('GET', '/me')).status, 200);
     });
 
     it("reset {seed: 'demo'}: the demo clusters, a teammate's cluster for include_org, storage disabled", async () => {
-      await control('POST', 'reset', { seed: 'demo' });
+      await control.reset('demo');
       const own = (await call('GET', '/cluster/list?instances=true')).json.clusters as Json[];
       const big = own.find((c) => c.instance_type === '8xH100' && c.num_nodes === 2)!;
       assert.ok(big, 'a 2-node 8xH100');
@@ -65,7 +58,7 @@ describe('local engine', function () {
 
     it('state dump shows clusters, requests and config', async () => {
       const c = await create({ tp_cluster_name: 'dumped' });
-      const s = await control('GET', 'state');
+      const s = await control.state();
       assert.equal(s.clusters[0].id, c.cluster_id);
       assert.deepEqual(s.clusters[0].request_ids, [c.request_id]);
       assert.equal(s.requests[0].request_id, c.request_id);
@@ -76,16 +69,13 @@ describe('local engine', function () {
 
     it('objects: 404 for an unknown bucket', async () => {
       await call('POST', '/object-storage/enable');
-      const res = await fetch(`${engine.url}/_engine/objects`, {
-        method: 'POST',
-        body: JSON.stringify({ bucket: 'nope', key: 'k' }),
-      });
+      const res = await control.unchecked('POST', 'objects', { bucket: 'nope', key: 'k' });
       assert.equal(res.status, 404);
     });
 
     it('bulk seed of 10,000 running clusters; listing them stays fast', async () => {
       let t0 = Date.now();
-      const seeded = await control('POST', 'seed', { clusters: 10_000 });
+      const seeded = await control.seed({ clusters: 10_000 });
       const seedMs = Date.now() - t0;
       assert.equal(seeded.created, 10_000);
       assert.equal(seeded.owner, 'usr_1');
@@ -102,12 +92,9 @@ describe('local engine', function () {
       assert.ok(listMs < 3000, `list took ${listMs} ms`);
       assert.ok(seedMs < 4000, `seed took ${seedMs} ms`);
       // Names continue without clashing; another user's seed is theirs.
-      assert.equal(
-        (await control('POST', 'seed', { clusters: 5, token: TOKEN2, prefix: 'other' })).owner,
-        'usr_2',
-      );
+      assert.equal((await control.seed({ clusters: 5, token: TOKEN2, prefix: 'other' })).owner, 'usr_2');
       assert.equal((await call('GET', '/cluster/list', { token: TOKEN2 })).json.clusters.length, 5);
-      assert.equal((await control('POST', 'seed', { clusters: 3 })).created, 3);
+      assert.equal((await control.seed({ clusters: 3 })).created, 3);
       assert.equal((await call('GET', '/cluster/info/bulk-10003')).status, 200);
     });
   });

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import * as http from 'node:http';
 import { startEngine, type RunningEngine } from '../../../engine/server';
+import { EngineControl } from '../../shared/engineControl';
 import { waitFor } from '../../shared/wait';
 
 export const TOKEN = 'tp_unit_engine_token_aaaaaaaaaaaa';
@@ -47,16 +48,8 @@ export async function call(
   return { status: res.status, headers: res.headers, text, json };
 }
 
-export async function control(method: string, p: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${engine.url}/_engine/${p}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `control ${method} ${p} -> ${res.status} ${text}`);
-  return JSON.parse(text) as Json;
-}
+/** The control surface (/_engine/*) of the engine the current file started. */
+export const control = new EngineControl(() => engine.url);
 
 /** A raw node:http call on a fresh connection: fault tests need to see resets and hangs as they are. */
 export function rawCall(
@@ -163,6 +156,6 @@ export function useEngine(): void {
     await engine.close();
   });
   beforeEach(async () => {
-    await control('POST', 'reset', {});
+    await control.reset();
   });
 }

@@ -22,7 +22,7 @@ describe('local engine', function () {
 
   describe('faults', () => {
     it('respond: the given status/body/headers for the next N calls, then the real handler', async () => {
-      await control('POST', 'faults', {
+      await control.fault({
         method: 'GET',
         path: '/cluster/list',
         times: 2,
@@ -37,49 +37,47 @@ describe('local engine', function () {
         assert.equal(r.headers.get('retry-after'), '3');
       }
       assert.equal((await call('GET', '/cluster/list')).status, 200);
-      assert.deepEqual((await control('GET', 'faults')).faults, []);
+      assert.deepEqual(await control.faults(), []);
     });
 
     it('respond with rawBody and contentType; method filter; prefix paths with *', async () => {
-      await control('POST', 'faults', {
+      await control.fault({
         path: '/object-storage/*',
         status: 502,
         rawBody: '<html>Bad Gateway</html>',
         contentType: 'text/html',
       });
-      await control('POST', 'faults', { method: 'POST', path: '/me', status: 500 });
+      await control.fault({ method: 'POST', path: '/me', status: 500 });
       const r = await call('GET', '/object-storage/credentials');
       assert.equal(r.status, 502);
       assert.equal(r.text, '<html>Bad Gateway</html>');
       assert.equal(r.headers.get('content-type'), 'text/html');
       // Method filter: GET /me is not affected by the POST fault.
       assert.equal((await call('GET', '/me')).status, 200);
-      const listed = (await control('GET', 'faults')).faults as Json[];
+      const listed = (await control.faults()) as Json[];
       assert.equal(listed.length, 1);
-      await control('DELETE', `faults/${listed[0].id}`);
-      assert.deepEqual((await control('GET', 'faults')).faults, []);
+      await control.removeFault(listed[0].id);
+      assert.deepEqual(await control.faults(), []);
     });
 
     it('faults apply to unauthenticated calls too (they run before auth)', async () => {
-      await control('POST', 'faults', { path: '/me', status: 429, body: { detail: 'slow down' } });
+      await control.fault({ path: '/me', status: 429, body: { detail: 'slow down' } });
       const r = await call('GET', '/me', { token: null });
       assert.equal(r.status, 429);
     });
 
     it('drop: the socket is destroyed and the handler never runs', async () => {
-      await control('POST', 'faults', { method: 'POST', path: '/cluster/create', action: 'drop' });
+      await control.fault({ method: 'POST', path: '/cluster/create', action: 'drop' });
       const r = await rawCall('POST', '/cluster/create', { body: { instance_type: '1xH100' } });
       assert.ok('error' in r, JSON.stringify(r));
       assert.equal((await call('GET', '/cluster/list')).json.clusters.length, 0);
-      const [entry] = ((await control('GET', 'log')).entries as Json[]).filter(
-        (e) => e.path === '/cluster/create',
-      );
+      const [entry] = ((await control.log()) as Json[]).filter((e) => e.path === '/cluster/create');
       assert.equal(entry.status, null);
       assert.equal(entry.fault, 'drop');
     });
 
     it('drop-after: the handler runs (the cluster IS created) but no answer arrives', async () => {
-      await control('POST', 'faults', { method: 'POST', path: '/cluster/create', action: 'drop-after' });
+      await control.fault({ method: 'POST', path: '/cluster/create', action: 'drop-after' });
       const r = await rawCall('POST', '/cluster/create', {
         body: { instance_type: '1xH100', tp_cluster_name: 'ghost' },
       });
@@ -89,9 +87,7 @@ describe('local engine', function () {
         list.map((c) => c.name),
         ['ghost'],
       );
-      const [entry] = ((await control('GET', 'log')).entries as Json[]).filter(
-        (e) => e.path === '/cluster/create',
-      );
+      const [entry] = ((await control.log()) as Json[]).filter((e) => e.path === '/cluster/create');
       assert.equal(entry.status, null);
       assert.equal(entry.user, 'usr_1');
       // A retry by the client now meets the duplicate name.
@@ -110,27 +106,25 @@ describe('local engine', function () {
       const { request_id } = await create({ tp_cluster_name: 'cut-me' });
       await waitRequest(request_id as string, 'COMPLETED');
       const whole = (await call('GET', '/cluster/list')).text;
-      await control('POST', 'faults', { path: '/cluster/list', action: 'truncate' });
+      await control.fault({ path: '/cluster/list', action: 'truncate' });
       const r = await call('GET', '/cluster/list');
       assert.equal(r.status, 200);
       assert.ok(r.text.length > 0 && r.text.length < whole.length);
       assert.ok(whole.startsWith(r.text));
       assert.throws(() => JSON.parse(r.text));
-      const entry = ((await control('GET', 'log')).entries as Json[])
-        .filter((e) => e.path === '/cluster/list')
-        .at(-1)!;
+      const entry = ((await control.log()) as Json[]).filter((e) => e.path === '/cluster/list').at(-1)!;
       assert.equal(entry.status, 200);
       assert.equal(entry.fault, 'truncate');
     });
 
     it('hang: no answer until the client gives up', async () => {
-      await control('POST', 'faults', { path: '/me', action: 'hang' });
+      await control.fault({ path: '/me', action: 'hang' });
       const t0 = Date.now();
       const r = await rawCall('GET', '/me', { timeoutMs: 300 });
       assert.ok('error' in r && /client timeout/.test(r.error), JSON.stringify(r));
       assert.ok(Date.now() - t0 >= 290);
       const ac = new AbortController();
-      await control('POST', 'faults', { path: '/me', action: 'hang' });
+      await control.fault({ path: '/me', action: 'hang' });
       setTimeout(() => ac.abort(), 100);
       await assert.rejects(
         fetch(`${engine.url}/me`, { headers: { authorization: `Bearer ${TOKEN}` }, signal: ac.signal }),
@@ -138,21 +132,21 @@ describe('local engine', function () {
     });
 
     it('delayMs: waits, then handles normally (or applies the action)', async () => {
-      await control('POST', 'faults', { path: '/me', delayMs: 200 });
+      await control.fault({ path: '/me', delayMs: 200 });
       let t0 = Date.now();
       const r = await call('GET', '/me');
       assert.equal(r.status, 200);
       assert.ok(Date.now() - t0 >= 190);
-      await control('POST', 'faults', { path: '/me', delayMs: 150, status: 504 });
+      await control.fault({ path: '/me', delayMs: 150, status: 504 });
       t0 = Date.now();
       assert.equal((await call('GET', '/me')).status, 504);
       assert.ok(Date.now() - t0 >= 140);
     });
 
     it('times: -1 applies until removed; bad fault specs are 400', async () => {
-      await control('POST', 'faults', { path: '/me', times: -1, status: 500 });
+      await control.fault({ path: '/me', times: -1, status: 500 });
       for (let i = 0; i < 3; i++) assert.equal((await call('GET', '/me')).status, 500);
-      await control('DELETE', 'faults');
+      await control.clearFaults();
       assert.equal((await call('GET', '/me')).status, 200);
       for (const spec of [
         {},
@@ -162,12 +156,9 @@ describe('local engine', function () {
         { path: '/me', status: 42 },
         { path: '/me', bogus: 1 },
       ]) {
-        const res = await fetch(`${engine.url}/_engine/faults`, {
-          method: 'POST',
-          body: JSON.stringify(spec),
-        });
+        const res = await control.unchecked('POST', 'faults', spec);
         assert.equal(res.status, 400, JSON.stringify(spec));
-        assert.equal(typeof ((await res.json()) as Json).error, 'string');
+        assert.equal(typeof res.json.error, 'string');
       }
     });
   });
@@ -180,8 +171,8 @@ describe('local engine', function () {
       });
       await call('GET', '/cluster/list?include_org=true&instances=true');
       await call('GET', '/me', { token: null });
-      await control('GET', 'state'); // control calls are never logged
-      const entries = (await control('GET', 'log')).entries as Json[];
+      await control.state(); // control calls are never logged
+      const entries = (await control.log()) as Json[];
       assert.deepEqual(
         entries.map((e) => `${e.method} ${e.path} ${e.status}`),
         ['POST /cluster/create 202', 'GET /cluster/list 200', 'GET /me 401'],
@@ -198,10 +189,10 @@ describe('local engine', function () {
       assert.equal(list.body, null);
       assert.equal(anon.user, null);
       assert.equal(anon.authorization, null);
-      const since = (await control('GET', `log?since=${post.seq}`)).entries as Json[];
+      const since = (await control.log(post.seq)) as Json[];
       assert.equal(since.length, 2);
-      await control('DELETE', 'log');
-      assert.deepEqual((await control('GET', 'log')).entries, []);
+      await control.clearLog();
+      assert.deepEqual(await control.log(), []);
     });
 
     it('no token string ever appears in the log, wherever the caller put it', async () => {
@@ -214,20 +205,20 @@ describe('local engine', function () {
       await call('POST', '/health', { token: null, body: { key: TOKEN, package_version: '1.0' } });
       await call('GET', `/cluster/list?leak=${TOKEN2}`);
       await call('POST', '/cluster/create', { raw: `{"instance_type": "${RO_TOKEN}"` });
-      await control('POST', 'faults', { path: '/me', action: 'drop' });
+      await control.fault({ path: '/me', action: 'drop' });
       await rawCall('GET', '/me');
-      const text = JSON.stringify(await control('GET', 'log'));
+      const text = JSON.stringify(await control.log());
       for (const secret of [TOKEN, TOKEN2, RO_TOKEN, UNKNOWN_TOKEN])
         assert.ok(!text.includes(secret), `log leaks ${secret}`);
       assert.ok(text.includes('[redacted]'));
-      const entries = (await control('GET', 'log')).entries as Json[];
+      const entries = (await control.log()) as Json[];
       assert.equal(entries.length, 9);
       assert.deepEqual(entries.find((e) => e.path === '/health')!.body, {
         key: '[redacted]',
         package_version: '1.0',
       });
       // Nor in the state dump.
-      const state = JSON.stringify(await control('GET', 'state'));
+      const state = JSON.stringify(await control.state());
       for (const secret of [TOKEN, TOKEN2, RO_TOKEN]) assert.ok(!state.includes(secret));
     });
   });

@@ -77,9 +77,9 @@ describe('engine: dropping a node’s connections (POST /_engine/nodes {drop})',
       20,
     );
 
-    const answer = await control('POST', 'nodes', { drop: inst.id });
-    assert.ok(answer.dropped >= 1, `sessions ended: ${answer.dropped}`);
-    assert.equal(answer.nodes.find((n: Json) => n.instance_id === inst.id).state, 'up');
+    const answer = await control.setNodes({ drop: inst.id });
+    assert.ok((answer.dropped ?? 0) >= 1, `sessions ended: ${answer.dropped}`);
+    assert.equal(answer.nodes.find((n) => n.instance_id === inst.id)?.state, 'up');
     assert.equal(await ended, 255, 'the client sees its connection drop');
     await waitFor(
       'nothing left in the node home',
@@ -95,18 +95,10 @@ describe('engine: dropping a node’s connections (POST /_engine/nodes {drop})',
   });
 
   it('refuses a node that is not up, and a drop that is not an instance id', async () => {
-    const r = await fetch(`${engine.url}/_engine/nodes`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ drop: 'no-such-node' }),
-    });
+    const r = await control.unchecked('POST', 'nodes', { drop: 'no-such-node' });
     assert.equal(r.status, 404);
-    const bad = await fetch(`${engine.url}/_engine/nodes`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ drop: 5 }),
-    });
+    const bad = await control.unchecked('POST', 'nodes', { drop: 5 });
     assert.equal(bad.status, 400);
-    assert.match(((await bad.json()) as Json).error, /drop must be an instance id/);
+    assert.match(bad.json.error, /drop must be an instance id/);
   });
 });

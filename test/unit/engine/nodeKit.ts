@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { EngineControl } from '../../shared/engineControl';
 
 // Test code reads arbitrary JSON answers; `any` keeps the assertions readable.
 export type Json = Record<string, any>;
@@ -27,7 +28,8 @@ export function run(
   });
 }
 
-/** `call` (the API with a token) and `control` (/_engine/) of the engine `url()` names; non-2xx fails. */
+/** `call` (the API with a token; non-2xx fails) and `control` (/_engine/, the typed EngineControl) of the
+ *  engine `url()` names. */
 export function engineCalls(url: () => string, defaultToken: string) {
   const fetchJson = async (what: string, target: string, init: RequestInit): Promise<Json> => {
     const res = await fetch(target, init);
@@ -44,8 +46,7 @@ export function engineCalls(url: () => string, defaultToken: string) {
         headers: { authorization: `Bearer ${token}`, ...json },
         body: body(b),
       }),
-    control: (method: string, p: string, b?: unknown) =>
-      fetchJson(`control ${method} ${p}`, `${url()}/_engine/${p}`, { method, headers: json, body: body(b) }),
+    control: new EngineControl(url),
   };
 }
 

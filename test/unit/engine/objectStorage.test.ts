@@ -100,7 +100,7 @@ describe('local engine', function () {
         );
       }
       await call('PUT', '/object-storage/bucket/create/empty.bucket');
-      await control('POST', 'objects', { bucket: 'datasets-01', key: 'train/part-0001.parquet' });
+      await control.putObject('datasets-01', 'train/part-0001.parquet');
 
       const list = await call('GET', '/object-storage/bucket/list');
       assert.equal(list.status, 200);

@@ -188,7 +188,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
     const before = await keyscan(inst.ssh_port);
     assert.equal((await ssh(inst, 'true')).code, 0);
 
-    await control('POST', 'nodes', { ports: [inst.ssh_port] });
+    await control.setNodes({ ports: [inst.ssh_port] });
     await call('DELETE', `/cluster/${first.id}`);
     await waitFor(
       'node stopped',
@@ -237,8 +237,8 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
   it('a node whose server is down keeps its cluster RUNNING and its address, and refuses connections', async () => {
     const c = await cluster({ public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')] });
     const inst = c.instances[0];
-    const described = await control('POST', 'nodes', { down: inst.id });
-    assert.equal(described.nodes.find((n: Json) => n.instance_id === inst.id).state, 'down');
+    const described = await control.setNodes({ down: inst.id });
+    assert.equal(described.nodes.find((n) => n.instance_id === inst.id)?.state, 'down');
     await waitFor(
       'sshd gone',
       async () => sshdCount(inst.id),
@@ -255,7 +255,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
   });
 
   it('a reset to the demo seed answers once its nodes listen: its running clusters are RUNNING with addresses', async () => {
-    await control('POST', 'reset', { seed: 'demo' });
+    await control.reset('demo');
     const list = await call('GET', '/cluster/list?instances=true');
     const running = (list.clusters as Json[]).filter(
       (c) => c.name !== 'big-run-8xb200' && c.name !== 'eval-1xh200',
@@ -280,7 +280,7 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
   it('reset stops every node', async () => {
     await cluster({ public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')] });
     assert.ok(sshdCount() > 0);
-    await control('POST', 'reset', {});
+    await control.reset();
     const nodes = path.join(engine.dataDir!, 'nodes');
     await waitFor(
       'no sshd and no node folder after reset',

@@ -15,6 +15,7 @@ import {
   UNKNOWN_TOKEN,
   useEngine,
 } from './engineHttp';
+import { EngineControl } from '../../shared/engineControl';
 
 describe('local engine', function () {
   this.timeout(20_000);
@@ -36,10 +37,7 @@ describe('local engine', function () {
           headers: { authorization: 'Bearer tp_local_dev_token' },
         });
         assert.equal(me.status, 200);
-        await fetch(`${other.url}/_engine/faults`, {
-          method: 'POST',
-          body: JSON.stringify({ path: '/me', action: 'hang' }),
-        });
+        await new EngineControl(other.url).fault({ path: '/me', action: 'hang' });
         const hung = fetch(`${other.url}/me`, {
           headers: { authorization: 'Bearer tp_local_dev_token' },
         }).then(

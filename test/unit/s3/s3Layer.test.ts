@@ -27,6 +27,7 @@ import {
   type S3Credentials,
 } from '../../../src/s3';
 import { engineCall } from '../../fixtures/engineCall';
+import { EngineControl } from '../../shared/engineControl';
 
 interface Record {
   endpoint: string;
@@ -124,7 +125,7 @@ describe('S3 layer against a real S3 server (s3rver)', function () {
     assert.deepEqual(result.failed, []);
     assert.ok(readFileSync(join(out, 'up', 'small.bin')).equals(readFileSync(small)));
     assert.ok(readFileSync(join(out, 'up', 'big.bin')).equals(readFileSync(big)));
-    assert.deepEqual(await call('GET', '/_engine/s3'), {
+    assert.deepEqual(await new EngineControl(engine.url).s3(), {
       endpoint: engine.s3Endpoint,
       region: 'us-east-1',
       pendingUploads: [],
@@ -152,7 +153,7 @@ describe('S3 layer against a real S3 server (s3rver)', function () {
     );
     const left = await session.run((c) => listAll(c, 'data', 'cancel/'));
     assert.deepEqual(left, []);
-    const s3 = (await call('GET', '/_engine/s3')) as { pendingUploads: unknown[] };
+    const s3 = await new EngineControl(engine.url).s3();
     assert.deepEqual(s3.pendingUploads, []);
   });
 
