@@ -47,10 +47,10 @@ export function armedRefreshes(api: TensorPoolExtensionApi): string[] {
   return armed;
 }
 
-/** What is still changing: followed cluster operations, clusters, jobs and volumes not in a settled state. */
+/** What is still changing: followed operations, clusters, jobs and volumes not in a settled state. */
 export function inTransition(api: TensorPoolExtensionApi): string[] {
   const out: string[] = [];
-  for (const r of api.store.requests) out.push(`request ${r.kind} ${r.clusterId}`);
+  for (const o of api.store.operations) out.push(`operation ${o.target} ${o.kind} ${o.id}`);
   for (const c of api.store.clusters.data?.clusters ?? []) if (isInTransition(c)) out.push(`cluster ${c.id}`);
   for (const j of api.testing.jobs.jobs)
     if (!isTerminalJobState(j.status)) out.push(`job ${j.id} ${j.status}`);
