@@ -5,7 +5,6 @@
  */
 import * as vscode from 'vscode';
 import type { PublicCredentials } from '../../api/schemas';
-import type { SavedSshKey } from '../../api/sshKeys';
 import type { Cluster } from '../../model/cluster';
 import type { Volume } from '../../model/volume';
 
@@ -26,6 +25,13 @@ export type AccountState =
   | { readonly kind: 'unreachable'; readonly message: string }
   /** POST /health refused this version of the extension; nothing else is requested. */
   | { readonly kind: 'outdated'; readonly message: string };
+
+/** Whether `now` is a sign-in that should load lists, not the same account's organisation details
+ *  arriving after it (account.ts sets the account twice). */
+export function isNewSignIn(before: AccountState, now: AccountState): boolean {
+  if (now.kind !== 'signedIn') return false;
+  return !(before.kind === 'signedIn' && now.org && before.id === now.id);
+}
 
 export interface ClusterData {
   /** Undefined when the server answered with text only. */
@@ -98,31 +104,13 @@ export type ObjectStorageState =
     }
   | { readonly kind: 'error'; readonly message: string };
 
-// --- saved SSH keys (src/vscode/sshKeys/sshKeys.ts) ---
-/** A saved key as listed by the API (one type for the API answer and the view row). */
-export type SshKeyRow = SavedSshKey;
-
-export interface SshKeysState {
-  /** Undefined keys with a message: the server sent its text table only. */
-  readonly data:
-    | {
-        readonly keys: readonly SshKeyRow[] | undefined;
-        readonly message?: string;
-        readonly includeOrg: boolean;
-      }
-    | undefined;
-  readonly loading: boolean;
-  readonly error: string | undefined;
-}
-
-export type StoreTopic = 'account' | 'clusters' | 'operations' | 'objectStorage' | 'sshKeys';
+export type StoreTopic = 'account' | 'clusters' | 'operations' | 'objectStorage';
 
 export class Store implements vscode.Disposable {
   private accountState: AccountState = { kind: 'signedOut' };
   private clustersState: ClustersState = { data: undefined, loading: false, error: undefined };
   private readonly ops = new Map<string, FollowedOperation>();
   private objectStorageState: ObjectStorageState = { kind: 'unknown' };
-  private sshKeysState: SshKeysState = { data: undefined, loading: false, error: undefined };
   private readonly emitter = new vscode.EventEmitter<StoreTopic>();
   readonly onDidChange = this.emitter.event;
 
@@ -151,15 +139,6 @@ export class Store implements vscode.Disposable {
   setObjectStorage(state: ObjectStorageState): void {
     this.objectStorageState = state;
     this.emitter.fire('objectStorage');
-  }
-
-  get sshKeys(): SshKeysState {
-    return this.sshKeysState;
-  }
-
-  updateSshKeys(change: Partial<SshKeysState>): void {
-    this.sshKeysState = { ...this.sshKeysState, ...change };
-    this.emitter.fire('sshKeys');
   }
 
   /** Every operation this window is following, clusters' and volumes'. */

@@ -32,7 +32,7 @@ export function loaded(api: TensorPoolExtensionApi): Section[] {
     clusters: !s.clusters.loading && (s.clusters.data !== undefined || s.clusters.error !== undefined),
     jobs: !t.jobs.loading && (t.jobs.data !== undefined || t.jobs.error !== undefined),
     volumes: !t.volumes.loading && (t.volumes.data !== undefined || t.volumes.error !== undefined),
-    sshKeys: !s.sshKeys.loading && (s.sshKeys.data !== undefined || s.sshKeys.error !== undefined),
+    sshKeys: !t.sshKeys.loading && (t.sshKeys.data !== undefined || t.sshKeys.error !== undefined),
     objectStorage: s.objectStorage.kind !== 'loading' && s.objectStorage.kind !== 'unknown',
   };
   return SECTIONS.filter((x) => has[x]);

@@ -174,7 +174,7 @@ export function createActions(d: ActionDeps): Actions {
     clusters: clusterActions,
     create,
     connect,
-    sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
+    sshKeys: new SshKeyActions(d.sshKeys, api, log, prompts, d.localKeys),
     buckets: new BucketActions(store, api, prompts, log, () => d.storage.refresh()),
     storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
     storage: new ObjectStorageActions(d.storage, api, log, prompts),
