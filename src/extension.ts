@@ -65,8 +65,6 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     scheduler: clusters.scheduler,
     clustersView: clusters.view,
     storageView: storage.view,
-    sshKeys: sshKeys.controller,
-    sshKeysView: sshKeys.view,
   });
   const terminalTap = core.production ? undefined : new TerminalTapRecord();
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.

@@ -79,10 +79,10 @@ suite('Clusters: tree, wizards, tracking', () => {
     assert.match(String(first.item.description), /2xH100 × 2/);
     assert.equal((first.item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
     assert.ok(
-      ext.store.requests.some((r) => r.clusterId === created),
+      ext.store.clusterOperations.some((r) => r.id === created),
       'its request is followed',
     );
-    await until('request followed to the end', () => ext.store.requests.length === 0);
+    await until('request followed to the end', () => ext.store.clusterOperations.length === 0);
     await ext.refresh();
     const done = (await rows(ext)).find((r) => label(r.item) === 'itest-a');
     assert.ok(done);
@@ -238,7 +238,7 @@ suite('Clusters: tree, wizards, tracking', () => {
       `PATCH /cluster/edit/${id} {"deletion_protection":false} 202`,
       `DELETE /cluster/${id} null 202`,
     ]);
-    await until('destroy followed to the end', () => ext.store.requests.length === 0);
+    await until('destroy followed to the end', () => ext.store.clusterOperations.length === 0);
     await ext.refresh();
     const left = await rows(ext);
     assert.ok(
@@ -250,12 +250,12 @@ suite('Clusters: tree, wizards, tracking', () => {
   test('tracking shows RETRYING and ends with FAILED and the external message', async () => {
     await control.config({ retrying: true, failCreates: 1 });
     const seen = new Set<string>();
-    const sub = ext.store.onDidChange(() => ext.store.requests.forEach((r) => seen.add(r.status)));
+    const sub = ext.store.onDidChange(() => ext.store.clusterOperations.forEach((r) => seen.add(r.status)));
     ext.setPrompter(
       new ScriptedPrompter(['1xL40S', ACCEPT, 'itest-fail', 'No new key', '', 'Off', 'Create cluster']),
     );
     assert.ok(await vscode.commands.executeCommand('tensorpool.createCluster'));
-    await until('request ends', () => ext.store.requests.length === 0);
+    await until('request ends', () => ext.store.clusterOperations.length === 0);
     sub.dispose();
     await control.config({ retrying: false, failCreates: 0 });
     for (const s of ['PENDING', 'PROCESSING', 'RETRYING']) assert.ok(seen.has(s), `${s} seen: ${[...seen]}`);
@@ -278,7 +278,7 @@ suite('Clusters: tree, wizards, tracking', () => {
     assert.match(doc?.getText() ?? '', /itest-text/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await control.config({ listMode: 'both' });
-    await until('request ends', () => ext.store.requests.length === 0);
+    await until('request ends', () => ext.store.clusterOperations.length === 0);
   });
 
   test('errors show as a row with retry, keeping the last good list', async () => {
@@ -389,13 +389,16 @@ suite('Clusters: tree, wizards, tracking', () => {
     assert.ok(created, 'cluster id returned');
     const polls = async () => (await control.log()).filter((e) => e.path.startsWith('/request/info/')).length;
     await until('the create is polled', async () => (await polls()) >= 2);
-    assert.ok(ext.store.requestFor(created), 'followed');
+    assert.ok(ext.store.clusterOperation(created), 'followed');
     await control.config({ minClientVersion: '99.0.0' });
     try {
       ext.setPrompter(new ScriptedPrompter([ESCAPE]));
       await ext.testing.initializeAccount();
       await accountIs(ext, 'outdated');
-      await until('the create is no longer followed', () => ext.store.requestFor(created) === undefined);
+      await until(
+        'the create is no longer followed',
+        () => ext.store.clusterOperation(created) === undefined,
+      );
       assert.ok(
         ext.testing.logTail.some((l) => /Stopped following .*refused this version of the extension/.test(l)),
         ext.testing.logTail.slice(-5).join('\n'),

@@ -261,7 +261,7 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     const node = await clusterNode(ext, 'blocky');
     ext.setPrompter(new ScriptedPrompter(['blocky']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.destroyCluster', node), true);
-    for (let i = 0; i < 100 && ext.store.requests.length; i++) await sleep(100);
+    for (let i = 0; i < 100 && ext.store.clusterOperations.length; i++) await sleep(100);
     await sleep(200);
     const text = fs.readFileSync(path.join(home, '.ssh', 'config'), 'utf8');
     assert.ok(!text.includes('tp-blocky-1'), text);

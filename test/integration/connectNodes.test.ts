@@ -88,7 +88,11 @@ suite('Connect against real nodes (OpenSSH)', function () {
   async function destroy(name: string, target: unknown): Promise<void> {
     ext.setPrompter(new ScriptedPrompter([name]));
     assert.equal(await vscode.commands.executeCommand('tensorpool.destroyCluster', target), true);
-    await until(async () => ext.store.requests.length === 0, 'the release tracked to its end', 30_000);
+    await until(
+      async () => ext.store.clusterOperations.length === 0,
+      'the release tracked to its end',
+      30_000,
+    );
   }
 
   const logged = (re: RegExp, from: number) => ext.testing.logTail.slice(from).some((l) => re.test(l));

@@ -53,7 +53,11 @@ suite('Prices, burn rate and runway', function () {
       30_000,
     );
     // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
+    await until(
+      async () => ext.store.clusterOperations.length === 0,
+      'the create followed to its end',
+      30_000,
+    );
     return { id, prompter };
   }
 

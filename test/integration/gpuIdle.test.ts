@@ -46,7 +46,11 @@ suite('Idle guard (real nodes)', function () {
       30_000,
     );
     // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
+    await until(
+      async () => ext.store.clusterOperations.length === 0,
+      'the create followed to its end',
+      30_000,
+    );
     const node = (await engineNodes()).find((n) => n.cluster_id === id)!;
     dirs.set(id, node.dir);
     return id;

@@ -73,7 +73,11 @@ suite('GPU monitor (real node)', function () {
       30_000,
     );
     // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
+    await until(
+      async () => ext.store.clusterOperations.length === 0,
+      'the create followed to its end',
+      30_000,
+    );
     const node = (await engineNodes()).find((n) => n.cluster_id === clusterId)!;
     fs.mkdirSync(path.join(node.dir, 'gpu'), { recursive: true });
     fs.writeFileSync(path.join(node.dir, 'gpu', 'load.json'), JSON.stringify({ utilization: [70] }));

@@ -109,7 +109,11 @@ suite('GPU telemetry over SSH (real nodes)', function () {
       30_000,
     );
     // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
+    await until(
+      async () => ext.store.clusterOperations.length === 0,
+      'the create followed to its end',
+      30_000,
+    );
     node = (await engineNodes()).find((n) => n.cluster_id === clusterId)!;
   });
   teardown(async () => {
@@ -272,7 +276,11 @@ suite('GPU telemetry over SSH (real nodes)', function () {
       30_000,
     );
     // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(async () => ext.store.requests.length === 0, 'the create followed to its end', 30_000);
+    await until(
+      async () => ext.store.clusterOperations.length === 0,
+      'the create followed to its end',
+      30_000,
+    );
     const rows = (await ext.views.clusters.getChildren(undefined)) as ClusterNode[];
     const row = rows.find((r) => r.kind === 'cluster' && r.cluster.id === cpu)!;
     await vscode.commands.executeCommand('tensorpool.clusters.focus');

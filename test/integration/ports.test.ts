@@ -288,7 +288,11 @@ suite('Ports on a node (real ssh tunnels)', function () {
     ext.setPrompter(new ScriptedPrompter(['ports']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.destroyCluster', node.cluster.id), true);
     await until(async () => ours().length === 0, 'the tunnel closed with the cluster', 30_000);
-    await until(async () => ext.store.requests.length === 0, 'the release tracked to its end', 30_000);
+    await until(
+      async () => ext.store.clusterOperations.length === 0,
+      'the release tracked to its end',
+      30_000,
+    );
     assert.ok(ext.testing.logTail.some((l) => l.includes(`forwarded port(s) of ${clusterId}`)));
   });
 });

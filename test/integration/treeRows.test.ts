@@ -184,7 +184,7 @@ suite('Tree rows: readable, stable, one label everywhere', () => {
         String((await ext.views.clusters.getTreeItem(first)).description),
         /^creating · 8xH100 × 2$/,
       );
-      await until('request followed to the end', () => ext.store.requests.length === 0);
+      await until('request followed to the end', () => ext.store.clusterOperations.length === 0);
       await ext.refresh();
       const last = await clusterRow(ext, 'rows-new');
       assert.equal(last, first, 'the same element from placeholder to listed cluster');

@@ -90,6 +90,12 @@ suite('Volumes: tree, wizards, attach, tracking', () => {
       'Create volume',
     ]);
     ext.setPrompter(p);
+    // The one status-bar item of followed operations shows volume operations too (read as each one changes).
+    const item = await ext.testing.operationsItem();
+    const shown: string[] = [];
+    const sub = ext.store.onDidChange((t) => {
+      if (t === 'operations' && ext.store.volumeOperations.length) shown.push(item.text);
+    });
     const id = await vscode.commands.executeCommand<string>('tensorpool.createVolume');
     assert.ok(id, 'storage id returned');
     assert.equal(p.rejections.length, 4, JSON.stringify(p.rejections));
@@ -104,6 +110,11 @@ suite('Volumes: tree, wizards, attach, tracking', () => {
     assert.ok(first, 'shown at once');
     assert.equal((first.item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
     await until('create followed to the end', () => ext.testing.volumes.operations.length === 0);
+    sub.dispose();
+    assert.ok(
+      shown.some((t) => /^\$\(loading~spin\) Creating itest-vol: (PENDING|PROCESSING)$/.test(t)),
+      shown.join(' | '),
+    );
     await ext.testing.volumes.refresh();
     const done = await find('itest-vol');
     assert.ok(done);

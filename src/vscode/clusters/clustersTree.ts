@@ -187,7 +187,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private signature(node: ClusterNode): string {
     if (node.kind !== 'cluster') return dataSignature(node);
     const c = node.cluster;
-    const op = this.store.requestFor(c.id);
+    const op = this.store.clusterOperation(c.id);
     const volumes = this.volumesFor(c);
     const forwarded = this.forwards?.signature(c.id);
     if (forwarded)
@@ -291,8 +291,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   /** Clusters this window just created that the list does not show yet. */
   private placeholders(listed: readonly Cluster[]): ClusterNode[] {
     const ids = new Set(listed.map((c) => c.id));
-    return this.store.requests
-      .filter((r) => r.placeholder && !ids.has(r.clusterId))
+    return this.store.clusterOperations
+      .filter((r) => r.placeholder && !ids.has(r.id))
       .map((r) => ({ kind: 'cluster' as const, cluster: r.placeholder! }));
   }
 
@@ -312,7 +312,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
             ? vscode.TreeItemCollapsibleState.Collapsed
             : vscode.TreeItemCollapsibleState.None,
         );
-        const op = this.store.requestFor(c.id);
+        const op = this.store.clusterOperation(c.id);
         // The state word leads: a narrow side bar and the inline buttons cut the end of a row.
         item.description = clusterDescription(c, op?.kind);
         item.iconPath = op ? followedIcon() : phaseIcon(c.status);
@@ -352,7 +352,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     if (node.kind === 'cluster')
       item.tooltip = clusterTooltip(
         node.cluster,
-        this.store.requestFor(node.cluster.id),
+        this.store.clusterOperation(node.cluster.id),
         this.extras.hourly?.(node.cluster),
       );
     else if (node.kind === 'instance') {

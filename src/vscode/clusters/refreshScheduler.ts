@@ -37,7 +37,7 @@ export class RefreshScheduler implements vscode.Disposable {
     private readonly isVisible: () => boolean,
   ) {
     this.subscription = store.onDidChange((topic) => {
-      if (topic === 'account' || topic === 'requests') this.reschedule();
+      if (topic === 'account' || topic === 'operations') this.reschedule();
       if (topic === 'clusters' && !store.clusters.loading) this.reschedule();
     });
   }
@@ -46,7 +46,8 @@ export class RefreshScheduler implements vscode.Disposable {
   nextDelay(): number | undefined {
     if (!this.isVisible() || this.store.account.kind !== 'signedIn') return undefined;
     const busy =
-      this.store.requests.length > 0 || (this.store.clusters.data?.clusters ?? []).some(isInTransition);
+      this.store.clusterOperations.length > 0 ||
+      (this.store.clusters.data?.clusters ?? []).some(isInTransition);
     return refreshDelay(busy);
   }
 

@@ -49,7 +49,7 @@ export class PortForwards implements vscode.Disposable {
     readonly log: Log,
   ) {
     this.subscription = store.onDidChange((topic) => {
-      if (topic === 'clusters' || topic === 'requests') this.closeGone();
+      if (topic === 'clusters' || topic === 'operations') this.closeGone();
       if (topic === 'account' && store.account.kind === 'signedOut') this.closeAll();
     });
   }
@@ -132,7 +132,7 @@ export class PortForwards implements vscode.Disposable {
     const data = this.store.clusters.data;
     for (const f of this.all()) {
       if (!this.forwards.has(f.id)) continue;
-      if (this.store.requestFor(f.clusterId)?.kind === 'destroy') {
+      if (this.store.clusterOperation(f.clusterId)?.kind === 'destroy') {
         this.closeCluster(f.clusterId, 'destroying');
         continue;
       }

@@ -1,12 +1,12 @@
 /**
- * The wiring a Mine / Organisation list view shares (Volumes, Jobs): refresh, the two scope commands and
+ * The wiring a Mine / Organisation list view shares (Volumes, Jobs, SSH Keys): refresh, the two scope commands and
  * their context key, "open the service's text", refresh on sign-in and when the view shows, clear on
  * sign-out, and re-arming the automatic refresh when the view hides or the interval setting changes.
  */
 import * as vscode from 'vscode';
 import type { ContextKeys } from './contextKeys';
 import { affectsRefreshInterval } from './settings';
-import type { Store } from './store';
+import { isNewSignIn, type Store } from './store';
 import type { ViewedList } from './viewedList';
 
 /** Create the view `id` over `tree`, owned (with the controller and the tree) by the extension context. */
@@ -26,7 +26,8 @@ export function createListView<N>(
 
 interface ListViewOptions {
   readonly contextKeys: ContextKeys;
-  readonly scopeKey: 'tensorpool.volumesIncludeOrg' | 'tensorpool.jobsIncludeOrg';
+  readonly scopeKey:
+    'tensorpool.volumesIncludeOrg' | 'tensorpool.jobsIncludeOrg' | 'tensorpool.sshKeysIncludeOrg';
   /** Command ids: refresh, show mine, show the organisation's, open the list text. */
   readonly commands: readonly [string, string, string, string];
 }
@@ -42,6 +43,8 @@ function wireListView(
   const scope = (includeOrg: boolean) =>
     controller.setIncludeOrg(includeOrg).then(() => setScope(includeOrg));
   setScope(controller.includeOrg);
+  // The organisation details arriving after a sign-in load nothing again.
+  let before = store.account;
   return [
     vscode.commands.registerCommand(refresh, () => controller.refresh()),
     vscode.commands.registerCommand(mine, () => scope(false)),
@@ -55,7 +58,9 @@ function wireListView(
     }),
     store.onDidChange((topic) => {
       if (topic !== 'account') return;
-      if (store.account.kind === 'signedIn' && view.visible) void controller.refresh();
+      const signedIn = isNewSignIn(before, store.account);
+      before = store.account;
+      if (signedIn && view.visible) void controller.refresh();
       else if (store.account.kind === 'signedOut') controller.clear();
     }),
     view.onDidChangeVisibility((e) => {

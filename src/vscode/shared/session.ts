@@ -13,9 +13,8 @@ import type { ClustersController } from '../clusters';
 import type { ContextKeys } from './contextKeys';
 import type { ObjectStorageController } from '../objectStorage';
 import type { RefreshScheduler } from '../clusters';
-import type { SshKeysController } from '../sshKeys';
 import { affectsApi, affectsRefreshInterval } from './settings';
-import type { AccountState, Store } from './store';
+import { isNewSignIn, type AccountState, type Store } from './store';
 import { mark } from '../testing';
 
 export interface SessionParts {
@@ -28,8 +27,6 @@ export interface SessionParts {
   readonly contextKeys: ContextKeys;
   readonly clustersView: vscode.TreeView<unknown>;
   readonly storageView: vscode.TreeView<unknown>;
-  readonly sshKeys: SshKeysController;
-  readonly sshKeysView: vscode.TreeView<unknown>;
 }
 
 export class Session implements vscode.Disposable {
@@ -51,9 +48,6 @@ export class Session implements vscode.Disposable {
       p.storageView.onDidChangeVisibility((e) => {
         if (e.visible && p.account.signedIn) void p.storage.refresh();
       }),
-      p.sshKeysView.onDidChangeVisibility((e) => {
-        if (e.visible && p.account.signedIn) void p.sshKeys.refresh();
-      }),
       p.clustersView.onDidChangeVisibility((e) => {
         if (e.visible && p.account.signedIn) void p.clusters.refresh();
         else p.scheduler.reschedule();
@@ -63,7 +57,6 @@ export class Session implements vscode.Disposable {
     p.contextKeys.set('tensorpool.account', p.store.account.kind);
     p.contextKeys.set('tensorpool.includeOrg', p.clusters.includeOrg);
     p.contextKeys.set('tensorpool.objectStorage', p.store.objectStorage.kind);
-    p.contextKeys.set('tensorpool.sshKeysIncludeOrg', p.sshKeys.includeOrg);
   }
 
   /** Show the whole organisation's clusters, or only mine (a remembered choice). */
@@ -72,21 +65,13 @@ export class Session implements vscode.Disposable {
     this.p.contextKeys.set('tensorpool.includeOrg', include);
   }
 
-  /** Show the whole organisation's saved SSH keys, or only mine (a remembered choice). */
-  async setSshKeysIncludeOrg(include: boolean): Promise<void> {
-    await this.p.sshKeys.setIncludeOrg(include);
-    this.p.contextKeys.set('tensorpool.sshKeysIncludeOrg', include);
-  }
-
-  /** Mine / Organisation for the Clusters and SSH Keys sections (the Volumes and Jobs sections' own are
-   *  their list views', listViewSetup.ts). */
+  /** Mine / Organisation for the Clusters section (the other sections' own are their list views',
+   *  listViewSetup.ts). */
   scopeCommands(): vscode.Disposable[] {
     const command = (id: string, fn: () => unknown) => vscode.commands.registerCommand(id, fn);
     return [
       command(Commands.showMine, () => this.setIncludeOrg(false)),
       command(Commands.showOrganization, () => this.setIncludeOrg(true)),
-      command(Commands.showSshKeysMine, () => this.setSshKeysIncludeOrg(false)),
-      command(Commands.showSshKeysOrganization, () => this.setSshKeysIncludeOrg(true)),
     ];
   }
 
@@ -96,7 +81,7 @@ export class Session implements vscode.Disposable {
   }
 
   private accountChanged(): void {
-    const { store, contextKeys, clusters, storage, sshKeys } = this.p;
+    const { store, contextKeys, clusters, storage } = this.p;
     const before = this.account;
     this.account = store.account;
     contextKeys.set('tensorpool.account', store.account.kind);
@@ -107,18 +92,15 @@ export class Session implements vscode.Disposable {
     }
     if (store.account.kind === 'signedIn') {
       // The organisation details arriving for the same account (account.ts) load nothing again.
-      if (before.kind === 'signedIn' && store.account.org && before.id === store.account.id) return;
+      if (!isNewSignIn(before, store.account)) return;
       mark('account.signedIn');
       this.refreshClustersIfVisible();
       clusters.dropPrefetch(); // taken by that refresh, or not wanted (the view is hidden)
       if (this.p.storageView.visible) void storage.refresh();
-      if (this.p.sshKeysView.visible) void sshKeys.refresh();
-      void sshKeys.prefetch(); // the create wizard's "no new key" row then needs no request
     } else if (store.account.kind !== 'checking') clusters.dropPrefetch();
     if (store.account.kind === 'signedOut') {
       clusters.clear(true);
       storage.clear();
-      sshKeys.clear();
     }
   }
 

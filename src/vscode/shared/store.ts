@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { PublicCredentials } from '../../api/schemas';
-import type { SavedSshKey } from '../../api/sshKeys';
 import type { Cluster } from '../../model/cluster';
+import type { Volume } from '../../model/volume';
 
 export type { PublicCredentials };
 
@@ -25,6 +25,13 @@ export type AccountState =
   | { readonly kind: 'unreachable'; readonly message: string }
   /** POST /health refused this version of the extension; nothing else is requested. */
   | { readonly kind: 'outdated'; readonly message: string };
+
+/** Whether `now` is a sign-in that should load lists, not the same account's organisation details
+ *  arriving after it (account.ts sets the account twice). */
+export function isNewSignIn(before: AccountState, now: AccountState): boolean {
+  if (now.kind !== 'signedIn') return false;
+  return !(before.kind === 'signedIn' && now.org && before.id === now.id);
+}
 
 export interface ClusterData {
   /** Undefined when the server answered with text only. */
@@ -45,17 +52,39 @@ export interface ClustersState {
   readonly error: { readonly message: string; readonly kind: string } | undefined;
 }
 
-/** A create/destroy/edit this window started and is following to its end. */
-export interface TrackedRequest {
-  readonly requestId: string | undefined;
-  readonly kind: 'create' | 'destroy' | 'edit';
-  readonly clusterId: string;
+export type ClusterOpKind = 'create' | 'destroy' | 'edit';
+export type VolumeOpKind = 'create' | 'attach' | 'detach' | 'destroy';
+
+interface OperationBase {
+  /** The cluster's or the volume's id: one operation per cluster or volume is shown at a time. */
+  readonly id: string;
   readonly label: string;
+  /** What the service returned to follow (none: accepted without a way to follow it). */
+  readonly requestIds: readonly string[];
+  /** The service's last word on it (PENDING, PROCESSING…). */
   readonly status: string;
+  readonly startedAt: number;
+  /** Which follow() this is: a newer operation on the same cluster or volume replaces it. */
+  readonly serial: number;
+}
+
+/** A cluster operation this window started and is following to its end (shared/onUse/operationFollower.ts). */
+export interface ClusterOperation extends OperationBase {
+  readonly target: 'cluster';
+  readonly kind: ClusterOpKind;
   /** The cluster as we know it from the create answer: shown until the list has it. */
   readonly placeholder?: Cluster;
-  readonly startedAt: number;
 }
+
+/** A volume operation this window started and is following to its end. */
+export interface VolumeOperation extends OperationBase {
+  readonly target: 'volume';
+  readonly kind: VolumeOpKind;
+  /** The volume as the create answer describes it: shown until the list has it. */
+  readonly placeholder?: Volume;
+}
+
+export type FollowedOperation = ClusterOperation | VolumeOperation;
 
 export interface BucketInfo {
   readonly name: string;
@@ -75,31 +104,13 @@ export type ObjectStorageState =
     }
   | { readonly kind: 'error'; readonly message: string };
 
-// --- saved SSH keys (src/vscode/sshKeys/sshKeys.ts) ---
-/** A saved key as listed by the API (one type for the API answer and the view row). */
-export type SshKeyRow = SavedSshKey;
-
-export interface SshKeysState {
-  /** Undefined keys with a message: the server sent its text table only. */
-  readonly data:
-    | {
-        readonly keys: readonly SshKeyRow[] | undefined;
-        readonly message?: string;
-        readonly includeOrg: boolean;
-      }
-    | undefined;
-  readonly loading: boolean;
-  readonly error: string | undefined;
-}
-
-export type StoreTopic = 'account' | 'clusters' | 'requests' | 'objectStorage' | 'sshKeys';
+export type StoreTopic = 'account' | 'clusters' | 'operations' | 'objectStorage';
 
 export class Store implements vscode.Disposable {
   private accountState: AccountState = { kind: 'signedOut' };
   private clustersState: ClustersState = { data: undefined, loading: false, error: undefined };
-  private readonly tracked = new Map<string, TrackedRequest>();
+  private readonly ops = new Map<string, FollowedOperation>();
   private objectStorageState: ObjectStorageState = { kind: 'unknown' };
-  private sshKeysState: SshKeysState = { data: undefined, loading: false, error: undefined };
   private readonly emitter = new vscode.EventEmitter<StoreTopic>();
   readonly onDidChange = this.emitter.event;
 
@@ -130,36 +141,46 @@ export class Store implements vscode.Disposable {
     this.emitter.fire('objectStorage');
   }
 
-  get sshKeys(): SshKeysState {
-    return this.sshKeysState;
+  /** Every operation this window is following, clusters' and volumes'. */
+  get operations(): readonly FollowedOperation[] {
+    return [...this.ops.values()];
   }
 
-  updateSshKeys(change: Partial<SshKeysState>): void {
-    this.sshKeysState = { ...this.sshKeysState, ...change };
-    this.emitter.fire('sshKeys');
+  get clusterOperations(): readonly ClusterOperation[] {
+    return this.operations.filter((o): o is ClusterOperation => o.target === 'cluster');
   }
 
-  get requests(): readonly TrackedRequest[] {
-    return [...this.tracked.values()];
+  get volumeOperations(): readonly VolumeOperation[] {
+    return this.operations.filter((o): o is VolumeOperation => o.target === 'volume');
   }
 
-  /** Keyed by cluster id: one operation per cluster is followed at a time. */
-  trackRequest(r: TrackedRequest): void {
-    this.tracked.set(r.clusterId, r);
-    this.emitter.fire('requests');
+  clusterOperation(clusterId: string): ClusterOperation | undefined {
+    return this.ops.get(`cluster:${clusterId}`) as ClusterOperation | undefined;
   }
 
-  /** Stop showing a cluster's operation; with `requestId`, only if that is still the one shown (a
-   *  newer operation on the same cluster, e.g. destroy after an edit, stays). */
-  untrackRequest(clusterId: string, requestId?: string): void {
-    const current = this.tracked.get(clusterId);
-    if (!current || (requestId !== undefined && current.requestId !== requestId)) return;
-    this.tracked.delete(clusterId);
-    this.emitter.fire('requests');
+  volumeOperation(volumeId: string): VolumeOperation | undefined {
+    return this.ops.get(`volume:${volumeId}`) as VolumeOperation | undefined;
   }
 
-  requestFor(clusterId: string): TrackedRequest | undefined {
-    return this.tracked.get(clusterId);
+  /** Show an operation, replacing an older one on the same cluster or volume. */
+  setOperation(op: FollowedOperation): void {
+    this.ops.set(`${op.target}:${op.id}`, op);
+    this.emitter.fire('operations');
+  }
+
+  /** The operation's new status, unless a newer operation replaced it. */
+  updateOperation(op: FollowedOperation, status: string): void {
+    const current = this.ops.get(`${op.target}:${op.id}`);
+    if (current?.serial !== op.serial || current.status === status) return;
+    this.setOperation({ ...current, status });
+  }
+
+  /** Stop showing `op`; a newer operation on the same cluster or volume (destroy after an edit) stays. */
+  endOperation(op: FollowedOperation): void {
+    const key = `${op.target}:${op.id}`;
+    if (this.ops.get(key)?.serial !== op.serial) return;
+    this.ops.delete(key);
+    this.emitter.fire('operations');
   }
 
   dispose(): void {

@@ -1,63 +1,62 @@
 /**
- * Saved SSH keys: loads GET /user/ssh-key/list into the store (Mine / Organisation like the clusters)
- * and tells the create wizard which keys new clusters will get. One request per refresh; nothing is
- * requested while signed out. Adding and removing a key are commands (sshKeyActions.ts), loaded on
- * first use.
+ * Saved SSH keys: the list (GET /user/ssh-key/list, Mine / Organisation, single-flight, last good answer
+ * kept on error) as a ViewedList like the other sections, and which keys new clusters will get, for the
+ * create wizard. Saved keys change only when someone adds or removes one, so the list refreshes on demand
+ * (when shown, on sign-in, after add/remove, Refresh), never on a timer. Adding and removing a key are
+ * commands (sshKeyActions.ts), loaded on first use.
  */
-import * as vscode from 'vscode';
 import { errorMessage } from '../../api/errors';
+import type { SavedSshKey } from '../../api/sshKeys';
 import type { LocalKey } from '../../wizards/createCluster';
 import type { SavedKeys } from '../../wizards/savedKeys';
 import type { ApiService } from '../shared/apiService';
-import { ScopedList } from '../shared/listScope';
 import type { Log } from '../shared/log';
-import type { SshKeyRow, Store } from '../shared/store';
+import type { Store } from '../shared/store';
 import type { StoredState } from '../shared/storedState';
+import { ViewedList, type ApiClient } from '../shared/viewedList';
 
 export interface LocalKeySource {
   readonly list: () => Promise<LocalKey[]>;
   readonly generate: () => Promise<LocalKey>;
 }
 
-export class SshKeysController extends ScopedList {
+export interface SshKeyData {
+  /** Undefined when the server sent its text table only. */
+  readonly keys: readonly SavedSshKey[] | undefined;
+  readonly message: string | undefined;
+  readonly includeOrg: boolean;
+}
+
+export class SshKeysController extends ViewedList<SshKeyData> {
   /** The user's own saved keys as last listed (for the create wizard, so its key step sends nothing). */
   private mine: SavedKeys | undefined;
   private prefetching: Promise<void> | undefined;
 
-  constructor(
-    private readonly store: Store,
-    private readonly api: ApiService,
-    state: StoredState,
-    private readonly log: Log,
-  ) {
-    super(state, 'tensorpool.sshKeysIncludeOrg');
+  constructor(store: Store, api: ApiService, state: StoredState, log: Log) {
+    super(store, api, state, 'tensorpool.sshKeysIncludeOrg', log, 'SSH key');
   }
 
-  clear(): void {
+  protected async fetch(client: ApiClient, includeOrg: boolean): Promise<SshKeyData> {
+    const listing = await client.sshKeys({ includeOrg });
+    if (!includeOrg) this.mine = listing.keys ? { names: listing.keys.map((k) => k.name) } : undefined;
+    return { keys: listing.keys, message: listing.message, includeOrg };
+  }
+
+  protected busy(): boolean {
+    return false;
+  }
+
+  /** On demand only (see above): no automatic refresh is armed. */
+  override nextDelay(): number | undefined {
+    return undefined;
+  }
+
+  override clear(): void {
     this.mine = undefined;
-    this.store.updateSshKeys({ data: undefined, loading: false, error: undefined });
+    super.clear();
   }
 
-  protected async load(): Promise<void> {
-    if (this.store.account.kind !== 'signedIn') return;
-    const includeOrg = this.includeOrg;
-    this.store.updateSshKeys({ loading: true });
-    try {
-      const listing = await (await this.api.client()).sshKeys({ includeOrg });
-      if (!includeOrg) this.mine = listing.keys ? { names: listing.keys.map((k) => k.name) } : undefined;
-      this.store.updateSshKeys({
-        loading: false,
-        error: undefined,
-        data: { keys: listing.keys, message: listing.message, includeOrg },
-      });
-    } catch (e) {
-      const message = errorMessage(e);
-      this.log.warn(`SSH key list failed: ${message}`);
-      this.store.updateSshKeys({ loading: false, error: message });
-    }
-  }
-
-  /** List the user's own keys in the background (after each account check, and after add/remove). */
+  /** List the user's own keys in the background (after each sign-in, and after add/remove). */
   prefetch(): Promise<void> {
     this.prefetching ??= (async () => {
       try {
@@ -82,19 +81,9 @@ export class SshKeysController extends ScopedList {
   };
 
   /** In the organisation listing, only the user's own keys can be removed. */
-  isMine(k: SshKeyRow): boolean {
-    const data = this.store.sshKeys.data;
-    if (!data?.includeOrg || !k.owner) return true;
+  isMine(k: SavedSshKey): boolean {
+    if (!this.data?.includeOrg || !k.owner) return true;
     const a = this.store.account;
     return a.kind === 'signedIn' && (k.owner === a.id || k.owner === a.label);
-  }
-
-  async showText(): Promise<void> {
-    const text =
-      this.store.sshKeys.data?.message ?? vscode.l10n.t('The service has not sent an SSH key list yet.');
-    await vscode.window.showTextDocument(
-      await vscode.workspace.openTextDocument({ content: text, language: 'plaintext' }),
-      { preview: true },
-    );
   }
 }

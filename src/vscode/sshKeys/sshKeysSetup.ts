@@ -1,11 +1,14 @@
 /**
- * Wiring of the SSH Keys section (called once by the composition root): its controller, view and list
- * commands. Adding and removing a key load with the other actions (actionCommands.ts); Mine / Organisation
- * is the session's (session.ts).
+ * Wiring of the SSH Keys section (called once by the composition root): its controller, view, list
+ * commands and Mine / Organisation (listViewSetup.ts, like Volumes and Jobs), and the background listing
+ * of the user's own keys after each sign-in, so the create wizard's key step needs no request. Adding and
+ * removing a key load with the other actions (actionCommands.ts).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import type { Core } from '../shared/extensionCore';
+import { isNewSignIn } from '../shared/store';
+import { createListView } from '../shared/listViewSetup';
 import { SshKeysController } from './sshKeys';
 import { SshKeysTreeProvider } from './sshKeysTree';
 
@@ -16,14 +19,26 @@ export interface SshKeysFeature {
 }
 
 export function setupSshKeys(core: Core): SshKeysFeature {
-  const controller = new SshKeysController(core.store, core.api, core.state, core.log);
-  const tree = new SshKeysTreeProvider(core.store, (k) => controller.isMine(k));
-  const view = vscode.window.createTreeView('tensorpool.sshKeys', { treeDataProvider: tree });
+  const { store } = core;
+  const controller = new SshKeysController(store, core.api, core.state, core.log);
+  const tree = new SshKeysTreeProvider(store, controller);
+  const view = createListView(core.context, store, 'tensorpool.sshKeys', controller, tree, {
+    contextKeys: core.contextKeys,
+    scopeKey: 'tensorpool.sshKeysIncludeOrg',
+    commands: [
+      Commands.refreshSshKeys,
+      Commands.showSshKeysMine,
+      Commands.showSshKeysOrganization,
+      Commands.showSshKeysText,
+    ],
+  });
+  let before = store.account;
   core.own(
-    tree,
-    view,
-    vscode.commands.registerCommand(Commands.refreshSshKeys, () => controller.refresh()),
-    vscode.commands.registerCommand(Commands.showSshKeysText, () => controller.showText()),
+    store.onDidChange((topic) => {
+      if (topic !== 'account') return;
+      if (isNewSignIn(before, store.account)) void controller.prefetch();
+      before = store.account;
+    }),
   );
   return { controller, tree, view };
 }

@@ -1,7 +1,8 @@
 /**
- * The SSH Keys view: a pure function of the store. One row per saved key (name; type, fingerprint
- * and, in the organisation listing, the owner; the date in the tooltip); an error row with a retry;
- * when the server answered with text only, a row that opens that text instead of an empty view.
+ * The SSH Keys view: a pure function of its list (SshKeysController) and the account. One row per saved
+ * key (name; type, fingerprint and, in the organisation listing, the owner; the date in the tooltip); an
+ * error row with a retry; when the server answered with text only, a row that opens that text instead of
+ * an empty view.
  *
  * A view of its own rather than a node under the account: keys are managed (add, remove, Mine /
  * Organisation) with title-bar actions like the other sections, and the account itself lives in the
@@ -9,12 +10,14 @@
  */
 import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
-import type { SshKeyRow, Store } from '../shared/store';
+import type { SavedSshKey } from '../../api/sshKeys';
+import type { Store } from '../shared/store';
+import type { SshKeysController } from './sshKeys';
 import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from '../shared/commonRows';
 import { fromTextNote } from '../shared/tooltipText';
 
 export type SshKeyNode =
-  | { readonly kind: 'key'; readonly key: SshKeyRow; readonly removable: boolean }
+  | { readonly kind: 'key'; readonly key: SavedSshKey; readonly removable: boolean }
   | { readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'text'; readonly preview: string }
   | { readonly kind: 'loading' }
@@ -23,22 +26,25 @@ export type SshKeyNode =
 export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SshKeyNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly store: Store,
-    private readonly isMine: (k: SshKeyRow) => boolean,
+    private readonly keys: SshKeysController,
   ) {
-    this.subscription = store.onDidChange((t) => {
-      if (t === 'sshKeys' || t === 'account') this.emitter.fire(undefined);
-    });
+    this.subscriptions = [
+      store.onDidChange((t) => {
+        if (t === 'account') this.emitter.fire(undefined);
+      }),
+      keys.onDidChange(() => this.emitter.fire(undefined)),
+    ];
   }
 
   getChildren(node?: SshKeyNode): SshKeyNode[] {
     if (node || this.store.account.kind !== 'signedIn') return [];
-    const { data, loading, error } = this.store.sshKeys;
+    const { data, loading, error } = this.keys;
     const rows: SshKeyNode[] = [];
-    if (error) rows.push({ kind: 'error', message: error });
+    if (error) rows.push({ kind: 'error', message: error.message });
     if (!data) {
       if (loading && !error) rows.push({ kind: 'loading' });
       return rows;
@@ -47,7 +53,8 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
     if (data.keys === undefined || data.keys.some((k) => k.fromText))
       rows.push({ kind: 'text', preview: firstLine(data.message) });
     if (data.keys === undefined) return rows;
-    for (const key of data.keys) rows.push({ kind: 'key', key, removable: !!key.id && this.isMine(key) });
+    for (const key of data.keys)
+      rows.push({ kind: 'key', key, removable: !!key.id && this.keys.isMine(key) });
     if (data.keys.length === 0) rows.push({ kind: 'empty', includeOrg: data.includeOrg });
     return rows;
   }
@@ -58,7 +65,7 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
         const k = node.key;
         const item = new vscode.TreeItem(k.name, vscode.TreeItemCollapsibleState.None);
         item.id = `sshKey:${k.id ?? k.fingerprint ?? k.name}`;
-        const includeOrg = this.store.sshKeys.data?.includeOrg;
+        const includeOrg = this.keys.data?.includeOrg;
         const added = k.createdAt ? vscode.l10n.t('added {0}', k.createdAt.slice(0, 10)) : undefined;
         item.description = [k.type, k.fingerprint, added, includeOrg ? k.owner : undefined]
           .filter(Boolean)
@@ -100,7 +107,7 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.emitter.dispose();
   }
 }

@@ -62,6 +62,8 @@ export interface TensorPoolExtensionApi {
     readonly cliSetup: CliSetup;
     /** Storage volumes: list, operations being followed, refresh. */
     readonly volumes: VolumesController;
+    /** The status-bar item of the followed cluster and volume operations (loads the actions). */
+    operationsItem(): Promise<vscode.StatusBarItem>;
     /** Jobs: list, scope, refresh. */
     readonly jobs: JobsController;
     /** The text job terminals received (bounded: the most recent part only). */

@@ -82,6 +82,7 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
         monitor: async (key) => (await p.actions()).gpuMonitors.state(key),
       },
       metrics: async (jobId) => (await p.actions()).metrics.get(jobId),
+      operationsItem: async () => (await p.actions()).follower.item,
     },
   };
 }

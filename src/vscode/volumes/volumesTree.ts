@@ -152,7 +152,7 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
     rows.push(...listed.map((volume) => ({ kind: 'volume' as const, volume })));
     const ids = new Set(listed.map((v) => v.id));
     for (const op of this.volumes.operations)
-      if (op.placeholder && !ids.has(op.volumeId)) rows.push({ kind: 'volume', volume: op.placeholder });
+      if (op.placeholder && !ids.has(op.id)) rows.push({ kind: 'volume', volume: op.placeholder });
     if (rows.length === 0) rows.push({ kind: 'empty', includeOrg: data.includeOrg });
     return rows;
   }

@@ -356,7 +356,7 @@ async function idleHidden(api: TensorPoolExtensionApi): Promise<Record<string, u
     sectionsLoaded,
     armedAfter: armedRefreshes(api),
     inTransition: changing,
-    followedRequests: api.store.requests.length,
+    followedOperations: api.store.operations.length,
   };
 }
 

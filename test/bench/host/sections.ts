@@ -32,7 +32,7 @@ export function loaded(api: TensorPoolExtensionApi): Section[] {
     clusters: !s.clusters.loading && (s.clusters.data !== undefined || s.clusters.error !== undefined),
     jobs: !t.jobs.loading && (t.jobs.data !== undefined || t.jobs.error !== undefined),
     volumes: !t.volumes.loading && (t.volumes.data !== undefined || t.volumes.error !== undefined),
-    sshKeys: !s.sshKeys.loading && (s.sshKeys.data !== undefined || s.sshKeys.error !== undefined),
+    sshKeys: !t.sshKeys.loading && (t.sshKeys.data !== undefined || t.sshKeys.error !== undefined),
     objectStorage: s.objectStorage.kind !== 'loading' && s.objectStorage.kind !== 'unknown',
   };
   return SECTIONS.filter((x) => has[x]);
@@ -47,10 +47,10 @@ export function armedRefreshes(api: TensorPoolExtensionApi): string[] {
   return armed;
 }
 
-/** What is still changing: followed cluster operations, clusters, jobs and volumes not in a settled state. */
+/** What is still changing: followed operations, clusters, jobs and volumes not in a settled state. */
 export function inTransition(api: TensorPoolExtensionApi): string[] {
   const out: string[] = [];
-  for (const r of api.store.requests) out.push(`request ${r.kind} ${r.clusterId}`);
+  for (const o of api.store.operations) out.push(`operation ${o.target} ${o.kind} ${o.id}`);
   for (const c of api.store.clusters.data?.clusters ?? []) if (isInTransition(c)) out.push(`cluster ${c.id}`);
   for (const j of api.testing.jobs.jobs)
     if (!isTerminalJobState(j.status)) out.push(`job ${j.id} ${j.status}`);

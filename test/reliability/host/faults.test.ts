@@ -471,7 +471,7 @@ suite('Reliability: fault kinds around the real extension', () => {
       const polls = async () =>
         (await control.log()).filter((e) => e.path.startsWith('/request/info/')).length;
       await until('three polls', async () => (await polls()) >= 3, 20_000);
-      assert.equal(ext.store.requestFor(id)?.status, 'PROCESSING');
+      assert.equal(ext.store.clusterOperation(id)?.status, 'PROCESSING');
       const row = (await clusterRows(ext)).find((r) => r.label === 'stuck-1');
       assert.ok(row, 'the cluster is in the tree');
       // State word first on the row; the request's own status in the tooltip.
@@ -481,18 +481,19 @@ suite('Reliability: fault kinds around the real extension', () => {
       assert.deepEqual(await mutations(), [`POST /cluster/create -> 202`], 'one create; the rest are polls');
     },
     'unknown-status': async () => {
-      const tracked = ext.store.requests.find((r) => r.label === 'stuck-1');
-      assert.ok(tracked?.requestId, 'the stuck request is still followed');
+      const tracked = ext.store.clusterOperations.find((r) => r.label === 'stuck-1');
+      const requestId = tracked?.requestIds[0];
+      assert.ok(tracked && requestId, 'the stuck request is still followed');
       await control.fault({
         method: 'GET',
-        path: `/request/info/${tracked.requestId}`,
+        path: `/request/info/${requestId}`,
         status: 200,
         times: 2,
-        body: { request_id: tracked.requestId, request_type: 'CLUSTER_CLAIM', status: 'PAUSED_BY_OPERATOR' },
+        body: { request_id: requestId, request_type: 'CLUSTER_CLAIM', status: 'PAUSED_BY_OPERATOR' },
       });
       await until(
         'the unknown status is shown',
-        () => ext.store.requestFor(tracked.clusterId)?.status === 'PAUSED_BY_OPERATOR',
+        () => ext.store.clusterOperation(tracked.id)?.status === 'PAUSED_BY_OPERATOR',
       );
       const row = (await clusterRows(ext)).find((r) => r.label === 'stuck-1')!;
       assert.match(row.description, /^creating\b/, 'still followed');
@@ -501,17 +502,17 @@ suite('Reliability: fault kinds around the real extension', () => {
       const mark = spy.notifications.length;
       await control.fault({
         method: 'GET',
-        path: `/request/info/${tracked.requestId}`,
+        path: `/request/info/${requestId}`,
         status: 200,
         times: -1,
         body: {
-          request_id: tracked.requestId,
+          request_id: requestId,
           request_type: 'CLUSTER_CLAIM',
           status: 'FAILED',
           external_message: 'capacity withdrawn',
         },
       });
-      await until('the request ends', () => ext.store.requests.length === 0);
+      await until('the request ends', () => ext.store.clusterOperations.length === 0);
       assert.ok(
         spy
           .since(mark)

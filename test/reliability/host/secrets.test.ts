@@ -80,7 +80,7 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
     );
     const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
     assert.ok(id);
-    await until('the create ends', () => ext.store.requests.length === 0, 30_000);
+    await until('the create ends', () => ext.store.clusterOperations.length === 0, 30_000);
     await ext.refresh();
     const node = (await clusterRows(ext)).find((r) => r.label === 'secret-session')!.node;
     keep(prompter(['secret-session-2', 'On', 'Apply changes']));
@@ -229,7 +229,7 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
           account: ext.store.account,
           clusters: ext.store.clusters,
           storage: ext.store.objectStorage,
-          requests: ext.store.requests,
+          operations: ext.store.operations,
         }),
     ],
     [

@@ -15,7 +15,7 @@ import type { ApiService } from '../../shared/apiService';
 import type { ClustersController } from '../clusters';
 import type { Log } from '../../shared/log';
 import { ClusterFinder, type CreatedInstances } from './pickCluster';
-import type { RequestFollower } from './requestFollower';
+import type { OperationFollower } from '../../shared/onUse/operationFollower';
 import { readSettings } from '../../shared/settings';
 import type { Store } from '../../shared/store';
 import type { ClusterNode } from '../clustersTree';
@@ -39,7 +39,7 @@ export interface ClusterCommandDeps {
   readonly store: Store;
   readonly api: ApiService;
   readonly clusters: ClustersController;
-  readonly follower: RequestFollower;
+  readonly follower: OperationFollower;
   readonly log: Log;
   /** The prompter in force: real quick inputs, or scripted answers in tests. */
   readonly prompts: () => Prompter;
@@ -188,12 +188,10 @@ export class ClusterActions {
     try {
       const res = await client.destroyCluster(cluster.id);
       this.d.log.info(`Cluster destroy accepted: ${cluster.id} (request ${res.request_id ?? 'none'})`);
-      void this.d.follower.follow({
-        kind: 'destroy',
-        requestId: res.request_id ?? undefined,
-        clusterId: cluster.id,
-        label,
-      });
+      void this.d.follower.follow(
+        { target: 'cluster', kind: 'destroy', id: cluster.id, label },
+        res.request_id ? [res.request_id] : [],
+      );
       return true;
     } catch (e) {
       const kind = errorKind(e);

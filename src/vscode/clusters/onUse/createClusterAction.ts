@@ -181,12 +181,9 @@ export class CreateClusterAction {
       deletionProtection: body.deletion_protection,
       instances: instanceIds.map((id) => ({ id, status: 'PROVISIONING' })),
     };
-    void this.d.follower.follow({
-      kind: 'create',
-      requestId,
-      clusterId,
-      label: clusterLabel(placeholder),
-      placeholder,
-    });
+    void this.d.follower.follow(
+      { target: 'cluster', kind: 'create', id: clusterId, label: clusterLabel(placeholder), placeholder },
+      requestId ? [requestId] : [],
+    );
   }
 }

@@ -4,4 +4,4 @@ export { ClusterActions } from './clusterActions';
 export type { ClusterCommandDeps } from './clusterActions';
 export { CreateClusterAction } from './createClusterAction';
 export { ClusterFinder, CreatedInstances } from './pickCluster';
-export { RequestFollower } from './requestFollower';
+export { CLUSTER_OP_MESSAGES } from './clusterOpMessages';

@@ -66,8 +66,8 @@ export class ClusterFinder {
   known(): readonly Cluster[] {
     const listed = knownClusters(this.store.clusters.data);
     const ids = new Set(listed.map((c) => c.id));
-    const extra = this.store.requests.flatMap((r) =>
-      r.placeholder && !ids.has(r.clusterId) ? [r.placeholder] : [],
+    const extra = this.store.clusterOperations.flatMap((r) =>
+      r.placeholder && !ids.has(r.id) ? [r.placeholder] : [],
     );
     return [...listed, ...extra];
   }
@@ -100,7 +100,7 @@ export class ClusterFinder {
         ? vscode.l10n.t('{0} Enter a cluster ID instead.', why)
         : vscode.l10n.t('Which cluster?'),
       items: [
-        ...offered.map((c) => ({ ...clusterPickItem(c, this.store.requestFor(c.id)?.kind), value: c })),
+        ...offered.map((c) => ({ ...clusterPickItem(c, this.store.clusterOperation(c.id)?.kind), value: c })),
         {
           label: vscode.l10n.t('Enter an ID…'),
           detail: why ?? vscode.l10n.t('Type or paste a cluster ID or name.'),

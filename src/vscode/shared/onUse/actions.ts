@@ -33,7 +33,9 @@ import type { GpuSampler, NodeTarget } from '../../gpu';
 import type { Cluster } from '../../../model/cluster';
 import type { ObjectStorageController } from '../../objectStorage';
 import { CreatedInstances } from '../../clusters/onUse';
-import { RequestFollower } from '../../clusters/onUse';
+import { OperationFollower } from './operationFollower';
+import { CLUSTER_OP_MESSAGES } from '../../clusters/onUse';
+import { VOLUME_OP_MESSAGES } from '../../volumes/onUse';
 import { SshKeyActions } from '../../sshKeys/onUse';
 import type { LocalKeySource, SshKeysController } from '../../sshKeys';
 import { StorageConfigController } from '../../objectStorage/onUse';
@@ -84,8 +86,8 @@ export interface ActionDeps {
 }
 
 export interface Actions {
-  /** Follows create/destroy/edit requests: made with the actions, since only they start requests. */
-  readonly follower: RequestFollower;
+  /** Follows cluster and volume operations: made with the actions, since only they start operations. */
+  readonly follower: OperationFollower;
   readonly clusters: ClusterActions;
   readonly create: CreateClusterAction;
   readonly connect: ConnectController;
@@ -109,19 +111,24 @@ export interface Actions {
 export function createActions(d: ActionDeps): Actions {
   const { store, api, state, log, prompts, host } = d;
   const created = new CreatedInstances();
-  const follower: RequestFollower = new RequestFollower(
-    store,
-    api,
-    d.clusters,
-    log,
-    d.refreshClustersIfVisible,
-    (r, outcome) => {
-      if (r.kind === 'destroy' && outcome.kind === 'completed') {
-        d.forwards.closeCluster(r.clusterId, 'destroyed');
-        void connect.removeHosts(r.clusterId);
-      }
+  const follower = new OperationFollower(store, api, log, {
+    cluster: {
+      words: CLUSTER_OP_MESSAGES,
+      refresh: () => void d.clusters.refresh(),
+      refreshIfVisible: d.refreshClustersIfVisible,
+      onFinished: (op, outcomes) => {
+        if (op.kind === 'destroy' && outcomes.every((o) => o.kind === 'completed')) {
+          d.forwards.closeCluster(op.id, 'destroyed');
+          void connect.removeHosts(op.id);
+        }
+      },
     },
-  );
+    volume: {
+      words: VOLUME_OP_MESSAGES,
+      refresh: () => void d.volumes.refresh(),
+      refreshIfVisible: () => d.volumes.refreshIfVisible(),
+    },
+  });
   d.subscriptions.push(follower);
   const clusterDeps: ClusterCommandDeps = {
     store,
@@ -133,7 +140,7 @@ export function createActions(d: ActionDeps): Actions {
     created,
   };
   const connect = new ConnectController(store, api, state, log, prompts, host, created);
-  const volumes = new VolumeActions(d.volumes, api, log, prompts);
+  const volumes = new VolumeActions(d.volumes, api, log, prompts, follower);
   const create = new CreateClusterAction(
     clusterDeps,
     { ...d.localKeys, saved: d.sshKeys.savedForWizard },
@@ -167,7 +174,7 @@ export function createActions(d: ActionDeps): Actions {
     clusters: clusterActions,
     create,
     connect,
-    sshKeys: new SshKeyActions(d.sshKeys, store, api, log, prompts, d.localKeys),
+    sshKeys: new SshKeyActions(d.sshKeys, api, log, prompts, d.localKeys),
     buckets: new BucketActions(store, api, prompts, log, () => d.storage.refresh()),
     storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
     storage: new ObjectStorageActions(d.storage, api, log, prompts),

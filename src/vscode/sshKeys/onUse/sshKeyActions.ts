@@ -10,12 +10,11 @@ import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
 import type { Log } from '../../shared/log';
 import type { LocalKeySource, SshKeysController } from '../sshKeys';
-import type { SshKeyRow, Store } from '../../shared/store';
+import type { SavedSshKey } from '../../../api/sshKeys';
 
 export class SshKeyActions {
   constructor(
     private readonly keys: SshKeysController,
-    private readonly store: Store,
     private readonly api: ApiService,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
@@ -24,7 +23,7 @@ export class SshKeyActions {
 
   /** Add SSH Key…: returns the fingerprint added, or undefined (cancelled, refused, failed). */
   async add(): Promise<string | undefined> {
-    const shown = this.store.sshKeys.data;
+    const shown = this.keys.data;
     const chosen = await runAddSshKeyWizard({
       prompter: this.prompts(),
       localKeys: this.localKeys.list,
@@ -93,16 +92,16 @@ export class SshKeyActions {
     }
   }
 
-  private async resolve(arg: unknown): Promise<SshKeyRow | undefined> {
-    if (arg && typeof arg === 'object' && 'key' in arg) return (arg as { key: SshKeyRow }).key;
-    if (!this.store.sshKeys.data) await this.keys.refresh();
-    const keys = (this.store.sshKeys.data?.keys ?? []).filter((k) => k.id && this.keys.isMine(k));
+  private async resolve(arg: unknown): Promise<SavedSshKey | undefined> {
+    if (arg && typeof arg === 'object' && 'key' in arg) return (arg as { key: SavedSshKey }).key;
+    if (!this.keys.data) await this.keys.refresh();
+    const keys = (this.keys.data?.keys ?? []).filter((k) => k.id && this.keys.isMine(k));
     if (typeof arg === 'string') return keys.find((k) => k.id === arg || k.name === arg);
     if (keys.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No saved SSH key of yours to remove.'));
       return undefined;
     }
-    const picked = await this.prompts().pick<SshKeyRow>({
+    const picked = await this.prompts().pick<SavedSshKey>({
       title: vscode.l10n.t('Remove SSH Key'),
       step: 1,
       totalSteps: 1,

@@ -2,3 +2,4 @@
 // this folder's code only from here (eslint/layersRule.mjs).
 export { VolumeActions } from './volumeActions';
 export { VolumeAttach } from './volumeAttach';
+export { VOLUME_OP_MESSAGES } from './volumeMessages';

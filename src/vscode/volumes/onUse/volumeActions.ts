@@ -27,7 +27,7 @@ import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
-import { VOLUME_OP_MESSAGES } from './volumeMessages';
+import type { OperationFollower } from '../../shared/onUse/operationFollower';
 import type { VolumesController } from '../volumes';
 import { resolveVolume } from './volumePick';
 
@@ -55,6 +55,8 @@ export class VolumeActions {
     private readonly api: ApiService,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
+    /** Follows what the service returns to its end (shared with the cluster operations). */
+    readonly follower: OperationFollower,
   ) {}
 
   /** The volume a command is about: a tree node, an id, or a pick (volumePick.ts). */
@@ -100,10 +102,9 @@ export class VolumeActions {
             deletionProtection: body.deletion_protection,
             attachments: [],
           };
-          void this.volumes.follow(
-            { kind: 'create', volumeId: id, label, placeholder },
+          void this.follower.follow(
+            { target: 'volume', kind: 'create', id, label, placeholder },
             res.request_id ? [res.request_id] : [],
-            VOLUME_OP_MESSAGES,
           );
         } else void this.volumes.refresh();
         return id;
@@ -238,10 +239,9 @@ export class VolumeActions {
       const client = await this.api.client();
       const res = await client.volumes.destroyVolume(volume.id);
       this.log.info(`Volume destroy accepted: ${volume.id} (request ${res.request_id ?? 'none'})`);
-      void this.volumes.follow(
-        { kind: 'destroy', volumeId: volume.id, label },
+      void this.follower.follow(
+        { target: 'volume', kind: 'destroy', id: volume.id, label },
         res.request_id ? [res.request_id] : [],
-        VOLUME_OP_MESSAGES,
       );
       return true;
     } catch (e) {

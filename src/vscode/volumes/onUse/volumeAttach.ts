@@ -11,7 +11,6 @@ import type { PickItem, Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
 import type { Store } from '../../shared/store';
 import type { VolumeActions } from './volumeActions';
-import { VOLUME_OP_MESSAGES } from './volumeMessages';
 import type { VolumesController } from '../volumes';
 import * as vscode from 'vscode';
 
@@ -129,11 +128,15 @@ export class VolumeAttach {
       const client = await this.api.client();
       const res = await client.volumes.attachVolume({ storage_id: volume.id, cluster_ids: [target.id] });
       const ids = res.request_ids ?? (res.request_id ? [res.request_id] : []);
-      void this.volumes
+      void this.actions.follower
         .follow(
-          { kind: 'attach', volumeId: volume.id, label: `${volumeLabel(volume)} → ${target.label}` },
+          {
+            target: 'volume',
+            kind: 'attach',
+            id: volume.id,
+            label: `${volumeLabel(volume)} → ${target.label}`,
+          },
           ids,
-          VOLUME_OP_MESSAGES,
         )
         .then(() => this.refreshClusters());
       return true;
@@ -222,15 +225,15 @@ export class VolumeAttach {
     try {
       const client = await this.api.client();
       const res = await client.volumes.detachVolume({ storage_id: volume.id, cluster_id: clusterId });
-      void this.volumes
+      void this.actions.follower
         .follow(
           {
+            target: 'volume',
             kind: 'detach',
-            volumeId: volume.id,
+            id: volume.id,
             label: vscode.l10n.t('{0} from {1}', volumeLabel(volume), target),
           },
           res.request_id ? [res.request_id] : [],
-          VOLUME_OP_MESSAGES,
         )
         .then(() => this.refreshClusters());
       return true;

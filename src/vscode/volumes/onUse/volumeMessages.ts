@@ -1,26 +1,17 @@
 /**
- * What a followed volume operation says (VolumesController.follow): one whole sentence per kind of
- * operation, since word order differs between languages. The actions that start operations pass these in,
- * so the messages load with them (dist/actions.js), not with activation.
+ * What a followed volume operation says (shared/onUse/operationFollower.ts): one whole sentence per kind of
+ * operation, since word order differs between languages. Loaded with the actions (dist/actions.js).
  */
 import * as vscode from 'vscode';
-import type { VolumeOpKind } from '../volumes';
-
-export interface VolumeOpMessages {
-  /** The service accepted it without a request to follow. */
-  accepted(label: string): string;
-  /** Following stopped on an error; the operation goes on. */
-  lostTrack(label: string, error: string): string;
-  failed(label: string, reason: string | undefined): string;
-  /** Still in progress after an hour: no longer followed. */
-  slow(label: string): string;
-  done(label: string): string;
-}
+import type { VolumeOpKind } from '../../shared/store';
+import type { OperationWords } from '../../shared/onUse/operationFollower';
 
 const noReason = (): string => vscode.l10n.t('TensorPool reported FAILED without a reason.');
 
-export const VOLUME_OP_MESSAGES: Readonly<Record<VolumeOpKind, VolumeOpMessages>> = {
+export const VOLUME_OP_MESSAGES: Readonly<Record<VolumeOpKind, OperationWords>> = {
   create: {
+    logVerb: 'Creating',
+    doing: (l) => vscode.l10n.t('Creating {0}', l),
     accepted: (l) =>
       vscode.l10n.t('Creating {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
     lostTrack: (l, e) =>
@@ -38,6 +29,8 @@ export const VOLUME_OP_MESSAGES: Readonly<Record<VolumeOpKind, VolumeOpMessages>
     done: (l) => vscode.l10n.t('Volume {0} is ready.', l),
   },
   attach: {
+    logVerb: 'Attaching',
+    doing: (l) => vscode.l10n.t('Attaching {0}', l),
     accepted: (l) =>
       vscode.l10n.t('Attaching {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
     lostTrack: (l, e) =>
@@ -55,6 +48,8 @@ export const VOLUME_OP_MESSAGES: Readonly<Record<VolumeOpKind, VolumeOpMessages>
     done: (l) => vscode.l10n.t('Volume {0} is attached.', l),
   },
   detach: {
+    logVerb: 'Detaching',
+    doing: (l) => vscode.l10n.t('Detaching {0}', l),
     accepted: (l) =>
       vscode.l10n.t('Detaching {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
     lostTrack: (l, e) =>
@@ -72,6 +67,8 @@ export const VOLUME_OP_MESSAGES: Readonly<Record<VolumeOpKind, VolumeOpMessages>
     done: (l) => vscode.l10n.t('Volume {0} is detached.', l),
   },
   destroy: {
+    logVerb: 'Destroying',
+    doing: (l) => vscode.l10n.t('Destroying {0}', l),
     accepted: (l) =>
       vscode.l10n.t('Destroying {0}: accepted by TensorPool. The list refreshes as it progresses.', l),
     lostTrack: (l, e) =>
