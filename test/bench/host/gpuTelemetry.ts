@@ -19,7 +19,7 @@ import { loopCommand, SmiLoopReader } from '../../../src/model/gpu/smiLoop';
 import { GpuSampler, type NodeTarget } from '../../../src/vscode/gpu/gpuSampler';
 import { spawnSsh } from '../../../src/vscode/gpu/onUse/nodeTargets';
 import type { ClusterNode } from '../../../src/vscode/clusters/clustersTree';
-import { realCluster } from '../../integration/realCluster';
+import { realCluster, removeCluster } from '../../integration/realCluster';
 import { sleep, until } from '../../shared/wait';
 
 const GPUS = 8;
@@ -177,15 +177,23 @@ export async function gpuTelemetryBench(
   await api.refresh();
   const cluster = api.store.clusters.data?.clusters?.find((x: Cluster) => x.id === c.id);
   if (!cluster) throw new Error(`the cluster ${c.id} is not in the extension's list`);
-  const [target] = api.testing.gpu.targets(cluster);
-  if (!target) throw new Error(`the cluster ${c.id} has no telemetry target`);
-  const p = await pairs(target, injected);
-  return {
-    gpus: GPUS,
-    sharedMs: p.sharedMs,
-    freshMs: p.freshMs,
-    sharedConnections: p.connections,
-    cpu: await cpu(api, c.id),
-    elapsedMs: performance.now() - started,
-  };
+  try {
+    const [target] = api.testing.gpu.targets(cluster);
+    if (!target) throw new Error(`the cluster ${c.id} has no telemetry target`);
+    const p = await pairs(target, injected);
+    return {
+      gpus: GPUS,
+      sharedMs: p.sharedMs,
+      freshMs: p.freshMs,
+      sharedConnections: p.connections,
+      cpu: await cpu(api, c.id),
+      elapsedMs: performance.now() - started,
+    };
+  } finally {
+    // Gone before the later steps: a running cluster keeps the idle guard's timer and its sampling, which the
+    // idle and soak steps would count (a timer present at the soak's start and gone by its end hid the
+    // injected leak).
+    await removeCluster(c);
+    await api.refresh();
+  }
 }
