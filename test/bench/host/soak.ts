@@ -106,6 +106,12 @@ export async function soak(
   leakTimer = false,
 ): Promise<SoakSample> {
   let leaked: NodeJS.Timeout | undefined;
+  // The idle guard off for the soak: it arms a timer until each running cluster has been seen for its
+  // 5-minute sampling period, so a timer present at the start could be gone by the end and hide a leaked one
+  // (the guard's own timers and sampling are tested in test/integration/gpuIdle.test.ts).
+  const settings = vscode.workspace.getConfiguration('tensorpool');
+  const guard = settings.inspect<boolean>('idleGuard.enabled')?.globalValue;
+  await settings.update('idleGuard.enabled', false, vscode.ConfigurationTarget.Global);
   spy.install();
   const notesFrom = spy.notifications.length;
   const problemsFrom = spy.problems.length;
@@ -246,6 +252,7 @@ export async function soak(
     };
   } finally {
     clearInterval(leaked);
+    await settings.update('idleGuard.enabled', guard, vscode.ConfigurationTarget.Global);
     api.testing.setRefreshTimeScale(1);
     api.setPrompter(undefined);
     closeTerminals();
