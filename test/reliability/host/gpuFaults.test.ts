@@ -73,7 +73,25 @@ suite('Reliability: GPU telemetry and prices under faults', function () {
     const cluster = (await clusterRows(ext)).find(
       (r) => r.node.kind === 'cluster' && r.node.cluster.id === node.id,
     )!;
-    await ext.testing.gpu.clustersView.reveal(cluster.node, { expand: true, focus: false, select: false });
+    // The view may not have drawn the row yet just after it was focused ("Data tree node not found"): try
+    // again, as a user would look before clicking.
+    await until(
+      'the cluster row revealed and expanded',
+      async () => {
+        try {
+          await ext.testing.gpu.clustersView.reveal(cluster.node, {
+            expand: true,
+            focus: false,
+            select: false,
+          });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      10_000,
+      200,
+    );
   }
   async function collapse(): Promise<void> {
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
