@@ -4,16 +4,14 @@
 // good; Destroy… runs the normal destroy, whose protection rule stops a protected cluster. Switched off,
 // it samples nothing.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { IdleWatch } from '../../src/vscode/gpu/onUse/idleWatch';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
-import { engineNodes, until } from './nodes';
-import { accountIs, api, control, signIn } from './control';
+import { engineNodes, signedInWithScratchHome, until } from './nodes';
+import { api, control } from './control';
 
 suite('Idle guard (real nodes)', function () {
   this.timeout(120_000);
@@ -68,22 +66,7 @@ suite('Idle guard (real nodes)', function () {
 
   suiteSetup(async () => {
     ext = await api();
-    await control.reset('none');
-    await control.config({ pendingMs: 100, processingMs: 200 });
-    assert.equal((await signIn()).ok, true);
-    await accountIs(ext, 'signedIn');
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-idle-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
-    execFileSync('ssh-keygen', [
-      '-q',
-      '-t',
-      'ed25519',
-      '-N',
-      '',
-      '-f',
-      path.join(home, '.ssh', 'tp_idle_key'),
-    ]);
-    ext.testing.configure({ home: () => home, isTrusted: () => true });
+    home = await signedInWithScratchHome(ext, 'tp-idle-home-', 'tp_idle_key');
     a = await create('idle-a', false);
     b = await create('idle-b', true);
     load(a, 60);

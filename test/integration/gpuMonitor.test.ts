@@ -2,15 +2,13 @@
 // figure and they grow as samples arrive; hidden, the panel takes no sample and its ssh ends; shown again,
 // sampling resumes after a gap point and the status says since when it was paused; closed, no ssh is left.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
-import { engineNodes, until } from './nodes';
-import { accountIs, api, control, signIn } from './control';
+import { engineNodes, signedInWithScratchHome, until } from './nodes';
+import { api, control } from './control';
 
 suite('GPU monitor (real node)', function () {
   this.timeout(120_000);
@@ -34,22 +32,7 @@ suite('GPU monitor (real node)', function () {
 
   suiteSetup(async () => {
     ext = await api();
-    await control.reset('none');
-    await control.config({ pendingMs: 100, processingMs: 200 });
-    assert.equal((await signIn()).ok, true);
-    await accountIs(ext, 'signedIn');
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-mon-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
-    execFileSync('ssh-keygen', [
-      '-q',
-      '-t',
-      'ed25519',
-      '-N',
-      '',
-      '-f',
-      path.join(home, '.ssh', 'tp_mon_key'),
-    ]);
-    ext.testing.configure({ home: () => home, isTrusted: () => true });
+    home = await signedInWithScratchHome(ext, 'tp-mon-home-', 'tp_mon_key');
     ext.setPrompter(
       new ScriptedPrompter([
         '1xH100',

@@ -1,14 +1,12 @@
 // Signing out ends the forwarded ports: the rows that list them go with the cluster list, so a tunnel left
 // running would be an ssh process nobody can see or stop. Real nodes (the engine's sshd) and the real ssh.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import { accountIs, api, control, signIn } from './control';
-import { until } from './nodes';
+import { signedInWithScratchHome, until } from './nodes';
 import { nodeCluster, nodeServer, sshOnNode, sshProcesses, type ForwardResult } from './portsHelpers';
 
 suite('Ports on a node: signing out', function () {
@@ -18,24 +16,7 @@ suite('Ports on a node: signing out', function () {
 
   suiteSetup(async () => {
     ext = await api();
-    await control.reset('none');
-    await control.config({ pendingMs: 100, processingMs: 200 });
-    assert.equal((await signIn()).ok, true);
-    await accountIs(ext, 'signedIn');
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-ports-signout-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
-    execFileSync('ssh-keygen', [
-      '-q',
-      '-t',
-      'ed25519',
-      '-N',
-      '',
-      '-C',
-      'tp-ports',
-      '-f',
-      path.join(home, '.ssh', 'tp_node_key'),
-    ]);
-    ext.testing.configure({ home: () => home, isTrusted: () => true });
+    home = await signedInWithScratchHome(ext, 'tp-ports-signout-', 'tp_node_key');
   });
   suiteTeardown(async () => {
     ext.testing.configure({});

@@ -9,10 +9,8 @@
 // runs). When something else already listens there, the start path cannot be reached honestly: the product
 // then forwards what listens (checked instead), and the skip of the start path is logged with the reason.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
@@ -20,8 +18,8 @@ import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import type { JobNode } from '../../src/vscode/jobs/jobsTree';
 import { ALWAYS } from '../fixtures/jobProject';
 import { ACCEPT, ESCAPE, ScriptedPrompter, typeText } from '../fixtures/scriptedPrompter';
-import { accountIs, api, control, signIn } from './control';
-import { until, type EngineNode, type InstanceNode } from './nodes';
+import { api, control } from './control';
+import { signedInWithScratchHome, until, type EngineNode, type InstanceNode } from './nodes';
 import { httpGet, nodeCluster, sshProcesses, type ForwardResult } from './portsHelpers';
 
 const TB_PORT = 6006;
@@ -67,24 +65,7 @@ suite('Open TensorBoard (real ssh, a stand-in tensorboard on the node)', functio
 
   suiteSetup(async () => {
     ext = await api();
-    await control.reset('none');
-    await control.config({ pendingMs: 100, processingMs: 200 });
-    assert.equal((await signIn()).ok, true);
-    await accountIs(ext, 'signedIn');
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-tb-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
-    execFileSync('ssh-keygen', [
-      '-q',
-      '-t',
-      'ed25519',
-      '-N',
-      '',
-      '-f',
-      path.join(home, '.ssh', 'tp_node_key'),
-    ]);
-    ext.testing.configure({
-      home: () => home,
-      isTrusted: () => true,
+    home = await signedInWithScratchHome(ext, 'tp-tb-home-', 'tp_node_key', {
       browse: async (uri) => void browsed.push(uri),
     });
     clusterName = 'tboard';
