@@ -92,23 +92,45 @@ const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {
 
 export const WORKSPACE_KEYS = Object.keys(WORKSPACE_LISTED) as readonly (keyof WorkspaceStateTypes)[];
 
-/** Typed get/update over a Memento. */
+/**
+ * Typed get/update over a Memento, with every write made after the one before it was stored. VS Code sends
+ * each stored write of globalState back to the extension host and replaces the whole in-memory state with
+ * it, so a second key updated while the first write's echo is on its way would be undone, in memory and
+ * then on disk (a cluster's key file forgotten). A write waits for the one before it, and reads see a
+ * value still waiting.
+ */
 class TypedMemento<T> {
+  private readonly waiting = new Map<string, { readonly value: unknown }>();
+  private last: Promise<void> = Promise.resolve();
+
   constructor(private readonly memento: vscode.Memento) {}
 
   get<K extends keyof T & string>(key: K): T[K] | undefined;
   get<K extends keyof T & string>(key: K, fallback: T[K]): T[K];
   get<K extends keyof T & string>(key: K, fallback?: T[K]): T[K] | undefined {
-    return this.memento.get<T[K]>(key) ?? fallback;
+    const w = this.waiting.get(key);
+    return ((w ? w.value : this.memento.get<T[K]>(key)) as T[K] | undefined) ?? fallback;
   }
 
   update<K extends keyof T & string>(key: K, value: T[K] | undefined): Thenable<void> {
-    return this.memento.update(key, value);
+    const entry = { value };
+    this.waiting.set(key, entry);
+    const stored = this.last
+      .then(() => this.memento.update(key, value))
+      .finally(() => {
+        if (this.waiting.get(key) === entry) this.waiting.delete(key);
+      });
+    this.last = stored.catch(() => undefined);
+    return stored;
   }
 
-  /** Every entry as stored (for the test API's secret scans). */
+  /** Every entry as stored or waiting to be (for the test API's secret scans). */
   snapshot(): Record<string, unknown> {
-    return Object.fromEntries(this.memento.keys().map((k) => [k, this.memento.get(k)]));
+    const all: Record<string, unknown> = Object.fromEntries(
+      this.memento.keys().map((k) => [k, this.memento.get(k)]),
+    );
+    for (const [k, w] of this.waiting) all[k] = w.value;
+    return all;
   }
 }
 

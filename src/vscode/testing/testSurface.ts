@@ -56,6 +56,7 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
       authProvider: p.account.authProvider,
       logTail: core.log.tail,
       globalState: () => core.state.snapshot(),
+      storedState: core.state,
       initializeAccount: () => p.account.account.initialize(),
       refreshObjectStorage: () => p.storage.controller.refresh(),
       sshKeys: p.sshKeys.controller,
