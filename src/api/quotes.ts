@@ -13,7 +13,7 @@ import { validateInstanceType, validateNumNodes } from '../model/validate';
 import { validateVolumeSize } from '../model/volume';
 import { isTensorPoolError, ValidationError } from './errors';
 import type { CallOptions, Query, Transport } from './http';
-import { lazy, text } from './schemas';
+import { lazy, shownText } from './schemas';
 
 export type PriceAnswer =
   | { readonly kind: 'price'; readonly hourlyRate: number }
@@ -29,7 +29,7 @@ export type PriceAnswer =
 export const QuoteResponse = lazy(() =>
   z.looseObject({
     hourly_rate: z.optional(z.nullable(z.union([z.number(), z.string()]))),
-    message: text(),
+    message: shownText(),
   }),
 );
 export type QuoteResponse = z.infer<ReturnType<typeof QuoteResponse>>;

@@ -103,25 +103,34 @@ export type SshKeyAddRequest = z.infer<ReturnType<typeof SshKeyAddRequest>>;
 
 export const text = lazy(() => z.optional(z.nullable(z.string())));
 
-export const MessageResponse = lazy(() => z.looseObject({ message: text() }));
+/** A message of the service's that the UI may show in a notification: no link VS Code would render there
+ *  (inertLinks), whatever the service wrote. */
+export const shownText = lazy(() =>
+  z.pipe(
+    text(),
+    z.transform((m: string | null | undefined) => (typeof m === 'string' ? inertLinks(m) : m)),
+  ),
+);
+
+export const MessageResponse = lazy(() => z.looseObject({ message: shownText() }));
 export type MessageResponse = z.infer<ReturnType<typeof MessageResponse>>;
 
 export const ClusterCreateResponse = lazy(() =>
   z.looseObject({
     cluster_id: z.string(),
-    message: text(),
+    message: shownText(),
     instance_ids: z.optional(z.nullable(z.array(z.string()))),
     request_id: z.optional(z.nullable(z.string())),
   }),
 );
 export type ClusterCreateResponse = z.infer<ReturnType<typeof ClusterCreateResponse>>;
 
-export const EditResponse = lazy(() => z.looseObject({ message: text() }));
+export const EditResponse = lazy(() => z.looseObject({ message: shownText() }));
 export type EditResponse = z.infer<ReturnType<typeof EditResponse>>;
 
 export const DestroyResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     request_id: z.optional(z.nullable(z.string())),
   }),
 );
@@ -133,7 +142,7 @@ export type LooseRecord = z.infer<ReturnType<typeof LooseRecord>>;
 
 export const ClusterListResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     clusters: z.optional(z.nullable(z.array(LooseRecord()))),
   }),
 );
@@ -141,7 +150,7 @@ export type ClusterListResponse = z.infer<ReturnType<typeof ClusterListResponse>
 
 export const ClusterInfoResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     cluster: z.optional(z.nullable(LooseRecord())),
   }),
 );
@@ -154,16 +163,13 @@ export const RequestInfo = lazy(() =>
     status: z.string(),
     created_at: text(),
     object_id: text(),
-    // Shown in the notification at an operation's end: no link VS Code would render (inertLinks).
-    external_message: z.pipe(
-      text(),
-      z.transform((m: string | null | undefined) => (typeof m === 'string' ? inertLinks(m) : m)),
-    ),
+    // Shown in the notification at an operation's end.
+    external_message: shownText(),
   }),
 );
 export type RequestInfo = z.infer<ReturnType<typeof RequestInfo>>;
 
-export const SshCommandResponse = lazy(() => z.looseObject({ command: z.string(), message: text() }));
+export const SshCommandResponse = lazy(() => z.looseObject({ command: z.string(), message: shownText() }));
 export type SshCommandResponse = z.infer<ReturnType<typeof SshCommandResponse>>;
 
 /** What GET /me answers: no published shape, read loosely (src/model/account.ts finds the label). @alias */
@@ -180,12 +186,12 @@ export const OrganizationInfo = lazy(() =>
 export type OrganizationInfo = z.infer<ReturnType<typeof OrganizationInfo>>;
 
 // The official client reads only `message`: key_id may be missing.
-export const SshKeyAddResponse = lazy(() => z.looseObject({ key_id: text(), message: text() }));
+export const SshKeyAddResponse = lazy(() => z.looseObject({ key_id: text(), message: shownText() }));
 export type SshKeyAddResponse = z.infer<ReturnType<typeof SshKeyAddResponse>>;
 
 export const SshKeyListResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     keys: z.optional(z.nullable(z.array(z.union([z.string(), LooseRecord()])))),
   }),
 );
@@ -230,7 +236,7 @@ export type RcloneConfigureResponse = z.infer<ReturnType<typeof RcloneConfigureR
 
 export const BucketListResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     buckets: z.optional(z.nullable(z.array(z.union([z.string(), LooseRecord()])))),
   }),
 );

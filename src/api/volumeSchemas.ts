@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { MAX_VOLUME_GB, validateVolumeName } from '../model/volume';
-import { LooseRecord, lazy, rule, text } from './schemas';
+import { LooseRecord, lazy, rule, shownText } from './schemas';
 
 const volumeSize = (field: string) =>
   z
@@ -75,7 +75,7 @@ export type VolumeDetachRequest = z.infer<ReturnType<typeof VolumeDetachRequest>
 
 export const VolumeCreateResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     request_id: z.optional(z.nullable(z.string())),
     storage_id: z.optional(z.nullable(z.string())),
   }),
@@ -84,7 +84,7 @@ export type VolumeCreateResponse = z.infer<ReturnType<typeof VolumeCreateRespons
 
 export const VolumeAttachResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     request_ids: z.optional(z.nullable(z.array(z.string()))),
     request_id: z.optional(z.nullable(z.string())),
   }),
@@ -93,7 +93,7 @@ export type VolumeAttachResponse = z.infer<ReturnType<typeof VolumeAttachRespons
 
 export const VolumeListResponse = lazy(() =>
   z.looseObject({
-    message: text(),
+    message: shownText(),
     volumes: z.optional(z.nullable(z.array(LooseRecord()))),
     storage: z.optional(z.nullable(z.array(LooseRecord()))),
   }),

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import type { FollowOutcome } from '../../../api/jobFollow';
 import { jobSucceeded } from '../../../model/job';
+import { inertLinks } from '../../../model/shownText';
 import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { JobsController } from '../jobs';
@@ -182,7 +183,8 @@ export class JobFollowers implements vscode.Disposable {
     const showMetrics = vscode.l10n.t('Show Metrics');
     const hasMetrics = (this.metrics?.get(jobId)?.store.series().length ?? 0) > 0;
     const actions = hasMetrics ? [showMetrics, pull, showInJobs] : [pull, showInJobs];
-    void show(text, ...actions).then((a) => {
+    // the job's name, state and the service's reason are the service's words: no link in the notification
+    void show(inertLinks(text), ...actions).then((a) => {
       if (a === showMetrics) void vscode.commands.executeCommand(Commands.showMetrics, jobId);
       if (a === pull) void vscode.commands.executeCommand(Commands.pullJobOutputs, jobId);
       if (a === showInJobs) void vscode.commands.executeCommand('tensorpool.jobs.focus');

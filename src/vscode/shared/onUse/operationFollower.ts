@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import type { TrackOutcome } from '../../../api/tracking';
+import { inertLinks } from '../../../model/shownText';
 import type { ApiService } from '../apiService';
 import { Commands } from '../commands';
 import { loadApi } from '../lazyApi';
@@ -121,7 +122,7 @@ export class OperationFollower implements vscode.Disposable {
     feature.refreshIfVisible();
     if (requestIds.length === 0) {
       // Accepted without a way to follow it: the list refreshes as it progresses.
-      void vscode.window.showInformationMessage(say.accepted(op.label));
+      void vscode.window.showInformationMessage(inertLinks(say.accepted(op.label)));
       this.store.endOperation(op);
       return [];
     }
@@ -147,7 +148,7 @@ export class OperationFollower implements vscode.Disposable {
       ac.abort(); // the operation's other requests (if any) are not followed on alone
       this.log.warn(`Stopped following ${op.label} (${requestIds.join(', ')}): ${errorMessage(e)}`);
       void vscode.window
-        .showWarningMessage(say.lostTrack(op.label, errorMessage(e)), vscode.l10n.t('Refresh'))
+        .showWarningMessage(inertLinks(say.lostTrack(op.label, errorMessage(e))), vscode.l10n.t('Refresh'))
         .then((p) => {
           if (p) feature.refresh();
         });
@@ -169,7 +170,7 @@ export class OperationFollower implements vscode.Disposable {
     if (failed) {
       void vscode.window
         .showErrorMessage(
-          say.failed(op.label, failed.info.external_message ?? undefined),
+          inertLinks(say.failed(op.label, failed.info.external_message ?? undefined)),
           vscode.l10n.t('Show Log'),
         )
         .then((p) => {
@@ -177,12 +178,12 @@ export class OperationFollower implements vscode.Disposable {
         });
     } else if (slow) {
       void vscode.window.showWarningMessage(
-        say.slow(op.label, slow.info?.status, Math.round(slow.afterMs / 60_000)),
+        inertLinks(say.slow(op.label, slow.info?.status, Math.round(slow.afterMs / 60_000))),
       );
     } else {
       const next = say.next ?? [];
       void vscode.window
-        .showInformationMessage(say.done(op.label), ...next.map((n) => n.title()))
+        .showInformationMessage(inertLinks(say.done(op.label)), ...next.map((n) => n.title()))
         .then((p) => next.find((n) => n.title() === p)?.run(op.id));
     }
   }
