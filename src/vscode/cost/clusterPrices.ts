@@ -1,6 +1,7 @@
 /**
  * What the running things cost, from the service's prices only: each running cluster's hourly price
- * (GET /cluster/quote per instance type and node count, asked once per window for each), the volumes'
+ * (GET /cluster/quote per instance type and node count, asked once per window for each, again after a
+ * failure at a later refresh), the volumes'
  * own `hourly_rate`, their sum (the burn rate) and the runway the balance gives at that rate. A quote
  * that fails or a route that is missing leaves that cluster without a price: nothing is guessed, and
  * with no price at all nothing price-related is shown.
@@ -31,9 +32,12 @@ export class ClusterPrices implements vscode.Disposable {
     api: ApiService,
     private readonly volumes: () => readonly Volume[],
   ) {
+    // No price for a choice is kept; a quote that failed is asked again at a later refresh (PriceQuotes).
     this.quotes = new PriceQuotes(async (type: string, nodes: number) => {
       const answer = await (await api.client()).clusterQuote(type, nodes);
-      return answer.kind === 'price' ? answer.hourlyRate : undefined;
+      if (answer.kind === 'price') return answer.hourlyRate;
+      if (answer.reason === 'failed') throw new Error(answer.detail);
+      return undefined;
     });
     this.subscription = store.onDidChange((topic) => {
       if (topic !== 'clusters' && topic !== 'account') return;

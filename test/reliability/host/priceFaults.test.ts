@@ -1,7 +1,7 @@
 // Prices under faults, in the real extension host: a quote route answering 500 leaves that cluster without a
 // price (nothing guessed; the burn rate says "at least"), and a balance missing from the organisation answer
 // (or that answer failing) leaves the runway out while the burn rate stays. Each with today's checks: nothing
-// unhandled, no request that changes something (the quotes are GETs, each asked once per window), the
+// unhandled, no request that changes something (the quotes are GETs, a failed one asked again only after a minute), the
 // account still signed in, no secret in the log.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -86,7 +86,7 @@ suite('Reliability: prices under faults', function () {
       await ext.testing.initializeAccount();
       await until('the burn rate', () => /Burn rate: at least \$/.test(account()));
       assert.match(viewDescription(), /^at least \$/);
-      // Asked once for this window: a refusal is not asked again on every refresh.
+      // A refusal is not asked again on every refresh (a failed quote is asked again after a minute).
       await ext.refresh();
       await sleep(2000);
       assert.equal((await quoteCalls('4xL40S')).length, calls.length, 'not asked again');
