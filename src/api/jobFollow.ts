@@ -15,7 +15,7 @@ import { listenJob, type ListenMessage, type SocketOptions } from './jobSocket';
 import type { JobApi } from './jobs';
 import type { Transport } from './http';
 import { listenJobInThread, withMetrics, type ThreadHandlers } from './listenThread';
-import type { MetricRecord } from '../model/metrics/batch';
+import { columnsAfter, type MetricColumns } from '../model/metrics/batch';
 import { abortableSleep } from './retry';
 
 export type FollowOutcome =
@@ -34,7 +34,7 @@ export interface FollowOptions extends SocketOptions {
   readonly onLines?: (lines: string, count: number) => void;
   /** The records of the metric lines among the lines delivered (parsed in the worker), after them; a
    *  record's `line` is its message's index on its connection (the lines a reconnect skips have none). */
-  readonly onMetrics?: (records: readonly MetricRecord[]) => void;
+  readonly onMetrics?: (records: MetricColumns) => void;
   /** Called before each reconnect (attempt 1, 2, ...) with the delay waited. */
   readonly onReconnect?: (attempt: number, delayMs: number) => void;
   readonly signal?: AbortSignal;
@@ -106,9 +106,9 @@ export async function followJob(
           }
         : undefined,
       onMetrics: onMetrics
-        ? (records: readonly MetricRecord[]) => {
-            const kept = skip > 0 ? records.filter((r) => r.line > skip) : records;
-            if (kept.length > 0) onMetrics(kept);
+        ? (records: MetricColumns) => {
+            const kept = skip > 0 ? columnsAfter(records, skip) : records;
+            if (kept.count > 0) onMetrics(kept);
           }
         : undefined,
     };

@@ -16,7 +16,7 @@ import type { Transport } from './http';
 import { listenJob, type ListenMessage, type ListenOutcome, type SocketOptions } from './jobSocket';
 import type { LineRun, ListenThreadMessage, ListenWorkerData } from './listenWorker';
 import { l10nContents } from '../model/l10nSlot';
-import { MetricBatcher, type MetricRecord } from '../model/metrics/batch';
+import { MetricBatcher, type MetricColumns } from '../model/metrics/batch';
 
 /** Beside this module: dist/listenWorker.js in the bundle, out/src/api/listenWorker.js in the tests. */
 export const LISTEN_WORKER_FILE = path.join(__dirname, 'listenWorker.js');
@@ -25,9 +25,9 @@ export interface ThreadHandlers {
   readonly onMessage: (m: ListenMessage) => void;
   /** Runs of log lines as one string each; without it, each line goes to onMessage. */
   readonly onLines?: (lines: string, count: number) => void;
-  /** The metric lines' records (MetricRecord: `line` is the message's index on this connection, 1-based),
-   *  each time after the messages they came from; parsed in the worker. */
-  readonly onMetrics?: (records: readonly MetricRecord[]) => void;
+  /** The metric lines' records (MetricColumns: `lines` are the messages' indexes on this connection,
+   *  1-based), each time after the messages they came from; parsed in the worker. */
+  readonly onMetrics?: (records: MetricColumns) => void;
   readonly signal?: AbortSignal;
 }
 

@@ -10,7 +10,7 @@
  * and a string per line: less to copy across, to allocate and to collect on the extension host.
  * With `metrics`, each line is also read for metrics here (parseMetricLine, off the extension host's
  * thread) and the batch carries the records of its metric lines (MetricBatcher: at most MAX_BATCH_RECORDS
- * a batch; a batch is sent early when that many wait).
+ * a batch; a batch is sent early when that many wait), column by column, their buffers moved, not copied.
  * The token arrives in workerData (memory only) and goes out in the socket's first message only.
  * It loads dist/api.js (the API layer) rather than bundling its own copy.
  */
@@ -20,7 +20,7 @@ import type { ListenMessage, ListenOutcome, SocketOptions } from './jobSocket';
 import type { LogLevel } from './log';
 import type { ProxySettings } from './proxy';
 import { setL10nContents, type L10nContents } from '../model/l10nSlot';
-import { MetricBatcher, type MetricRecord } from '../model/metrics/batch';
+import { columnsTransfer, MetricBatcher, type MetricColumns } from '../model/metrics/batch';
 import type * as ApiModule from './index';
 
 // The API layer as a whole (dist/api.js beside this file once bundled: esbuild.mjs maps it), so the
@@ -53,7 +53,7 @@ export type ListenThreadMessage =
       readonly type: 'messages';
       readonly batch: readonly (ListenMessage | LineRun)[];
       /** The metric lines among them (with `metrics`), by their index on this connection. */
-      readonly metrics?: readonly MetricRecord[];
+      readonly metrics?: MetricColumns;
     }
   | { readonly type: 'log'; readonly level: LogLevel; readonly text: string }
   | { readonly type: 'end'; readonly outcome: ListenOutcome };
@@ -96,7 +96,8 @@ function run(port: NonNullable<typeof parentPort>, data: ListenWorkerData): void
     size = 0;
     if (batch.length === 0) return;
     const records = metrics?.take();
-    post(records ? { type: 'messages', batch, metrics: records } : { type: 'messages', batch });
+    if (records) port.postMessage({ type: 'messages', batch, metrics: records }, columnsTransfer(records));
+    else post({ type: 'messages', batch });
     batch = [];
   };
   const ac = new AbortController();

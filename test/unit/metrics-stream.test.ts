@@ -9,11 +9,15 @@ import { isMetricStep, metricValues } from '../../engine/metricLines';
 import { SeriesSync } from '../../src/model/charts/seriesSync';
 import { MetricSeries, MetricStore } from '../../src/model/metrics';
 import {
-  addRecords,
+  addColumns,
+  columnRecords,
+  columnsAfter,
+  columnsTransfer,
   MAX_BATCH_RECORDS,
   MetricBatcher,
   type MetricRecord,
 } from '../../src/model/metrics/batch';
+import { parseMetricLine } from '../../src/model/metrics/parseLine';
 import { FAST_JOBS, submitted, useJobEngine } from '../fixtures/jobs';
 
 describe('MetricBatcher: one record per metric line, by message index, bounded', () => {
@@ -24,8 +28,10 @@ describe('MetricBatcher: one record per metric line, by message index, bounded',
     b.add(3, "plain text\n{'loss': 0.25, 'epoch': 1.5}");
     b.add(4, '2026-11-27 10:14:22,123 INFO Starting');
     assert.equal(b.size, 2);
-    const r = b.take();
-    assert.ok(r);
+    const c = b.take();
+    assert.ok(c);
+    assert.deepEqual(c.names, ['step', 'loss', 'lr', 'epoch'], 'each name once in a batch');
+    const r = columnRecords(c);
     assert.deepEqual(
       r.map(({ line, x, xKey, names, values }) => ({ line, x, xKey, names, values })),
       [
@@ -43,23 +49,65 @@ describe('MetricBatcher: one record per metric line, by message index, bounded',
     assert.equal(b.full, false);
     b.add(MAX_BATCH_RECORDS, 'step=9999 loss=1');
     assert.equal(b.full, true);
-    assert.equal(b.take()?.length, MAX_BATCH_RECORDS);
+    assert.equal(b.take()?.count, MAX_BATCH_RECORDS);
     assert.equal(b.full, false);
   });
 
-  it('addRecords puts them in a store as the parser made them', () => {
+  it('addColumns puts them in a store as store.add puts the parsed lines, refusals counted the same', () => {
+    const lines = [
+      'step=1 loss=2 acc=0.1',
+      "{'loss': 0.5, 'epoch': 1}",
+      'loss: 1.5',
+      'step=2 loss=1 acc=0.2 grad_norm=3',
+      'step=3 loss=0.5 acc=0.3 ppl=9 tok_per_s=100',
+    ];
     const b = new MetricBatcher();
-    b.add(1, 'step=1 loss=2 acc=0.1');
-    b.add(2, 'step=2 loss=1 acc=0.2');
-    const store = new MetricStore();
-    addRecords(store, b.take() ?? []);
+    lines.forEach((l, i) => b.add(i + 1, l));
+    const batch = b.take();
+    assert.ok(batch);
+    const viaColumns = new MetricStore({ maxSeries: 5 });
+    addColumns(viaColumns, batch);
+    const viaPoints = new MetricStore({ maxSeries: 5 });
+    lines.forEach((l, i) => viaPoints.add(parseMetricLine(l)!, batch.times[Math.min(i, batch.count - 1)]));
+    const shown = (store: MetricStore) =>
+      store.series().map((s) => [s.name, s.xKey, [...s.points().xs], [...s.points().ys]]);
+    assert.deepEqual(shown(viaColumns), shown(viaPoints));
+    assert.deepEqual(shown(viaColumns).slice(0, 2), [
+      ['loss', 'step', [1, 2, 3], [2, 1, 0.5]],
+      ['acc', 'step', [1, 2, 3], [0.1, 0.2, 0.3]],
+    ]);
+    assert.equal(viaColumns.lineCount, 5);
+    assert.equal(viaColumns.refusedValues, viaPoints.refusedValues);
+    assert.equal(viaColumns.refusedValues, 2, 'ppl and tok_per_s: no room for a sixth and seventh series');
+  });
+
+  it('columnsAfter drops the records of messages up to a line, keeping the rest whole; the buffers can move', () => {
+    const b = new MetricBatcher();
+    b.add(3, 'step=3 loss=3');
+    b.add(4, 'step=4 loss=4 acc=0.4');
+    b.add(6, "step=6 loss=6\n{'loss': 7, 'epoch': 2}");
+    const c = b.take();
+    assert.ok(c);
+    assert.equal(columnsAfter(c, 2), c, 'nothing to drop');
     assert.deepEqual(
-      store.series().map((s) => [s.name, s.xKey, [...s.points().xs], [...s.points().ys]]),
+      columnRecords(columnsAfter(c, 4)).map(({ line, x, xKey, names, values }) => ({
+        line,
+        x,
+        xKey,
+        names,
+        values,
+      })),
       [
-        ['loss', 'step', [1, 2], [2, 1]],
-        ['acc', 'step', [1, 2], [0.1, 0.2]],
+        { line: 6, x: 6, xKey: 'step', names: ['loss'], values: [6] },
+        { line: 6, x: 2, xKey: 'epoch', names: ['loss'], values: [7] },
       ],
     );
+    assert.equal(columnsAfter(c, 6).count, 0);
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(c, columnsTransfer(c));
+    assert.equal(c.values.length, 0, 'moved to the other side, not copied');
+    port1.close();
+    port2.close();
   });
 });
 
@@ -90,7 +138,7 @@ describe('Metric records from a job log read in the worker (local engine)', func
         if (m.status === undefined) texts.push(m.message ?? '');
       },
       onLines: (lines) => texts.push(...lines.split('\n')),
-      onMetrics: (r) => records.push(...r),
+      onMetrics: (c) => records.push(...columnRecords(c)),
       onReconnect: (n) => reconnects.push(n),
       baseDelayMs: 5,
     });

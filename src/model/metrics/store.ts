@@ -34,23 +34,38 @@ export class MetricStore {
 
   /** Adds a parsed line's metrics; `timeMs`: when it arrived (the x of a line without one). */
   add(point: MetricPoint, timeMs: number): void {
-    const xKey = point.xKey ?? TIME_KEY;
     const x = point.x ?? timeMs;
-    this.lines++;
-    for (const [name, value] of point.metrics) {
-      const key = `${xKey}\u0000${name}`;
-      let series = this.byKey.get(key);
-      if (!series) {
-        if (this.ordered.length >= this.maxSeries) {
-          this.refused++;
-          continue;
-        }
-        series = new MetricSeries(name, xKey, this.cap);
-        this.byKey.set(key, series);
-        this.ordered.push(series);
+    this.countLine();
+    for (const [name, value] of point.metrics) this.seriesFor(name, point.xKey)?.add(x, value);
+  }
+
+  /**
+   * The series of `name` against `xKey` (time when undefined), made when new; undefined when the store
+   * already has maxSeries series (the value is then counted as refused).
+   */
+  seriesFor(name: string, xKey: string | undefined): MetricSeries | undefined {
+    const key = `${xKey ?? TIME_KEY}\u0000${name}`;
+    let series = this.byKey.get(key);
+    if (!series) {
+      if (this.ordered.length >= this.maxSeries) {
+        this.refused++;
+        return undefined;
       }
-      series.add(x, value);
+      series = new MetricSeries(name, xKey ?? TIME_KEY, this.cap);
+      this.byKey.set(key, series);
+      this.ordered.push(series);
     }
+    return series;
+  }
+
+  /** One more metric line added (addColumns adds its values to the series itself). */
+  countLine(): void {
+    this.lines++;
+  }
+
+  /** One more value refused (a series the store could not make). */
+  countRefused(): void {
+    this.refused++;
   }
 
   /** The series in the order their metrics first appeared. */

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import type { FollowOutcome } from '../../../api/jobFollow';
-import { addRecords, type MetricRecord } from '../../../model/metrics/batch';
+import { addColumns, type MetricColumns } from '../../../model/metrics/batch';
 import { MetricStore } from '../../../model/metrics/store';
 import type { ApiService } from '../../shared/apiService';
 import type { Log } from '../../shared/log';
@@ -35,7 +35,7 @@ export interface JobMetricsEntry {
 
 /** What a follower feeds (JobFollowers): the records as they come, then how the log ended. */
 export interface MetricsFeed {
-  readonly records: (records: readonly MetricRecord[]) => void;
+  readonly records: (records: MetricColumns) => void;
   readonly end: (out: FollowOutcome | undefined) => void;
 }
 
@@ -131,8 +131,8 @@ export class JobMetrics implements vscode.Disposable {
     return e;
   }
 
-  private add(e: JobMetricsEntry, records: readonly MetricRecord[]): void {
-    addRecords(e.store, records);
+  private add(e: JobMetricsEntry, records: MetricColumns): void {
+    addColumns(e.store, records);
     if (e.state === 'reading') e.state = 'live';
     e.changed.fire();
   }
