@@ -23,7 +23,7 @@ export const COMMON_PORTS: readonly CommonPort[] = [
   /* eslint-enable tensorpool/l10n */
 ];
 
-export const TENSORBOARD_PORT = 6006;
+const TENSORBOARD_PORT = 6006;
 export const JUPYTER_PORT = 8888;
 
 /** A forward the user asked for: the node's port, and this machine's port when they named one. */
@@ -138,9 +138,10 @@ export function shellWord(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command a terminal on the node runs to start TensorBoard on its usual port, on the node's loopback. */
-export function tensorboardCommand(logdir: string): string {
-  return `tensorboard --logdir ${shellWord(logdir)} --host 127.0.0.1 --port ${TENSORBOARD_PORT}`;
+/** The command a terminal on the node runs to start TensorBoard on `port` (by default its usual one), on the
+ *  node's loopback. */
+export function tensorboardCommand(logdir: string, port = TENSORBOARD_PORT): string {
+  return `tensorboard --logdir ${shellWord(logdir)} --host 127.0.0.1 --port ${port}`;
 }
 
 /** The command a terminal on the node runs to start JupyterLab (the token stays on the node). */

@@ -1,13 +1,12 @@
-// Open TensorBoard's start path against the engine's real nodes: with nothing on 6006, the extension asks for
-// the log folder, shows the `tensorboard --logdir …` command and asks before starting it in a terminal on the
-// node (the ssh it builds), waits until it answers, forwards 6006 through the real tunnel and opens it; the
+// Open TensorBoard's start path against the engine's real nodes: with nothing on its port, the extension asks
+// for the log folder, shows the `tensorboard --logdir …` command and asks before starting it in a terminal on
+// the node (the ssh it builds), waits until it answers, forwards the port through the real tunnel and opens it; the
 // page is fetched through that tunnel (a real GET). On a job row the job's folder on the node is the logdir
 // offered. A stand-in `tensorboard` (first on the node's PATH) serves a page naming its logdir and the files
 // in it. Declining starts nothing; closing the terminal ends the stand-in; no ssh is left.
 //
-// 6006 is one port for every node here (they all are 127.0.0.1 on this machine, possibly shared with other
-// runs). When something else already listens there, the start path cannot be reached honestly: the product
-// then forwards what listens (checked instead), and the skip of the start path is logged with the reason.
+// Every node here is 127.0.0.1 on this machine, where 6006 may be taken by another run: the suite sets
+// tensorpool.ports.tensorBoardPort to a port that is free, which the commands shown and run must then use.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -22,7 +21,15 @@ import { api, control } from './control';
 import { signedInWithScratchHome, until, type EngineNode, type InstanceNode } from './nodes';
 import { httpGet, nodeCluster, sshProcesses, type ForwardResult } from './portsHelpers';
 
-const TB_PORT = 6006;
+/** A port nothing on this machine listens on now (the system's pick). */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 const TB_NAME = /^TensorBoard · node 1 of /;
 
 /** Whether something on this machine accepts connections on 127.0.0.1:`port`. */
@@ -53,18 +60,13 @@ suite('Open TensorBoard (real ssh, a stand-in tensorboard on the node)', functio
       (r): r is Extract<ClusterNode, { kind: 'portForward' }> => r.kind === 'portForward',
     );
 
-  /** Skip (logged, with the reason) when 6006 is taken by something this suite did not start. */
-  async function needFree6006(ctx: Mocha.Context): Promise<void> {
-    if (!(await listening(TB_PORT))) return;
-    console.log(
-      `[ports] SKIPPED "${ctx.test?.title}": 127.0.0.1:${TB_PORT} is already taken by another process on this ` +
-        'machine, so the start path cannot be reached (the forward-what-listens path is what runs then).',
-    );
-    ctx.skip();
-  }
+  let TB_PORT: number;
+  const settings = () => vscode.workspace.getConfiguration('tensorpool');
 
   suiteSetup(async () => {
     ext = await api();
+    TB_PORT = await freePort();
+    await settings().update('ports.tensorBoardPort', TB_PORT, vscode.ConfigurationTarget.Global);
     home = await signedInWithScratchHome(ext, 'tp-tb-home-', 'tp_node_key', {
       browse: async (uri) => void browsed.push(uri),
     });
@@ -109,6 +111,7 @@ suite('Open TensorBoard (real ssh, a stand-in tensorboard on the node)', functio
     await until(async () => ours().length === 0, 'no ssh left', 15_000);
   });
   suiteTeardown(async () => {
+    await settings().update('ports.tensorBoardPort', undefined, vscode.ConfigurationTarget.Global);
     ext.testing.configure({});
     await control.reset('none');
     fs.rmSync(home, { recursive: true, force: true });
@@ -123,8 +126,8 @@ suite('Open TensorBoard (real ssh, a stand-in tensorboard on the node)', functio
     return (o.shellArgs as string[]).slice(-3);
   }
 
-  test('nothing on 6006: the command is shown and asked first (declining starts nothing); then started in a terminal and opened once it answers', async function () {
-    await needFree6006(this);
+  test('nothing on the TensorBoard port: the command is shown and asked first (declining starts nothing); then started in a terminal and opened once it answers', async () => {
+    assert.notEqual(TB_PORT, 6006, 'the setting, not the default, is what is used');
     fs.mkdirSync(path.join(real.dir, 'home', 'runs', 'exp1'), { recursive: true });
     fs.writeFileSync(path.join(real.dir, 'home', 'runs', 'exp1', 'events.out.tfevents.1'), '');
     const command = `tensorboard --logdir runs/exp1 --host 127.0.0.1 --port ${TB_PORT}`;
@@ -151,7 +154,7 @@ suite('Open TensorBoard (real ssh, a stand-in tensorboard on the node)', functio
     );
     assert.equal(p.shown[0].value, 'runs', 'a node row offers runs/');
     assert.deepEqual(terminalTail(), ['-t', `${real.user}@127.0.0.1`, command]);
-    // This machine's 6006 is the node's: the forward uses another local port, and the page comes through it.
+    // This machine's port is the node's: the forward uses another local port, and the page comes through it.
     assert.notEqual(r.local, TB_PORT);
     const opened = browsed.at(-1)!.toString(true);
     assert.match(opened, new RegExp(String(r.local)), 'the address, through asExternalUri');
@@ -159,8 +162,7 @@ suite('Open TensorBoard (real ssh, a stand-in tensorboard on the node)', functio
     assert.equal(ours().length, 2, 'two ssh: the terminal’s and the tunnel’s');
   });
 
-  test('on a job: the job’s folder on the node is the logdir offered and served', async function () {
-    await needFree6006(this);
+  test('on a job: the job’s folder on the node is the logdir offered and served', async () => {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(root, 'the harness opens a workspace folder');
     const project = path.join(root, 'tb-job');

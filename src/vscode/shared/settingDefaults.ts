@@ -19,6 +19,7 @@ export const SETTING_DEFAULTS = {
   sshPort: 22,
   sshConfigMode: 'include',
   'ports.openIn': 'simpleBrowser',
+  'ports.tensorBoardPort': 6006,
   objectStorageProfile: 'tp',
   jobMetrics: true,
 } as const;

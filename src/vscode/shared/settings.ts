@@ -124,6 +124,12 @@ export function affectsRefreshInterval(e: vscode.ConfigurationChangeEvent): bool
   return e.affectsConfiguration('tensorpool.refreshInterval');
 }
 
+/** The port on the node Open TensorBoard looks at, and starts TensorBoard on (tensorpool.ports.tensorBoardPort). */
+export function readTensorBoardPort(): number {
+  const v = read(tensorpool(), 'ports.tensorBoardPort');
+  return Number.isInteger(v) && v >= 1 && v <= 65535 ? v : D['ports.tensorBoardPort'];
+}
+
 /** Where Open in Browser opens a forwarded port (tensorpool.ports.openIn). */
 export function readPortsOpenIn(): 'simpleBrowser' | 'external' | 'ask' {
   const v = tensorpool().get<string>('ports.openIn', D['ports.openIn']);

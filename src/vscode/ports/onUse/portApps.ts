@@ -1,10 +1,10 @@
 /**
- * Open TensorBoard and Open Jupyter on a node (or a job's node): forward the app's port when it serves
- * there already; otherwise offer to start it in a terminal on the node (the ssh the extension builds,
- * connectLogin.ts) and open it once it answers (a bounded, cancellable wait). Jupyter's token is read
- * from the node (`jupyter server list --json`, over ssh's output, never a command line), registered with
- * the log's secret registry so no line shows it, kept in memory with the forward only, and handed to the
- * browser inside the URL, which necessarily carries it.
+ * Open TensorBoard and Open Jupyter on a node (or a job's node): forward the app's port (TensorBoard's from
+ * tensorpool.ports.tensorBoardPort, 6006 by default) when it serves there already; otherwise offer to start
+ * it in a terminal on the node (the ssh the extension builds, connectLogin.ts) and open it once it answers
+ * (a bounded, cancellable wait). Jupyter's token is read from the node (`jupyter server list --json`, over
+ * ssh's output, never a command line), registered with the log's secret registry so no line shows it, kept
+ * in memory with the forward only, and handed to the browser inside the URL, which necessarily carries it.
  */
 import * as vscode from 'vscode';
 import { clusterLabel } from '../../../model/cluster';
@@ -16,13 +16,13 @@ import {
   parseJupyterServers,
   probeStatus,
   PROBE_MARK,
-  TENSORBOARD_PORT,
   tensorboardCommand,
   whichCommand,
   type JupyterServer,
   type NodeSsh,
 } from '../../../model/portForward';
 import { buildSshArgv } from '../../../model/sshCommand';
+import { readTensorBoardPort } from '../../shared/settings';
 import type { ConnectTarget } from '../../connect/onUse';
 import type { ForwardOutcome, PortActions } from './portActions';
 
@@ -55,21 +55,25 @@ export class PortApps {
     const { t, jobId } = await this.targetOf(arg, vscode.l10n.t('Open TensorBoard'));
     const ssh = t && (await this.p.login(t));
     if (!t || !ssh) return { ok: false, reason: 'cancelled' };
-    const open = await this.p.listening(t, ssh, TENSORBOARD_PORT);
+    const port = readTensorBoardPort();
+    const open = await this.p.listening(t, ssh, port);
     if (open === undefined) return { ok: false, reason: 'login' };
     if (!open) {
       if (!(await this.installed(t, ssh, 'tensorboard'))) return { ok: false, reason: 'closed' };
       const logdir = await this.askLogdir(t, jobId);
-      if (logdir === undefined || !(await this.startIn(t, ssh, 'tensorboard', tensorboardCommand(logdir))))
+      if (
+        logdir === undefined ||
+        !(await this.startIn(t, ssh, 'tensorboard', tensorboardCommand(logdir, port)))
+      )
         return { ok: false, reason: 'cancelled' };
       const up = await this.waitFor(
         t,
         'TensorBoard',
-        async () => (await this.p.listening(t, ssh, TENSORBOARD_PORT)) ?? null,
+        async () => (await this.p.listening(t, ssh, port)) ?? null,
       );
       if (!up) return { ok: false, reason: 'closed' };
     }
-    return this.forwardAndOpen(t, TENSORBOARD_PORT, 'TensorBoard');
+    return this.forwardAndOpen(t, port, 'TensorBoard');
   }
 
   async openJupyter(arg: unknown): Promise<ForwardOutcome> {
