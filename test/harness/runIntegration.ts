@@ -32,6 +32,8 @@ export interface IntegrationResults {
   passed: number;
   failed: number;
   tests: Array<{ title: string; state: 'passed' | 'failed'; error?: string }>;
+  /** Each top-level suite's wall time, in run order. */
+  suites?: Array<{ title: string; ms: number }>;
 }
 
 /** What the untrusted folder's settings say tensorpool.apiUrl is (nothing listens there). */
@@ -140,6 +142,9 @@ export async function runInHost(
     }
     passed = results.passed;
     failed = results.failed;
+    const slowest = [...(results.suites ?? [])].sort((a, b) => b.ms - a.ms).slice(0, 8);
+    if (slowest.length > 0)
+      log(`slowest suites: ${slowest.map((x) => `${x.title} ${(x.ms / 1000).toFixed(1)} s`).join('; ')}`);
   } else {
     console.log('  no results file: the test module did not run (see the console and code-server log below)');
   }

@@ -35,16 +35,33 @@ export async function run(): Promise<void> {
     mocha.addFile(path.join(__dirname, file));
   }
   const tests: TestResult[] = [];
+  /** Each top-level suite's wall time (hooks included), in run order: where the minutes go. */
+  const suites: { title: string; ms: number }[] = [];
+  const suiteStarts = new Map<Mocha.Suite, number>();
   return new Promise<void>((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const resultsFile = process.env.TENSORPOOL_TEST_RESULTS;
       if (resultsFile) {
         const passed = tests.filter((t) => t.state === 'passed').length;
-        const results = { vscode: vscode.version, node: process.version, passed, failed: failures, tests };
+        const results = {
+          vscode: vscode.version,
+          node: process.version,
+          passed,
+          failed: failures,
+          tests,
+          suites,
+        };
         fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2));
       }
       if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
       else resolve();
+    });
+    runner.on('suite', (suite) => {
+      if (suite.parent?.root) suiteStarts.set(suite, Date.now());
+    });
+    runner.on('suite end', (suite) => {
+      const start = suiteStarts.get(suite);
+      if (start !== undefined) suites.push({ title: suite.title, ms: Date.now() - start });
     });
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
     // 'fail' also fires for failing hooks, which mocha counts as failures too.
