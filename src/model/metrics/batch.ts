@@ -44,7 +44,10 @@ export interface MetricRecord {
   readonly values: readonly number[];
 }
 
-export const MAX_BATCH_RECORDS = 500;
+/** As many records as a reader's batch holds messages (listenWorker.ts BATCH_SIZE), so metric lines do not make
+ *  the batches smaller, and the host's turns more frequent, than without extraction (a message of several
+ *  lines can still fill it first). */
+export const MAX_BATCH_RECORDS = 2000;
 
 export class MetricBatcher {
   private lines: number[] = [];
