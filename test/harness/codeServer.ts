@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import { installedPaths } from './install';
 import { killGroup, registerScratch, spawnGroup } from './processes';
 import type { Target } from './targets';
-import { freePort } from '../shared/net';
 import { until } from '../shared/wait';
 import { tail } from './util';
 
@@ -156,14 +155,16 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   }
 
   opts.afterInstall?.({ userData: path.join(state, 'ud'), extensions: path.join(state, 'exts') });
-  const port = opts.port ?? (await freePort());
+  // Port 0 unless asked: code-server binds a free one and prints it (read below), so no other process can
+  // take a port picked here before code-server binds it.
+  const requested = opts.port ?? 0;
   const logFile = path.join(state, 'code-server.log');
   const out = fs.openSync(logFile, 'w');
   const args = [
     '--auth',
     'none',
     '--bind-addr',
-    `127.0.0.1:${port}`,
+    `127.0.0.1:${requested}`,
     '--disable-telemetry',
     '--disable-update-check',
     ...(opts.untrusted ? [] : ['--disable-workspace-trust']),
@@ -178,13 +179,16 @@ export async function startCodeServer(target: Target, opts: CodeServerOptions): 
   });
   fs.closeSync(out);
   const stop = () => killGroup(child.pid!);
+  let port = requested;
   try {
     await until(
       'code-server to listen',
       () => {
         if (child.exitCode !== null)
           throw new Error(`code-server exited (${child.exitCode}):\n${tail(logFile)}`);
-        return tail(logFile, 100_000).includes('HTTP server listening');
+        const m = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(tail(logFile, 100_000));
+        if (m) port = Number(m[1]);
+        return m !== null;
       },
       60_000,
     );

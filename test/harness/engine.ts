@@ -4,7 +4,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killGroup, registerScratch, spawnGroup } from './processes';
-import { freePort } from '../shared/net';
 import { REPO, randomToken } from './util';
 
 export interface LocalEngine {
@@ -35,7 +34,9 @@ export async function startLocalEngine(
 ): Promise<LocalEngine> {
   const main = path.join(REPO, 'dist', 'engine.js');
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
-  const port = opts.port ?? (await freePort());
+  // Port 0 unless asked: the engine binds a free one itself and prints it (a port picked here and passed
+  // on could be taken by another process's connection in between: 'port … is already in use').
+  const port = opts.port ?? 0;
   const token = randomToken('tp_dev');
   const readonlyToken = randomToken('tp_ro');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-engine-data-'));
