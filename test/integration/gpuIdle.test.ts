@@ -1,5 +1,5 @@
 // The idle guard against real nodes, on test timing given through its constructor (sampling every
-// 500 ms, a 3 s period): it notifies once per idle run with the cluster, the idle time and its price;
+// 250 ms, a 1.5 s period; each quiet window below is longer than the period): it notifies once per idle run with the cluster, the idle time and its price;
 // Keep holds while the cluster stays idle, a busy spell re-arms it, Don't Ask for This Cluster holds for
 // good; Destroy… runs the normal destroy, whose protection rule stops a protected cluster. Switched off,
 // it samples nothing.
@@ -60,6 +60,9 @@ suite('Idle guard (real nodes)', function () {
   }
   const confirms = (p: ScriptedPrompter) => p.shown.filter((s) => s.kind === 'confirm');
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** The guard's test timing: each wait below is in periods of it. */
+  const TIMING = { sampleMs: 250, periodMs: 1500 };
+  const periods = (n: number) => sleep(n * TIMING.periodMs);
 
   let a: string;
   let b: string;
@@ -84,8 +87,8 @@ suite('Idle guard (real nodes)', function () {
   test('one notification per idle run with the idle time and price; Keep holds; busy re-arms; Don’t Ask holds', async () => {
     const p = new ScriptedPrompter(['Keep', "Don't Ask for This Cluster"]);
     ext.setPrompter(p);
-    guard = ext.testing.gpu.restartIdleGuard({ sampleMs: 500, periodMs: 3000 });
-    await sleep(4000);
+    guard = ext.testing.gpu.restartIdleGuard(TIMING);
+    await periods(1.5);
     assert.equal(guard.shown, 0, 'busy clusters: nothing');
     load(a, 0);
     await until(async () => guard.shown === 1, 'the notification', 20_000);
@@ -95,11 +98,11 @@ suite('Idle guard (real nodes)', function () {
       /^Every GPU of idle-a has been idle for \d+ min\. It costs \$\d+\.\d\d\/h\.$/,
     );
     assert.deepEqual(first.items, ['Destroy…', 'Keep', "Don't Ask for This Cluster"]);
-    await sleep(4000);
+    await periods(1.5);
     assert.equal(guard.shown, 1, 'Keep: quiet while the cluster stays idle');
 
     load(a, 80);
-    await sleep(2000);
+    await periods(0.7); // a busy spell of a few samples
     load(a, 0);
     await until(async () => guard.shown === 2, 'asked again after a busy spell', 20_000);
     await until(
@@ -107,9 +110,9 @@ suite('Idle guard (real nodes)', function () {
       'remembered',
     );
     load(a, 80);
-    await sleep(2000);
+    await periods(0.7); // a busy spell of a few samples
     load(a, 0);
-    await sleep(6000);
+    await periods(2);
     assert.equal(guard.shown, 2, 'Don’t Ask holds');
     assert.ok(
       ext.store.clusters.data?.clusters?.some((c) => c.id === a),
@@ -121,7 +124,7 @@ suite('Idle guard (real nodes)', function () {
     await control.clearLog();
     const p = new ScriptedPrompter(['Destroy…', ESCAPE]);
     ext.setPrompter(p);
-    guard = ext.testing.gpu.restartIdleGuard({ sampleMs: 500, periodMs: 3000 });
+    guard = ext.testing.gpu.restartIdleGuard(TIMING);
     load(b, 0);
     await until(async () => confirms(p).length === 2, 'the protection question', 20_000);
     assert.match(confirms(p)[1].message ?? '', /idle-b has deletion protection on/);
@@ -135,10 +138,10 @@ suite('Idle guard (real nodes)', function () {
   test('switched off, the guard samples nothing', async () => {
     ext.setPrompter(new ScriptedPrompter([]));
     await vscode.workspace.getConfiguration('tensorpool').update('idleGuard.enabled', false, true);
-    guard = ext.testing.gpu.restartIdleGuard({ sampleMs: 500, periodMs: 3000 });
+    guard = ext.testing.gpu.restartIdleGuard(TIMING);
     await until(async () => ext.testing.gpu.sampler.running === 0, 'no session');
     const samples = ext.testing.gpu.sampler.counts.samples;
-    await sleep(2000);
+    await periods(0.7); // several sampling intervals
     assert.equal(ext.testing.gpu.sampler.counts.samples, samples);
     assert.equal(guard.shown, 0);
   });
