@@ -1,8 +1,8 @@
 // The idle guard against real nodes, on test timing given through its constructor (sampling every
-// 250 ms, a 1.5 s period; each quiet window below is longer than the period): it notifies once per idle run with the cluster, the idle time and its price;
-// Keep holds while the cluster stays idle, a busy spell re-arms it, Don't Ask for This Cluster holds for
-// good; Destroy… runs the normal destroy, whose protection rule stops a protected cluster. Switched off,
-// it samples nothing.
+// 250 ms, a 1.5 s period; each quiet window below is longer than the period): it notifies once per idle
+// run with the cluster, the idle time and its price; Keep holds while the cluster stays idle, a busy spell
+// re-arms it, Don't Ask for This Cluster holds for good; Destroy… runs the normal destroy, whose
+// protection rule stops a protected cluster. Switched off, it samples nothing.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
