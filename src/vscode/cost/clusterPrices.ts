@@ -1,10 +1,9 @@
 /**
  * What the running things cost, from the service's prices only: each running cluster's hourly price
  * (GET /cluster/quote per instance type and node count, asked once per window for each, again after a
- * failure at a later refresh), the volumes'
- * own `hourly_rate`, their sum (the burn rate) and the runway the balance gives at that rate. A quote
- * that fails or a route that is missing leaves that cluster without a price: nothing is guessed, and
- * with no price at all nothing price-related is shown.
+ * failure at a later refresh), the volumes' own `hourly_rate`, their sum (the burn rate) and the runway
+ * the balance gives at that rate. A quote that fails or a route that is missing leaves that cluster
+ * without a price: nothing is guessed, and with no price at all nothing price-related is shown.
  */
 import * as vscode from 'vscode';
 import { clusterPhase, type Cluster } from '../../model/cluster';
