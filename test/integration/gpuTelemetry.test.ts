@@ -11,10 +11,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
-import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';
 import { engineNodes, until, type EngineNode } from './nodes';
+import { runningCluster, sshProcs } from './gpuHelpers';
 import { accountIs, api, control, signIn } from './control';
+
+/** The view's sampling interval here (2 s in use; each sample runs the stand-in nvidia-smi twice): the
+ *  quiet windows below are three of them. */
+const INTERVAL_MS = 1000;
+const quiet = () => new Promise((r) => setTimeout(r, 3 * INTERVAL_MS));
 
 suite('GPU telemetry over SSH (real nodes)', function () {
   this.timeout(120_000);
@@ -25,20 +30,7 @@ suite('GPU telemetry over SSH (real nodes)', function () {
   const children: ChildProcess[] = [];
   const key = () => path.join(home, '.ssh', 'tp_gpu_key');
 
-  /** Our ssh processes, read from /proc: pid, argv and environment. */
-  function sshProcs(): { pid: string; argv: string[]; env: string }[] {
-    const out: { pid: string; argv: string[]; env: string }[] = [];
-    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      try {
-        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-        if (path.basename(argv[0] ?? '') !== 'ssh' || !argv.some((a) => a.includes(home))) continue;
-        out.push({ pid, argv, env: fs.readFileSync(`/proc/${pid}/environ`, 'utf8') });
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return out;
-  }
+  const ssh = () => sshProcs(home);
 
   const view = () => ext.testing.gpu.clustersView;
   const sampler = () => ext.testing.gpu.sampler;
@@ -60,7 +52,7 @@ suite('GPU telemetry over SSH (real nodes)', function () {
   async function expand(): Promise<void> {
     await vscode.commands.executeCommand('tensorpool.clusters.focus');
     await view().reveal(await clusterRow(), { expand: true, focus: false, select: false });
-    await until(async () => sshProcs().length === 1, 'one ssh for the node');
+    await until(async () => ssh().length === 1, 'one ssh for the node');
   }
   function writeLoad(load: unknown): void {
     const dir = path.join(node.dir, 'gpu');
@@ -80,40 +72,8 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'tp-gpu', '-f', key()]);
     ext.testing.configure({ home: () => home, isTrusted: () => true });
-    ext.setPrompter(
-      new ScriptedPrompter([
-        '1xH100',
-        ACCEPT,
-        'gpus',
-        'tp_gpu_key.pub',
-        'Only for this cluster',
-        ACCEPT,
-        'Off',
-        'Create cluster',
-      ]),
-    );
-    clusterId = (await vscode.commands.executeCommand<string>('tensorpool.createCluster'))!;
-    assert.ok(clusterId);
-    ext.setPrompter(undefined);
-    await until(
-      async () => (await engineNodes()).some((n) => n.cluster_id === clusterId && n.state === 'up'),
-      'the node is up',
-      30_000,
-    );
-    await until(
-      async () => {
-        await ext.refresh();
-        return ext.store.clusters.data?.clusters?.find((c) => c.id === clusterId)?.status === 'RUNNING';
-      },
-      'RUNNING',
-      30_000,
-    );
-    // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(
-      async () => ext.store.clusterOperations.length === 0,
-      'the create followed to its end',
-      30_000,
-    );
+    ext.testing.gpu.setViewInterval(INTERVAL_MS);
+    clusterId = await runningCluster(ext, '1xH100', 'gpus', 'tp_gpu_key.pub');
     node = (await engineNodes()).find((n) => n.cluster_id === clusterId)!;
   });
   teardown(async () => {
@@ -124,6 +84,7 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     // Leave the Clusters view hidden as the suites after this one expect (a visible view refreshes itself).
     await vscode.commands.executeCommand('workbench.view.explorer');
     ext.testing.configure({});
+    ext.testing.gpu.setViewInterval(0);
     await control.reset('none');
     fs.rmSync(home, { recursive: true, force: true });
   });
@@ -131,8 +92,8 @@ suite('GPU telemetry over SSH (real nodes)', function () {
   test('nothing is sampled before anyone expands the cluster', async () => {
     await vscode.commands.executeCommand('tensorpool.clusters.focus');
     const samples = sampler().counts.samples;
-    await new Promise((r) => setTimeout(r, 1500));
-    assert.equal(sshProcs().length, 0);
+    await quiet();
+    assert.equal(ssh().length, 0);
     assert.equal(sampler().counts.samples, samples);
     assert.equal(sampler().running, 0);
   });
@@ -145,7 +106,7 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     const samples = sampler().counts.samples;
     await until(async () => sampler().counts.samples >= samples + 2, 'more samples');
     assert.equal(sampler().counts.connections, connections + 1, 'one connection, never one per sample');
-    assert.equal(sshProcs().length, 1);
+    assert.equal(ssh().length, 1);
     const item = await ext.views.clusters.getTreeItem(await nodeRow());
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pulse', 'a busy node');
     const gpus = (await ext.views.clusters.getChildren(await nodeRow())) as ClusterNode[];
@@ -167,8 +128,52 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     );
   });
 
+  test('a port forwarded under the node: new figures redraw the GPU row, never the node or forward rows', async () => {
+    writeLoad({ utilization: [60] });
+    await descriptionMatches(/^1×H100 · 60% · /, 'busy figures');
+    const seen: string[] = [];
+    const events = ext.views.clusters.onDidChangeTreeData!((e) =>
+      seen.push(...(Array.isArray(e) ? e : [e]).map((n) => (n as ClusterNode | undefined)?.kind ?? 'all')),
+    );
+    const r = await vscode.commands.executeCommand<{ ok: boolean }>(
+      'tensorpool.forwardPort',
+      await nodeRow(),
+      String(node.port),
+    );
+    try {
+      assert.ok(r.ok, JSON.stringify(r));
+      // The node row shows what it has, not the figures that change every sample (clustersTree.gpuChanged).
+      await descriptionMatches(/^1×H100$/, 'the brief description while a port is forwarded');
+      const rows = async () => (await ext.views.clusters.getChildren(await nodeRow())) as ClusterNode[];
+      assert.deepEqual(
+        (await rows()).map((c) => c.kind),
+        ['portForward', 'gpu'],
+      );
+      seen.length = 0;
+      writeLoad({ utilization: [70] });
+      await until(async () => {
+        const gpu = (await rows()).find((c) => c.kind === 'gpu');
+        return !!gpu && /^70% /.test(String((await ext.views.clusters.getTreeItem(gpu)).description));
+      }, 'the GPU row’s new figure');
+      await quiet();
+      assert.ok(seen.includes('gpu'), 'the GPU row was redrawn');
+      assert.deepEqual(
+        seen.filter((k) => k !== 'gpu'),
+        [],
+        'nothing else was',
+      );
+    } finally {
+      events.dispose();
+      for (const row of (await ext.views.clusters.getChildren(await nodeRow())) as ClusterNode[])
+        if (row.kind === 'portForward')
+          await vscode.commands.executeCommand('tensorpool.stopForwarding', row);
+    }
+    await descriptionMatches(/^1×H100 · 70% · /, 'the figures back once nothing is forwarded');
+    await until(async () => ssh().length === 1, 'the tunnel’s ssh ended');
+  });
+
   test('no token or key material in the ssh’s command line or environment', async () => {
-    const [p] = sshProcs();
+    const [p] = ssh();
     assert.ok(p);
     const privateKey = fs.readFileSync(key(), 'utf8');
     const keyBody = privateKey.split('\n')[1];
@@ -232,10 +237,10 @@ suite('GPU telemetry over SSH (real nodes)', function () {
 
   test('collapsing the cluster ends the ssh and the samples', async () => {
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
-    await until(async () => sshProcs().length === 0, '0 ssh processes');
+    await until(async () => ssh().length === 0, '0 ssh processes');
     assert.equal(sampler().running, 0);
     const samples = sampler().counts.samples;
-    await new Promise((r) => setTimeout(r, 3000));
+    await quiet();
     assert.equal(sampler().counts.samples, samples, '0 samples while collapsed');
     assert.doesNotMatch(await description(), /H100/, 'no figures that would look current');
   });
@@ -243,44 +248,17 @@ suite('GPU telemetry over SSH (real nodes)', function () {
   test('hiding the view ends the ssh; showing it again resumes', async () => {
     await expand();
     await vscode.commands.executeCommand('workbench.view.explorer');
-    await until(async () => sshProcs().length === 0, '0 ssh processes while hidden');
+    await until(async () => ssh().length === 0, '0 ssh processes while hidden');
     const samples = sampler().counts.samples;
-    await new Promise((r) => setTimeout(r, 3000));
+    await quiet();
     assert.equal(sampler().counts.samples, samples, '0 samples while hidden');
     await vscode.commands.executeCommand('tensorpool.clusters.focus');
-    await until(async () => sshProcs().length === 1, 'sampling again');
+    await until(async () => ssh().length === 1, 'sampling again');
     await descriptionMatches(/^1×H100 · /, 'figures again');
   });
 
   test('a CPU node has no GPUs (no nvidia-smi), which is not an error', async () => {
-    ext.setPrompter(
-      new ScriptedPrompter([
-        '32xCPU',
-        ACCEPT,
-        'cpus',
-        'tp_gpu_key.pub',
-        'Only for this cluster',
-        ACCEPT,
-        'Off',
-        'Create cluster',
-      ]),
-    );
-    const cpu = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
-    ext.setPrompter(undefined);
-    await until(
-      async () => {
-        await ext.refresh();
-        return ext.store.clusters.data?.clusters?.find((c) => c.id === cpu)?.status === 'RUNNING';
-      },
-      'the CPU cluster RUNNING',
-      30_000,
-    );
-    // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(
-      async () => ext.store.clusterOperations.length === 0,
-      'the create followed to its end',
-      30_000,
-    );
+    const cpu = await runningCluster(ext, '32xCPU', 'cpus', 'tp_gpu_key.pub');
     const rows = (await ext.views.clusters.getChildren(undefined)) as ClusterNode[];
     const row = rows.find((r) => r.kind === 'cluster' && r.cluster.id === cpu)!;
     await vscode.commands.executeCommand('tensorpool.clusters.focus');
@@ -293,7 +271,7 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     );
     assert.equal(((await ext.views.clusters.getChildren(cpuNode)) as ClusterNode[]).length, 0);
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
-    await until(async () => sshProcs().length === 0, '0 ssh processes');
+    await until(async () => ssh().length === 0, '0 ssh processes');
   });
 
   test('a node that stops answering is marked, not frozen', async () => {
@@ -302,6 +280,6 @@ suite('GPU telemetry over SSH (real nodes)', function () {
     await engineNodes({ down: node.instance_id });
     await descriptionMatches(/stale, as of|not answering/, 'marked');
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
-    await until(async () => sshProcs().length === 0, '0 ssh processes');
+    await until(async () => ssh().length === 0, '0 ssh processes');
   });
 });

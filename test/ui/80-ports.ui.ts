@@ -165,6 +165,8 @@ export const tests: UiTest[] = [
         log(`screenshot ${await workbench.screenshot('81-ports-forward-row')}`);
         await workbench.clickRowAction(`127.0.0.1:${local}`, 'Stop Forwarding');
         for (let i = 0; i < 50 && tunnels() > 0; i++) await workbench.page.waitForTimeout(200);
+        // The click reached the command with its row: it did not ask which port (its palette picker).
+        assert.equal(await workbench.quickInput().first().isVisible(), false, 'no "Which forwarded port?"');
         assert.equal(tunnels(), 0, 'Stop Forwarding ended the ssh');
       } finally {
         await cleanUp();

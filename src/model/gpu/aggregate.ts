@@ -69,10 +69,14 @@ function percent(value: number | undefined): string {
   return value === undefined ? '–' : `${Math.round(value)}%`;
 }
 
+/** `8×H100` (`8 GPUs` when the models differ): what the node has, without its changing figures. */
+export function aggregateWhat(a: NodeAggregate): string {
+  return a.model ? `${a.count}×${a.model}` : l10n.t('{0} GPUs', a.count);
+}
+
 /** `8×H100 · 87% · 61/80 GB` (`8 GPUs` when the models differ; parts left out when unknown). */
 export function aggregateLabel(a: NodeAggregate): string {
-  const what = a.model ? `${a.count}×${a.model}` : l10n.t('{0} GPUs', a.count);
-  const parts = [what, percent(a.meanUtilization)];
+  const parts = [aggregateWhat(a), percent(a.meanUtilization)];
   if (a.meanMemoryUsedMiB !== undefined && a.meanMemoryTotalMiB !== undefined)
     parts.push(l10n.t('{0}/{1} GB', gbUsed(a.meanMemoryUsedMiB), gbTotal(a.meanMemoryTotalMiB)));
   return parts.join(' · ');

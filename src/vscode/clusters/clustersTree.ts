@@ -105,8 +105,10 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
 
   /**
    * New telemetry for some nodes. A node row whose own look changed (its figures, icon or number of GPUs)
-   * is redrawn with everything under it; otherwise only its GPU rows are, so the rows beside them (the
-   * node's forwarded ports) are not redrawn under the user's pointer every sample.
+   * is redrawn with everything under it; otherwise only its GPU rows are. Redrawing a row makes VS Code
+   * forget its children until it asks for them again, and an inline button clicked on one of them
+   * meanwhile runs without its row: so a node with forwarded ports under it shows its brief description
+   * (no figures that change every sample) and is redrawn only when its icon, state or GPUs change.
    */
   private gpuChanged(instanceIds: readonly string[]): void {
     const rows: ClusterNode[] = [];
@@ -115,7 +117,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       if (!row || row.kind !== 'instance') continue;
       const look = nodeGpuLook(this.gpu?.get(id));
       const gpus = look?.gpus ?? [];
-      const shown = `${look?.description ?? ''}|${look?.icon?.id ?? ''}|${gpus.length}`;
+      const shown = this.nodeLook(row, look);
       if (this.nodeLooks.get(id) !== shown) {
         this.nodeLooks.set(id, shown);
         rows.push(row);
@@ -322,6 +324,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       case 'instance': {
         const i = node.instance;
         const look = this.gpu && nodeGpuLook(this.gpu.get(i.id));
+        this.nodeLooks.set(i.id, this.nodeLook(node, look)); // what the row shows now (gpuChanged)
         const forwarded = forwardNodes(this.forwards, node).length; // forwarded ports (forwardRows.ts)
         const item = new vscode.TreeItem(
           instanceLabel(node.index, i),
@@ -331,7 +334,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
               ? vscode.TreeItemCollapsibleState.Collapsed
               : vscode.TreeItemCollapsibleState.None,
         );
-        item.description = look?.description ?? stateWord(i.status);
+        item.description = this.nodeDescription(node, look) ?? stateWord(i.status);
         item.iconPath = look?.icon ?? phaseIcon(i.status);
         item.contextValue = instanceContext(i);
         return item;
@@ -345,6 +348,22 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       default:
         return statusRowItem(node);
     }
+  }
+
+  /** A node row's GPU description: brief while forwarded ports sit under it (gpuChanged). */
+  private nodeDescription(
+    node: Extract<ClusterNode, { kind: 'instance' }>,
+    look: ReturnType<typeof nodeGpuLook>,
+  ): string | undefined {
+    return this.forwards?.forNode(node.cluster.id, node.instance.id).length ? look?.brief : look?.description;
+  }
+
+  /** What of a node row's look telemetry can change: its description, icon and number of GPUs. */
+  private nodeLook(
+    node: Extract<ClusterNode, { kind: 'instance' }>,
+    look: ReturnType<typeof nodeGpuLook>,
+  ): string {
+    return `${this.nodeDescription(node, look) ?? ''}|${look?.icon?.id ?? ''}|${look?.gpus.length ?? 0}`;
   }
 
   /** The Markdown tooltip of a cluster or node row, built when the row is hovered. */

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import {
   aggregate,
   aggregateLabel,
+  aggregateWhat,
   allIdle,
   gpuRowDescription,
   gpuRowLabel,
@@ -25,19 +26,24 @@ let gpuIcon: vscode.ThemeIcon | undefined;
 
 const clock = (time: number) => new Date(time).toLocaleTimeString(vscode.env.language);
 
-/** What the node row shows for its GPUs; undefined when nothing is known (not watched yet). */
+/** What the node row shows for its GPUs; undefined when nothing is known (not watched yet). `brief` is the
+ *  description without the figures that change with every sample (`8×H100`): the row shows it while rows
+ *  the user acts on (forwarded ports) sit under it, since redrawing a row redraws its children. */
 export function nodeGpuLook(
   t: NodeTelemetry | undefined,
-): { description: string; icon?: vscode.ThemeIcon; gpus: readonly GpuReading[] } | undefined {
+): { description: string; brief: string; icon?: vscode.ThemeIcon; gpus: readonly GpuReading[] } | undefined {
   if (!t) return undefined;
   const state = t.state;
   if (!state) {
-    return t.unreachable
-      ? { description: vscode.l10n.t('not answering: {0}', t.unreachable), gpus: [] }
-      : undefined;
+    if (!t.unreachable) return undefined;
+    const description = vscode.l10n.t('not answering: {0}', t.unreachable);
+    return { description, brief: description, gpus: [] };
   }
   const staleNote = t.stale && t.time ? vscode.l10n.t(' · stale, as of {0}', clock(t.time)) : '';
-  if (state.kind !== 'ok') return { description: nodeStateWords(state)! + staleNote, gpus: [] };
+  if (state.kind !== 'ok') {
+    const description = nodeStateWords(state)! + staleNote;
+    return { description, brief: description, gpus: [] };
+  }
   const gpus = state.sample.gpus;
   const idle = allIdle(gpus);
   const icon = t.stale
@@ -45,7 +51,13 @@ export function nodeGpuLook(
     : idle
       ? (idleIcon ??= new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('charts.yellow')))
       : (busyIcon ??= new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green')));
-  return { description: aggregateLabel(aggregate(gpus)) + staleNote, icon, gpus };
+  const figures = aggregate(gpus);
+  return {
+    description: aggregateLabel(figures) + staleNote,
+    brief: aggregateWhat(figures) + staleNote,
+    icon,
+    gpus,
+  };
 }
 
 /** One GPU's row. */

@@ -31,6 +31,8 @@ export interface GpuFeature extends vscode.Disposable {
   restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
   /** How to reach a running cluster's nodes (the monitor's sessions). */
   readonly targets: (cluster: Cluster) => NodeTarget[];
+  /** The Clusters view's sampling interval for the next watch (tests: shorter; 0 = the default). */
+  setViewInterval(ms: number): void;
 }
 
 export function setupGpu(
@@ -46,7 +48,8 @@ export function setupGpu(
 ): GpuFeature {
   const targets = (cluster: Cluster) =>
     gpuSessions().nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
-  const watch = new ClustersViewWatch(view, deps.store, deps.sampler, targets, () => VIEW_INTERVAL_MS);
+  let viewIntervalMs = VIEW_INTERVAL_MS;
+  const watch = new ClustersViewWatch(view, deps.store, deps.sampler, targets, () => viewIntervalMs);
   // The idle guard (dist/actions.js) is made when a running cluster first shows in the list: until then it
   // would have nothing to watch, and activation does not load it.
   const guard = (timing?: IdleWatchTiming) =>
@@ -69,6 +72,7 @@ export function setupGpu(
   });
   return {
     targets,
+    setViewInterval: (ms) => (viewIntervalMs = ms > 0 ? ms : VIEW_INTERVAL_MS),
     restartIdleGuard: (timing) => {
       waiting.dispose();
       idle?.dispose();

@@ -97,6 +97,8 @@ export interface TensorPoolExtensionApi {
       restartIdleGuard(timing?: IdleWatchTiming): IdleWatch;
       /** How the telemetry reaches a running cluster's nodes (the bench's sessions use the same argv). */
       targets(cluster: Cluster): NodeTarget[];
+      /** The Clusters view's sampling interval from the next watch on (0 = the default 2 s). */
+      setViewInterval(ms: number): void;
       /** The GPU monitor of a cluster id (or `clusterId/instanceId`), undefined when none is open. */
       monitor(key: string): Promise<GpuMonitorState | undefined>;
     };

@@ -80,6 +80,7 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
         clustersView: clusters.view,
         restartIdleGuard: (t) => clusters.gpu.restartIdleGuard(t),
         targets: (c) => clusters.gpu.targets(c),
+        setViewInterval: (ms) => clusters.gpu.setViewInterval(ms),
         monitor: async (key) => (await p.actions()).gpuMonitors.state(key),
       },
       metrics: async (jobId) => (await p.actions()).metrics.get(jobId),
