@@ -108,6 +108,7 @@ suite('Reliability: GPU telemetry and prices under faults', function () {
     ext = await freshAccount();
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-rel-gpu-'));
     ext.testing.configure({ home: () => home, isTrusted: () => true });
+    ext.testing.gpu.setViewInterval(1000); // 2 s in use: staleness (3 intervals) shows in 3 s
     // A storage secret key in the extension's hands: it must not reach any ssh process either.
     ext.setPrompter(new ScriptedPrompter(['Enable']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.enableObjectStorage'), true);
@@ -141,6 +142,7 @@ suite('Reliability: GPU telemetry and prices under faults', function () {
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.actions.treeView.tensorpool.clusters.collapseAll');
     await hideViews();
+    ext.testing.gpu.setViewInterval(0);
     ext.testing.configure({});
     fs.rmSync(home, { recursive: true, force: true });
   });

@@ -46,8 +46,18 @@ export async function run(): Promise<void> {
   if (process.env.TENSORPOOL_RELIABILITY_GREP) mocha.grep(process.env.TENSORPOOL_RELIABILITY_GREP);
   for (const f of ONLY ?? FILES) mocha.addFile(path.join(__dirname, `${f}.test.js`));
   const tests: TestResult[] = [];
+  /** Each top-level suite's wall time (hooks included), in run order: the harness prints the slowest. */
+  const suites: { title: string; ms: number }[] = [];
+  const suiteStarts = new Map<Mocha.Suite, number>();
   const failures = await new Promise<number>((resolve) => {
     const runner = mocha.run(resolve);
+    runner.on('suite', (suite) => {
+      if (suite.parent?.root) suiteStarts.set(suite, Date.now());
+    });
+    runner.on('suite end', (suite) => {
+      const start = suiteStarts.get(suite);
+      if (start !== undefined) suites.push({ title: suite.title, ms: Date.now() - start });
+    });
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
     runner.on('fail', (test, err: Error) =>
       tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
@@ -55,7 +65,15 @@ export async function run(): Promise<void> {
   });
   let failed = failures;
   const figures = ledger.figures();
-  const results = { vscode: vscode.version, node: process.version, passed: 0, failed: 0, tests, figures };
+  const results = {
+    vscode: vscode.version,
+    node: process.version,
+    passed: 0,
+    failed: 0,
+    tests,
+    suites,
+    figures,
+  };
   // The results themselves are output too: nothing secret may be in them (test titles, errors, figures).
   const findings = scanForSecrets(JSON.stringify(results), await hostSecrets());
   if (findings.length) {
