@@ -13,9 +13,47 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PLAYWRIGHT_CORE, selectTargets, type Target } from './targets';
 import { CACHE, log, tail, timed } from './util';
+import { sleep } from '../shared/wait';
 
 const MARKER = '.tensorpool-installed';
 const LOGS = path.join(CACHE, 'logs');
+
+/** While this file's own command runs (.ci/run starts it in the background and runs lint and the unit tests
+ *  meanwhile), it holds LOCK ({ pid, log }). An install step of another process waits for it to end before
+ *  it installs anything itself: the suites' checks then find everything in place instead of installing the
+ *  same things beside it, and no second apt-get runs into dpkg's lock. */
+const LOCK = path.join(CACHE, 'install.lock');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** LOCK's content when another (live) process holds it. */
+function otherInstall(): { pid: number; log?: string } | undefined {
+  try {
+    const lock = JSON.parse(fs.readFileSync(LOCK, 'utf8')) as { pid: number; log?: string };
+    return lock.pid !== process.pid && alive(lock.pid) ? lock : undefined;
+  } catch {
+    return undefined; // no install running
+  }
+}
+
+/** Waits while another process's install holds LOCK; with `printLog`, prints that install's log after. */
+async function afterOtherInstall(printLog = false): Promise<void> {
+  const lock = otherInstall();
+  if (!lock) return;
+  const started = Date.now();
+  log(`waiting for the first-use installs process ${lock.pid} is running`);
+  while (fs.existsSync(LOCK) && alive(lock.pid)) await sleep(500);
+  log(`those installs ended (waited ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (printLog && lock.log && fs.existsSync(lock.log))
+    process.stdout.write(fs.readFileSync(lock.log, 'utf8'));
+}
 
 export interface Installed {
   /** The code-server launcher script. */
@@ -191,6 +229,7 @@ export async function ensureSystemPackages(): Promise<void> {
   if (!fs.existsSync('/usr/bin/ssh') || !fs.existsSync('/usr/bin/scp')) missing.push('openssh-client');
   if (!fs.existsSync('/usr/bin/rsync')) missing.push('rsync');
   if (missing.length === 0) return;
+  if (otherInstall()) return afterOtherInstall().then(ensureSystemPackages);
   if (process.getuid?.() !== 0) {
     throw new Error(
       `missing Debian packages: ${missing.join(' ')}. Install them once with\n` +
@@ -226,6 +265,7 @@ export async function ensureNodePackages(): Promise<void> {
   if (!fs.existsSync('/usr/bin/ssh') || !fs.existsSync('/usr/bin/scp')) missing.push('openssh-client');
   if (!fs.existsSync('/usr/bin/rsync')) missing.push('rsync');
   if (missing.length === 0) return;
+  if (otherInstall()) return afterOtherInstall().then(ensureNodePackages);
   if (process.getuid?.() !== 0)
     throw new Error(
       `the engine's cluster nodes need Debian packages that are missing: ${missing.join(' ')}. Install them once with\n` +
@@ -248,6 +288,7 @@ export async function ensureCliPackages(): Promise<void> {
     (pkg) => !fs.existsSync(`/usr/lib/python3/dist-packages/${pkg.slice('python3-'.length)}`),
   );
   if (missing.length === 0) return;
+  if (otherInstall()) return afterOtherInstall().then(ensureCliPackages);
   if (process.getuid?.() !== 0)
     throw new Error(
       `the official CLI needs Debian packages that are missing: ${missing.join(' ')}. Install them once with\n` +
@@ -344,6 +385,7 @@ export async function ensureInstalled(
   targets: Target[],
   opts: { browser: boolean } = { browser: true },
 ): Promise<void> {
+  await afterOtherInstall(true);
   await timed('install check', async () => {
     const wanted = [
       ...(opts.browser ? [{ dir: TOOLS_DIR, spec: TOOLS_SPEC }] : []),
@@ -366,11 +408,20 @@ export async function ensureInstalled(
 
 if (require.main === module) {
   // --system: only the Debian packages (the suites that need them call ensureSystemPackages themselves).
-  (process.argv.includes('--system') ? ensureSystemPackages() : ensureInstalled(selectTargets())).then(
-    () => log('everything installed'),
-    (err: Error) => {
-      console.error(err.message);
-      process.exit(1);
-    },
+  // --log FILE: where this command's output goes, printed by the step that waited for it (.ci/run).
+  const at = process.argv.indexOf('--log');
+  fs.mkdirSync(CACHE, { recursive: true });
+  fs.writeFileSync(
+    LOCK,
+    JSON.stringify({ pid: process.pid, log: at > 0 ? process.argv[at + 1] : undefined }),
   );
+  (process.argv.includes('--system') ? ensureSystemPackages() : ensureInstalled(selectTargets()))
+    .then(
+      () => log('everything installed'),
+      (err: Error) => {
+        console.error(err.message);
+        process.exitCode = 1;
+      },
+    )
+    .finally(() => fs.rmSync(LOCK, { force: true }));
 }
