@@ -1,8 +1,8 @@
 // The object-storage step (./s3Bench.ts) runs while the first VS Code version's extension host sits in its
-// 60 s hidden-idle window, instead of before the host runs: about half a minute of the bench's wall time.
+// hidden-idle window (30 s), instead of before the host runs: about half a minute of the bench's wall time.
 // Why that is fair to both:
 //   - the idle row counts the requests the host's engine receives; the S3 step has an engine and S3 server
-//     of its own (a separate process), so nothing it does can reach that count, and the window stays 60 s;
+//     of its own (a separate process), so nothing it does can reach that count, and the window stays 30 s;
 //   - in that window the host, code-server and the browser are idle (every section hidden, nothing armed),
 //     so the S3 figures (information against rclone's, measured side by side in the same step; the first
 //     page an absolute time that fails only past 3x its aim) see about the load they saw alone.

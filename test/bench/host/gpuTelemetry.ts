@@ -26,7 +26,7 @@ const GPUS = 8;
 const PAIRS = 7;
 /** The session's loop interval while pairs are taken: short, so a pair waits little for the next block. */
 const PAIR_INTERVAL_MS = 1000;
-const ROUNDS = 2;
+const ROUNDS = 1;
 const WINDOW_MS = 4000;
 const MARK = '@@tp-gpu-begin';
 

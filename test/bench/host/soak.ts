@@ -3,11 +3,10 @@
 // while jobs and volumes change state, then: heap growth after a full GC, timers and open sockets, error
 // notifications.
 //
-// Accelerated time: the test API divides every automatic refresh delay by SCALE (30), so the default
-// interval (tensorpool.refreshInterval 60 s) becomes 2 s and the fast one while something is in transition
-// (5 s) 167 ms; SOAK_MS (60 s) of wall time is then 30 minutes of the extension's refresh schedule at the
+// Accelerated time: the test API divides every automatic refresh delay by SCALE (60), so the default
+// interval (tensorpool.refreshInterval 60 s) becomes 1 s and the fast one while something is in transition
+// (5 s) 83 ms; SOAK_MS (30 s) of wall time is then 30 minutes of the extension's refresh schedule at the
 // default setting (30 cluster, job and volume list refreshes in the quiet parts, more while something moves).
-// (It was x15 over 120 s: the same schedule, jobs and volumes in half the wall time.)
 // The engine's own timings are shortened to match: a job runs ~2.5 s (5 lines, 300 ms apart), a volume is
 // created or destroyed in ~1.3 s.
 // Every CYCLE_MS (6 s wall) a job is pushed through the extension's Run on Cluster… command (followed into its
@@ -36,9 +35,9 @@ import { sleep, until } from '../../shared/wait';
 import { collector } from './gc';
 import { bySection, hideAllSections, inTransition, showAllSections } from './sections';
 
-const SCALE = 30;
-const SOAK_MS = Number(process.env.TENSORPOOL_BENCH_SOAK_MS ?? 60_000);
-/** A job and a volume every CYCLE_MS: 10 in the window, plus the warm-up's. */
+const SCALE = 60;
+const SOAK_MS = Number(process.env.TENSORPOOL_BENCH_SOAK_MS ?? 30_000);
+/** A job and a volume every CYCLE_MS: 5 in the window, plus the warm-up's. */
 const CYCLE_MS = 6000;
 const SETTLE_MS = 6000;
 /** A real job (a node of the engine's, the user's key): it prints a few lines and ends. */
