@@ -27,8 +27,16 @@ export class ApiService {
   refusedBecause: string | undefined;
 
   private auth: ApiAuth | undefined;
+  /** How long one attempt waits for an answer; undefined = the client's 30 s (tests shorten it). */
+  private requestTimeoutMs: number | undefined;
 
   constructor(private readonly options: ApiServiceOptions) {}
+
+  /** The test API's seam (testing.setRequestTimeout): the next client waits `ms` per attempt. */
+  setRequestTimeout(ms: number | undefined): void {
+    this.requestTimeoutMs = ms;
+    this.reset();
+  }
 
   /** The account whose token the client sends (set once, by the account feature's setup). */
   useAccount(auth: ApiAuth): void {
@@ -112,6 +120,7 @@ export class ApiService {
       logLevel: this.options.log.level,
       onUnauthorized,
       proxy: readProxySettings(),
+      timeoutMs: this.requestTimeoutMs,
     });
   }
 }

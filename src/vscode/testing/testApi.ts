@@ -87,6 +87,8 @@ export interface TensorPoolExtensionApi {
     readonly walkthrough: { forget(): Thenable<void>; openOnce(): Promise<boolean> };
     /** First-occurrence wall-clock marks (ms since the epoch) on the way to the first tree (timingMarks.ts). */
     marks(): Record<string, number>;
+    /** How long each API request attempt waits for its answer (undefined = the 30 s default). */
+    setRequestTimeout(ms: number | undefined): void;
     /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
     setRefreshTimeScale(scale: number): void;
     /** GPU telemetry: the sampler (its counters and running sessions) and the Clusters view to expand. */

@@ -66,6 +66,7 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
       terminalText: () => p.terminalTap?.text() ?? '',
       configure: (seams) => core.host.configure(seams),
       nextRefreshDelay: () => clusters.scheduler.nextDelay(),
+      setRequestTimeout: (ms) => core.api.setRequestTimeout(ms),
       activation: p.activation,
       apiLoad: p.shared.apiLoad,
       contextKey: (key) => core.contextKeys.get(key),
