@@ -23,6 +23,8 @@ const LOGS = path.join(CACHE, 'logs');
  *  it installs anything itself: the suites' checks then find everything in place instead of installing the
  *  same things beside it, and no second apt-get runs into dpkg's lock. */
 const LOCK = path.join(CACHE, 'install.lock');
+/** Left by that command when it ends ({ log }): the next install check prints its log once, waited for or not. */
+const DONE = path.join(CACHE, 'install.done');
 
 function alive(pid: number): boolean {
   try {
@@ -43,16 +45,23 @@ function otherInstall(): { pid: number; log?: string } | undefined {
   }
 }
 
-/** Waits while another process's install holds LOCK; with `printLog`, prints that install's log after. */
+/** Waits while another process's install holds LOCK; with `printLog`, then prints the log of the one that
+ *  ended (once: whichever check comes first after it, waiting or not). */
 async function afterOtherInstall(printLog = false): Promise<void> {
   const lock = otherInstall();
-  if (!lock) return;
-  const started = Date.now();
-  log(`waiting for the first-use installs process ${lock.pid} is running`);
-  while (fs.existsSync(LOCK) && alive(lock.pid)) await sleep(500);
-  log(`those installs ended (waited ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (printLog && lock.log && fs.existsSync(lock.log))
-    process.stdout.write(fs.readFileSync(lock.log, 'utf8'));
+  if (lock) {
+    const started = Date.now();
+    log(`waiting for the first-use installs process ${lock.pid} is running`);
+    while (fs.existsSync(LOCK) && alive(lock.pid)) await sleep(500);
+    log(`those installs ended (waited ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  if (!printLog || !fs.existsSync(DONE)) return;
+  const done = JSON.parse(fs.readFileSync(DONE, 'utf8')) as { log?: string };
+  fs.rmSync(DONE, { force: true });
+  if (done.log && fs.existsSync(done.log)) {
+    log('the output of the first-use installs that ran beside the earlier steps:');
+    process.stdout.write(fs.readFileSync(done.log, 'utf8'));
+  }
 }
 
 export interface Installed {
@@ -408,13 +417,12 @@ export async function ensureInstalled(
 
 if (require.main === module) {
   // --system: only the Debian packages (the suites that need them call ensureSystemPackages themselves).
-  // --log FILE: where this command's output goes, printed by the step that waited for it (.ci/run).
+  // --log FILE: where this command's output goes, printed by the next install check (.ci/run).
   const at = process.argv.indexOf('--log');
+  const logFile = at > 0 ? process.argv[at + 1] : undefined;
   fs.mkdirSync(CACHE, { recursive: true });
-  fs.writeFileSync(
-    LOCK,
-    JSON.stringify({ pid: process.pid, log: at > 0 ? process.argv[at + 1] : undefined }),
-  );
+  fs.rmSync(DONE, { force: true });
+  fs.writeFileSync(LOCK, JSON.stringify({ pid: process.pid, log: logFile }));
   (process.argv.includes('--system') ? ensureSystemPackages() : ensureInstalled(selectTargets()))
     .then(
       () => log('everything installed'),
@@ -423,5 +431,8 @@ if (require.main === module) {
         process.exitCode = 1;
       },
     )
-    .finally(() => fs.rmSync(LOCK, { force: true }));
+    .finally(() => {
+      if (logFile) fs.writeFileSync(DONE, JSON.stringify({ log: logFile }));
+      fs.rmSync(LOCK, { force: true });
+    });
 }
