@@ -31,7 +31,7 @@ export interface IntegrationResults {
   node: string;
   passed: number;
   failed: number;
-  tests: Array<{ title: string; state: 'passed' | 'failed'; error?: string }>;
+  tests: Array<{ title: string; state: 'passed' | 'failed'; ms?: number; error?: string }>;
   /** Each top-level suite's wall time, in run order. */
   suites?: Array<{ title: string; ms: number }>;
 }
@@ -145,6 +145,12 @@ export async function runInHost(
     const slowest = [...(results.suites ?? [])].sort((a, b) => b.ms - a.ms).slice(0, 8);
     if (slowest.length > 0)
       log(`slowest suites: ${slowest.map((x) => `${x.title} ${(x.ms / 1000).toFixed(1)} s`).join('; ')}`);
+    const slowTests = results.tests
+      .filter((t) => t.ms !== undefined)
+      .sort((a, b) => b.ms! - a.ms!)
+      .slice(0, 8);
+    if (slowTests.length > 0)
+      log(`slowest tests: ${slowTests.map((t) => `${t.title} ${(t.ms! / 1000).toFixed(1)} s`).join('; ')}`);
   } else {
     console.log('  no results file: the test module did not run (see the console and code-server log below)');
   }

@@ -10,6 +10,8 @@ import { settingsLoaded } from './helpers';
 interface TestResult {
   title: string;
   state: 'passed' | 'failed';
+  /** How long the test itself took (mocha's duration; hooks not included). */
+  ms?: number;
   error?: string;
 }
 
@@ -63,7 +65,7 @@ export async function run(): Promise<void> {
       const start = suiteStarts.get(suite);
       if (start !== undefined) suites.push({ title: suite.title, ms: Date.now() - start });
     });
-    runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
+    runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed', ms: test.duration }));
     // 'fail' also fires for failing hooks, which mocha counts as failures too.
     runner.on('fail', (test, err: Error) =>
       tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),

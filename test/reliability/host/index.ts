@@ -14,6 +14,7 @@ import * as spy from './spy';
 interface TestResult {
   title: string;
   state: 'passed' | 'failed';
+  ms?: number;
   error?: string;
 }
 
@@ -58,7 +59,7 @@ export async function run(): Promise<void> {
       const start = suiteStarts.get(suite);
       if (start !== undefined) suites.push({ title: suite.title, ms: Date.now() - start });
     });
-    runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
+    runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed', ms: test.duration }));
     runner.on('fail', (test, err: Error) =>
       tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
     );
