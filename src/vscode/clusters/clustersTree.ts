@@ -11,22 +11,23 @@
  */
 import * as vscode from 'vscode';
 import type { Cluster, Instance } from '../../model/cluster';
-import { clusterDescription, clusterLabel, instanceLabel, stateWord } from '../../model/labels';
+import { clusterDescription, clusterLabel } from '../../model/labels';
 import type { AttachedVolume } from '../../model/volume';
 import type { Store } from '../shared/store';
 import { dataSignature, recordSignature, sameKeys, StableNodes } from '../shared/stableNodes';
-import { clusterContext, followedIcon, instanceContext, phaseIcon } from './clusterRowLook';
-import { clusterTooltip, instanceTooltip } from './clusterTooltips';
-import { firstLine } from '../shared/commonRows';
+import { clusterContext, followedIcon, phaseIcon } from './clusterRowLook';
+import { clusterTooltip } from './clusterTooltips';
 import { statusRowItem, type StatusRow } from './clusterStatusRows';
 import { clusterVolumeItem } from '../volumes';
 import { mark, markWhen } from '../testing';
 import { FirstRows } from './firstRows';
 import type { Forward, PortForwards } from '../ports';
-import { forwardItem, forwardNodes } from '../ports';
+import { forwardItem } from '../ports';
 import type { GpuReading } from '../../model/gpu';
 import type { GpuSampler } from '../gpu';
-import { gpuItem, gpuTooltipLines, nodeGpuLook } from '../gpu';
+import { gpuItem } from '../gpu';
+import { NodeRows } from './nodeRows';
+import { rootRows } from './rootRows';
 
 /** Tree elements. Cluster and instance elements are kept across refreshes and updated in place. */
 export type ClusterNode =
@@ -36,6 +37,7 @@ export type ClusterNode =
   | { readonly kind: 'clusterVolume'; cluster: Cluster; volume: AttachedVolume }
   | { readonly kind: 'portForward'; cluster: Cluster; instance: Instance; forward: Forward }
   | StatusRow;
+type InstanceNode = Extract<ClusterNode, { kind: 'instance' }>;
 
 /** The row's key, which is also its TreeItem id. */
 function nodeKey(node: ClusterNode): string {
@@ -75,9 +77,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private readonly childKeys = new Map<string, string[]>();
   private readonly forwardsChanged: vscode.Disposable | undefined;
   private readonly forwards: PortForwards | undefined;
-  /** What each node row last showed of its telemetry (gpuChanged). */
-  private readonly nodeLooks = new Map<string, string>();
-  private readonly gpu: GpuSampler | undefined;
+  /** Node rows and what is under them (GPUs, forwarded ports). */
+  private readonly nodeRows: NodeRows;
 
   constructor(
     private readonly store: Store,
@@ -93,7 +94,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       forwards?: PortForwards;
     } = {},
   ) {
-    const gpu = (this.gpu = extras.gpu);
+    const gpu = extras.gpu;
+    this.nodeRows = new NodeRows(gpu, extras.forwards);
     const subscription = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
@@ -103,31 +105,14 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     this.subscription = { dispose: () => (subscription.dispose(), samples?.dispose()) };
   }
 
-  /**
-   * New telemetry for some nodes. A node row whose own look changed (its figures, icon or number of GPUs)
-   * is redrawn with everything under it; otherwise only its GPU rows are. Redrawing a row makes VS Code
-   * forget its children until it asks for them again, and an inline button clicked on one of them
-   * meanwhile runs without its row: so a node with forwarded ports under it shows its brief description
-   * (no figures that change every sample) and is redrawn only when its icon, state or GPUs change.
-   */
+  /** New telemetry for some nodes: redraw what it changed (nodeRows.ts). */
   private gpuChanged(instanceIds: readonly string[]): void {
-    const rows: ClusterNode[] = [];
-    for (const id of instanceIds) {
-      const row = this.nodes.find((n) => n.kind === 'instance' && n.instance.id === id);
-      if (!row || row.kind !== 'instance') continue;
-      const look = nodeGpuLook(this.gpu?.get(id));
-      const gpus = look?.gpus ?? [];
-      const shown = this.nodeLook(row, look);
-      if (this.nodeLooks.get(id) !== shown) {
-        this.nodeLooks.set(id, shown);
-        rows.push(row);
-        continue;
-      }
-      for (const gpu of gpus) {
-        const key = nodeKey({ ...row, kind: 'gpu', gpu });
-        if (this.nodes.has(key)) rows.push(this.nodes.take(key, { ...row, kind: 'gpu', gpu }));
-      }
-    }
+    const rows = this.nodeRows.telemetryChanged(
+      instanceIds,
+      (id) =>
+        this.nodes.find((n) => n.kind === 'instance' && n.instance.id === id) as InstanceNode | undefined,
+      (fresh) => (this.nodes.has(nodeKey(fresh)) ? this.nodes.take(nodeKey(fresh), fresh) : undefined),
+    );
     if (rows.length > 0 && this.roots) this.emitter.fire(rows);
   }
 
@@ -154,7 +139,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     const keys: string[] = [];
     const live = new Set<string>();
     const changed: ClusterNode[] = [];
-    for (const fresh of this.rootRows()) {
+    for (const fresh of rootRows(this.store)) {
       const key = nodeKey(fresh);
       const node = this.nodes.take(key, fresh);
       roots.push(node);
@@ -205,15 +190,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
       mark('clusters.ask'); // test/bench: when VS Code first asked for the rows
       return this.first.ask(this.interim(), () => this.firstRows());
     }
-    if (node.kind === 'instance') {
-      const gpus = nodeGpuLook(this.gpu?.get(node.instance.id))?.gpus ?? [];
-      const gpuRows = gpus.map((gpu) =>
-        this.nodes.take(nodeKey({ ...node, kind: 'gpu', gpu }), { ...node, kind: 'gpu', gpu }),
-      );
-      const forwardRows = forwardNodes(this.forwards, node).map((f) => this.nodes.take(nodeKey(f), f));
-      // The forwarded ports first: GPU rows appearing later do not move them.
-      return [...forwardRows, ...gpuRows];
-    }
+    if (node.kind === 'instance')
+      return this.nodeRows.children(node, (fresh) => this.nodes.take(nodeKey(fresh), fresh));
     return node.kind === 'cluster' ? this.childRows(node) : [];
   }
 
@@ -262,42 +240,6 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     return cluster.volumes ?? this.volumesOf(cluster.id);
   }
 
-  /** Fresh (not yet kept) top-level rows for the store as it is. */
-  private rootRows(): ClusterNode[] {
-    const { data, loading, error } = this.store.clusters;
-    // Signed out: no rows, so the welcome view (Sign in button) shows. While the stored token is checked,
-    // the last session's list when there is one (clusters.ts).
-    const account = this.store.account.kind;
-    if (account !== 'signedIn' && !(account === 'checking' && data?.lastSession)) return [];
-    const rows: ClusterNode[] = [];
-    if (error) rows.push({ kind: 'error', message: error.message, errorKind: error.kind });
-    if (!data) {
-      if (loading && !error) rows.push({ kind: 'loading' });
-      return rows;
-    }
-    if (data.clusters === undefined) {
-      // Text only: the server's text (kept for whatever could not be read), the clusters read from
-      // it, and what this window created and is following.
-      const read = data.textClusters ?? [];
-      rows.push({ kind: 'listingText', preview: firstLine(data.message) });
-      rows.push(...read.map((cluster) => ({ kind: 'cluster' as const, cluster })));
-      rows.push(...this.placeholders(read));
-      return rows;
-    }
-    rows.push(...data.clusters.map((cluster) => ({ kind: 'cluster' as const, cluster })));
-    rows.push(...this.placeholders(data.clusters));
-    if (rows.length === 0) rows.push({ kind: 'empty', includeOrg: data.includeOrg });
-    return rows;
-  }
-
-  /** Clusters this window just created that the list does not show yet. */
-  private placeholders(listed: readonly Cluster[]): ClusterNode[] {
-    const ids = new Set(listed.map((c) => c.id));
-    return this.store.clusterOperations
-      .filter((r) => r.placeholder && !ids.has(r.id))
-      .map((r) => ({ kind: 'cluster' as const, cluster: r.placeholder! }));
-  }
-
   getTreeItem(node: ClusterNode): vscode.TreeItem {
     const item = this.makeItem(node);
     item.id = nodeKey(node);
@@ -321,24 +263,8 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         item.contextValue = clusterContext(c);
         return item;
       }
-      case 'instance': {
-        const i = node.instance;
-        const look = this.gpu && nodeGpuLook(this.gpu.get(i.id));
-        this.nodeLooks.set(i.id, this.nodeLook(node, look)); // what the row shows now (gpuChanged)
-        const forwarded = forwardNodes(this.forwards, node).length; // forwarded ports (forwardRows.ts)
-        const item = new vscode.TreeItem(
-          instanceLabel(node.index, i),
-          forwarded
-            ? vscode.TreeItemCollapsibleState.Expanded
-            : look?.gpus.length
-              ? vscode.TreeItemCollapsibleState.Collapsed
-              : vscode.TreeItemCollapsibleState.None,
-        );
-        item.description = this.nodeDescription(node, look) ?? stateWord(i.status);
-        item.iconPath = look?.icon ?? phaseIcon(i.status);
-        item.contextValue = instanceContext(i);
-        return item;
-      }
+      case 'instance':
+        return this.nodeRows.item(node);
       case 'gpu':
         return gpuItem(node.gpu);
       case 'clusterVolume':
@@ -350,22 +276,6 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     }
   }
 
-  /** A node row's GPU description: brief while forwarded ports sit under it (gpuChanged). */
-  private nodeDescription(
-    node: Extract<ClusterNode, { kind: 'instance' }>,
-    look: ReturnType<typeof nodeGpuLook>,
-  ): string | undefined {
-    return this.forwards?.forNode(node.cluster.id, node.instance.id).length ? look?.brief : look?.description;
-  }
-
-  /** What of a node row's look telemetry can change: its description, icon and number of GPUs. */
-  private nodeLook(
-    node: Extract<ClusterNode, { kind: 'instance' }>,
-    look: ReturnType<typeof nodeGpuLook>,
-  ): string {
-    return `${this.nodeDescription(node, look) ?? ''}|${look?.icon?.id ?? ''}|${look?.gpus.length ?? 0}`;
-  }
-
   /** The Markdown tooltip of a cluster or node row, built when the row is hovered. */
   resolveTreeItem(item: vscode.TreeItem, node: ClusterNode): vscode.TreeItem {
     if (node.kind === 'cluster')
@@ -374,11 +284,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
         this.store.clusterOperation(node.cluster.id),
         this.extras.hourly?.(node.cluster),
       );
-    else if (node.kind === 'instance') {
-      const m = instanceTooltip(node);
-      for (const line of gpuTooltipLines(this.gpu?.get(node.instance.id))) m.appendMarkdown(`\n${line}`);
-      item.tooltip = m;
-    }
+    else if (node.kind === 'instance') item.tooltip = this.nodeRows.tooltip(node);
     return item;
   }
 
