@@ -106,7 +106,7 @@ function busyWait(ms: number): void {
 }
 
 /** The idle window measured before each job (the job-log ratio row's baseline). */
-const IDLE_MS = 2000;
+const IDLE_MS = 3000;
 
 /** The event-loop delay of this host with no job streaming, measured as a stream's is. */
 async function idleDelay(): Promise<DelayFigures> {
