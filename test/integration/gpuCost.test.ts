@@ -14,6 +14,7 @@ import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ACCEPT, RecordingPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';
 import { until } from './nodes';
+import { createAnswers, untilRunning } from './gpuHelpers';
 import { accountIs, api, control, signIn } from './control';
 
 suite('Prices, burn rate and runway', function () {
@@ -30,34 +31,12 @@ suite('Prices, burn rate and runway', function () {
 
   /** Create a cluster through the wizard; returns its id and what the summary showed (rows as they came). */
   async function create(type: string, name: string): Promise<{ id: string; prompter: RecordingPrompter }> {
-    const prompter = new RecordingPrompter([
-      type,
-      ACCEPT,
-      name,
-      'tp_cost_key.pub',
-      'Only for this cluster',
-      ACCEPT,
-      'Off',
-      'Create cluster',
-    ]);
+    const prompter = new RecordingPrompter(createAnswers(type, name, 'tp_cost_key.pub'));
     ext.setPrompter(prompter);
     const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
     ext.setPrompter(undefined);
     assert.ok(id);
-    await until(
-      async () => {
-        await ext.refresh();
-        return ext.store.clusters.data?.clusters?.find((c) => c.id === id)?.status === 'RUNNING';
-      },
-      `${name} RUNNING`,
-      30_000,
-    );
-    // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(
-      async () => ext.store.clusterOperations.length === 0,
-      'the create followed to its end',
-      30_000,
-    );
+    await untilRunning(ext, id, name);
     return { id, prompter };
   }
 

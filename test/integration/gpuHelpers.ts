@@ -1,4 +1,4 @@
-// Helpers of the GPU telemetry suite: a running cluster created through the wizard, and our ssh
+// Helpers of the GPU suites (telemetry, cost, idle guard): a running cluster created through the wizard, and our ssh
 // processes read from /proc.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -23,35 +23,21 @@ export function sshProcs(home: string): { pid: string; argv: string[]; env: stri
   return out;
 }
 
-/** Create a cluster of `instanceType` with the key `keyFile` (in the configured home's .ssh) through the
- *  wizard, and wait until its node is up, it is RUNNING and the create has been followed to its end (a
- *  follow left running would change later suites' rows). Returns its id. */
-export async function runningCluster(
-  ext: TensorPoolExtensionApi,
-  instanceType: string,
-  name: string,
-  keyFile: string,
-): Promise<string> {
-  ext.setPrompter(
-    new ScriptedPrompter([
-      instanceType,
-      ACCEPT,
-      name,
-      keyFile,
-      'Only for this cluster',
-      ACCEPT,
-      'Off',
-      'Create cluster',
-    ]),
-  );
-  const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
-  ext.setPrompter(undefined);
-  assert.ok(id, 'the cluster was created');
-  await until(
-    async () => (await engineNodes()).some((n) => n.cluster_id === id && n.state === 'up'),
-    'the node is up',
-    30_000,
-  );
+/** The create wizard's answers for a one-key cluster (the key `keyFile`, in the configured home's .ssh). */
+export const createAnswers = (instanceType: string, name: string, keyFile: string, protect = false) => [
+  instanceType,
+  ACCEPT,
+  name,
+  keyFile,
+  'Only for this cluster',
+  ACCEPT,
+  protect ? 'On' : 'Off',
+  'Create cluster',
+];
+
+/** Wait until cluster `id` is RUNNING in the list and its create has been followed to its end (a follow left
+ *  running would change later suites' rows). */
+export async function untilRunning(ext: TensorPoolExtensionApi, id: string, name: string): Promise<void> {
   await until(
     async () => {
       await ext.refresh();
@@ -61,5 +47,25 @@ export async function runningCluster(
     30_000,
   );
   await until(async () => ext.store.clusterOperations.length === 0, 'the create followed to its end', 30_000);
+}
+
+/** Create a cluster through the wizard (createAnswers) and wait until its node is up and it runs (untilRunning).
+ *  Returns its id. */
+export async function runningCluster(
+  ext: TensorPoolExtensionApi,
+  instanceType: string,
+  name: string,
+  keyFile: string,
+): Promise<string> {
+  ext.setPrompter(new ScriptedPrompter(createAnswers(instanceType, name, keyFile)));
+  const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
+  ext.setPrompter(undefined);
+  assert.ok(id, 'the cluster was created');
+  await until(
+    async () => (await engineNodes()).some((n) => n.cluster_id === id && n.state === 'up'),
+    'the node is up',
+    30_000,
+  );
+  await untilRunning(ext, id, name);
   return id;
 }

@@ -9,9 +9,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { IdleWatch } from '../../src/vscode/gpu/onUse/idleWatch';
-import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engineNodes, signedInWithScratchHome, until } from './nodes';
 import { api, control } from './control';
+import { createAnswers, untilRunning } from './gpuHelpers';
 
 suite('Idle guard (real nodes)', function () {
   this.timeout(120_000);
@@ -21,34 +22,11 @@ suite('Idle guard (real nodes)', function () {
   const dirs = new Map<string, string>();
 
   async function create(name: string, protect: boolean): Promise<string> {
-    ext.setPrompter(
-      new ScriptedPrompter([
-        '1xH100',
-        ACCEPT,
-        name,
-        'tp_idle_key.pub',
-        'Only for this cluster',
-        ACCEPT,
-        protect ? 'On' : 'Off',
-        'Create cluster',
-      ]),
-    );
+    ext.setPrompter(new ScriptedPrompter(createAnswers('1xH100', name, 'tp_idle_key.pub', protect)));
     const id = await vscode.commands.executeCommand<string>('tensorpool.createCluster');
     ext.setPrompter(undefined);
-    await until(
-      async () => {
-        await ext.refresh();
-        return ext.store.clusters.data?.clusters?.find((c) => c.id === id)?.status === 'RUNNING';
-      },
-      `${name} RUNNING`,
-      30_000,
-    );
-    // The create is followed to its end before going on (a follow left running would change later suites' rows).
-    await until(
-      async () => ext.store.clusterOperations.length === 0,
-      'the create followed to its end',
-      30_000,
-    );
+    assert.ok(id);
+    await untilRunning(ext, id, name);
     const node = (await engineNodes()).find((n) => n.cluster_id === id)!;
     dirs.set(id, node.dir);
     return id;

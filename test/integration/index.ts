@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { settingsLoaded } from './helpers';
+import { suiteTimes } from '../shared/suiteTimes';
 
 interface TestResult {
   title: string;
@@ -37,9 +38,7 @@ export async function run(): Promise<void> {
     mocha.addFile(path.join(__dirname, file));
   }
   const tests: TestResult[] = [];
-  /** Each top-level suite's wall time (hooks included), in run order: where the minutes go. */
-  const suites: { title: string; ms: number }[] = [];
-  const suiteStarts = new Map<Mocha.Suite, number>();
+  let suites: { title: string; ms: number }[] = [];
   return new Promise<void>((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const resultsFile = process.env.TENSORPOOL_TEST_RESULTS;
@@ -58,13 +57,7 @@ export async function run(): Promise<void> {
       if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
       else resolve();
     });
-    runner.on('suite', (suite) => {
-      if (suite.parent?.root) suiteStarts.set(suite, Date.now());
-    });
-    runner.on('suite end', (suite) => {
-      const start = suiteStarts.get(suite);
-      if (start !== undefined) suites.push({ title: suite.title, ms: Date.now() - start });
-    });
+    suites = suiteTimes(runner); // each top-level suite's wall time: where the minutes go
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed', ms: test.duration }));
     // 'fail' also fires for failing hooks, which mocha counts as failures too.
     runner.on('fail', (test, err: Error) =>

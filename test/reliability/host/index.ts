@@ -8,6 +8,7 @@ import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { settingsLoaded } from '../../integration/helpers';
 import { ledger } from '../ledger';
+import { suiteTimes } from '../../shared/suiteTimes';
 import { hostSecrets, scanForSecrets } from './secretScan';
 import * as spy from './spy';
 
@@ -47,18 +48,10 @@ export async function run(): Promise<void> {
   if (process.env.TENSORPOOL_RELIABILITY_GREP) mocha.grep(process.env.TENSORPOOL_RELIABILITY_GREP);
   for (const f of ONLY ?? FILES) mocha.addFile(path.join(__dirname, `${f}.test.js`));
   const tests: TestResult[] = [];
-  /** Each top-level suite's wall time (hooks included), in run order: the harness prints the slowest. */
-  const suites: { title: string; ms: number }[] = [];
-  const suiteStarts = new Map<Mocha.Suite, number>();
+  let suites: { title: string; ms: number }[] = [];
   const failures = await new Promise<number>((resolve) => {
     const runner = mocha.run(resolve);
-    runner.on('suite', (suite) => {
-      if (suite.parent?.root) suiteStarts.set(suite, Date.now());
-    });
-    runner.on('suite end', (suite) => {
-      const start = suiteStarts.get(suite);
-      if (start !== undefined) suites.push({ title: suite.title, ms: Date.now() - start });
-    });
+    suites = suiteTimes(runner);
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed', ms: test.duration }));
     runner.on('fail', (test, err: Error) =>
       tests.push({ title: test.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
