@@ -80,11 +80,11 @@ export async function runInHost(
   const engine = await startLocalEngine();
   own(engine.stop);
   ctx.markers.push(engine.token, engine.dataDir);
-  log(`engine on ${engine.url}`);
+  log(`VS Code ${target.name}: engine on ${engine.url}`);
   // The user's own key, in an agent: what the jobs' rsync over ssh logs in with (harness/userKey.ts).
   const userKey = await startUserKey(runDir);
   own(userKey.stop);
-  const server = await timed('code-server start', () =>
+  const server = await timed(`VS Code ${target.name}: code-server start`, () =>
     startCodeServer(target, {
       runDir,
       // The extension host inherits code-server's environment: this is how tests find the engine.
@@ -108,7 +108,7 @@ export async function runInHost(
     }),
   );
   own(server.stop);
-  const browser = await timed('chromium launch', () => launchChromium(runDir));
+  const browser = await timed(`VS Code ${target.name}: chromium launch`, () => launchChromium(runDir));
   own(browser.close);
   const consoleLines: string[] = [];
   browser.page.on('console', (message) => {
@@ -126,7 +126,7 @@ export async function runInHost(
     new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), PER_TARGET_TIMEOUT_MS)),
   ]);
   log(
-    `workbench finished the tests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${outcome === 'timeout' ? `TIMEOUT after ${PER_TARGET_TIMEOUT_MS / 1000} s` : `codeAutomationExit(${outcome})`}`,
+    `VS Code ${target.name}: workbench finished the tests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${outcome === 'timeout' ? `TIMEOUT after ${PER_TARGET_TIMEOUT_MS / 1000} s` : `codeAutomationExit(${outcome})`}`,
   );
 
   let passed = 0;
@@ -135,7 +135,7 @@ export async function runInHost(
   if (fs.existsSync(resultsFile)) {
     results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults &
       Record<string, unknown>;
-    log(`extension host: VS Code ${results.vscode}, Node ${results.node}`);
+    log(`${label}: extension host: VS Code ${results.vscode}, Node ${results.node}`);
     for (const t of results.tests) {
       console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}`);
       if (t.error) console.log(`       ${t.error.split('\n').slice(0, 8).join('\n       ')}`);
@@ -144,13 +144,17 @@ export async function runInHost(
     failed = results.failed;
     const slowest = [...(results.suites ?? [])].sort((a, b) => b.ms - a.ms).slice(0, 8);
     if (slowest.length > 0)
-      log(`slowest suites: ${slowest.map((x) => `${x.title} ${(x.ms / 1000).toFixed(1)} s`).join('; ')}`);
+      log(
+        `VS Code ${target.name}: slowest suites: ${slowest.map((x) => `${x.title} ${(x.ms / 1000).toFixed(1)} s`).join('; ')}`,
+      );
     const slowTests = results.tests
       .filter((t) => t.ms !== undefined)
       .sort((a, b) => b.ms! - a.ms!)
       .slice(0, 8);
     if (slowTests.length > 0)
-      log(`slowest tests: ${slowTests.map((t) => `${t.title} ${(t.ms! / 1000).toFixed(1)} s`).join('; ')}`);
+      log(
+        `VS Code ${target.name}: slowest tests: ${slowTests.map((t) => `${t.title} ${(t.ms! / 1000).toFixed(1)} s`).join('; ')}`,
+      );
   } else {
     console.log('  no results file: the test module did not run (see the console and code-server log below)');
   }
@@ -176,7 +180,7 @@ if (require.main === module) {
     // TENSORPOOL_TEST_FILES=untrusted runs the Restricted Mode pass alone; another subset skips it.
     const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
     const subset = only.length > 0 || Boolean(process.env.TENSORPOOL_TEST_GREP);
-    for (const target of targets) {
+    const runVersion = async (target: Target) => {
       if (only.length === 0 || only.some((o) => !o.startsWith('untrusted')))
         await part(ctx, `VS Code ${target.name}`, async (own) => {
           await runInHost(target, ctx, own);
@@ -185,6 +189,12 @@ if (require.main === module) {
         await part(ctx, `VS Code ${target.name}, untrusted workspace`, async (own) => {
           await runInHost(target, ctx, own, { label: 'untrusted workspace tests', untrusted: true });
         });
-    }
+    };
+    // The versions run side by side: each has its own engine, nodes, code-server, browser, home and
+    // scratch folder, and a version's suite keeps the cores busy about a third of its time (mostly it
+    // waits on real timers: sampling intervals, ssh, quiet windows), so two at once take little more wall
+    // time than one. TENSORPOOL_SERIAL=1 runs them one after the other (one version's log at a time).
+    if (process.env.TENSORPOOL_SERIAL) for (const target of targets) await runVersion(target);
+    else await Promise.all(targets.map(runVersion));
   });
 }
