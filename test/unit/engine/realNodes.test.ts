@@ -267,14 +267,22 @@ describe('engine: real cluster nodes (OpenSSH sshd)', function () {
         assert.ok(i.ssh_port > 0 && i.ip === '127.0.0.1', JSON.stringify(i));
     }
     // The seeded nodes predate any saved key: they accept the keys saved now, and not a removed one.
+    // known_hosts starts empty: a node of an earlier test may have listened on the port a seeded node has
+    // now, and its remembered host key would refuse the login.
+    fs.rmSync(knownHosts, { force: true });
     const node = (running[0].instances as Json[])[0];
-    assert.equal((await ssh(node, 'true')).code, 255);
+    const refused = await ssh(node, 'true');
+    assert.equal(refused.code, 255);
+    assert.match(refused.stderr, /Permission denied/);
     const added = await call('POST', '/user/ssh-key/add', {
       public_key: fs.readFileSync(`${key}.pub`, 'utf8'),
     });
-    assert.equal((await ssh(node, 'echo $TP_NODE')).stdout.trim(), node.id);
+    const accepted = await ssh(node, 'echo $TP_NODE');
+    assert.equal(accepted.stdout.trim(), node.id, accepted.stderr);
     await call('DELETE', `/user/ssh-key/remove/${added.key_id}`);
-    assert.equal((await ssh(node, 'true')).code, 255);
+    const removed = await ssh(node, 'true');
+    assert.equal(removed.code, 255);
+    assert.match(removed.stderr, /Permission denied/);
   });
 
   it('reset stops every node', async () => {
