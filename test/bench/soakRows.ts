@@ -39,7 +39,7 @@ export function soakRows(
   );
   table.add('  timers (growth)', where, 'timers', [s.after.timers - s.before.timers], 0, {
     limitText: '<= 0',
-    note: `${s.before.timers} -> ${s.after.timers} (peak while visible ${s.peak.timers}); resources after: ${counts(s.after.all)}`,
+    note: `${s.before.timers} -> ${s.after.timers} (peak while visible ${s.peak.timers}); resources after: ${counts(s.after.all)}; made during the soak and alive at its end: ${s.newTimers.join(', ') || 'none'}`,
   });
   table.add('  open sockets (growth)', where, 'sockets', [s.after.sockets - s.before.sockets], 0, {
     limitText: '<= 0',

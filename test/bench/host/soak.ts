@@ -15,7 +15,7 @@
 // COMPLETED and CREATING / READY / DESTROYING.
 // Measured with every section hidden, the same way before and after (after a warm-up cycle that loaded the
 // lazy code; nothing in transition; 6 s for idle keep-alive sockets to close; a full GC; at the end up to
-// two more such windows while the counts are above the start, for what was only passing through):
+// four more such windows while the counts are above the start, for what was only passing through):
 //   heap growth   heapUsed after GC, end minus start (<= 5 MB)
 //   timers        'Timeout' and 'Immediate' entries of process.getActiveResourcesInfo() (no growth)
 //   sockets       'TCPSocketWrap' entries: the TCP connections of the host (the extension's HTTP and WebSocket
@@ -34,6 +34,7 @@ import * as spy from '../../reliability/host/spy';
 import { sleep, until } from '../../shared/wait';
 import { collector } from './gc';
 import { bySection, hideAllSections, inTransition, showAllSections } from './sections';
+import { trackTimers } from './timerOrigins';
 
 const SCALE = 60;
 const SOAK_MS = Number(process.env.TENSORPOOL_BENCH_SOAK_MS ?? 30_000);
@@ -58,6 +59,8 @@ export interface SoakSample {
   heapMB: { before: number; after: number; gcAvailable: boolean };
   before: ResourceCounts;
   after: ResourceCounts;
+  /** Where the timers made during the soak and alive at its end were created (./timerOrigins.ts). */
+  newTimers: string[];
   /** Highest counts sampled while the sections were visible (every 5 s). */
   peak: { timers: number; sockets: number };
   jobs: { pushed: number; submitted: number; outcomes: string[] };
@@ -193,6 +196,7 @@ export async function soak(
     let before = await measure();
     const second = await measure();
     if (second.res.timers + second.res.sockets < before.res.timers + before.res.sockets) before = second;
+    const origins = trackTimers();
     if (leakTimer) leaked = setInterval(() => undefined, 60_000);
 
     await clearAndShow(api, control);
@@ -223,13 +227,15 @@ export async function soak(
     closeTerminals();
     let after = await measure();
     // A timer or socket of the host's own (or of the Git extension beside us) may be passing through: up to
-    // two more windows; what the extension leaked stays.
+    // four more windows; what the extension leaked stays.
     for (
       let i = 0;
-      i < 2 && (after.res.timers > before.res.timers || after.res.sockets > before.res.sockets);
+      i < 4 && (after.res.timers > before.res.timers || after.res.sockets > before.res.sockets);
       i++
     )
       after = await measure();
+    const newTimers = await origins.live();
+    origins.stop();
     const notes = spy.notifications.slice(notesFrom);
     return {
       wallMs,
@@ -238,6 +244,7 @@ export async function soak(
       heapMB: { before: before.heap / 2 ** 20, after: after.heap / 2 ** 20, gcAvailable: gc !== undefined },
       before: before.res,
       after: after.res,
+      newTimers,
       peak,
       jobs,
       volumes,
