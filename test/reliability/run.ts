@@ -12,7 +12,8 @@
 //     node/s3Faults.test.ts   object-storage faults through a relay in front of the engine's S3 server
 //   Host part: host/*.test.ts in the real extension host of VS Code 1.100 (code-server), against a
 //     fresh local engine: fault kinds around the real extension, duplicate creates through the
-//     wizard, the sign-in box, proxy settings, and a secrets session at log level trace.
+//     wizard, the sign-in box, proxy settings, and a secrets session at log level trace. The files run
+//     in two groups, two hosts side by side, each with its own code-server and engine (./hostFiles.ts).
 //
 // usage: node out/test/reliability/run.js [--vscode 1.100] [--node-only | --host-only] [--files
 // faults,unhandled] [--grep <host test title>]
@@ -37,6 +38,7 @@ import {
   s3FaultSubject,
   type S3Fault,
 } from './catalogue';
+import { HOST_GROUPS } from './hostFiles';
 import { handled, ledger, mergeFigures, type PartFigures } from './ledger';
 
 interface TestResult {
@@ -261,20 +263,32 @@ runSuite('reliability', async (ctx) => {
       ...(filesFlag >= 0 ? { TENSORPOOL_RELIABILITY_FILES: argv[filesFlag + 1] } : {}),
       ...(grepFlag >= 0 ? { TENSORPOOL_RELIABILITY_GREP: argv[grepFlag + 1] } : {}),
     };
+    // The host files in groups, one extension host (code-server, engine) each, side by side (./hostFiles.ts);
+    // a chosen file or title runs in one host.
+    const groups: Array<number | undefined> =
+      filesFlag >= 0 || grepFlag >= 0 ? [undefined] : [...Array(HOST_GROUPS).keys()];
     for (const target of targets) {
       const t0 = Date.now();
-      await part(ctx, `reliability on VS Code ${target.name}`, async (own) => {
-        const results = await runInHost(target, ctx, own, {
-          testsModule: path.join(__dirname, 'host', 'index.js'),
-          label: 'reliability',
-          env,
-          timeoutMs: 480_000,
-        });
-        if (!results) throw new Error('the extension host wrote no results');
-        host = mergeFigures([host, results.figures as PartFigures]);
-        hostTests = hostTests.concat(results.tests);
-        vscodeVersion = results.vscode;
-      });
+      await Promise.all(
+        groups.map((group) => {
+          const which = group === undefined ? '' : ` (group ${group + 1} of ${groups.length})`;
+          return part(ctx, `reliability on VS Code ${target.name}${which}`, async (own) => {
+            const results = await runInHost(target, ctx, own, {
+              testsModule: path.join(__dirname, 'host', 'index.js'),
+              label: `reliability${which}`,
+              env: {
+                ...env,
+                ...(group === undefined ? {} : { TENSORPOOL_RELIABILITY_GROUP: String(group) }),
+              },
+              timeoutMs: 480_000,
+            });
+            if (!results) throw new Error('the extension host wrote no results');
+            host = mergeFigures([host, results.figures as PartFigures]);
+            hostTests = hostTests.concat(results.tests);
+            vscodeVersion = results.vscode;
+          });
+        }),
+      );
       hostMs += Date.now() - t0;
     }
   }

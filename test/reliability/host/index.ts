@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { settingsLoaded } from '../../integration/helpers';
+import { hostFiles } from '../hostFiles';
 import { ledger } from '../ledger';
 import { suiteTimes } from '../../shared/suiteTimes';
 import { hostSecrets, scanForSecrets } from './secretScan';
@@ -19,23 +20,6 @@ interface TestResult {
   error?: string;
 }
 
-/** In order: the secrets session last but one (it searches everything the earlier tests produced), then the
- * unhandled-rejection check. */
-const FILES = [
-  'badInput',
-  'faults',
-  'operationFaults',
-  'duplicates',
-  'volumeDuplicates',
-  'network',
-  'proxyAuthorization',
-  'sshCommand',
-  'serviceLinks',
-  'gpuFaults',
-  'priceFaults',
-  'secrets',
-  'unhandled',
-];
 /** For working on one file: TENSORPOOL_RELIABILITY_FILES=faults,unhandled (run.ts --files faults,unhandled). */
 const ONLY = process.env.TENSORPOOL_RELIABILITY_FILES?.split(',')
   .map((f) => f.trim())
@@ -46,7 +30,10 @@ export async function run(): Promise<void> {
   await settingsLoaded();
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
   if (process.env.TENSORPOOL_RELIABILITY_GREP) mocha.grep(process.env.TENSORPOOL_RELIABILITY_GREP);
-  for (const f of ONLY ?? FILES) mocha.addFile(path.join(__dirname, `${f}.test.js`));
+  // run.ts gives each of the hosts it runs side by side its group (../hostFiles.ts).
+  const group = process.env.TENSORPOOL_RELIABILITY_GROUP;
+  for (const f of ONLY ?? hostFiles(group === undefined ? undefined : Number(group)))
+    mocha.addFile(path.join(__dirname, `${f}.test.js`));
   const tests: TestResult[] = [];
   let suites: { title: string; ms: number }[] = [];
   const failures = await new Promise<number>((resolve) => {
