@@ -11,7 +11,7 @@ export const INJECTIONS = {
   /** One cluster-list refresh through the extension while every section is hidden. */
   'hidden-request': ['Idle 60 s, all 5 sections hidden: requests'],
   /** A setInterval left running over the soak. */
-  'timer-leak': ['  timers (growth)'],
+  'timer-leak': ['  timers of ours left'],
   /** An 80 ms busy loop every 120 ms in the extension host while the jobs stream (not while idle). */
   'joblog-stall': ['Job log: event-loop delay p99, streaming / idle (same host, same launch)'],
   /** The GPU telemetry's "open session" opens a new ssh session for every sample (./host/gpuTelemetry.ts). */

@@ -124,9 +124,13 @@ export class Table implements RowTable {
   /**
    * Runs `step` (which adds rows); when a row it added is broken, measures once more: the second
    * measurement's rows replace the first's, and each row that failed the first time says so. `again`
-   * (default: `step`) is the second measurement, where it can be narrower than the whole step.
+   * (default: `step`) is the second measurement, given the broken rows; it may be narrower than the whole
+   * step and then returns which of the rows it added it measured (the others are dropped).
    */
-  async measure(step: () => Promise<void>, again: () => Promise<void> = step): Promise<void> {
+  async measure(
+    step: () => Promise<void>,
+    again: (broken: readonly Row[]) => Promise<void | ((row: Row) => boolean)> = step,
+  ): Promise<void> {
     const start = this.rows.length;
     await step();
     if (!this.measureTwice) return;
@@ -136,8 +140,8 @@ export class Table implements RowTable {
       this.rows.push(...first);
       return;
     }
-    await again();
-    const second = this.rows.splice(start);
+    const measured = await again(failed);
+    const second = this.rows.splice(start).filter((r) => !measured || measured(r));
     const key = (r: Row) => `${r.budget}\u0000${r.where}`;
     const secondByKey = new Map(second.map((r) => [key(r), r]));
     // Keep the first measurement's rows in their order, each replaced by its second measurement where there

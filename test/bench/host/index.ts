@@ -77,6 +77,9 @@ const SIGNAL = process.env.TENSORPOOL_BENCH_SIGNAL;
 const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
 /** TENSORPOOL_BENCH_ONLY=gpu: the last launch runs the GPU steps only. */
 const ONLY_GPU = process.env.TENSORPOOL_BENCH_ONLY === 'gpu';
+/** TENSORPOOL_BENCH_ONLY=soak: the last launch runs the soak only (../run.ts measures a broken soak row again
+ *  this way, with the fewest launches). */
+const ONLY_SOAK = process.env.TENSORPOOL_BENCH_ONLY === 'soak';
 const REFRESHES = 3;
 const TREE_ROUNDS = 15;
 const MIN_INTERVAL_S = 10;
@@ -496,8 +499,15 @@ export async function run(): Promise<void> {
         )
       )?.value;
   };
-  if (ONLY_GPU) {
-    await gpu();
+  const soakStep = async () => {
+    bench.soak = (
+      await step('soak: every section visible, 30 minutes of accelerated time', () =>
+        soak(api, control, ENGINE, env('TENSORPOOL_TEST_TOKEN'), INJECTED.has('timer-leak')),
+      )
+    )?.value;
+  };
+  if (ONLY_GPU || ONLY_SOAK) {
+    await (ONLY_GPU ? gpu() : soakStep());
     return finish(bench);
   }
   if (!ONLY_JOB_LOG) bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
@@ -520,11 +530,7 @@ export async function run(): Promise<void> {
     bench.idle = (
       await step(`idle ${IDLE_MS / 1000} s (x${IDLE_SCALE}) with the views hidden`, () => idleHidden(api))
     )?.value;
-    bench.soak = (
-      await step('soak: every section visible, 30 minutes of accelerated time', () =>
-        soak(api, control, ENGINE, env('TENSORPOOL_TEST_TOKEN'), INJECTED.has('timer-leak')),
-      )
-    )?.value;
+    await soakStep();
   }
   bench.visible = (
     await step(`${VISIBLE_MS / 1000} s with the view visible, refresh interval ${MIN_INTERVAL_S} s`, () =>

@@ -34,7 +34,7 @@ import * as spy from '../../reliability/host/spy';
 import { sleep, until } from '../../shared/wait';
 import { collector } from './gc';
 import { bySection, hideAllSections, inTransition, showAllSections } from './sections';
-import { trackTimers } from './timerOrigins';
+import { trackTimers, type TrackedTimer } from './timerOrigins';
 
 const SCALE = 60;
 const SOAK_MS = Number(process.env.TENSORPOOL_BENCH_SOAK_MS ?? 30_000);
@@ -59,8 +59,9 @@ export interface SoakSample {
   heapMB: { before: number; after: number; gcAvailable: boolean };
   before: ResourceCounts;
   after: ResourceCounts;
-  /** Where the timers made during the soak and alive at its end were created (./timerOrigins.ts). */
-  newTimers: string[];
+  /** The timers made during the soak and alive at its end, where each was made and whether it is ours
+   *  (./timerOrigins.ts). */
+  newTimers: TrackedTimer[];
   /** Highest counts sampled while the sections were visible (every 5 s). */
   peak: { timers: number; sockets: number };
   jobs: { pushed: number; submitted: number; outcomes: string[] };

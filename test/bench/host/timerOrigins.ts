@@ -1,34 +1,50 @@
-// Where the timers alive at the soak's end came from. An async_hooks hook records where each Timeout and
+// The timers a soak leaves behind, and whose they are. An async_hooks hook records where each Timeout and
 // Immediate made while it is on was created, and forgets it when Node destroys it (a timeout that fired, a
-// cleared one, an immediate that ran). A timer count that grew is then explained by the timers still alive
-// and made during the soak: the extension's (dist/), the bench's, or the host's and other extensions'.
+// cleared one, an immediate that ran). A timer is ours when a frame of its creation stack is in the code under
+// test (dist/, the extension's bundles) or in the bench's (out/): VS Code's own host timers and other
+// extensions' are not, so one of theirs that comes or goes cannot hide a timer we leaked, nor pass for one.
 import { createHook } from 'node:async_hooks';
 import * as path from 'node:path';
 
+export interface TrackedTimer {
+  /** Where it was made: the first two frames outside Node ("file:line:column < file:line:column"). */
+  where: string;
+  ours: boolean;
+}
+
 export interface TimerOrigins {
-  /** Origins ("file:line:column < file:line:column") of the tracked timers still alive. */
-  live(): Promise<string[]>;
+  /** The tracked timers still alive. */
+  live(): Promise<TrackedTimer[]>;
   stop(): void;
 }
 
-/** The first two frames of the current stack outside Node's own modules and this file (bundles are one
- *  long line: the column says where). */
-function origin(): string {
-  const frames = (new Error().stack ?? '')
+/** This file is out/test/bench/host/timerOrigins.js: the repository is four folders up. */
+const REPO = path.resolve(__dirname, '..', '..', '..', '..');
+const OURS = [path.join(REPO, 'dist') + path.sep, path.join(REPO, 'out') + path.sep];
+
+function track(): TrackedTimer {
+  const files = (new Error().stack ?? '')
     .split('\n')
     .slice(1)
     .map((l) => /\(?([^()\s]+):(\d+:\d+)\)?$/.exec(l.trim()))
     .filter((m): m is RegExpExecArray => m !== null)
-    .filter((m) => !m[1].startsWith('node:') && !m[1].endsWith('timerOrigins.js'))
-    .map((m) => `${path.basename(m[1])}:${m[2]}`);
-  return frames.slice(0, 2).join(' < ') || 'unknown';
+    .filter((m) => !m[1].startsWith('node:') && !m[1].endsWith('timerOrigins.js'));
+  return {
+    // Bundles are one long line: the column says where.
+    where:
+      files
+        .slice(0, 2)
+        .map((m) => `${path.basename(m[1])}:${m[2]}`)
+        .join(' < ') || 'unknown',
+    ours: files.some((m) => OURS.some((dir) => m[1].startsWith(dir))),
+  };
 }
 
 export function trackTimers(): TimerOrigins {
-  const live = new Map<number, string>();
+  const live = new Map<number, TrackedTimer>();
   const hook = createHook({
     init(id, type) {
-      if (type === 'Timeout' || type === 'Immediate') live.set(id, origin());
+      if (type === 'Timeout' || type === 'Immediate') live.set(id, track());
     },
     destroy(id) {
       live.delete(id);
@@ -36,11 +52,13 @@ export function trackTimers(): TimerOrigins {
   });
   hook.enable();
   return {
-    // Node reports destroyed timers in a batch on the next turn of the loop: let it pass first.
     live: async () => {
+      const ids = [...live.keys()];
+      // Node reports destroyed timers in a batch on a later turn of the loop: let it pass first (the
+      // immediates made for that are not among `ids`).
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
-      return [...live.values()];
+      return ids.filter((id) => live.has(id)).map((id) => live.get(id)!);
     },
     stop: () => hook.disable(),
   };
