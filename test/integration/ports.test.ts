@@ -42,6 +42,9 @@ suite('Ports on a node (real ssh tunnels)', function () {
   const key = () => path.join(home, '.ssh', 'tp_node_key');
   const ours = () => sshProcesses(home);
   const logged = (re: RegExp, from: number) => ext.testing.logTail.slice(from).some((l) => re.test(l));
+  /** A forward that failed, with the extension's last log lines (ssh's own words are there). */
+  const failedForward = (r: ForwardResult) =>
+    `${JSON.stringify(r)}; the log ends: ${ext.testing.logTail.slice(-6).join(' | ')}`;
   const forward = (target: unknown, port: string) =>
     vscode.commands.executeCommand<ForwardResult>('tensorpool.forwardPort', target, port);
 
@@ -89,7 +92,7 @@ suite('Ports on a node (real ssh tunnels)', function () {
     const server = await nodeServer(onNode, `'hello from '+process.env.TP_NODE`);
     stops.push(server.stop);
     const r = await forward(node, String(server.port));
-    assert.ok(r.ok, JSON.stringify(r));
+    assert.ok(r.ok, failedForward(r));
     // The node is this machine, so its port is taken here: another local port, and the outcome says so.
     assert.equal(r.same, false);
     assert.notEqual(r.local, server.port);
@@ -175,7 +178,7 @@ suite('Ports on a node (real ssh tunnels)', function () {
     stops.push(async () => fs.rmSync(bin, { force: true }));
     const from = ext.testing.logTail.length;
     const r = await vscode.commands.executeCommand<ForwardResult>('tensorpool.openJupyter', node);
-    assert.ok(r.ok, JSON.stringify(r));
+    assert.ok(r.ok, failedForward(r));
     assert.equal(
       await httpGet(r.url).catch((e: Error) => e.message),
       'HTTP 403',
@@ -250,7 +253,7 @@ suite('Ports on a node (real ssh tunnels)', function () {
     const prompter = new ScriptedPrompter(['Start in a Terminal']);
     ext.setPrompter(prompter);
     const r = await vscode.commands.executeCommand<ForwardResult>('tensorpool.openJupyter', node);
-    assert.ok(r.ok, JSON.stringify(r));
+    assert.ok(r.ok, failedForward(r));
     const asked = prompter.shown.find((x) => x.kind === 'confirm')!;
     assert.match(String(asked.detail), /jupyter lab --no-browser --ip 127\.0\.0\.1 --port 8888/);
     const terminal = vscode.window.terminals.find((x) => x.name.startsWith('Jupyter'));
