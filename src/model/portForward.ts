@@ -77,6 +77,11 @@ export async function chooseLocalPort(
   return { port: await anyFree(), same: false };
 }
 
+/** Whether a tunnel's ssh ended because it could not listen on its local port (another program holds it). */
+export function localBindFailed(sshStderr: string): boolean {
+  return /^bind \[[^\]]*\]:\d+: Address already in use$|cannot listen to port: \d+/m.test(sshStderr);
+}
+
 /** The login part of every ssh we run to a node, as buildSshArgv makes it (no shell involved). */
 export type NodeSsh = SshTarget;
 
@@ -90,7 +95,15 @@ function withOptions(t: NodeSsh, options: readonly string[]): string[] {
   return [...argv, ...options, dest];
 }
 
-/** `ssh -N -L 127.0.0.1:<local>:127.0.0.1:<remote> -o ExitOnForwardFailure=yes -o BatchMode=yes … user@host`. */
+/**
+ * What a tunnel's ssh prints once its local port listens: OpenSSH runs LocalCommand after it has set up the
+ * forwards (and, with ExitOnForwardFailure, exits instead when it could not), so this line, not a port that
+ * accepts connections (another program may hold it), says the tunnel is ready.
+ */
+export const TUNNEL_READY = 'tp-tunnel-ready';
+
+/** `ssh -N -L 127.0.0.1:<local>:127.0.0.1:<remote> -o ExitOnForwardFailure=yes -o BatchMode=yes … user@host`,
+ *  printing TUNNEL_READY when the local port listens. */
 export function tunnelArgv(t: NodeSsh, local: number, remote: number): string[] {
   return withOptions(t, [
     '-N',
@@ -98,6 +111,10 @@ export function tunnelArgv(t: NodeSsh, local: number, remote: number): string[] 
     `127.0.0.1:${local}:127.0.0.1:${remote}`,
     '-o',
     'ExitOnForwardFailure=yes',
+    '-o',
+    'PermitLocalCommand=yes',
+    '-o',
+    `LocalCommand=echo ${TUNNEL_READY}`,
     ...QUIET,
     '-o',
     'ServerAliveInterval=15',

@@ -1,7 +1,8 @@
 // Ports on a node against the engine's real nodes (OpenSSH sshd on 127.0.0.1) and the real ssh client:
 // Forward Port gives a local URL that serves the node's own HTTP server (a real GET through the real
 // tunnel), lists it under the node, opens it in the browser through asExternalUri, and Stop ends its ssh
-// (counted from /proc); a taken local port and a closed remote port are told and leave nothing; a dropped
+// (counted from /proc); a taken local port and a closed remote port are told and leave nothing; a local port
+// another program binds before ssh listens is replaced once; a dropped
 // tunnel reconnects; Open Jupyter reads the token from the node (a stand-in `jupyter` in the node's bin/)
 // and opens the browser signed in while no log line, state or command line shows the token; destroying
 // the cluster closes its tunnels.
@@ -39,6 +40,7 @@ suite('Ports on a node (real ssh tunnels)', function () {
   let real: EngineNode;
   const browsed: { uri: vscode.Uri; where: string }[] = [];
   const stops: (() => Promise<void>)[] = [];
+  let seams: Parameters<TensorPoolExtensionApi['testing']['configure']>[0];
   const key = () => path.join(home, '.ssh', 'tp_node_key');
   const ours = () => sshProcesses(home);
   const logged = (re: RegExp, from: number) => ext.testing.logTail.slice(from).some((l) => re.test(l));
@@ -64,13 +66,14 @@ suite('Ports on a node (real ssh tunnels)', function () {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-ports-home-'));
     fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'tp-ports', '-f', key()]);
-    ext.testing.configure({
+    seams = {
       home: () => home,
       isTrusted: () => true,
       browse: async (uri, where) => {
         browsed.push({ uri, where });
       },
-    });
+    };
+    ext.testing.configure(seams);
     ({ clusterId, node, real } = await nodeCluster(ext, 'ports'));
     assert.equal(node.instance.sshPort, real.port);
   });
@@ -141,6 +144,34 @@ suite('Ports on a node (real ssh tunnels)', function () {
 
     const typo = await forward(node, '70000');
     assert.deepEqual(typo, { ok: false, reason: 'cancelled' }, 'refused before anything runs');
+  });
+
+  test('a local port another program binds after it was chosen, before ssh listens: another free port, once', async () => {
+    const server = await nodeServer(onNode, `'second try'`);
+    stops.push(server.stop);
+    const holder = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => holder.once('listening', r));
+    stops.push(async () => void holder.close());
+    const held = (holder.address() as net.AddressInfo).port;
+    // The first free port handed out is the one held (as if bound by another program just after the check).
+    const handedOut: number[] = [];
+    ext.testing.configure({
+      ...seams,
+      freePort: async () => {
+        const port = handedOut.length === 0 ? held : await freePort();
+        handedOut.push(port);
+        return port;
+      },
+    });
+    stops.push(async () => ext.testing.configure(seams));
+    const from = ext.testing.logTail.length;
+    const r = await forward(node, String(server.port));
+    assert.ok(r.ok, failedForward(r));
+    assert.equal(handedOut.length, 2, 'one more port after the real ssh could not listen');
+    assert.equal(r.local, handedOut[1]);
+    assert.equal(await httpGet(r.url), 'second try');
+    assert.ok(logged(new RegExp(`Local port ${held} was taken before the tunnel could listen`), from));
+    assert.equal(ours().length, 1, 'the failed ssh is gone; one tunnel runs');
   });
 
   test('a tunnel that drops is marked so and Reconnect brings it back on the same local port', async () => {

@@ -9,6 +9,7 @@ import {
   chooseLocalPort,
   COMMON_PORTS,
   jupyterPath,
+  localBindFailed,
   localUrl,
   parseJupyterServers,
   parsePortText,
@@ -94,6 +95,24 @@ describe('ports on a node: the local port', () => {
       taken: 7000,
     });
   });
+  it('tells a local port taken before ssh could listen from other tunnel failures', () => {
+    // OpenSSH 9's stderr when the -L port is held by another program (ExitOnForwardFailure=yes).
+    const taken =
+      "Warning: Permanently added '[127.0.0.1]:42222' (ED25519) to the list of known hosts.\n" +
+      'bind [127.0.0.1]:55789: Address already in use\n' +
+      'channel_setup_fwd_listener_tcpip: cannot listen to port: 55789\n' +
+      'Could not request local forwarding.\n';
+    assert.equal(localBindFailed(taken), true);
+    assert.equal(localBindFailed('channel_setup_fwd_listener_tcpip: cannot listen to port: 8080'), true);
+    for (const other of [
+      'user@127.0.0.1: Permission denied (publickey).',
+      'ssh: connect to host 127.0.0.1 port 42222: Connection refused',
+      'channel 2: open failed: connect failed: Connection refused',
+      'exit 255',
+      'timed out',
+    ])
+      assert.equal(localBindFailed(other), false, other);
+  });
 });
 
 describe('ports on a node: ssh command lines', () => {
@@ -103,7 +122,13 @@ describe('ports on a node: ssh command lines', () => {
     assert.equal(argv.at(-1), 'root@127.0.0.1');
     const joined = argv.join(' ');
     assert.match(joined, /-N -L 127\.0\.0\.1:16006:127\.0\.0\.1:6006 /);
-    for (const o of ['ExitOnForwardFailure=yes', 'BatchMode=yes', 'HostKeyAlias=tp-train-1.c-1'])
+    for (const o of [
+      'ExitOnForwardFailure=yes',
+      'BatchMode=yes',
+      'HostKeyAlias=tp-train-1.c-1',
+      'PermitLocalCommand=yes',
+      'LocalCommand=echo tp-tunnel-ready',
+    ])
       assert.ok(argv.includes(o), o);
     assert.deepEqual(argv.slice(1, 5), ['-p', '40222', '-i', '/tmp/k ey']);
   });
@@ -124,6 +149,8 @@ describe('ports on a node: ssh command lines', () => {
     }
     assert.match(out, /^localforward \[?127\.0\.0\.1\]?:16006 \[?127\.0\.0\.1\]?:6006$/m);
     assert.match(out, /^exitonforwardfailure yes$/m);
+    assert.match(out, /^permitlocalcommand yes$/m);
+    assert.match(out, /^localcommand echo tp-tunnel-ready$/m);
     assert.match(out, /^batchmode yes$/m);
     assert.match(out, /^port 40222$/m);
     assert.match(out, /^user root$/m);

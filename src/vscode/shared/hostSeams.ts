@@ -1,11 +1,12 @@
 /**
  * What the extension asks of the machine and the workbench that a test cannot provide for real: whose
  * home folder holds ~/.ssh, ~/.aws and rclone.conf, the environment (AWS_*, RCLONE_CONFIG), opening a
- * second window, whether Remote-SSH is installed, Workspace Trust, the workspace folders and the save
- * dialog. Controllers
+ * second window, whether Remote-SSH is installed, Workspace Trust, the workspace folders, the save
+ * dialog and which local port is free. Controllers
  * get one HostSeams through their constructor; the composition root owns it, and the test API
  * replaces its values with configure().
  */
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 
@@ -28,6 +29,8 @@ export interface HostSeamValues {
   readonly folders: () => readonly string[];
   /** Ask where to save a file (a test cannot answer the native dialog). */
   readonly saveDialog: (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
+  /** A port free on 127.0.0.1 now (a test hands out one it holds, as another program binding it first would). */
+  readonly freePort: () => Promise<number>;
 }
 
 const REAL: HostSeamValues = {
@@ -43,6 +46,15 @@ const REAL: HostSeamValues = {
   folders: () =>
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
   saveDialog: (options) => vscode.window.showSaveDialog(options),
+  freePort: () =>
+    new Promise((resolve, reject) => {
+      const s = net.createServer();
+      s.once('error', reject);
+      s.listen(0, '127.0.0.1', () => {
+        const port = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(port));
+      });
+    }),
 };
 
 export class HostSeams implements HostSeamValues {
@@ -67,4 +79,5 @@ export class HostSeams implements HostSeamValues {
   readonly folders = (): readonly string[] => this.values.folders();
   readonly saveDialog = (options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined> =>
     this.values.saveDialog(options);
+  readonly freePort = (): Promise<number> => this.values.freePort();
 }

@@ -13,6 +13,7 @@ import { clusterLabel } from '../../../model/cluster';
 import {
   chooseLocalPort,
   COMMON_PORTS,
+  localBindFailed,
   localUrl,
   parsePortText,
   probeCommand,
@@ -38,7 +39,7 @@ import type { PortForwards } from '../portForwards';
 import { forwardOf, openForward, pickForward } from './portBrowser';
 import { SshFailures } from '../../connect/onUse';
 import type { Store } from '../../shared/store';
-import { anyFreePort, isPortFree, reconnectTunnel, startTunnel } from './tunnels';
+import { isPortFree, reconnectTunnel, startTunnel } from './tunnels';
 import type { StoredState } from '../../shared/storedState';
 
 /** What Forward Port… came to (tests read it; the user was told in words). */
@@ -211,7 +212,7 @@ export class PortActions {
         return { ok: false, reason: 'closed' };
       }
     }
-    const choice = await chooseLocalPort(req, isPortFree, anyFreePort);
+    let choice = await chooseLocalPort(req, isPortFree, this.d.host.freePort);
     if ('taken' in choice) {
       const message = vscode.l10n.t(
         'Local port {0} is already in use on this computer. Choose another local port, or forward {1} alone and TensorPool picks a free one.',
@@ -222,17 +223,26 @@ export class PortActions {
       void vscode.window.showErrorMessage(message);
       return { ok: false, reason: 'taken' };
     }
-    const started = await startTunnel(this.d.forwards, {
-      clusterId: t.cluster.id,
-      instanceId: t.instance.id,
-      node: t.node,
-      clusterName: node,
-      remote: req.remote,
-      local: choice.port,
-      label: o.label,
-      argv: tunnelArgv(ssh, choice.port, req.remote),
-      openPath: o.openPath,
-    });
+    const start = (local: number) =>
+      startTunnel(this.d.forwards, {
+        clusterId: t.cluster.id,
+        instanceId: t.instance.id,
+        node: t.node,
+        clusterName: node,
+        remote: req.remote,
+        local,
+        label: o.label,
+        argv: tunnelArgv(ssh, local, req.remote),
+        openPath: o.openPath,
+      });
+    let started = await start(choice.port);
+    // A port we chose was free when checked, but another program can bind it before ssh does: when the
+    // user did not ask for that port, take another free one once.
+    if (!started.ok && req.local === undefined && localBindFailed(started.message)) {
+      this.d.log.info(`Local port ${choice.port} was taken before the tunnel could listen; trying another.`);
+      choice = { port: await this.d.host.freePort(), same: false };
+      started = await start(choice.port);
+    }
     if (!started.ok) {
       const message = vscode.l10n.t(
         'Could not forward port {0} of node {1} of {2}: {3}',

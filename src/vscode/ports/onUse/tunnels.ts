@@ -1,13 +1,14 @@
 /**
  * Starting a tunnel (dist/actions.js): spawn `ssh -N -L …` (argv from model/portForward.ts) as a child of the
  * extension host, register it with PortForwards at once (so the window's end reaches it even while it starts),
- * and wait until its local port accepts connections or ssh exits. A tunnel that later ends by itself is marked
+ * and wait until ssh says its local port listens (TUNNEL_READY) or exits. A tunnel that later ends by itself is marked
  * dropped and the user is offered Reconnect (the same argv, so the same local port) or Stop Forwarding.
  */
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
 import { Commands } from '../../shared/commands';
+import { TUNNEL_READY } from '../../../model/portForward';
 import type { ForwardSpec, PortForwards, Forward } from '../portForwards';
 
 export type StartResult =
@@ -25,39 +26,28 @@ export function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port the system has free on 127.0.0.1 now. */
-export function anyFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(port, '127.0.0.1');
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
-}
-
 /** Start the tunnel; resolves once its local port accepts connections, or with why it did not. */
 export async function startTunnel(forwards: PortForwards, spec: ForwardSpec): Promise<StartResult> {
   const log = forwards.log;
   const [file, ...args] = spec.argv;
-  const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   const forward = forwards.add(spec, child);
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (d: string) => {
     if (stderr.length < MAX_STDERR) stderr += d;
+  });
+  let stdout = '';
+  let ready = false;
+  const listening = new Promise<void>((resolve) => {
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (d: string) => {
+      if (stdout.length < MAX_STDERR) stdout += d;
+      if (!ready && stdout.includes(TUNNEL_READY)) {
+        ready = true;
+        resolve();
+      }
+    });
   });
   let exited: string | undefined;
   const ended = new Promise<void>((resolve) => {
@@ -71,11 +61,9 @@ export async function startTunnel(forwards: PortForwards, spec: ForwardSpec): Pr
     });
   });
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (exited === undefined && Date.now() < deadline && forwards.has(forward.id)) {
-    if (await accepts(spec.local)) break;
-    await Promise.race([ended, new Promise((r) => setTimeout(r, 150))]);
-  }
-  if (exited !== undefined || Date.now() >= deadline || !forwards.has(forward.id)) {
+  while (!ready && exited === undefined && Date.now() < deadline && forwards.has(forward.id))
+    await Promise.race([listening, ended, new Promise((r) => setTimeout(r, 150))]);
+  if (!ready || exited !== undefined || !forwards.has(forward.id)) {
     const why = log.secrets.redact(stderr.trim()) || exited || 'timed out';
     forwards.end(forward.id);
     return { ok: false, message: why };
