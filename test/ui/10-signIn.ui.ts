@@ -34,7 +34,7 @@ export const tests: UiTest[] = [
       await workbench.runCommand('TensorPool: Sign In');
       // A wrong token first: the server's refusal shows in the box, and what was typed stays.
       await workbench.typeIntoInputBox(/API token/i, 'tp_wrong_token_12345');
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.page
         .locator('.quick-input-widget .quick-input-message', { hasText: /rejected/i })
         .first()

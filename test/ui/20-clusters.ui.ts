@@ -22,14 +22,14 @@ export const tests: UiTest[] = [
       log(`validation while typing: "${await workbench.quickInputMessage()}"`);
       log(`screenshot ${await workbench.screenshot('10-wizard-validation')}`);
       await workbench.replaceQuickInputText('2');
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Cluster name/);
       await workbench.replaceQuickInputText(NAME);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/SSH public key|No ~\/\.ssh/);
       await workbench.pickQuickItem('No new key');
       await workbench.waitForQuickInput(/Container image/);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Deletion protection/);
       await workbench.pickQuickItem('On', 'On');
       await workbench.waitForQuickInput(/Review and create/);
@@ -40,7 +40,7 @@ export const tests: UiTest[] = [
       log(`summary: ${summary.slice(0, 200)}`);
       assert.match(summary, /2xH100 × 2 nodes/);
       log(`screenshot ${await workbench.screenshot('11-wizard-summary')}`);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
     },
   },
   {
@@ -70,12 +70,12 @@ export const tests: UiTest[] = [
       await workbench.pickQuickItem(NAME);
       await workbench.waitForQuickInput(/Name for/);
       await workbench.replaceQuickInputText(RENAMED);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Deletion protection/);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Apply: rename/);
       log(`screenshot ${await workbench.screenshot('14-edit-summary')}`);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.sidebarRows().filter({ hasText: RENAMED }).first().waitFor({ timeout: 15_000 });
       log(`screenshot ${await workbench.screenshot('15-renamed')}`);
     },

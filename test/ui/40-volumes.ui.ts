@@ -26,12 +26,12 @@ export const tests: UiTest[] = [
       log(`validation while typing: "${await workbench.quickInputMessage()}"`);
       log(`screenshot ${await workbench.screenshot('40-volume-size-validation')}`);
       await workbench.replaceQuickInputText('250');
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Name \(optional/);
       await workbench.replaceQuickInputText(VOLUME);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Deletion protection/);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Review and create/);
       const summary = (await workbench.page.locator('.quick-input-list').first().innerText()).replace(
         /\s+/g,
@@ -40,7 +40,7 @@ export const tests: UiTest[] = [
       log(`summary: ${summary.slice(0, 200)}`);
       assert.match(summary, /250 GB/);
       log(`screenshot ${await workbench.screenshot('41-volume-summary')}`);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.sidebarRows().filter({ hasText: VOLUME }).first().waitFor({ timeout: 15_000 });
       const message = await workbench.notification(new RegExp(`Volume ${VOLUME} is ready`), 30_000);
       log(`notification: "${message}"`);

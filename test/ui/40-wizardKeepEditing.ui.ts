@@ -28,7 +28,7 @@ export const tests: UiTest[] = [
       assert.equal(rows.length, 2, 'keep editing and discard, nothing else');
       assert.match(await focused.innerText(), /Keep editing/);
       log(`screenshot ${await workbench.screenshot('40-wizard-escape-question')}`);
-      await page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
 
       await workbench.waitForQuickInput(/Number of nodes/);
       assert.equal(

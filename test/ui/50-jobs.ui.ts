@@ -69,7 +69,7 @@ export const tests: UiTest[] = [
         .locator('.quick-input-list .monaco-list-row', { hasText: SAMPLE })
         .first()
         .waitFor({ timeout: 15_000 });
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.page
         .locator('.tabs-container .tab', { hasText: SAMPLE })
         .first()
@@ -92,7 +92,7 @@ export const tests: UiTest[] = [
         .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Keep the cluster' })
         .first()
         .waitFor({ timeout: 10_000 });
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await workbench.waitForQuickInput(/Review and run/);
       const summary = (await workbench.page.locator('.quick-input-list').first().innerText()).replace(
         /\s+/g,
@@ -102,7 +102,7 @@ export const tests: UiTest[] = [
       assert.match(summary, new RegExp(`${SAMPLE} on ${CLUSTER}`));
       assert.match(summary, /keeps running after the job ends/);
       log(`screenshot ${await workbench.screenshot('52-job-wizard-summary')}`);
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
 
       const box = await workbench.dialog(/asks to run a command/);
       const text = (await box.innerText()).replace(/\s+/g, ' ');

@@ -51,7 +51,7 @@ export const tests: UiTest[] = [
           .locator('.quick-input-list .monaco-list-row', { hasText: FILE })
           .first()
           .waitFor({ timeout: 15_000 });
-        await workbench.page.keyboard.press('Enter');
+        await workbench.enterInQuickInput();
         await workbench.page
           .locator('.tabs-container .tab', { hasText: FILE })
           .first()
@@ -73,9 +73,9 @@ export const tests: UiTest[] = [
           .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Keep the cluster' })
           .first()
           .waitFor({ timeout: 10_000 });
-        await workbench.page.keyboard.press('Enter');
+        await workbench.enterInQuickInput();
         await workbench.waitForQuickInput(/Review and run/);
-        await workbench.page.keyboard.press('Enter');
+        await workbench.enterInQuickInput();
         const box = await workbench.dialog(/asks to run a command/);
         await box
           .locator('.monaco-button', { hasText: /^\s*Run\s*$/ })

@@ -47,7 +47,7 @@ export const tests: UiTest[] = [
         await workbench.pickQuickItem(CLUSTER);
         // The demo's training cluster has two nodes: the first.
         await workbench.waitForQuickInput(/Which node\?/);
-        await workbench.page.keyboard.press('Enter');
+        await workbench.enterInQuickInput();
         const prompt = await waitForText(ctx, /[#$]\s*$/m, "the node's prompt");
         log(
           `prompt: ${prompt

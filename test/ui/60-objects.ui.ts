@@ -70,7 +70,7 @@ export const tests: UiTest[] = [
         .locator('.monaco-list-row', { hasText: 'upload-me.txt' })
         .first()
         .waitFor({ timeout: 15_000 });
-      await workbench.page.keyboard.press('Enter');
+      await workbench.enterInQuickInput();
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
         await dialog.locator('.monaco-button', { hasText: 'Upload' }).first().click();
         await dialog.waitFor({ state: 'hidden', timeout: 10_000 });

@@ -3,33 +3,19 @@
 // the node's port typed into the quick pick, Open in Browser from the notification, and the page's text read
 // inside the Simple Browser's frame; then Stop Forwarding on the port's row under the node, and no ssh left.
 import * as assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as path from 'node:path';
+import { createOwnKeyCluster, type EngineNode } from './ownKeyCluster';
 import type { UiContext, UiTest } from './types';
 
 const NAME = 'ui-ports';
 /** This test's key, in the extension host's (throwaway) HOME, where the create wizard lists ~/.ssh keys. */
 let KEY = '';
 
-interface EngineNode {
-  instance_id: string;
-  cluster_id: string;
-  state: string;
-  host: string;
-  port: number;
-  user: string;
-}
-
 let node: EngineNode | undefined;
 let serverPort = 0;
 let serverPid = 0;
-
-async function nodes(engineUrl: string): Promise<EngineNode[]> {
-  const res = await fetch(`${engineUrl}/_engine/nodes`);
-  return ((await res.json()) as { nodes: EngineNode[] }).nodes;
-}
 
 function onNode(n: EngineNode, command: string): Promise<string> {
   const args = ['-p', String(n.port), '-i', KEY, '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no'];
@@ -77,49 +63,19 @@ async function cleanUp(): Promise<void> {
 export const tests: UiTest[] = [
   {
     name: 'a cluster with its own key, and a small web server on its node',
-    async run({ workbench, engine, home, log }: UiContext) {
-      KEY = path.join(home, '.ssh', 'tp_ui_ports_key');
-      fs.mkdirSync(path.dirname(KEY), { recursive: true, mode: 0o700 });
-      fs.rmSync(KEY, { force: true });
-      fs.rmSync(`${KEY}.pub`, { force: true });
-      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'tp-ui-ports', '-f', KEY]);
-      // The Clusters section open (an earlier flow may have left the Jobs section open instead).
-      await workbench.showSections('Clusters');
-      await workbench.runCommand('TensorPool: Create Cluster…');
-      await workbench.waitForQuickInput(/GPU instance type/);
-      await workbench.pickQuickItem('1xH100');
-      await workbench.waitForQuickInput(/Number of nodes/);
-      await workbench.page.keyboard.press('Enter');
-      await workbench.waitForQuickInput(/Cluster name/);
-      await workbench.replaceQuickInputText(NAME);
-      await workbench.page.keyboard.press('Enter');
-      await workbench.waitForQuickInput(/SSH public key|No ~\/\.ssh/);
-      await workbench.pickQuickItem('tp_ui_ports_key.pub');
-      await workbench.waitForQuickInput(/Save this SSH key/);
-      await workbench.pickQuickItem('Only for this cluster');
-      await workbench.waitForQuickInput(/Container image/);
-      await workbench.page.keyboard.press('Enter');
-      await workbench.waitForQuickInput(/Deletion protection/);
-      await workbench.pickQuickItem('Off', 'Off');
-      await workbench.waitForQuickInput(/Review and create/);
-      await workbench.page.keyboard.press('Enter');
-      await workbench
-        .sidebarRows()
-        .filter({ hasText: new RegExp(`${NAME}.*running`) })
-        .first()
-        .waitFor({ timeout: 60_000 });
-      const list = (await engine.get('/cluster/list')) as {
-        clusters: Array<{ name: string; cluster_id?: string; id?: string }>;
-      };
-      const c = list.clusters.find((x) => x.name === NAME)!;
-      const id = c.cluster_id ?? c.id;
-      node = (await nodes(engine.url)).find((n) => n.cluster_id === id && n.state === 'up');
-      assert.ok(node, 'the cluster has a node up');
+    async run(ctx: UiContext) {
+      const made = await createOwnKeyCluster(ctx, {
+        name: NAME,
+        instanceType: '1xH100',
+        keyName: 'tp_ui_ports_key',
+      });
+      KEY = made.key;
+      node = made.node;
       serverPort = await freePort();
       const js = `require('http').createServer((q,s)=>s.end('hello from '+process.env.TP_NODE)).listen(${serverPort},'127.0.0.1')`;
       serverPid = Number((await onNode(node, `nohup node -e "${js}" >/dev/null 2>&1 & echo $!`)).trim());
       assert.ok(serverPid > 0);
-      log(`node ${node.instance_id} serves on ${serverPort} (pid ${serverPid})`);
+      ctx.log(`node ${node.instance_id} serves on ${serverPort} (pid ${serverPid})`);
     },
   },
   {
@@ -131,7 +87,7 @@ export const tests: UiTest[] = [
         await workbench.pickQuickItem(NAME);
         await workbench.waitForQuickInput(/The port on the node/);
         await workbench.replaceQuickInputText(String(serverPort));
-        await workbench.page.keyboard.press('Enter');
+        await workbench.enterInQuickInput();
         const message = await workbench.notification(/is at http:\/\/127\.0\.0\.1:\d+/, 30_000);
         log(`notification: ${message}`);
         const local = /127\.0\.0\.1:(\d+)/.exec(message)![1];

@@ -6,22 +6,16 @@
 // screen-reader table lists each series, and when the load changes the table's latest values follow and
 // the points grow. Closed, with the cluster collapsed, no ssh with this key is left. Screenshots for README.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from '../harness/playwright';
+import { createOwnKeyCluster } from './ownKeyCluster';
 import type { UiContext, UiTest } from './types';
 
 const NAME = 'ui-gpu';
 /** This flow's key, in the extension host's HOME, where the create wizard lists ~/.ssh keys. */
 let KEY = '';
 let nodeDir = '';
-
-interface EngineNode {
-  cluster_id: string;
-  state: string;
-  dir: string;
-}
 
 /** The stand-in's figures for the node's two GPUs (utilisation %, memory used MiB). */
 function setLoad(utilization: number[], memoryUsedMiB: number[]): void {
@@ -126,46 +120,15 @@ const UTIL1 = 'node 1 · GPU 1 · utilization (%) (time)';
 export const tests: UiTest[] = [
   {
     name: 'an expanded running cluster shows its node’s GPUs at a glance and a row per GPU',
-    async run({ workbench, engine, home, log }: UiContext) {
-      KEY = path.join(home, '.ssh', 'tp_ui_gpu_key');
-      fs.mkdirSync(path.dirname(KEY), { recursive: true, mode: 0o700 });
-      fs.rmSync(KEY, { force: true });
-      fs.rmSync(`${KEY}.pub`, { force: true });
-      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'tp-ui-gpu', '-f', KEY]);
-      await workbench.showSections('Clusters');
-      await workbench.runCommand('TensorPool: Create Cluster…');
-      await workbench.waitForQuickInput(/GPU instance type/);
-      await workbench.pickQuickItem('2xH100');
-      await workbench.waitForQuickInput(/Number of nodes/);
-      await workbench.page.keyboard.press('Enter');
-      await workbench.waitForQuickInput(/Cluster name/);
-      await workbench.replaceQuickInputText(NAME);
-      await workbench.page.keyboard.press('Enter');
-      await workbench.waitForQuickInput(/SSH public key|No ~\/\.ssh/);
-      await workbench.pickQuickItem('tp_ui_gpu_key.pub');
-      await workbench.waitForQuickInput(/Save this SSH key/);
-      await workbench.pickQuickItem('Only for this cluster');
-      await workbench.waitForQuickInput(/Container image/);
-      await workbench.page.keyboard.press('Enter');
-      await workbench.waitForQuickInput(/Deletion protection/);
-      await workbench.pickQuickItem('Off', 'Off');
-      await workbench.waitForQuickInput(/Review and create/);
-      await workbench.page.keyboard.press('Enter');
-      const clusterRow = workbench
-        .sidebarRows()
-        .filter({ hasText: new RegExp(`${NAME}.*running`) })
-        .first();
-      await clusterRow.waitFor({ timeout: 60_000 });
-      const list = (await engine.get('/cluster/list')) as {
-        clusters: Array<{ name: string; cluster_id?: string; id?: string }>;
-      };
-      const c = list.clusters.find((x) => x.name === NAME)!;
-      const id = c.cluster_id ?? c.id;
-      const res = await fetch(`${engine.url}/_engine/nodes`);
-      const node = ((await res.json()) as { nodes: EngineNode[] }).nodes.find(
-        (n) => n.cluster_id === id && n.state === 'up',
-      );
-      assert.ok(node, 'the cluster has a node up');
+    async run(ctx: UiContext) {
+      const { workbench, log } = ctx;
+      const made = await createOwnKeyCluster(ctx, {
+        name: NAME,
+        instanceType: '2xH100',
+        keyName: 'tp_ui_gpu_key',
+      });
+      KEY = made.key;
+      const { row: clusterRow, node } = made;
       nodeDir = node.dir;
       setLoad([70, 20], [40_960, 8_192]);
 

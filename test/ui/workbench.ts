@@ -9,6 +9,11 @@ interface ListRow {
   closest(selector: string): { querySelectorAll(selector: string): ArrayLike<ListRow> } | null;
 }
 
+/** What enterInQuickInput reads of the input and the element that has the focus. */
+interface FocusProbe {
+  ownerDocument: { activeElement: { tagName: string; className: unknown } | null };
+}
+
 export class Workbench {
   constructor(
     readonly page: Page,
@@ -168,6 +173,26 @@ export class Workbench {
     if (text) await this.page.keyboard.type(text);
   }
 
+  /**
+   * Enter in the open quick input (a box's value, or a pick's focused row). The key goes to the box's input,
+   * given the focus first as a user clicking back into the box would: on a busy machine the focus has been
+   * seen elsewhere while a wizard step showed (on a tree row, or in a terminal an earlier flow used), and a
+   * key pressed then was lost. The log says when it was elsewhere, and where.
+   */
+  async enterInQuickInput(): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    const elsewhere = await input.evaluate((e: FocusProbe) => {
+      const a = e.ownerDocument.activeElement;
+      return (a as unknown) === e
+        ? ''
+        : `${a?.tagName ?? 'nothing'}.${String(a?.className ?? '').slice(0, 60)}`;
+    });
+    if (elsewhere)
+      console.log(`       [workbench] the quick input showed without the focus (it was on ${elsewhere})`);
+    await input.press('Enter');
+  }
+
   /** In a quick pick, type `filter` and accept the first row that contains `label`. */
   async pickQuickItem(label: string, filter = label): Promise<void> {
     await this.replaceQuickInputText(filter);
@@ -177,7 +202,7 @@ export class Workbench {
       .locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: exact })
       .first()
       .waitFor({ timeout: 10_000 });
-    await this.page.keyboard.press('Enter');
+    await this.enterInQuickInput();
   }
 
   /** The quick input's validation message, if one shows. */
