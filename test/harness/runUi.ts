@@ -44,8 +44,8 @@ async function packageExtension(): Promise<void> {
   });
 }
 
-/** Every flow in name order; env TENSORPOOL_TEST_FILES=10,50 (file name prefixes) runs a subset: the flows
- *  build on each other, so keep 10 (sign in) in it. */
+/** Every flow in name order; env TENSORPOOL_TEST_FILES=10,50 (file name prefixes) runs a subset, any subset
+ *  (each file sets up what it needs: test/ui/given.ts). */
 function loadTests(): UiTest[] {
   const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
   const files = fs

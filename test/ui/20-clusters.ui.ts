@@ -2,6 +2,7 @@
 // provisioning to running, rename it, and try to destroy it while it is protected.
 import * as assert from 'node:assert/strict';
 import type { UiTest } from './types';
+import { signedIn } from './given';
 
 const NAME = 'ui-train';
 const RENAMED = 'ui-train-2';
@@ -9,7 +10,9 @@ const RENAMED = 'ui-train-2';
 export const tests: UiTest[] = [
   {
     name: 'creates a cluster by typing through the wizard',
-    async run({ workbench, log }) {
+    async run(ctx) {
+      await signedIn(ctx);
+      const { workbench, log } = ctx;
       await workbench.runCommand('TensorPool: Create Cluster…');
       await workbench.waitForQuickInput(/GPU instance type/);
       await workbench.pickQuickItem('2xH100');

@@ -1,11 +1,14 @@
 // Object storage through the real workbench: enable it from the tree, copy the endpoint, the section.
 import * as assert from 'node:assert/strict';
 import type { UiTest } from './types';
+import { signedIn } from './given';
 
 export const tests: UiTest[] = [
   {
     name: 'enables object storage from the tree after confirming',
-    async run({ workbench, log }) {
+    async run(ctx) {
+      await signedIn(ctx);
+      const { workbench, log } = ctx;
       await workbench.page
         .locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: 'Object Storage' })
         .first()

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { Locator } from '../harness/playwright';
 import type { UiContext, UiTest } from './types';
+import { signedIn } from './given';
 
 interface RowMeasure {
   text: string;
@@ -100,6 +101,7 @@ export const tests: UiTest[] = [
   {
     name: 'cluster rows show their state word in full at the default side-bar width',
     async run(ctx) {
+      await signedIn(ctx);
       const { workbench, log } = ctx;
       await workbench.showSections('Clusters');
       await workbench

@@ -1,8 +1,9 @@
-// Storage volumes through the real workbench: create a volume by typing through the wizard, attach it
-// to the (2-node) cluster made by 20-clusters after the restart warning, and see the volume under the
-// cluster in the Clusters section, with its mount path.
+// Storage volumes through the real workbench: create a volume by typing through the wizard, attach it to
+// the (2-node) cluster made by 20-clusters (or by given.ts when it runs alone) after the restart warning,
+// and see the volume under the cluster in the Clusters section, with its mount path.
 import * as assert from 'node:assert/strict';
 import type { UiTest } from './types';
+import { runningCluster } from './given';
 
 const VOLUME = 'ui-data';
 const CLUSTER = 'ui-train-2';
@@ -10,7 +11,9 @@ const CLUSTER = 'ui-train-2';
 export const tests: UiTest[] = [
   {
     name: 'creates a volume by typing through the wizard',
-    async run({ workbench, log }) {
+    async run(ctx) {
+      await runningCluster(ctx, { name: CLUSTER, instanceType: '2xH100', nodes: 2 });
+      const { workbench, log } = ctx;
       await workbench.page
         .locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: 'Volumes' })
         .first()

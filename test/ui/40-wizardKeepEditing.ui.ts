@@ -2,11 +2,14 @@
 // then holds exactly what was typed, and discarding takes picking "Discard".
 import * as assert from 'node:assert/strict';
 import type { UiTest } from './types';
+import { signedIn } from './given';
 
 export const tests: UiTest[] = [
   {
     name: 'Escape then Enter in the create wizard keeps the typed node count; Discard is explicit',
-    async run({ workbench, engine, log }) {
+    async run(ctx) {
+      await signedIn(ctx);
+      const { workbench, engine, log } = ctx;
       const { page } = workbench;
       const clustersBefore = ((await engine.get('/cluster/list')) as { clusters: unknown[] }).clusters.length;
       await workbench.runCommand('TensorPool: Create Cluster…');

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { REPO } from '../harness/util';
 import { engineCall } from './engineCall';
 import type { UiContext, UiTest } from './types';
+import { signedIn } from './given';
 
 const CLUSTER = 'llm-train-8xh100';
 const FILE = 'job.tp.toml';
@@ -31,7 +32,9 @@ async function terminalText({ workbench }: UiContext): Promise<string> {
 export const tests: UiTest[] = [
   {
     name: 'a new job file shows "Run on Cluster…" at its top',
-    async run({ workbench, log }) {
+    async run(ctx) {
+      await signedIn(ctx);
+      const { workbench, log } = ctx;
       await workbench.showSections('Clusters', 'Jobs');
       await workbench.runCommand('TensorPool: New Job File');
       await workbench.page

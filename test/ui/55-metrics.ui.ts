@@ -1,4 +1,4 @@
-// Show Metrics through the real workbench: the sample project 50-jobs.ui.ts copied into the workspace (its
+// Show Metrics through the real workbench: the sample project (copied into the workspace by 50-jobs, or here; its
 // real program, samples/training-job/train.js, prints Hugging Face style dicts and `step=… loss=… lr=…` lines)
 // is run for longer from a job file of its own on the demo cluster; its terminal shows the lines, TensorPool:
 // Show Metrics from the palette (the job's terminal is the active one) opens the panel, and inside the
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { FrameLocator } from '../harness/playwright';
 import { engineCall } from './engineCall';
 import type { UiContext, UiTest } from './types';
+import { sampleProject, signedIn } from './given';
 
 const CLUSTER = 'llm-train-8xh100';
 const FILE = 'metrics.tp.toml';
@@ -32,9 +33,9 @@ export const tests: UiTest[] = [
   {
     name: 'Show Metrics on a running job draws its loss chart, which grows',
     async run(ctx) {
-      const { workbench, workspace, engine, userKey, log } = ctx;
-      const folder = path.join(workspace, 'training-job');
-      assert.ok(fs.existsSync(path.join(folder, 'train.js')), 'the sample project 50-jobs.ui.ts copied');
+      await signedIn(ctx);
+      const folder = sampleProject(ctx);
+      const { workbench, engine, userKey, log } = ctx;
       fs.writeFileSync(path.join(folder, FILE), JOB_FILE);
       // The user's key on their profile, which the demo clusters follow (as 50-jobs.ui.ts does).
       const added = await engineCall(engine, 'POST', '/user/ssh-key/add', {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { engineCall } from './engineCall';
 import type { UiContext, UiTest } from './types';
+import { signedIn } from './given';
 
 const CLUSTER = 'llm-train-8xh100';
 
@@ -36,6 +37,7 @@ export const tests: UiTest[] = [
   {
     name: "Open SSH Terminal on a demo node logs in: the node's prompt, a command typed there runs on the node",
     async run(ctx) {
+      await signedIn(ctx);
       const { workbench, engine, userKey, log } = ctx;
       const added = await engineCall(engine, 'POST', '/user/ssh-key/add', {
         public_key: userKey.publicKey,

@@ -1,7 +1,8 @@
 // Inside a bucket through the real workbench: the bucket row expands into its folders and objects, Upload
 // Files… (the row's inline action and VS Code's file dialog) puts a file there and it shows in the tree,
-// and a text object opens read-only in the editor with its content. Earlier files signed in and enabled
-// object storage; the bucket and a text object are made here through the API and the real S3 server.
+// and a text object opens read-only in the editor with its content. Signed in with object storage enabled
+// (by 30-objectStorage, or given.ts when it runs alone); the bucket and a text object are made here through
+// the API and the real S3 server.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,6 +10,7 @@ import * as path from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { LocalEngine } from '../harness/engine';
 import type { UiTest } from './types';
+import { objectStorageEnabled } from './given';
 
 const BUCKET = 'ui-objects';
 const TEXT = 'Hello from object storage: line one.';
@@ -26,7 +28,9 @@ async function call(engine: LocalEngine, method: string, apiPath: string): Promi
 export const tests: UiTest[] = [
   {
     name: 'a bucket row expands into its folders and objects',
-    async run({ workbench, engine, log }) {
+    async run(ctx) {
+      await objectStorageEnabled(ctx);
+      const { workbench, engine, log } = ctx;
       await call(engine, 'POST', '/object-storage/enable');
       await call(engine, 'PUT', `/object-storage/bucket/create/${BUCKET}`);
       const c = (await call(engine, 'GET', '/object-storage/credentials')) as {

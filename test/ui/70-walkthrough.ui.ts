@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { until } from '../shared/wait';
 import type { UiTest } from './types';
+import { signedIn } from './given';
 
 const step = (ctx: Parameters<UiTest['run']>[0], id: string) =>
   ctx.workbench.page.locator(`button.getting-started-step[data-step-id$="${id}"]`).first();
@@ -12,6 +13,7 @@ export const tests: UiTest[] = [
   {
     name: 'the walkthrough opens from the palette and a step ticks itself when its action runs',
     async run(ctx) {
+      await signedIn(ctx);
       const { workbench, log } = ctx;
       await workbench.runCommand('TensorPool: Open Walkthrough');
       // VS Code 1.100 may show the Welcome page's list first: then open ours from it.

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { createOwnKeyCluster, type EngineNode } from './ownKeyCluster';
 import type { UiContext, UiTest } from './types';
+import { signedIn } from './given';
 
 const NAME = 'ui-ports';
 /** This test's key, in the extension host's (throwaway) HOME, where the create wizard lists ~/.ssh keys. */
@@ -64,6 +65,7 @@ export const tests: UiTest[] = [
   {
     name: 'a cluster with its own key, and a small web server on its node',
     async run(ctx: UiContext) {
+      await signedIn(ctx);
       const made = await createOwnKeyCluster(ctx, {
         name: NAME,
         instanceType: '1xH100',

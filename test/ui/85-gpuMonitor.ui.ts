@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { Frame } from '../harness/playwright';
 import { createOwnKeyCluster } from './ownKeyCluster';
 import type { UiContext, UiTest } from './types';
+import { signedIn } from './given';
 
 const NAME = 'ui-gpu';
 /** This flow's key, in the extension host's HOME, where the create wizard lists ~/.ssh keys. */
@@ -121,6 +122,7 @@ export const tests: UiTest[] = [
   {
     name: 'an expanded running cluster shows its node’s GPUs at a glance and a row per GPU',
     async run(ctx: UiContext) {
+      await signedIn(ctx);
       const { workbench, log } = ctx;
       const made = await createOwnKeyCluster(ctx, {
         name: NAME,

@@ -1,6 +1,7 @@
 // What a UI test gets, and what a UI test file exports. The harness (test/harness/runUi.ts) runs every
-// out/test/ui/*.ui.js in name order, each test in order, in one workbench window: later tests may build
-// on what earlier ones did (the view opened, signed in).
+// out/test/ui/*.ui.js in name order, each test in order, in one workbench window. A file's tests build on
+// each other; a file does not build on another: its first test sets up what it needs (given.ts: signed in,
+// object storage enabled, a cluster), so any file runs alone or after any other.
 import type { LocalEngine } from '../harness/engine';
 import type { UserKey } from '../harness/userKey';
 import type { PseudoText } from './pseudoCheck';

@@ -72,9 +72,10 @@ export class Workbench {
         .waitFor({ timeout: 10_000 });
   }
 
-  /** F1, type `>label`, wait for the entry, run it. A terminal with the focus keeps F1 (code-server hands it
-   *  the key), so when the palette does not open the focus moves to the side bar and F1 is pressed again. */
-  async runCommand(label: string): Promise<void> {
+  /** F1, type `>label`, wait for the entry, run it (with `exact`, the entry labelled exactly so, not one that
+   *  starts with it). A terminal with the focus keeps F1 (code-server hands it the key), so when the palette
+   *  does not open the focus moves to the side bar and F1 is pressed again. */
+  async runCommand(label: string, o: { exact?: boolean } = {}): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
     // The palette can close as soon as it opened when something else takes focus (a webview panel that
     // just opened, a notification): then focus the workbench and open it again, as a user would.
@@ -90,11 +91,16 @@ export class Workbench {
         await this.page.keyboard.press('Escape');
       }
     }
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ timeout: 10_000 });
+    if (!o.exact) return this.page.keyboard.press('Enter');
+    const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     await this.page
-      .locator('.quick-input-list .monaco-list-row', { hasText: label })
+      .locator('.quick-input-list .monaco-list-row .label-name', {
+        hasText: new RegExp(`^\\s*${escaped}\\s*$`),
+      })
       .first()
-      .waitFor({ timeout: 10_000 });
-    await this.page.keyboard.press('Enter');
+      .click();
   }
 
   /** Wait for an input box (quick input) showing `prompt`, then type `text` key by key. */
