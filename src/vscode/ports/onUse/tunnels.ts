@@ -1,8 +1,8 @@
 /**
  * Starting a tunnel (dist/actions.js): spawn `ssh -N -L …` (argv from model/portForward.ts) as a child of the
  * extension host, register it with PortForwards at once (so the window's end reaches it even while it starts),
- * and wait until ssh says its local port listens (TUNNEL_READY) or exits. A tunnel that later ends by itself is marked
- * dropped and the user is offered Reconnect (the same argv, so the same local port) or Stop Forwarding.
+ * and wait until ssh says its local port listens (TUNNEL_READY) or exits. A tunnel that later ends by itself is
+ * marked dropped and the user is offered Reconnect (the same argv, so the same local port) or Stop Forwarding.
  */
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
@@ -26,7 +26,7 @@ export function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-/** Start the tunnel; resolves once its local port accepts connections, or with why it did not. */
+/** Start the tunnel; resolves once ssh says its local port listens, or with why it did not. */
 export async function startTunnel(forwards: PortForwards, spec: ForwardSpec): Promise<StartResult> {
   const log = forwards.log;
   const [file, ...args] = spec.argv;
