@@ -1,7 +1,7 @@
 /**
  * Composition root: the shared core, then each feature's setup (which registers its own commands, views
- * and disposables), then the commands whose work loads on first use. What happens on sign-in/out and
- * settings changes is in vscode/session.ts; nothing here waits on the network.
+ * and disposables, and reacts to sign-in/out and settings changes itself), then the commands whose work
+ * loads on first use. Nothing here waits on the network.
  */
 import * as vscode from 'vscode';
 import { setL10nContents } from './model/l10nSlot';
@@ -15,7 +15,6 @@ import { setupJobs } from './vscode/jobs/jobsSetup';
 import { featureActions } from './vscode/shared/lazyActions';
 import { setupObjectStorage } from './vscode/objectStorage/objectStorageSetup';
 import { recordRemoteFolder } from './vscode/connect/remoteFolder';
-import { Session } from './vscode/shared/session';
 import { setupSshKeys } from './vscode/sshKeys/sshKeysSetup';
 import { AccountStatusBar } from './vscode/account/statusBar';
 import { TerminalTapRecord } from './vscode/testing/terminalTap';
@@ -26,7 +25,7 @@ import {
 } from './vscode/testing/testApi';
 import { enableTimingMarks, timingMarks } from './vscode/testing/timingMarks';
 import { apiLoadTiming } from './vscode/shared/lazyApi';
-import { setRefreshTimeScale } from './vscode/clusters/refreshScheduler';
+import { setRefreshTimeScale } from './vscode/shared/listScope';
 import { setupVolumes } from './vscode/volumes/volumesSetup';
 import { openWalkthroughOnce, registerWalkthroughCommand } from './vscode/shared/walkthrough';
 
@@ -46,8 +45,8 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const core = createCore(context);
   const { store, api, state, log } = core;
   const account = setupAccount(core);
-  const volumes = setupVolumes(context, core);
-  const jobs = setupJobs(context, core);
+  const volumes = setupVolumes(core);
+  const jobs = setupJobs(core);
   const clusters = setupClusters(core, { account: account.account, volumes });
   const sshKeys = setupSshKeys(core);
   const storage = setupObjectStorage(core);
@@ -57,24 +56,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     signedIn: () => store.account.kind === 'signedIn',
     fetchTemplate: async () => (await (await api.client()).jobs.init()).template,
   });
-  const session = new Session({
-    ...core,
-    account: account.account,
-    clusters: clusters.controller,
-    storage: storage.controller,
-    scheduler: clusters.scheduler,
-    clustersView: clusters.view,
-    storageView: storage.view,
-  });
   const terminalTap = core.production ? undefined : new TerminalTapRecord();
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
-  const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, session, terminalTap };
+  const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, terminalTap };
   const actions = featureActions(core, features);
   core.own(
     jobFiles.addLenses(jobRunLenses(core.workspaceState)),
     statusBar,
-    session,
-    ...session.scopeCommands(),
     registerWalkthroughCommand(),
     ...registerActionCommands(actions),
     log,

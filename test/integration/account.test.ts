@@ -198,7 +198,7 @@ suite('Account: sign-in, token check, status bar', () => {
         (ext.testing.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ??
           ext.testing.statusBar.tooltip,
       ),
-      JSON.stringify(ext.store.clusters),
+      JSON.stringify({ ...ext.testing.clusters.data, error: ext.testing.clusters.error }),
       JSON.stringify(ext.store.account),
     ];
     assert.ok(ext.testing.logTail.length > 5, 'the log has content');

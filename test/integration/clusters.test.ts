@@ -8,6 +8,7 @@ import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until } from '../shared/wait';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { resolvedTooltip } from './helpers';
+import { assertTextListing } from './textListing';
 
 async function rows(
   ext: TensorPoolExtensionApi,
@@ -269,14 +270,13 @@ suite('Clusters: tree, wizards, tracking', () => {
     );
     assert.ok(await vscode.commands.executeCommand('tensorpool.createCluster'));
     await ext.refresh();
+    await assertTextListing(ext.views.clusters, {
+      label: 'Cluster list (text from the server)',
+      command: 'tensorpool.showListingText',
+      text: /itest-text/,
+    });
     const labels = (await rows(ext)).map((r) => label(r.item));
-    assert.equal(labels[0], 'Cluster list (text from the server)');
     assert.ok(labels.includes('itest-text'), labels.join(', '));
-    await vscode.commands.executeCommand('tensorpool.showListingText');
-    const doc = vscode.window.activeTextEditor?.document;
-    assert.equal(doc?.uri.scheme, 'tensorpool');
-    assert.match(doc?.getText() ?? '', /itest-text/);
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await control.config({ listMode: 'both' });
     await until('request ends', () => ext.store.clusterOperations.length === 0);
   });
@@ -353,8 +353,12 @@ suite('Clusters: tree, wizards, tracking', () => {
     await control.clearLog();
     await ext.testing.initializeAccount();
     await accountIs(ext, 'signedIn');
-    await until('the list in the store', () => !ext.store.clusters.loading, 5000);
-    await sleep(300); // the organisation details land: they ask for nothing again
+    await until('the list loaded', () => !ext.testing.clusters.loading, 5000);
+    // The organisation details land (the account's second change): they ask for nothing again.
+    await until(
+      'the organisation details',
+      () => ext.store.account.kind === 'signedIn' && !!ext.store.account.org,
+    );
     const calls = (await control.log())
       .map((e) => `${e.method} ${e.path}`)
       .filter((c) => ['POST /health', 'GET /me', 'GET /cluster/list'].includes(c));

@@ -55,7 +55,7 @@ suite('Connect against real nodes (OpenSSH)', function () {
     await until(
       async () => {
         await ext.refresh();
-        return ext.store.clusters.data?.clusters?.find((c) => c.id === id)?.status === 'RUNNING';
+        return ext.testing.clusters.data?.clusters?.find((c) => c.id === id)?.status === 'RUNNING';
       },
       `${name} RUNNING in the list`,
       30_000,

@@ -41,7 +41,7 @@ export async function untilRunning(ext: TensorPoolExtensionApi, id: string, name
   await until(
     async () => {
       await ext.refresh();
-      return ext.store.clusters.data?.clusters?.find((c) => c.id === id)?.status === 'RUNNING';
+      return ext.testing.clusters.data?.clusters?.find((c) => c.id === id)?.status === 'RUNNING';
     },
     `${name} RUNNING`,
     30_000,

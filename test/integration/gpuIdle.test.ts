@@ -93,7 +93,7 @@ suite('Idle guard (real nodes)', function () {
     await periods(2);
     assert.equal(guard.shown, 2, 'Don’t Ask holds');
     assert.ok(
-      ext.store.clusters.data?.clusters?.some((c) => c.id === a),
+      ext.testing.clusters.data?.clusters?.some((c) => c.id === a),
       'never destroyed by itself',
     );
   });
@@ -110,7 +110,7 @@ suite('Idle guard (real nodes)', function () {
       (e) => e.method === 'DELETE' && e.path.startsWith('/cluster/'),
     );
     assert.equal(deletes.length, 0, 'nothing destroyed');
-    assert.ok(ext.store.clusters.data?.clusters?.some((c) => c.id === b && c.status === 'RUNNING'));
+    assert.ok(ext.testing.clusters.data?.clusters?.some((c) => c.id === b && c.status === 'RUNNING'));
   });
 
   test('switched off, the guard samples nothing', async () => {

@@ -50,7 +50,7 @@ suite('GPU monitor (real node)', function () {
     await until(
       async () => {
         await ext.refresh();
-        return ext.store.clusters.data?.clusters?.find((c) => c.id === clusterId)?.status === 'RUNNING';
+        return ext.testing.clusters.data?.clusters?.find((c) => c.id === clusterId)?.status === 'RUNNING';
       },
       'RUNNING',
       30_000,

@@ -15,6 +15,7 @@ import { control, sleep } from './control';
 import { engine } from './helpers';
 import { until, upgrades, useJobKit, wsLog } from './jobKit';
 import { jobDir, processesIn } from './realCluster';
+import { assertTextListing } from './textListing';
 
 suite('Jobs: run a job file on a real node, follow, cancel, delete', () => {
   const kit = useJobKit('jobs-itest', 'jobs-itest');
@@ -221,11 +222,13 @@ suite('Jobs: run a job file on a real node, follow, cancel, delete', () => {
   test('a text-only job list shows the service text and the jobs read from it', async () => {
     await control.config({ answers: { jobList: { mode: 'text' } } });
     await kit.ext.testing.jobs.refresh();
+    await assertTextListing(kit.ext.views.jobs, {
+      label: 'Job list (text from the server)',
+      command: 'tensorpool.showJobListText',
+      text: new RegExp(kit.ext.testing.jobs.jobs[0]?.id ?? 'no job read'),
+    });
     const rows = await jobRows();
-    assert.ok(
-      rows.some((r) => r.kind === 'textLine'),
-      'the text is shown',
-    );
+    assert.ok(rows.length >= 2, 'the text row and the jobs');
     assert.ok(
       rows.some((r) => r.kind === 'job' && r.job.source === 'text'),
       'jobs read from it',

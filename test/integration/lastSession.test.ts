@@ -28,7 +28,7 @@ async function rowLabels(ext: TensorPoolExtensionApi): Promise<string[]> {
 
 /** What a new window starts with: nothing in the store, then the stored token's check (not awaited). */
 function startAgain(ext: TensorPoolExtensionApi): Promise<void> {
-  ext.store.updateClusters({ data: undefined, loading: false, error: undefined });
+  ext.testing.clusters.clear();
   return ext.testing.initializeAccount();
 }
 
@@ -69,7 +69,7 @@ suite('Clusters: the last session’s list at startup', () => {
     const checked = startAgain(ext);
     await until(
       'the last session’s rows',
-      () => ext.store.clusters.data?.lastSession !== undefined,
+      () => ext.testing.clusters.data?.lastSession !== undefined,
       5000,
       20,
     );
@@ -79,7 +79,7 @@ suite('Clusters: the last session’s list at startup', () => {
     await accountIs(ext, 'signedIn');
     await until(
       'the fresh list',
-      () => ext.store.clusters.data !== undefined && ext.store.clusters.data.lastSession === undefined,
+      () => ext.testing.clusters.data !== undefined && ext.testing.clusters.data.lastSession === undefined,
       10_000,
       20,
     );
@@ -100,13 +100,13 @@ suite('Clusters: the last session’s list at startup', () => {
     const checked = startAgain(ext);
     await until(
       'the last session’s rows',
-      () => ext.store.clusters.data?.lastSession !== undefined,
+      () => ext.testing.clusters.data?.lastSession !== undefined,
       5000,
       20,
     );
     await checked;
     await accountIs(ext, 'signedIn');
-    assert.equal(ext.store.clusters.data?.lastSession, undefined, 'another account’s rows are not kept');
+    assert.equal(ext.testing.clusters.data?.lastSession, undefined, 'another account’s rows are not kept');
     assert.ok(
       !(await rowLabels(ext)).some((l) => l.startsWith('lastsession')),
       'no row of the other account',

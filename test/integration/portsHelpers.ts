@@ -117,7 +117,7 @@ export async function nodeCluster(
   await until(
     async () => {
       await ext.refresh();
-      return ext.store.clusters.data?.clusters?.find((c) => c.id === clusterId)?.status === 'RUNNING';
+      return ext.testing.clusters.data?.clusters?.find((c) => c.id === clusterId)?.status === 'RUNNING';
     },
     'RUNNING in the list',
     30_000,

@@ -9,6 +9,7 @@ import type { SshKeyNode } from '../../src/vscode/sshKeys/sshKeysTree';
 import type { PickOptions } from '../../src/wizards/prompter';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn } from './control';
+import { assertTextListing } from './textListing';
 
 function publicKey(comment: string): string {
   const { publicKey: k } = generateKeyPairSync('ed25519');
@@ -216,13 +217,17 @@ suite('SSH keys: view, add, remove, and the create wizard', () => {
       body: { message: 'KEY ID  NAME\nkey_1   laptop' },
     });
     await vscode.commands.executeCommand('tensorpool.refreshSshKeys');
+    await assertTextListing(ext.views.sshKeys, {
+      label: 'SSH key list (text from the server)',
+      command: 'tensorpool.showSshKeysText',
+      text: /^KEY ID {2}NAME\nkey_1 {3}laptop$/,
+    });
     const shown = await rows(ext);
     assert.deepEqual(
       shown.map((r) => label(r.item)),
-      ['SSH keys (text from the server)', 'laptop'],
+      ['SSH key list (text from the server)', 'laptop'],
     );
     assert.equal(shown[0].item.description, 'KEY ID  NAME');
-    assert.equal(shown[0].item.command?.command, 'tensorpool.showSshKeysText');
     assert.match(String(shown[1].item.tooltip), /Read from the server's text answer/);
     assert.equal((shown[1].node as { key: { id?: string } }).key.id, 'key_1');
   });

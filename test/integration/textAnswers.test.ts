@@ -11,6 +11,7 @@ import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { engine, resolvedTooltip } from './helpers';
+import { until } from '../shared/wait';
 import type { TextStyle } from '../../engine/types';
 
 const ENTER_ID = 'Enter an ID…';
@@ -104,6 +105,8 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
     await control.clearFaults();
   });
   suiteTeardown(async () => {
+    // The destroys started here are followed to their end, so no later suite sees them in the status bar.
+    await until('no operation followed', () => ext.store.operations.length === 0, 30_000);
     ext.testing.configure({});
     fs.rmSync(scratch, { recursive: true, force: true });
     await control.config({ listMode: 'both', answers: { clusterList: null, clusterInfo: null, me: null } });
@@ -257,7 +260,7 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
   test('an empty picker says why and offers Enter an ID; destroy then works with the typed ID', async () => {
     await textOnly('markdown');
     await unreadableList();
-    assert.deepEqual(ext.store.clusters.data?.textClusters, []);
+    assert.deepEqual(ext.testing.clusters.data?.textClusters, []);
     const p = new ScriptedPrompter([ENTER_ID, 'not a valid id', alpha, 'alpha-2']);
     ext.setPrompter(p);
     await control.clearLog();

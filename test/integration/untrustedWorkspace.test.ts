@@ -45,7 +45,7 @@ suite('Restricted Mode: an untrusted workspace turns off exactly the listed feat
     await accountIs(ext, 'signedIn');
     await seedOneCluster();
     await ext.refresh();
-    assert.equal(ext.store.clusters.data?.clusters?.length, 1, 'the cluster list works');
+    assert.equal(ext.testing.clusters.data?.clusters?.length, 1, 'the cluster list works');
   });
 
   test('a workspace .env is not read for a token: the user is told why, once, with a button to Workspace Trust', async () => {

@@ -10,6 +10,7 @@ import type { VolumeNode } from '../../src/vscode/volumes/volumesTree';
 import { ACCEPT, BACK, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { resolvedTooltip } from './helpers';
+import { assertTextListing } from './textListing';
 
 function label(item: vscode.TreeItem): string {
   return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
@@ -175,7 +176,7 @@ suite('Volumes: tree, wizards, attach, tracking', () => {
     const warn = p.shown.find((s) => s.kind === 'confirm' && /Attach/.test(s.message ?? ''));
     assert.match(warn?.detail ?? '', /restarts every node of multi-1/);
     const [post] = await control.calls('POST', '/storage/attach');
-    const clusters = ext.store.clusters.data?.clusters ?? [];
+    const clusters = ext.testing.clusters.data?.clusters ?? [];
     const multi = clusters.find((c) => c.name === 'multi-1')!;
     assert.deepEqual(post.body, {
       storage_id: (await volume('itest-big')).volume.id,
@@ -268,11 +269,12 @@ suite('Volumes: tree, wizards, attach, tracking', () => {
   test("a text-only list shows the service's text, and the volumes read from it", async () => {
     await control.config({ listMode: 'text' });
     await ext.testing.volumes.refresh();
+    await assertTextListing(ext.views.volumes, {
+      label: 'Volume list (text from the server)',
+      command: 'tensorpool.showVolumeListText',
+      text: /itest-ok/,
+    });
     const rows = await volumeRows(ext);
-    const text = rows.filter((r) => r.node.kind === 'textLine');
-    assert.ok(text.length >= 2, 'header and one row at least');
-    assert.ok(text.some((r) => /itest-ok/.test(label(r.item))));
-    assert.equal(rows[0].item.command?.command, 'tensorpool.showVolumeListText');
     const read = rows.find((r) => r.node.kind === 'volume' && /itest-ok/.test(label(r.item)));
     assert.ok(read, 'the volume named in the text is a row of its own, so its actions work');
     assert.equal(read.node.kind === 'volume' && read.node.volume.source, 'text');

@@ -1,8 +1,9 @@
 /**
  * Wiring of the account (called once by the composition root): the token in SecretStorage and its check
- * against /me (account.ts), the command-line setup, VS Code's authentication provider, and the sign-in
- * commands. The token check starts here, in the background: a SecretStorage read the window answers while
- * the rest of activate() runs, then /health and /me once activation returned.
+ * against /me (account.ts, again when a setting the API depends on changes), the command-line setup, VS
+ * Code's authentication provider, the sign-in commands and the account's context key. The token check
+ * starts here, in the background: a SecretStorage read the window answers while the rest of activate()
+ * runs, then /health and /me once activation returned.
  */
 import * as vscode from 'vscode';
 import { AccountController } from './account';
@@ -10,6 +11,7 @@ import { TensorPoolAuthProvider } from './authProvider';
 import { CliSetup } from './cliSetup';
 import { Commands } from '../shared/commands';
 import type { Core } from '../shared/extensionCore';
+import { affectsApi } from '../shared/settings';
 
 export interface AccountFeature {
   readonly account: AccountController;
@@ -37,9 +39,20 @@ export function setupAccount(core: Core): AccountFeature {
   core.api.useAccount(account);
   void account.initialize();
   const authProvider = new TensorPoolAuthProvider(account, core.store);
+  const setAccountKey = () => core.contextKeys.set('tensorpool.account', core.store.account.kind);
+  setAccountKey();
   core.own(
     account,
     authProvider,
+    core.store.onDidChange((topic) => {
+      if (topic === 'account') setAccountKey();
+    }),
+    // Another service URL, proxy or certificate: a new API client, and the token checked against it.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affectsApi(e)) return;
+      core.api.reset();
+      void account.check();
+    }),
     vscode.commands.registerCommand(Commands.signIn, (arg?: { token?: string }) => account.signIn(arg)),
     vscode.commands.registerCommand(Commands.signOut, () => account.signOut()),
     vscode.commands.registerCommand(Commands.retryAccountCheck, () => account.check()),

@@ -1,9 +1,10 @@
 /**
- * Wiring of the Clusters section (called once by the composition root): its controller and refresh
- * schedule, the tree with the nodes' GPU telemetry, attached volumes and forwarded ports, the prices and
- * burn rate, the idle guard, the text listing of a text-only answer, and the section's own commands. The
- * commands that act on a cluster (create, destroy, connect, forward…) load with the other actions
- * (actionCommands.ts).
+ * Wiring of the Clusters section (called once by the composition root): its list and view (createListView,
+ * like every other section: refresh, Mine / Organisation, the text-only answer's document, refresh on
+ * sign-in and when shown), the tree with the nodes' GPU telemetry, attached volumes and forwarded ports,
+ * the prices and burn rate, the idle guard, the last session's rows at startup, and the walkthrough's
+ * context key. The commands that act on a cluster (create, destroy, connect, forward…) load with the other
+ * actions (actionCommands.ts).
  */
 import * as vscode from 'vscode';
 import type { AccountController } from '../account';
@@ -14,9 +15,8 @@ import { ClusterPrices } from '../cost';
 import type { Core } from '../shared/extensionCore';
 import { makeGpuSampler, setupGpu, type GpuFeature } from '../gpu';
 import type { GpuSampler } from '../gpu';
-import { LISTING_URI, ListingDocumentProvider } from './listingDocument';
+import { createListView } from '../shared/listViewSetup';
 import { PortForwards } from '../ports';
-import { RefreshScheduler } from './refreshScheduler';
 import { ClustersTreeProvider, type ClusterNode } from './clustersTree';
 import type { VolumesFeature } from '../volumes';
 
@@ -24,7 +24,6 @@ export interface ClustersFeature {
   readonly controller: ClustersController;
   readonly tree: ClustersTreeProvider;
   readonly view: vscode.TreeView<ClusterNode>;
-  readonly scheduler: RefreshScheduler;
   readonly prices: ClusterPrices;
   /** Ports forwarded from nodes: listed under their node, stopped when the window closes. */
   readonly forwards: PortForwards;
@@ -38,20 +37,24 @@ export function setupClusters(
 ): ClustersFeature {
   const { store, api, state, log, host } = core;
   const controller = new ClustersController(store, api, state, log);
-  const forwards = new PortForwards(store, log);
+  const forwards = new PortForwards(controller, store, log);
   const gpuSampler = makeGpuSampler(host);
-  const prices = new ClusterPrices(store, api, () => deps.volumes.controller.volumes);
+  const prices = new ClusterPrices(controller, store, api, () => deps.volumes.controller.volumes);
   const tree = new ClustersTreeProvider(
+    controller,
     store,
     (clusterId) => deps.volumes.attachedTo(clusterId),
     () => deps.account.tokenRead,
     { gpu: gpuSampler, hourly: (c) => prices.hourly(c), forwards },
   );
-  const view = vscode.window.createTreeView('tensorpool.clusters', {
-    treeDataProvider: tree,
+  const view = createListView(core, 'tensorpool.clusters', controller, tree, {
+    scopeKey: 'tensorpool.includeOrg',
+    commands: [Commands.refresh, Commands.showMine, Commands.showOrganization, Commands.showListingText],
+    textDocument: vscode.l10n.t('Cluster list.txt'),
     showCollapseAll: true,
   });
   const gpu = setupGpu(view, {
+    list: controller,
     store,
     state,
     host,
@@ -59,8 +62,6 @@ export function setupClusters(
     hourly: (c) => prices.hourly(c),
     prompts: core.prompts,
   });
-  const scheduler = new RefreshScheduler(store, controller, () => view.visible);
-  const listing = new ListingDocumentProvider(store);
   core.own(
     forwards,
     // The stored token's GET /me is going out: the last session's clusters show meanwhile, and with the
@@ -69,24 +70,19 @@ export function setupClusters(
       controller.showLastSession();
       if (view.visible) controller.prefetch(current);
     }),
+    controller.onDidChange(() => {
+      const data = controller.data;
+      if (data) core.contextKeys.set('tensorpool.hasClusters', controller.clusters.length > 0);
+      const message = data?.lastSession ? vscode.l10n.t('From your last session; updating…') : undefined;
+      if (view.message !== message) view.message = message;
+    }),
     deps.volumes.controller.onDidChange(() => {
       tree.refreshView();
       prices.volumesChanged();
     }),
-    tree,
-    view,
     gpu,
     prices,
     showBurnInView(view, prices),
-    scheduler,
-    listing,
-    vscode.workspace.registerTextDocumentContentProvider('tensorpool', listing),
-    vscode.commands.registerCommand(Commands.refresh, () => controller.refresh()),
-    vscode.commands.registerCommand(Commands.showListingText, async () => {
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(LISTING_URI), {
-        preview: true,
-      });
-    }),
   );
-  return { controller, tree, view, scheduler, prices, forwards, gpuSampler, gpu };
+  return { controller, tree, view, prices, forwards, gpuSampler, gpu };
 }

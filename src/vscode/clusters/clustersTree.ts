@@ -1,7 +1,8 @@
 /**
- * The Clusters tree: a pure function of the store. Clusters with their instances as children; an
- * error row with a retry action instead of a pile of notifications; when the server answered with
- * text only, a row that opens that text instead of an empty tree.
+ * The Clusters tree: a pure function of the cluster list and the store (account, followed operations).
+ * Clusters with their instances as children; an error row with a retry action instead of a pile of
+ * notifications; when the server answered with text only, a row that opens that text, then the clusters
+ * read from it.
  *
  * Rows are stable: each has an id, the same element object for as long as the row exists (updated
  * in place), and a change event names only the rows that changed; the whole tree is redrawn only
@@ -14,6 +15,7 @@ import type { Cluster, Instance } from '../../model/cluster';
 import { clusterDescription, clusterLabel } from '../../model/labels';
 import type { AttachedVolume } from '../../model/volume';
 import type { Store } from '../shared/store';
+import type { ClustersController } from './clusters';
 import { dataSignature, recordSignature, sameKeys, StableNodes } from '../shared/stableNodes';
 import { clusterContext, followedIcon, phaseIcon } from './clusterRowLook';
 import { clusterTooltip } from './clusterTooltips';
@@ -65,7 +67,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   /** Keys of the top-level rows as last handed out; undefined until the first time. */
   private rootKeys: string[] | undefined;
   /**
-   * The top-level rows as of the last sync. Every input of the tree (the store, the volumes through
+   * The top-level rows as of the last sync. Every input of the tree (the list, the store, the volumes through
    * refreshView) announces its changes, and each change syncs at once; so between changes these are
    * the rows, and VS Code asking again (after the change event, on expand, on showing the view)
    * costs nothing.
@@ -81,6 +83,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   private readonly nodeRows: NodeRows;
 
   constructor(
+    private readonly list: ClustersController,
     private readonly store: Store,
     /** Storage volumes attached to a cluster when its record does not list them (volumes view data). */
     private readonly volumesOf: (clusterId: string) => readonly AttachedVolume[] = () => [],
@@ -96,13 +99,16 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   ) {
     const gpu = extras.gpu;
     this.nodeRows = new NodeRows(gpu, extras.forwards);
-    const subscription = store.onDidChange((topic) => {
+    const fromStore = store.onDidChange((topic) => {
       if (topic !== 'objectStorage') this.update();
     });
+    const fromList = list.onDidChange(() => this.update());
     this.forwards = extras.forwards;
     this.forwardsChanged = this.forwards?.onDidChange(() => this.update());
     const samples = gpu?.onDidChange((ids) => this.gpuChanged(ids));
-    this.subscription = { dispose: () => (subscription.dispose(), samples?.dispose()) };
+    this.subscription = {
+      dispose: () => (fromStore.dispose(), fromList.dispose(), samples?.dispose()),
+    };
   }
 
   /** New telemetry for some nodes: redraw what it changed (nodeRows.ts). */
@@ -122,7 +128,7 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
   }
 
   /**
-   * After a store change: redraw the whole tree if rows came, went or moved, else only changed rows.
+   * After a change of the list or the store: redraw the whole tree if rows came, went or moved, else only changed rows.
    * Nothing before VS Code first asked, nor while its first ask waits for the startup's rows.
    */
   private update(): void {
@@ -133,13 +139,13 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
     else if (changed.length > 0) this.emitter.fire(changed);
   }
 
-  /** Bring the kept elements up to date with the store; returns the top-level rows and what changed. */
+  /** Bring the kept elements up to date with the list; returns the top-level rows and what changed. */
   private sync(): { roots: ClusterNode[]; changed: ClusterNode[] } {
     const roots: ClusterNode[] = [];
     const keys: string[] = [];
     const live = new Set<string>();
     const changed: ClusterNode[] = [];
-    for (const fresh of rootRows(this.store)) {
+    for (const fresh of rootRows(this.list, this.store)) {
       const key = nodeKey(fresh);
       const node = this.nodes.take(key, fresh);
       roots.push(node);
@@ -214,9 +220,9 @@ export class ClustersTreeProvider implements vscode.TreeDataProvider<ClusterNode
    *  on its way. */
   private interim(): boolean {
     const account = this.store.account;
-    if (account.kind === 'checking') return !this.store.clusters.data?.lastSession;
+    if (account.kind === 'checking') return !this.list.data?.lastSession;
     if (account.kind === 'signedOut') return !this.accountKnown();
-    const { data, error } = this.store.clusters;
+    const { data, error } = this.list;
     return account.kind === 'signedIn' && !data && !error;
   }
 

@@ -3,5 +3,3 @@
 export type { ClustersController } from './clusters';
 export type { ClustersFeature } from './clustersSetup';
 export type { ClusterNode } from './clustersTree';
-export { refreshDelay } from './refreshScheduler';
-export type { RefreshScheduler } from './refreshScheduler';

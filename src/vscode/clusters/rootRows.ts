@@ -1,5 +1,5 @@
 /**
- * The Clusters tree's top-level rows for the store as it is (fresh elements; clustersTree.ts keeps them):
+ * The Clusters tree's top-level rows for the list as it is (fresh elements; clustersTree.ts keeps them):
  * nothing while signed out (the welcome view shows), the last session's list while the stored token is
  * checked, an error row above the last good list, a loading row, the clusters, the ones this window just
  * created that the list does not show yet, "No clusters yet", and with a text-only answer a row that
@@ -8,11 +8,12 @@
 import type { Cluster } from '../../model/cluster';
 import { firstLine } from '../shared/commonRows';
 import type { Store } from '../shared/store';
+import type { ClustersController } from './clusters';
 import type { ClusterNode } from './clustersTree';
 
-/** Fresh (not yet kept) top-level rows for the store as it is. */
-export function rootRows(store: Store): ClusterNode[] {
-  const { data, loading, error } = store.clusters;
+/** Fresh (not yet kept) top-level rows for the list and the store as they are. */
+export function rootRows(list: ClustersController, store: Store): ClusterNode[] {
+  const { data, loading, error } = list;
   // Signed out: no rows, so the welcome view (Sign in button) shows. While the stored token is checked,
   // the last session's list when there is one (clusters.ts).
   const account = store.account.kind;

@@ -12,6 +12,7 @@ import type { Volume } from '../../model/volume';
 import { PriceQuotes } from '../../model/priceQuotes';
 import type { ApiService } from '../shared/apiService';
 import type { Store } from '../shared/store';
+import type { ClustersController } from '../clusters';
 
 export interface Burn extends BurnRate {
   /** Hours the balance lasts at `perHour`; undefined without a balance or a burn. */
@@ -24,9 +25,10 @@ export class ClusterPrices implements vscode.Disposable {
   private readonly quotes: PriceQuotes<[string, number]>;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
+    private readonly list: ClustersController,
     private readonly store: Store,
     api: ApiService,
     private readonly volumes: () => readonly Volume[],
@@ -38,17 +40,21 @@ export class ClusterPrices implements vscode.Disposable {
       if (answer.reason === 'failed') throw new Error(answer.detail);
       return undefined;
     });
-    this.subscription = store.onDidChange((topic) => {
-      if (topic !== 'clusters' && topic !== 'account') return;
+    const changed = () => {
       this.askAll();
       this.emitter.fire(); // the running set or the balance changed
-    });
+    };
+    this.subscriptions = [
+      list.onDidChange(changed),
+      store.onDidChange((topic) => {
+        if (topic === 'account') changed();
+      }),
+    ];
   }
 
   /** The running clusters in the list. */
   private running(): Cluster[] {
-    const data = this.store.clusters.data;
-    return (data?.clusters ?? data?.textClusters ?? []).filter((c) => clusterPhase(c.status) === 'running');
+    return this.list.clusters.filter((c) => clusterPhase(c.status) === 'running');
   }
 
   private askAll(): void {
@@ -85,7 +91,7 @@ export class ClusterPrices implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.emitter.dispose();
   }
 }

@@ -6,10 +6,10 @@ import type { Prompter } from '../../wizards/prompter';
 import type { HostSeams } from '../shared/hostSeams';
 import type { Store } from '../shared/store';
 import type { StoredState } from '../shared/storedState';
-import type { ClusterNode } from '../clusters';
+import type { ClusterNode, ClustersController } from '../clusters';
 import { GpuSampler, type NodeTarget } from './gpuSampler';
 import type { IdleWatch, IdleWatchTiming } from './onUse/idleWatch';
-import { clusterPhase, knownClusters } from '../../model/cluster';
+import { clusterPhase } from '../../model/cluster';
 import { gpuSessions } from '../shared/lazyActions';
 import { ClustersViewWatch } from './treeWatch';
 
@@ -38,6 +38,7 @@ export interface GpuFeature extends vscode.Disposable {
 export function setupGpu(
   view: vscode.TreeView<ClusterNode>,
   deps: {
+    list: ClustersController;
     store: Store;
     state: StoredState;
     host: HostSeams;
@@ -49,11 +50,12 @@ export function setupGpu(
   const targets = (cluster: Cluster) =>
     gpuSessions().nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
   let viewIntervalMs = VIEW_INTERVAL_MS;
-  const watch = new ClustersViewWatch(view, deps.store, deps.sampler, targets, () => viewIntervalMs);
+  const watch = new ClustersViewWatch(view, deps.list, deps.sampler, targets, () => viewIntervalMs);
   // The idle guard (dist/actions.js) is made when a running cluster first shows in the list: until then it
   // would have nothing to watch, and activation does not load it.
   const guard = (timing?: IdleWatchTiming) =>
     new (gpuSessions().IdleWatch)(
+      deps.list,
       deps.store,
       deps.state,
       deps.sampler,
@@ -63,10 +65,9 @@ export function setupGpu(
       timing,
     );
   let idle: IdleWatch | undefined;
-  const running = () =>
-    knownClusters(deps.store.clusters.data).some((c) => clusterPhase(c.status) === 'running');
-  const waiting = deps.store.onDidChange((topic) => {
-    if (topic !== 'clusters' || idle || !running()) return;
+  const running = () => deps.list.clusters.some((c) => clusterPhase(c.status) === 'running');
+  const waiting = deps.list.onDidChange(() => {
+    if (idle || !running()) return;
     waiting.dispose();
     idle = guard();
   });

@@ -5,8 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import type { Cluster } from '../../model/cluster';
-import type { Store } from '../shared/store';
-import type { ClusterNode } from '../clusters';
+import type { ClusterNode, ClustersController } from '../clusters';
 import type { GpuSampler, NodeTarget } from './gpuSampler';
 
 const WATCHER = 'clustersView';
@@ -17,7 +16,7 @@ export class ClustersViewWatch implements vscode.Disposable {
 
   constructor(
     view: vscode.TreeView<ClusterNode>,
-    private readonly store: Store,
+    private readonly list: ClustersController,
     private readonly sampler: GpuSampler,
     private readonly targets: (cluster: Cluster) => NodeTarget[],
     private readonly intervalMs: () => number,
@@ -35,8 +34,8 @@ export class ClustersViewWatch implements vscode.Disposable {
         this.update();
       }),
       view.onDidChangeVisibility(() => this.update()),
-      store.onDidChange((topic) => {
-        if (topic === 'clusters' && this.expanded.size > 0) this.update();
+      list.onDidChange(() => {
+        if (this.expanded.size > 0) this.update();
       }),
     ];
   }
@@ -47,8 +46,7 @@ export class ClustersViewWatch implements vscode.Disposable {
       this.sampler.unwatch(WATCHER);
       return;
     }
-    const clusters = this.store.clusters.data?.clusters ?? this.store.clusters.data?.textClusters ?? [];
-    const targets = clusters.filter((c) => this.expanded.has(c.id)).flatMap((c) => this.targets(c));
+    const targets = this.list.clusters.filter((c) => this.expanded.has(c.id)).flatMap((c) => this.targets(c));
     this.sampler.watch(WATCHER, targets, this.intervalMs());
   }
 

@@ -3,15 +3,11 @@
  * the scope context key, and refresh on visibility / sign-in. Running, following and acting on jobs
  * load with the other actions (actionCommands.ts, jobRun.ts, jobActions.ts).
  */
-import type * as vscode from 'vscode';
-import type { ApiService } from '../shared/apiService';
+import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
-import type { ContextKeys } from '../shared/contextKeys';
+import type { Core } from '../shared/extensionCore';
 import { JobsController } from './jobs';
-import type { Log } from '../shared/log';
 import { createListView } from '../shared/listViewSetup';
-import type { Store } from '../shared/store';
-import type { StoredState } from '../shared/storedState';
 import { JobsTreeProvider, type JobNode } from './jobsTree';
 
 export interface JobsFeature {
@@ -20,15 +16,10 @@ export interface JobsFeature {
   readonly view: vscode.TreeView<JobNode>;
 }
 
-export function setupJobs(
-  context: vscode.ExtensionContext,
-  deps: { store: Store; api: ApiService; log: Log; state: StoredState; contextKeys: ContextKeys },
-): JobsFeature {
-  const { store } = deps;
-  const controller = new JobsController(store, deps.api, deps.state, deps.log);
-  const tree = new JobsTreeProvider(store, controller);
-  const view = createListView(context, store, 'tensorpool.jobs', controller, tree, {
-    contextKeys: deps.contextKeys,
+export function setupJobs(core: Core): JobsFeature {
+  const controller = new JobsController(core.store, core.api, core.state, core.log);
+  const tree = new JobsTreeProvider(core.store, controller);
+  const view = createListView(core, 'tensorpool.jobs', controller, tree, {
     scopeKey: 'tensorpool.jobsIncludeOrg',
     commands: [
       Commands.refreshJobs,
@@ -36,6 +27,7 @@ export function setupJobs(
       Commands.showJobsOrganization,
       Commands.showJobListText,
     ],
+    textDocument: vscode.l10n.t('Job list.txt'),
   });
   return { controller, tree, view };
 }

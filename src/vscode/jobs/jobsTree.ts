@@ -1,7 +1,7 @@
 /**
  * The Jobs tree: a pure function of the jobs controller. Each job with its state icon, its name (or id),
  * and "state · cluster · started"; an error row with retry; when the service answered with text only,
- * its text line by line and then the jobs read from it (never an empty view hiding what the service
+ * a row that opens that text, then the jobs read from it (never an empty view hiding what the service
  * said). An empty list or signed out shows the view's welcome content (package.json viewsWelcome).
  * A job's Markdown tooltip is built when its row is hovered (resolveTreeItem).
  */
@@ -11,13 +11,13 @@ import { exactTime, timeForRow } from '../../model/time';
 import { Commands } from '../shared/commands';
 import type { JobsController } from './jobs';
 import type { Store } from '../shared/store';
-import { errorRow, loadingRow, textLineRow } from '../shared/commonRows';
+import { errorRow, firstLine, listingTextRow, loadingRow } from '../shared/commonRows';
 import { fromTextNote, markdownLines, md, unknown } from '../shared/tooltipText';
 
 export type JobNode =
   | { readonly kind: 'job'; readonly job: Job }
   | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
-  | { readonly kind: 'textLine'; readonly line: string; readonly index: number }
+  | { readonly kind: 'listingText'; readonly preview: string }
   | { readonly kind: 'loading' };
 
 const STATE_ICON: Record<JobStateKind, [string, string | undefined]> = {
@@ -103,12 +103,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
       if (loading && !error) rows.push({ kind: 'loading' });
       return rows;
     }
-    if (data.jobs === undefined) {
-      (data.message ?? '')
-        .split(/\r?\n/)
-        .filter((l) => l.trim() !== '')
-        .forEach((line, index) => rows.push({ kind: 'textLine', line, index }));
-    }
+    if (data.jobs === undefined) rows.push({ kind: 'listingText', preview: firstLine(data.message) });
     rows.push(...this.jobs.jobs.map((job) => ({ kind: 'job' as const, job })));
     return rows;
   }
@@ -125,11 +120,13 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
       }
       case 'error':
         return errorRow(vscode.l10n.t('Could not load jobs'), node.message, Commands.refreshJobs, 'error');
-      case 'textLine':
-        return textLineRow(node.line, `jobText:${node.index}`, node.index === 0, {
-          command: Commands.showJobListText,
-          title: vscode.l10n.t('Open job list text'),
-        });
+      case 'listingText':
+        return listingTextRow(
+          vscode.l10n.t('Job list (text from the server)'),
+          node.preview,
+          { command: Commands.showJobListText, title: vscode.l10n.t('Open job list text') },
+          'listingText',
+        );
       case 'loading':
         return loadingRow(vscode.l10n.t('Loading jobs…'));
     }

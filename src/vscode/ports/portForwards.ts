@@ -8,9 +8,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
-import { knownClusters } from '../../model/cluster';
 import type { Log } from '../shared/log';
 import type { Store } from '../shared/store';
+import type { ClustersController } from '../clusters';
 
 export type ForwardState = 'starting' | 'up' | 'dropped';
 
@@ -41,17 +41,21 @@ export class PortForwards implements vscode.Disposable {
   private readonly forwards = new Map<string, Forward>();
   private readonly children = new Map<string, ChildProcess>();
   private readonly paths = new Map<string, string>();
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
   private next = 1;
 
   constructor(
+    private readonly list: ClustersController,
     private readonly store: Store,
     readonly log: Log,
   ) {
-    this.subscription = store.onDidChange((topic) => {
-      if (topic === 'clusters' || topic === 'operations') this.closeGone();
-      if (topic === 'account' && store.account.kind === 'signedOut') this.closeAll();
-    });
+    this.subscriptions = [
+      list.onDidChange(() => this.closeGone()),
+      store.onDidChange((topic) => {
+        if (topic === 'operations') this.closeGone();
+        if (topic === 'account' && store.account.kind === 'signedOut') this.closeAll();
+      }),
+    ];
   }
 
   all(): readonly Forward[] {
@@ -129,7 +133,7 @@ export class PortForwards implements vscode.Disposable {
   /** The list says a cluster or node of a forward is gone, or its cluster is being destroyed. */
   private closeGone(): void {
     if (this.forwards.size === 0) return;
-    const data = this.store.clusters.data;
+    const data = this.list.data;
     for (const f of this.all()) {
       if (!this.forwards.has(f.id)) continue;
       if (this.store.clusterOperation(f.clusterId)?.kind === 'destroy') {
@@ -137,7 +141,7 @@ export class PortForwards implements vscode.Disposable {
         continue;
       }
       if (!data || data.lastSession) continue;
-      const c = knownClusters(data).find((x) => x.id === f.clusterId);
+      const c = this.list.clusters.find((x) => x.id === f.clusterId);
       if (!c) this.closeCluster(f.clusterId, 'unlisted');
       else if (c.instances.length > 0 && !c.instances.some((i) => i.id === f.instanceId)) {
         this.end(f.id);
@@ -156,7 +160,7 @@ export class PortForwards implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     for (const id of [...this.forwards.keys()]) this.end(id);
     this.emitter.dispose();
   }

@@ -46,29 +46,10 @@ export function listingTextRow(
 ): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.description = preview;
-  item.tooltip = textTableTip();
+  item.tooltip = vscode.l10n.t('The service answered with a text table only. Click to open it.');
   item.iconPath = new vscode.ThemeIcon('output');
   item.command = command;
   if (contextValue !== undefined) item.contextValue = contextValue;
-  return item;
-}
-
-const textTableTip = (): string =>
-  vscode.l10n.t('The service answered with a text table only. Click to open it.');
-
-/** One line of the server's text answer (the first with an icon); clicking opens the whole text. */
-export function textLineRow(
-  line: string,
-  id: string,
-  first: boolean,
-  command: vscode.Command,
-): vscode.TreeItem {
-  const item = new vscode.TreeItem(line, vscode.TreeItemCollapsibleState.None);
-  item.id = id;
-  item.tooltip = textTableTip();
-  if (first) item.iconPath = new vscode.ThemeIcon('output');
-  item.command = command;
-  item.contextValue = 'listingText';
   return item;
 }
 

@@ -1,7 +1,7 @@
 /**
  * What every feature uses, made once by activate() before any feature: the log (with the secrets it
- * hides), the store, stored state, the host seams (home folder, clock), the API service, context keys
- * and the prompter. Each feature's setup takes this and registers its own commands and views.
+ * hides), the store, stored state, the host seams (home folder, clock), the API service, context keys,
+ * the lists' text documents and the prompter. Each feature's setup takes this and registers its own commands and views.
  */
 import * as vscode from 'vscode';
 import { SecretRegistry } from '../../api/redact';
@@ -10,6 +10,7 @@ import { ApiService } from './apiService';
 import { Commands } from './commands';
 import { ContextKeys } from './contextKeys';
 import { HostSeams } from './hostSeams';
+import { ListingDocuments } from './listingDocuments';
 import { quickInputPrompter } from './lazyActions';
 import { Log } from './log';
 import { Store } from './store';
@@ -25,6 +26,8 @@ export interface Core {
   readonly host: HostSeams;
   readonly api: ApiService;
   readonly contextKeys: ContextKeys;
+  /** The lists' text-only answers as documents (`tensorpool:/Cluster list.txt`). */
+  readonly listings: ListingDocuments;
   readonly extensionVersion: string;
   /** The prompter the wizards use: the real one (dist/actions.js, made on the first prompt) unless a test
    *  set a scripted one (setPrompter). */
@@ -41,8 +44,13 @@ export function createCore(context: vscode.ExtensionContext): Core {
   const log = new Log(secrets);
   const store = new Store();
   const extensionVersion = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+  const listings = new ListingDocuments();
   // The output channel is the core's: Show Log is its command.
-  context.subscriptions.push(vscode.commands.registerCommand(Commands.showLog, () => log.channel.show()));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(Commands.showLog, () => log.channel.show()),
+    listings,
+    vscode.workspace.registerTextDocumentContentProvider('tensorpool', listings),
+  );
   let real: Prompter | undefined;
   let scripted: Prompter | undefined;
   return {
@@ -55,6 +63,7 @@ export function createCore(context: vscode.ExtensionContext): Core {
     host: new HostSeams(),
     api: new ApiService({ extensionVersion, secrets, log }),
     contextKeys: new ContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value)),
+    listings,
     extensionVersion,
     prompts: () => scripted ?? (real ??= quickInputPrompter()),
     setPrompter: (p) => {

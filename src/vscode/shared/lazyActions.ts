@@ -13,7 +13,6 @@ import type { JobFilesFeature } from '../jobFiles';
 import type { JobsFeature } from '../jobs';
 import { configWriters } from './lazyConfig';
 import type { ObjectStorageFeature } from '../objectStorage';
-import type { Session } from './session';
 import type { SshKeysFeature } from '../sshKeys';
 import type { TerminalTapRecord } from '../testing';
 import type { VolumesFeature } from '../volumes';
@@ -42,7 +41,6 @@ export function featureActions(
     volumes: VolumesFeature;
     jobs: JobsFeature;
     jobFiles: JobFilesFeature;
-    session: Session;
     terminalTap: TerminalTapRecord | undefined;
   },
 ): () => Promise<ActionsModule.Actions> {
@@ -51,7 +49,6 @@ export function featureActions(
   return lazyActions({
     ...core,
     clusters: f.clusters.controller,
-    refreshClustersIfVisible: () => f.session.refreshClustersIfVisible(),
     subscriptions: core.context.subscriptions,
     sshKeys: f.sshKeys.controller,
     localKeys: {
@@ -60,7 +57,6 @@ export function featureActions(
     },
     storage: f.storage.controller,
     volumes: f.volumes.controller,
-    refreshClusters: () => f.clusters.controller.refresh(),
     jobStarted: () => f.jobFiles.refreshLenses(),
     jobs: f.jobs.controller,
     terminalTap: f.terminalTap?.record,

@@ -1,9 +1,24 @@
 /**
  * Small pieces the list controllers share: a single-flight load (never two requests at once; a
  * refresh asked for during one gets one more after it), the Mine / Organisation scope kept in globalState, and
- * the automatic-refresh timer.
+ * the automatic-refresh timer with its delays (tensorpool.refreshInterval; 5 s while something changes).
  */
+import { readSettings } from './settings';
 import type { StoredState } from './storedState';
+
+const FAST_REFRESH_MS = 5000;
+
+let timeScale = 1;
+
+/** The soak benchmark's accelerated time (test API, outside production): every delay divided by `scale`. */
+export function setRefreshTimeScale(scale: number): void {
+  timeScale = scale > 0 ? scale : 1;
+}
+
+/** The delay before the next automatic refresh of a visible list: fast while something is in transition. */
+export function refreshDelay(busy: boolean): number {
+  return (busy ? FAST_REFRESH_MS : readSettings().refreshIntervalSeconds * 1000) / timeScale;
+}
 
 /**
  * Runs `load` at most once at a time. A call while a load is under way gets one more load after it
@@ -60,7 +75,7 @@ export abstract class ScopedList {
     await this.refresh();
   }
 
-  /** Load the list into the store (nothing while signed out). */
+  /** Load the list (nothing while signed out). */
   protected abstract load(): Promise<void>;
 
   /** Refresh now; never two requests at once (a call during one gets one more after it). */

@@ -1,45 +1,61 @@
 /**
- * The wiring a Mine / Organisation list view shares (Volumes, Jobs, SSH Keys): refresh, the two scope commands and
- * their context key, "open the service's text", refresh on sign-in and when the view shows, clear on
- * sign-out, and re-arming the automatic refresh when the view hides or the interval setting changes.
+ * The wiring every list view shares (Clusters, Volumes, Jobs, SSH Keys): refresh, the two scope commands and
+ * their context key, the text-only answer's document and the command that opens it, refresh on sign-in and
+ * when the view shows, clear on sign-out, and re-arming the automatic refresh when the view hides or the
+ * interval setting changes.
  */
 import * as vscode from 'vscode';
-import type { ContextKeys } from './contextKeys';
+import type { Core } from './extensionCore';
 import { affectsRefreshInterval } from './settings';
-import { isNewSignIn, type Store } from './store';
+import { isNewSignIn } from './store';
 import type { ViewedList } from './viewedList';
 
-/** Create the view `id` over `tree`, owned (with the controller and the tree) by the extension context. */
+type Listed = ViewedList<{ readonly message: string | undefined }>;
+
+export interface ListViewOptions {
+  readonly scopeKey:
+    | 'tensorpool.includeOrg'
+    | 'tensorpool.volumesIncludeOrg'
+    | 'tensorpool.jobsIncludeOrg'
+    | 'tensorpool.sshKeysIncludeOrg';
+  /** Command ids: refresh, show mine, show the organisation's, open the list text. */
+  readonly commands: readonly [string, string, string, string];
+  /** The text-only answer's document name ("Volume list.txt": `tensorpool:/Volume list.txt`). */
+  readonly textDocument: string;
+  readonly showCollapseAll?: boolean;
+}
+
+/** Create the view `id` over `tree`, owned (with the controller and the tree) by the extension. */
 export function createListView<N>(
-  context: vscode.ExtensionContext,
-  store: Store,
+  core: Core,
   id: string,
-  controller: ViewedList<{ readonly message: string | undefined }>,
+  controller: Listed,
   tree: vscode.TreeDataProvider<N> & vscode.Disposable,
   o: ListViewOptions,
 ): vscode.TreeView<N> {
-  const view = vscode.window.createTreeView(id, { treeDataProvider: tree });
+  const view = vscode.window.createTreeView(id, {
+    treeDataProvider: tree,
+    showCollapseAll: o.showCollapseAll,
+  });
   controller.isVisible = () => view.visible;
-  context.subscriptions.push(controller, tree, view, ...wireListView(store, view, controller, o));
+  core.own(
+    controller,
+    tree,
+    view,
+    core.listings.add(o.textDocument, () => controller.data?.message, controller.onDidChange),
+    ...wireListView(core, view, controller, o),
+  );
   return view;
 }
 
-interface ListViewOptions {
-  readonly contextKeys: ContextKeys;
-  readonly scopeKey:
-    'tensorpool.volumesIncludeOrg' | 'tensorpool.jobsIncludeOrg' | 'tensorpool.sshKeysIncludeOrg';
-  /** Command ids: refresh, show mine, show the organisation's, open the list text. */
-  readonly commands: readonly [string, string, string, string];
-}
-
 function wireListView(
-  store: Store,
+  { store, contextKeys, listings }: Core,
   view: vscode.TreeView<unknown>,
-  controller: ViewedList<{ readonly message: string | undefined }>,
+  controller: Listed,
   o: ListViewOptions,
 ): vscode.Disposable[] {
   const [refresh, mine, org, text] = o.commands;
-  const setScope = (includeOrg: boolean) => o.contextKeys.set(o.scopeKey, includeOrg);
+  const setScope = (includeOrg: boolean) => contextKeys.set(o.scopeKey, includeOrg);
   const scope = (includeOrg: boolean) =>
     controller.setIncludeOrg(includeOrg).then(() => setScope(includeOrg));
   setScope(controller.includeOrg);
@@ -49,19 +65,13 @@ function wireListView(
     vscode.commands.registerCommand(refresh, () => controller.refresh()),
     vscode.commands.registerCommand(mine, () => scope(false)),
     vscode.commands.registerCommand(org, () => scope(true)),
-    vscode.commands.registerCommand(text, async () => {
-      const doc = await vscode.workspace.openTextDocument({
-        content: controller.data?.message ?? '',
-        language: 'plaintext',
-      });
-      await vscode.window.showTextDocument(doc, { preview: true });
-    }),
+    vscode.commands.registerCommand(text, () => listings.show(o.textDocument)),
     store.onDidChange((topic) => {
       if (topic !== 'account') return;
       const signedIn = isNewSignIn(before, store.account);
       before = store.account;
-      if (signedIn && view.visible) void controller.refresh();
-      else if (store.account.kind === 'signedOut') controller.clear();
+      if (signedIn) controller.signedIn();
+      else if (store.account.kind === 'signedOut') controller.signedOut();
     }),
     view.onDidChangeVisibility((e) => {
       if (e.visible && store.account.kind === 'signedIn') void controller.refresh();

@@ -1,7 +1,8 @@
 /**
- * The one store the views read. Controllers write it; the tree, the status bar and context keys
- * listen to its change events. It holds no secrets (the token lives only in SecretStorage and in
- * the account controller's memory).
+ * What several features share and none owns: the account, the operations this window follows (clusters'
+ * and volumes'), the object-storage state. Controllers write it; trees, the status bar and context keys
+ * listen to its change events. The lists themselves live in their controllers (ViewedList). It holds no
+ * secrets (the token lives only in SecretStorage and in the account controller's memory).
  */
 import * as vscode from 'vscode';
 import type { PublicCredentials } from '../../api/schemas';
@@ -31,25 +32,6 @@ export type AccountState =
 export function isNewSignIn(before: AccountState, now: AccountState): boolean {
   if (now.kind !== 'signedIn') return false;
   return !(before.kind === 'signedIn' && now.org && before.id === now.id);
-}
-
-export interface ClusterData {
-  /** Undefined when the server answered with text only. */
-  readonly clusters: readonly Cluster[] | undefined;
-  readonly message: string | undefined;
-  /** With a text-only answer: the clusters read from the text (each `source: 'text'`). */
-  readonly textClusters?: readonly Cluster[];
-  readonly includeOrg: boolean;
-  readonly at: number;
-  /** The list loaded in an earlier session (shown while the stored token is checked), for this account. */
-  readonly lastSession?: { readonly accountId: string };
-}
-
-export interface ClustersState {
-  /** The last good answer; kept when a later refresh fails, so the tree never goes blank on an error. */
-  readonly data: ClusterData | undefined;
-  readonly loading: boolean;
-  readonly error: { readonly message: string; readonly kind: string } | undefined;
 }
 
 export type ClusterOpKind = 'create' | 'destroy' | 'edit';
@@ -104,11 +86,10 @@ export type ObjectStorageState =
     }
   | { readonly kind: 'error'; readonly message: string };
 
-export type StoreTopic = 'account' | 'clusters' | 'operations' | 'objectStorage';
+export type StoreTopic = 'account' | 'operations' | 'objectStorage';
 
 export class Store implements vscode.Disposable {
   private accountState: AccountState = { kind: 'signedOut' };
-  private clustersState: ClustersState = { data: undefined, loading: false, error: undefined };
   private readonly ops = new Map<string, FollowedOperation>();
   private objectStorageState: ObjectStorageState = { kind: 'unknown' };
   private readonly emitter = new vscode.EventEmitter<StoreTopic>();
@@ -121,15 +102,6 @@ export class Store implements vscode.Disposable {
   setAccount(state: AccountState): void {
     this.accountState = state;
     this.emitter.fire('account');
-  }
-
-  get clusters(): ClustersState {
-    return this.clustersState;
-  }
-
-  updateClusters(change: Partial<ClustersState>): void {
-    this.clustersState = { ...this.clustersState, ...change };
-    this.emitter.fire('clusters');
   }
 
   get objectStorage(): ObjectStorageState {

@@ -1,14 +1,15 @@
 /**
- * A list shown in its own view (volumes, jobs): the last good answer kept on error, a loading flag, one
- * change event for the tree, Mine / Organisation and single-flight refresh (ScopedList), and automatic
- * refresh only while the view is visible, fast while something in the list is still changing.
+ * The list model of every sidebar list (clusters, volumes, jobs, SSH keys): the last good answer kept on
+ * error, a loading flag, one error shape, one change event for the tree, Mine / Organisation and
+ * single-flight refresh (ScopedList), and automatic refresh only while the view is visible, fast while
+ * something in the list is still changing. listViewSetup.ts wires it to its view: when it refreshes on a
+ * sign-in or on showing, when it is cleared, its scope commands and its text-only answer's document.
  */
 import * as vscode from 'vscode';
 import { errorMessage, isTensorPoolError } from '../../api/errors';
 import type { ApiService } from './apiService';
-import { RefreshTimer, ScopedList, type ScopeKey } from './listScope';
+import { RefreshTimer, refreshDelay, ScopedList, type ScopeKey } from './listScope';
 import type { Log } from './log';
-import { refreshDelay } from '../clusters';
 import type { Store } from './store';
 import type { StoredState } from './storedState';
 
@@ -24,7 +25,7 @@ export abstract class ViewedList<D> extends ScopedList implements vscode.Disposa
   );
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
-  /** Whether the view is visible (set by the composition root). */
+  /** Whether the view is visible (set by createListView). */
   isVisible: () => boolean = () => false;
 
   constructor(
@@ -55,6 +56,16 @@ export abstract class ViewedList<D> extends ScopedList implements vscode.Disposa
     this.error = undefined;
     this.loading = false;
     this.changed();
+  }
+
+  /** A new sign-in (not the same account's organisation details arriving): load what a visible view shows. */
+  signedIn(): void {
+    this.refreshIfVisible();
+  }
+
+  /** Signed out: nothing of the account stays shown. */
+  signedOut(): void {
+    this.clear();
   }
 
   protected async load(): Promise<void> {

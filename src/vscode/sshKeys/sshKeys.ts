@@ -56,6 +56,12 @@ export class SshKeysController extends ViewedList<SshKeyData> {
     super.clear();
   }
 
+  /** Also the user's own keys, for the create wizard, in the background. */
+  override signedIn(): void {
+    super.signedIn();
+    void this.prefetch();
+  }
+
   /** List the user's own keys in the background (after each sign-in, and after add/remove). */
   prefetch(): Promise<void> {
     this.prefetching ??= (async () => {

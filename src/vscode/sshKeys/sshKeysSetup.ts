@@ -1,13 +1,12 @@
 /**
  * Wiring of the SSH Keys section (called once by the composition root): its controller, view, list
- * commands and Mine / Organisation (listViewSetup.ts, like Volumes and Jobs), and the background listing
- * of the user's own keys after each sign-in, so the create wizard's key step needs no request. Adding and
- * removing a key load with the other actions (actionCommands.ts).
+ * commands and Mine / Organisation (listViewSetup.ts, like the other sections). After each sign-in the
+ * controller lists the user's own keys in the background, so the create wizard's key step needs no
+ * request. Adding and removing a key load with the other actions (actionCommands.ts).
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import type { Core } from '../shared/extensionCore';
-import { isNewSignIn } from '../shared/store';
 import { createListView } from '../shared/listViewSetup';
 import { SshKeysController } from './sshKeys';
 import { SshKeysTreeProvider } from './sshKeysTree';
@@ -19,11 +18,9 @@ export interface SshKeysFeature {
 }
 
 export function setupSshKeys(core: Core): SshKeysFeature {
-  const { store } = core;
-  const controller = new SshKeysController(store, core.api, core.state, core.log);
-  const tree = new SshKeysTreeProvider(store, controller);
-  const view = createListView(core.context, store, 'tensorpool.sshKeys', controller, tree, {
-    contextKeys: core.contextKeys,
+  const controller = new SshKeysController(core.store, core.api, core.state, core.log);
+  const tree = new SshKeysTreeProvider(core.store, controller);
+  const view = createListView(core, 'tensorpool.sshKeys', controller, tree, {
     scopeKey: 'tensorpool.sshKeysIncludeOrg',
     commands: [
       Commands.refreshSshKeys,
@@ -31,14 +28,7 @@ export function setupSshKeys(core: Core): SshKeysFeature {
       Commands.showSshKeysOrganization,
       Commands.showSshKeysText,
     ],
+    textDocument: vscode.l10n.t('SSH key list.txt'),
   });
-  let before = store.account;
-  core.own(
-    store.onDidChange((topic) => {
-      if (topic !== 'account') return;
-      if (isNewSignIn(before, store.account)) void controller.prefetch();
-      before = store.account;
-    }),
-  );
   return { controller, tree, view };
 }

@@ -19,7 +19,7 @@ import { fromTextNote } from '../shared/tooltipText';
 export type SshKeyNode =
   | { readonly kind: 'key'; readonly key: SavedSshKey; readonly removable: boolean }
   | { readonly kind: 'error'; readonly message: string }
-  | { readonly kind: 'text'; readonly preview: string }
+  | { readonly kind: 'listingText'; readonly preview: string }
   | { readonly kind: 'loading' }
   | { readonly kind: 'empty'; readonly includeOrg: boolean };
 
@@ -51,7 +51,7 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
     }
     // A text-only answer: the server's text first (one click away), then the keys read from it, if any.
     if (data.keys === undefined || data.keys.some((k) => k.fromText))
-      rows.push({ kind: 'text', preview: firstLine(data.message) });
+      rows.push({ kind: 'listingText', preview: firstLine(data.message) });
     if (data.keys === undefined) return rows;
     for (const key of data.keys)
       rows.push({ kind: 'key', key, removable: !!key.id && this.keys.isMine(key) });
@@ -88,11 +88,13 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
       }
       case 'error':
         return errorRow(vscode.l10n.t('Could not load SSH keys'), node.message, Commands.refreshSshKeys);
-      case 'text':
-        return listingTextRow(vscode.l10n.t('SSH keys (text from the server)'), node.preview, {
-          command: Commands.showSshKeysText,
-          title: vscode.l10n.t('Open SSH key list text'),
-        });
+      case 'listingText':
+        return listingTextRow(
+          vscode.l10n.t('SSH key list (text from the server)'),
+          node.preview,
+          { command: Commands.showSshKeysText, title: vscode.l10n.t('Open SSH key list text') },
+          'listingText',
+        );
       case 'loading':
         return loadingRow(vscode.l10n.t('Loading SSH keys…'));
       case 'empty':

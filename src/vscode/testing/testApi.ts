@@ -22,6 +22,7 @@ import type { SshKeysController } from '../sshKeys';
 import type { CliSetup } from '../account';
 import type { VolumeNode } from '../volumes';
 import type { VolumesController } from '../volumes';
+import type { ClustersController } from '../clusters';
 import type { JobsController } from '../jobs';
 import type { JobNode } from '../jobs';
 import type { MetricsPanelHandle } from '../jobs/onUse';
@@ -63,6 +64,8 @@ export interface TensorPoolExtensionApi {
     /** Saved SSH keys (add/remove/refresh) and the command-line setup (health check, `.env` offer). */
     readonly sshKeys: SshKeysController;
     readonly cliSetup: CliSetup;
+    /** The cluster list (data, loading, error, refresh, scope) as the Clusters view shows it. */
+    readonly clusters: ClustersController;
     /** Storage volumes: list, operations being followed, refresh. */
     readonly volumes: VolumesController;
     /** The status-bar item of the followed cluster and volume operations (loads the actions). */

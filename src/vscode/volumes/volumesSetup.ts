@@ -3,15 +3,11 @@
  * its controller, the list commands, context keys, and refresh on visibility / sign-in. The commands
  * that act on a volume (create, edit, attach…) load with the other actions (actionCommands.ts).
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { AttachedVolume } from '../../model/volume';
-import type { ApiService } from '../shared/apiService';
 import { Commands } from '../shared/commands';
-import type { ContextKeys } from '../shared/contextKeys';
-import type { Log } from '../shared/log';
+import type { Core } from '../shared/extensionCore';
 import { createListView } from '../shared/listViewSetup';
-import type { Store } from '../shared/store';
-import type { StoredState } from '../shared/storedState';
 import { VolumesController } from './volumes';
 import { VolumesTreeProvider } from './volumesTree';
 
@@ -22,21 +18,10 @@ export interface VolumesFeature {
   attachedTo(clusterId: string): AttachedVolume[];
 }
 
-export function setupVolumes(
-  context: vscode.ExtensionContext,
-  deps: {
-    store: Store;
-    api: ApiService;
-    log: Log;
-    state: StoredState;
-    contextKeys: ContextKeys;
-  },
-): VolumesFeature {
-  const { store, api, log } = deps;
-  const controller = new VolumesController(store, api, deps.state, log);
-  const tree = new VolumesTreeProvider(store, controller);
-  createListView(context, store, 'tensorpool.volumes', controller, tree, {
-    contextKeys: deps.contextKeys,
+export function setupVolumes(core: Core): VolumesFeature {
+  const controller = new VolumesController(core.store, core.api, core.state, core.log);
+  const tree = new VolumesTreeProvider(core.store, controller);
+  createListView(core, 'tensorpool.volumes', controller, tree, {
     scopeKey: 'tensorpool.volumesIncludeOrg',
     commands: [
       Commands.refreshVolumes,
@@ -44,6 +29,7 @@ export function setupVolumes(
       Commands.showVolumesOrganization,
       Commands.showVolumeListText,
     ],
+    textDocument: vscode.l10n.t('Volume list.txt'),
   });
   return {
     controller,

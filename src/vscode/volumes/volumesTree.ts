@@ -1,9 +1,9 @@
 /**
  * The Volumes tree: a pure function of the volumes controller. Each volume with its size, state,
  * protection, cost and mount path, and the clusters it is attached to as children; an error row
- * with retry; when the server answered with text only, its text line by line (never an empty view
- * hiding what the service said). Unknown states are shown verbatim. A volume's Markdown tooltip is
- * built when its row is hovered (resolveTreeItem).
+ * with retry; when the server answered with text only, a row that opens that text, then the volumes
+ * read from it (never an empty view hiding what the service said). Unknown states are shown verbatim.
+ * A volume's Markdown tooltip is built when its row is hovered (resolveTreeItem).
  */
 import * as vscode from 'vscode';
 import {
@@ -18,14 +18,14 @@ import {
 import { Commands } from '../shared/commands';
 import type { Store } from '../shared/store';
 import type { VolumesController } from './volumes';
-import { emptyRow, errorRow, loadingRow, textLineRow } from '../shared/commonRows';
+import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from '../shared/commonRows';
 import { fromTextNote, markdownLines, md, protectionLine, statusLine, unknown } from '../shared/tooltipText';
 
 export type VolumeNode =
   | { readonly kind: 'volume'; readonly volume: Volume }
   | { readonly kind: 'attachment'; readonly volume: Volume; readonly attachment: VolumeAttachment }
   | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
-  | { readonly kind: 'textLine'; readonly line: string; readonly index: number }
+  | { readonly kind: 'listingText'; readonly preview: string }
   | { readonly kind: 'loading' }
   | { readonly kind: 'empty'; readonly includeOrg: boolean };
 
@@ -142,13 +142,8 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
       return rows;
     }
     const listed = data.volumes ?? data.textVolumes ?? [];
-    if (data.volumes === undefined) {
-      // Text only: the server's text as it came, then the volumes read from it (actions work on those).
-      (data.message ?? '')
-        .split(/\r?\n/)
-        .filter((l) => l.trim() !== '')
-        .forEach((line, index) => rows.push({ kind: 'textLine', line, index }));
-    }
+    // Text only: the server's text one click away, then the volumes read from it (actions work on those).
+    if (data.volumes === undefined) rows.push({ kind: 'listingText', preview: firstLine(data.message) });
     rows.push(...listed.map((volume) => ({ kind: 'volume' as const, volume })));
     const ids = new Set(listed.map((v) => v.id));
     for (const op of this.volumes.operations)
@@ -199,11 +194,13 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
           Commands.refreshVolumes,
           'error',
         );
-      case 'textLine':
-        return textLineRow(node.line, `volumeText:${node.index}`, node.index === 0, {
-          command: Commands.showVolumeListText,
-          title: vscode.l10n.t('Open volume list text'),
-        });
+      case 'listingText':
+        return listingTextRow(
+          vscode.l10n.t('Volume list (text from the server)'),
+          node.preview,
+          { command: Commands.showVolumeListText, title: vscode.l10n.t('Open volume list text') },
+          'listingText',
+        );
       case 'loading':
         return loadingRow(vscode.l10n.t('Loading volumes…'));
       case 'empty':

@@ -119,7 +119,7 @@ export async function firstTree(
     lastSession: m['clusters.lastSession'] !== undefined,
     askMs: ownClock(m['clusters.ask']),
     parts,
-    clusters: api.store.clusters.data?.clusters?.length ?? 0,
+    clusters: api.testing.clusters.data?.clusters?.length ?? 0,
     marks,
   };
 }

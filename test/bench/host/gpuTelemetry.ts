@@ -175,7 +175,7 @@ export async function gpuTelemetryBench(
   const started = performance.now();
   const c = await realCluster(`bench-gpu-${Date.now()}`, undefined, `${GPUS}xH100`);
   await api.refresh();
-  const cluster = api.store.clusters.data?.clusters?.find((x: Cluster) => x.id === c.id);
+  const cluster = api.testing.clusters.data?.clusters?.find((x: Cluster) => x.id === c.id);
   if (!cluster) throw new Error(`the cluster ${c.id} is not in the extension's list`);
   try {
     const [target] = api.testing.gpu.targets(cluster);

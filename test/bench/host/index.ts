@@ -294,8 +294,8 @@ async function treeBench(api: TensorPoolExtensionApi): Promise<Record<string, un
   const otherRequests = entries
     .filter((e) => !(e.method === 'GET' && e.path === '/cluster/list'))
     .map((e) => `${e.method} ${e.path}`);
-  if (api.store.clusters.error)
-    throw new Error(`the cluster list failed: ${api.store.clusters.error.message}`);
+  if (api.testing.clusters.error)
+    throw new Error(`the cluster list failed: ${api.testing.clusters.error.message}`);
 
   const provider = api.views.clusters;
   const children = (node?: Parameters<typeof provider.getChildren>[0]) => provider.getChildren(node);

@@ -29,7 +29,7 @@ export function loaded(api: TensorPoolExtensionApi): Section[] {
   const t = api.testing;
   const s = api.store;
   const has: Record<Section, boolean> = {
-    clusters: !s.clusters.loading && (s.clusters.data !== undefined || s.clusters.error !== undefined),
+    clusters: !t.clusters.loading && (t.clusters.data !== undefined || t.clusters.error !== undefined),
     jobs: !t.jobs.loading && (t.jobs.data !== undefined || t.jobs.error !== undefined),
     volumes: !t.volumes.loading && (t.volumes.data !== undefined || t.volumes.error !== undefined),
     sshKeys: !t.sshKeys.loading && (t.sshKeys.data !== undefined || t.sshKeys.error !== undefined),
@@ -51,7 +51,8 @@ export function armedRefreshes(api: TensorPoolExtensionApi): string[] {
 export function inTransition(api: TensorPoolExtensionApi): string[] {
   const out: string[] = [];
   for (const o of api.store.operations) out.push(`operation ${o.target} ${o.kind} ${o.id}`);
-  for (const c of api.store.clusters.data?.clusters ?? []) if (isInTransition(c)) out.push(`cluster ${c.id}`);
+  for (const c of api.testing.clusters.data?.clusters ?? [])
+    if (isInTransition(c)) out.push(`cluster ${c.id}`);
   for (const j of api.testing.jobs.jobs)
     if (!isTerminalJobState(j.status)) out.push(`job ${j.id} ${j.status}`);
   for (const v of api.testing.volumes.volumes)

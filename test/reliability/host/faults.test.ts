@@ -60,7 +60,7 @@ suite('Reliability: fault kinds around the real extension', () => {
     await control.clearLog();
     await control.fault({ method: 'GET', path: '/cluster/list', times: -1, ...fault });
     await ext.refresh();
-    const error = ext.store.clusters.error;
+    const error = ext.testing.clusters.error;
     assert.equal(error?.kind, errorKind, JSON.stringify(error));
     assert.match(error.message, message);
     const rows = await clusterRows(ext);
@@ -78,7 +78,7 @@ suite('Reliability: fault kinds around the real extension', () => {
       rows[0].item.command.command,
       ...(rows[0].item.command.arguments ?? []),
     );
-    assert.equal(ext.store.clusters.error, undefined, 'the retry cleared the error');
+    assert.equal(ext.testing.clusters.error, undefined, 'the retry cleared the error');
     assert.deepEqual(await treeClusterNames(ext), good);
   }
 
@@ -91,7 +91,7 @@ suite('Reliability: fault kinds around the real extension', () => {
     const started = Date.now();
     await ext.refresh();
     const ms = Date.now() - started;
-    assert.equal(ext.store.clusters.error, undefined, JSON.stringify(ext.store.clusters.error));
+    assert.equal(ext.testing.clusters.error, undefined, JSON.stringify(ext.testing.clusters.error));
     assert.deepEqual(await treeClusterNames(ext), good);
     assert.equal(await listCalls(), attempts);
     assert.deepEqual(await mutations(), []);
@@ -322,7 +322,7 @@ suite('Reliability: fault kinds around the real extension', () => {
         },
       });
       await ext.refresh();
-      assert.equal(ext.store.clusters.error, undefined);
+      assert.equal(ext.testing.clusters.error, undefined);
       const rows = await clusterRows(ext);
       assert.deepEqual(
         rows.map((r) => r.label),
@@ -540,7 +540,7 @@ suite('Reliability: fault kinds around the real extension', () => {
       const started = Date.now();
       await ext.refresh();
       const ms = Date.now() - started;
-      assert.equal(ext.store.clusters.error, undefined);
+      assert.equal(ext.testing.clusters.error, undefined);
       const rows = await clusterRows(ext);
       assert.ok(rows.length >= 10_000, `${rows.length} rows`);
       assert.ok(ms < 20_000, `10,000 clusters loaded in ${ms} ms`);
@@ -580,7 +580,7 @@ suite('Reliability: fault kinds around the real extension', () => {
         ext.refresh(),
       ]).finally(() => ext.testing.setRequestTimeout(undefined));
       // The list: the slow answer timed out, the retry got the list.
-      assert.equal(ext.store.clusters.error, undefined);
+      assert.equal(ext.testing.clusters.error, undefined);
       assert.deepEqual(await treeClusterNames(ext), good);
       assert.equal(await listCalls(), 2);
       // The create: sent once, the user told the outcome is unknown and how to check, the answers kept.

@@ -52,7 +52,7 @@ suite('Reliability: VS Code proxy settings (tinyproxy) and TLS', () => {
     await accountIs(ext, 'signedIn', 20_000);
     await control.clearLog();
     await ext.refresh();
-    assert.equal(ext.store.clusters.error, undefined);
+    assert.equal(ext.testing.clusters.error, undefined);
     assert.ok(
       tunnels(enginePort()) > before,
       `tinyproxy tunnelled to the engine: ${proxy.log().slice(-400)}`,
@@ -66,7 +66,7 @@ suite('Reliability: VS Code proxy settings (tinyproxy) and TLS', () => {
     await accountIs(ext, 'signedIn', 20_000);
     const before = tunnels(enginePort());
     await ext.refresh();
-    assert.equal(ext.store.clusters.error, undefined);
+    assert.equal(ext.testing.clusters.error, undefined);
     assert.equal(tunnels(enginePort()), before, 'nothing went through the proxy');
     await setHttp('noProxy', undefined);
   });

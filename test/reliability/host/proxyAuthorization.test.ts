@@ -63,7 +63,7 @@ suite('Reliability: http.proxyAuthorization (tinyproxy with BasicAuth)', () => {
       await setApiUrl(engine.url);
       await accountIs(ext, 'signedIn', 20_000);
       await ext.refresh();
-      assert.equal(ext.store.clusters.error, undefined);
+      assert.equal(ext.testing.clusters.error, undefined);
       assert.ok(tunnels() > before, `tinyproxy tunnelled to the engine: ${proxy.log().slice(-400)}`);
       assert.ok((await control.calls('GET', '/cluster/list')).length >= 1, 'and the engine answered');
       const log = ext.testing.logTail.join('\n');

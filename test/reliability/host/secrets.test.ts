@@ -107,7 +107,7 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
       body: { message: `backend saw Bearer ${engine.token} and key ${secret}` },
     });
     await ext.refresh();
-    assert.equal(ext.store.clusters.error?.kind, 'server');
+    assert.equal(ext.testing.clusters.error?.kind, 'server');
     await control.clearFaults();
     await control.fault({
       method: 'PATCH',
@@ -227,7 +227,7 @@ suite('Reliability: secrets appear nowhere (log level trace)', () => {
             (ext.testing.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ??
             ext.testing.statusBar.tooltip,
           account: ext.store.account,
-          clusters: ext.store.clusters,
+          clusters: { data: ext.testing.clusters.data, error: ext.testing.clusters.error },
           storage: ext.store.objectStorage,
           operations: ext.store.operations,
         }),

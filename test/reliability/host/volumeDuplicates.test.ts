@@ -36,7 +36,7 @@ suite('Reliability: duplicate volume creates and attaches under connection fault
     ext = await freshAccount();
     await control.seed({ clusters: 1, numNodes: 2, prefix: 'volmulti' });
     await ext.refresh();
-    clusterId = ext.store.clusters.data!.clusters!.find((c) => c.name === 'volmulti-1')!.id;
+    clusterId = ext.testing.clusters.data!.clusters!.find((c) => c.name === 'volmulti-1')!.id;
   });
   teardown(async () => {
     ext.setPrompter(undefined);

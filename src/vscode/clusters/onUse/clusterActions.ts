@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { TensorPoolClient } from '../../../api/client';
 import { isTensorPoolError, type ValidationError, errorMessage } from '../../../api/errors';
-import { clusterLabel, knownClusters as knownClustersOf, type Cluster } from '../../../model/cluster';
+import { clusterLabel, type Cluster } from '../../../model/cluster';
 import { editSentence } from '../../../model/labels';
 import { outcomeUnknown } from '../../../model/outcome';
 import { editChanges, runEditWizard, type EditState } from '../../../wizards/editCluster';
@@ -14,10 +14,9 @@ import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
 import type { ClustersController } from '../clusters';
 import type { Log } from '../../shared/log';
-import { ClusterFinder, type CreatedInstances } from './pickCluster';
+import type { ClusterFinder, CreatedInstances } from './pickCluster';
 import type { OperationFollower } from '../../shared/onUse/operationFollower';
 import { readSettings } from '../../shared/settings';
-import type { Store } from '../../shared/store';
 import type { ClusterNode } from '../clustersTree';
 
 export function errorKind(e: unknown): string {
@@ -36,7 +35,6 @@ function sentence(text: string): string {
 
 /** What the cluster commands (this file and createClusterAction.ts) work with. */
 export interface ClusterCommandDeps {
-  readonly store: Store;
   readonly api: ApiService;
   readonly clusters: ClustersController;
   readonly follower: OperationFollower;
@@ -45,18 +43,15 @@ export interface ClusterCommandDeps {
   readonly prompts: () => Prompter;
   /** Instance ids from create answers (one per window; see pickCluster.ts). */
   readonly created: CreatedInstances;
-}
-
-/** The clusters as last listed (structured, else read from the text answer). */
-export function knownClusters(store: Store): readonly Cluster[] {
-  return knownClustersOf(store.clusters.data);
+  /** Which cluster a command is about (one per window, shared with connect and ports). */
+  readonly finder: ClusterFinder;
 }
 
 export class ClusterActions {
   private readonly finder: ClusterFinder;
 
   constructor(private readonly d: ClusterCommandDeps) {
-    this.finder = new ClusterFinder(d.store, d.api, d.log, d.prompts, () => d.clusters.refresh(), d.created);
+    this.finder = d.finder;
   }
 
   /** The cluster a command is about: the tree node it was invoked on, an id or name, or a pick. */

@@ -18,7 +18,7 @@ import {
   type LocalKey,
 } from '../../../wizards/createCluster';
 import type { SavedKeys } from '../../../wizards/savedKeys';
-import { errorKind, knownClusters, mayHaveHappened, type ClusterCommandDeps } from './clusterActions';
+import { errorKind, mayHaveHappened, type ClusterCommandDeps } from './clusterActions';
 import { readSettings } from '../../shared/settings';
 
 export class CreateClusterAction {
@@ -35,7 +35,7 @@ export class CreateClusterAction {
   ) {}
 
   private knownClusters(): readonly Cluster[] {
-    return knownClusters(this.d.store);
+    return this.d.clusters.clusters;
   }
 
   async create(): Promise<string | undefined> {

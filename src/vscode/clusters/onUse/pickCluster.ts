@@ -7,13 +7,14 @@
 import * as vscode from 'vscode';
 import { errorMessage, isTensorPoolError } from '../../../api/errors';
 import { validateClusterRef } from '../../../model/validate';
-import { clusterLabel, knownClusters, type Cluster, type Instance } from '../../../model/cluster';
+import { clusterLabel, type Cluster, type Instance } from '../../../model/cluster';
 import { clusterPickLabel, type ClusterPickLabel, type OperationKind } from '../../../model/labels';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
 import type { Store } from '../../shared/store';
+import type { ClustersController } from '../clusters';
 
 /** The picker's "Enter an ID…" row, as a value (its label is translated). */
 const ENTER_ID = 'enter-id';
@@ -54,17 +55,22 @@ export interface PickRequest {
 
 export class ClusterFinder {
   constructor(
+    private readonly list: ClustersController,
+    /** The followed operations (the clusters being created). */
     private readonly store: Store,
     private readonly api: ApiService,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
-    private readonly refresh: () => PromiseLike<unknown>,
     private readonly created: CreatedInstances,
   ) {}
 
+  private refresh(): Promise<void> {
+    return this.list.refresh();
+  }
+
   /** Every cluster known: the list (structured, else read from text) and those being created. */
   known(): readonly Cluster[] {
-    const listed = knownClusters(this.store.clusters.data);
+    const listed = this.list.clusters;
     const ids = new Set(listed.map((c) => c.id));
     const extra = this.store.clusterOperations.flatMap((r) =>
       r.placeholder && !ids.has(r.id) ? [r.placeholder] : [],
@@ -74,9 +80,8 @@ export class ClusterFinder {
 
   /** Why the picker has nothing to offer, in words. */
   private emptyReason(all: readonly Cluster[], req: PickRequest): string {
-    const data = this.store.clusters.data;
-    if (this.store.clusters.error && !data)
-      return vscode.l10n.t('The cluster list could not be loaded ({0}).', this.store.clusters.error.message);
+    const { data, error } = this.list;
+    if (error && !data) return vscode.l10n.t('The cluster list could not be loaded ({0}).', error.message);
     if (all.length > 0) return req.filterWhy ?? vscode.l10n.t('No cluster fits.');
     if (data && data.clusters === undefined)
       return vscode.l10n.t('The server answered with text only, and no cluster could be read from it.');
@@ -87,7 +92,7 @@ export class ClusterFinder {
 
   /** Ask which cluster (or for a typed ID); undefined when the user cancelled or nothing was found. */
   async pick(req: PickRequest): Promise<Cluster | undefined> {
-    if (!this.store.clusters.data) await this.refresh();
+    if (!this.list.data) await this.refresh();
     const all = this.known();
     const offered = req.filter ? all.filter(req.filter) : all;
     const why = offered.length === 0 ? this.emptyReason(all, req) : undefined;
@@ -151,7 +156,7 @@ export class ClusterFinder {
   async withInstances(cluster: Cluster): Promise<Cluster | undefined> {
     const hasAddress = (c: Cluster | undefined) => !!c && c.instances.some((i) => i.ip);
     if (hasAddress(cluster)) return cluster;
-    const data = this.store.clusters.data;
+    const data = this.list.data;
     const candidates = [
       data?.clusters?.find((c) => c.id === cluster.id),
       data?.textClusters?.find((c) => c.id === cluster.id),

@@ -19,26 +19,23 @@ import { SshFailures } from './sshFailures';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
 import { REMOTE_SSH_ID, type HostSeams } from '../../shared/hostSeams';
 import { configWriters } from '../../shared/lazyConfig';
-import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
-import { ClusterFinder, type CreatedInstances } from '../../clusters/onUse';
+import type { ClusterFinder } from '../../clusters/onUse';
 import { readSshSettings as settings, useSshConfigBlock } from '../../shared/settings';
-import type { Store } from '../../shared/store';
 import type { StoredState } from '../../shared/storedState';
 
 export type { ConnectTarget } from './connectTarget';
 
 export class ConnectController {
   constructor(
-    private readonly store: Store,
     private readonly api: ApiService,
     private readonly state: StoredState,
     private readonly log: Log,
     private readonly prompts: () => Prompter,
     /** Home folder, window opener and the Remote-SSH check (tests configure them). */
     private readonly host: HostSeams,
-    /** Instance ids from create answers (one per window; see pickCluster.ts). */
-    private readonly created: CreatedInstances,
+    /** Which cluster and node a command is about (pickCluster.ts). */
+    private readonly finder: ClusterFinder,
   ) {}
 
   private home(): string {
@@ -50,15 +47,7 @@ export class ConnectController {
   }
 
   private target(arg: unknown): Promise<ConnectTarget | undefined> {
-    const finder = new ClusterFinder(
-      this.store,
-      this.api,
-      this.log,
-      this.prompts,
-      () => vscode.commands.executeCommand(Commands.refresh),
-      this.created,
-    );
-    return resolveConnectTarget(arg, finder, this.prompts);
+    return resolveConnectTarget(arg, this.finder, this.prompts);
   }
 
   // ---- ssh config --------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import { clusterLabel } from '../../../model/labels';
 import type { Prompter } from '../../../wizards/prompter';
 import { readSettings } from '../../shared/settings';
 import type { Store } from '../../shared/store';
+import type { ClustersController } from '../../clusters';
 import type { StoredState } from '../../shared/storedState';
 import type { GpuSampler, NodeTarget } from '../gpuSampler';
 
@@ -45,6 +46,7 @@ export class IdleWatch implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
+    private readonly list: ClustersController,
     private readonly store: Store,
     private readonly stored: StoredState,
     private readonly sampler: GpuSampler,
@@ -56,8 +58,9 @@ export class IdleWatch implements vscode.Disposable {
     const samples = sampler.onDidChange((ids) => this.observeNodes(ids));
     this.subscriptions = [
       { dispose: () => samples.dispose() },
+      list.onDidChange(() => this.update()),
       store.onDidChange((topic) => {
-        if (topic === 'clusters' || topic === 'account') this.update();
+        if (topic === 'account') this.update();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('tensorpool.idleGuard')) this.update();
@@ -68,14 +71,12 @@ export class IdleWatch implements vscode.Disposable {
 
   /** The running clusters of the user's own scope. */
   private own(): Cluster[] {
-    const data = this.store.clusters.data;
+    const data = this.list.data;
     const account = this.store.account;
     if (!data || account.kind !== 'signedIn') return [];
     const mine = (c: Cluster) =>
       !data.includeOrg || !c.owner || c.owner === account.label || c.owner === account.id;
-    return (data.clusters ?? data.textClusters ?? []).filter(
-      (c) => clusterPhase(c.status) === 'running' && mine(c),
-    );
+    return this.list.clusters.filter((c) => clusterPhase(c.status) === 'running' && mine(c));
   }
 
   /** Sample the own running clusters' nodes at the guard's rate while enabled; forget clusters that went. */

@@ -1,6 +1,6 @@
 /**
  * "Run on Cluster…" for a job file (`*.tp.toml`): which file (the argument, the active editor's, or one
- * picked from the workspace), the runJob wizard (clusters from the store, the last one used for this
+ * picked from the workspace), the runJob wizard (clusters from the list, the last one used for this
  * file preselected, "Create a cluster…" through the create action), then ONE push (never retried) with
  * progress. The editor's text is what is sent, saved or not (what the user sees is what runs; the
  * terminal says so when it differs from the file on disk). Commands the service sends run through the
@@ -12,13 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import type { JobOs, PushOutcome } from '../../../api/jobSocket';
-import {
-  clusterLabel,
-  clusterPhase,
-  clusterShape,
-  knownClusters,
-  type Cluster,
-} from '../../../model/cluster';
+import { clusterLabel, clusterPhase, clusterShape, type Cluster } from '../../../model/cluster';
 import type { Prompter } from '../../../wizards/prompter';
 import { runRunJobWizard, type JobTarget } from '../../../wizards/runJob';
 import type { ApiService } from '../../shared/apiService';
@@ -26,7 +20,7 @@ import type { JobFollowers } from './jobFollowers';
 import type { JobsController } from '../jobs';
 import type { LocalCommandRunner } from '../../shared/onUse/localCommands';
 import type { Log } from '../../shared/log';
-import type { Store } from '../../shared/store';
+import type { ClustersController } from '../../clusters';
 import type { WorkspaceState } from '../../shared/storedState';
 import { jobFileKey } from '../../jobFiles';
 import type * as JobFilesModule from '../../jobFiles/onUse/jobFiles';
@@ -34,7 +28,6 @@ import type * as JobFilesModule from '../../jobFiles/onUse/jobFiles';
 const JOB_FILE = /\.tp\.toml$/i;
 
 export interface JobRunDeps {
-  readonly store: Store;
   readonly api: ApiService;
   readonly log: Log;
   readonly prompts: () => Prompter;
@@ -44,7 +37,7 @@ export interface JobRunDeps {
   readonly jobs: JobsController;
   readonly followers: JobFollowers;
   readonly commands: LocalCommandRunner;
-  readonly refreshClusters: () => Promise<void>;
+  readonly clusters: ClustersController;
   /** Run the create-cluster action: the new cluster's id, or undefined when cancelled. */
   readonly createCluster: () => Promise<string | undefined>;
   /** Job id -> the folder of the job file it was run from in this window (Pull Outputs' default). */
@@ -68,7 +61,7 @@ export class JobRunner {
   constructor(private readonly d: JobRunDeps) {}
 
   private clusters(): Cluster[] {
-    return [...knownClusters(this.d.store.clusters.data)];
+    return [...this.d.clusters.clusters];
   }
 
   /** The job file a command is about: a Uri, the active editor's job file, or one picked from the workspace. */
@@ -124,10 +117,10 @@ export class JobRunner {
       void vscode.window.showErrorMessage(refusal);
       return { kind: 'not-sent', reason: refusal };
     }
-    if (this.d.store.clusters.data === undefined) await this.d.refreshClusters().catch(() => undefined);
+    if (this.d.clusters.data === undefined) await this.d.clusters.refresh().catch(() => undefined);
     const key = jobFileKey(uri);
     const remembered = this.d.workspaceState.get('tensorpool.jobClusters', {});
-    const data = this.d.store.clusters.data;
+    const data = this.d.clusters.data;
     const answers = await runRunJobWizard({
       prompter: this.d.prompts(),
       fileName,
@@ -140,7 +133,7 @@ export class JobRunner {
       createCluster: async () => {
         const id = await this.d.createCluster();
         if (!id) return undefined;
-        await this.d.refreshClusters().catch(() => undefined);
+        await this.d.clusters.refresh().catch(() => undefined);
         const c = this.clusters().find((x) => x.id === id);
         return c ? target(c) : { id, label: id, description: vscode.l10n.t('new'), running: false };
       },

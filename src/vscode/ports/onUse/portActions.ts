@@ -28,17 +28,15 @@ import { isSshHost } from '../../../model/sshAddress';
 import { buildSshArgv } from '../../../model/sshCommand';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
-import { Commands } from '../../shared/commands';
 import { nodeLogin } from '../../connect/onUse';
 import { resolveConnectTarget, type ConnectTarget } from '../../connect/onUse';
 import type { HostSeams } from '../../shared/hostSeams';
 import { configWriters } from '../../shared/lazyConfig';
 import type { Log } from '../../shared/log';
-import { ClusterFinder, type CreatedInstances } from '../../clusters/onUse';
+import type { ClusterFinder } from '../../clusters/onUse';
 import type { PortForwards } from '../portForwards';
 import { forwardOf, openForward, pickForward } from './portBrowser';
 import { SshFailures } from '../../connect/onUse';
-import type { Store } from '../../shared/store';
 import { isPortFree, reconnectTunnel, startTunnel } from './tunnels';
 import type { StoredState } from '../../shared/storedState';
 
@@ -54,13 +52,12 @@ export type ForwardOutcome =
   | { readonly ok: false; readonly reason: 'cancelled' | 'closed' | 'taken' | 'login' | 'tunnel' };
 
 export interface PortDeps {
-  readonly store: Store;
   readonly api: ApiService;
   readonly state: StoredState;
   readonly log: Log;
   readonly prompts: () => Prompter;
   readonly host: HostSeams;
-  readonly created: CreatedInstances;
+  readonly finder: ClusterFinder;
   readonly forwards: PortForwards;
 }
 
@@ -73,15 +70,7 @@ export class PortActions {
 
   /** The node a command is about: its row, or a pick (clusters, then nodes). */
   target(arg: unknown, title: string): Promise<ConnectTarget | undefined> {
-    const finder = new ClusterFinder(
-      this.d.store,
-      this.d.api,
-      this.d.log,
-      this.d.prompts,
-      () => vscode.commands.executeCommand(Commands.refresh),
-      this.d.created,
-    );
-    return resolveConnectTarget(arg, finder, this.d.prompts, title);
+    return resolveConnectTarget(arg, this.d.finder, this.d.prompts, title);
   }
 
   /** How ssh logs in to the node; undefined (and the user told) when it has no usable address. */

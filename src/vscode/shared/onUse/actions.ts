@@ -32,7 +32,7 @@ import { GpuMonitors } from '../../gpu/onUse';
 import type { GpuSampler, NodeTarget } from '../../gpu';
 import type { Cluster } from '../../../model/cluster';
 import type { ObjectStorageController } from '../../objectStorage';
-import { CreatedInstances } from '../../clusters/onUse';
+import { ClusterFinder, CreatedInstances } from '../../clusters/onUse';
 import { OperationFollower } from './operationFollower';
 import { CLUSTER_OP_MESSAGES } from '../../clusters/onUse';
 import { VOLUME_OP_MESSAGES } from '../../volumes/onUse';
@@ -64,15 +64,12 @@ export interface ActionDeps {
   readonly prompts: () => Prompter;
   readonly host: HostSeams;
   readonly clusters: ClustersController;
-  /** Refresh the clusters list if someone is looking at it (a followed request changed it). */
-  readonly refreshClustersIfVisible: () => void;
   /** Where disposables made here go (the extension context's subscriptions). */
   readonly subscriptions: { dispose(): unknown }[];
   readonly sshKeys: SshKeysController;
   readonly localKeys: LocalKeySource;
   readonly storage: ObjectStorageController;
   readonly volumes: VolumesController;
-  readonly refreshClusters: () => Promise<void>;
   readonly workspaceState: WorkspaceState;
   /** A job was started from a job file (the job files' lenses change). */
   readonly jobStarted?: () => void;
@@ -115,7 +112,7 @@ export function createActions(d: ActionDeps): Actions {
     cluster: {
       words: CLUSTER_OP_MESSAGES,
       refresh: () => void d.clusters.refresh(),
-      refreshIfVisible: d.refreshClustersIfVisible,
+      refreshIfVisible: () => d.clusters.refreshIfVisible(),
       onFinished: (op, outcomes) => {
         if (op.kind === 'destroy' && outcomes.every((o) => o.kind === 'completed')) {
           d.forwards.closeCluster(op.id, 'destroyed');
@@ -130,16 +127,17 @@ export function createActions(d: ActionDeps): Actions {
     },
   });
   d.subscriptions.push(follower);
+  const finder = new ClusterFinder(d.clusters, store, api, log, prompts, created);
   const clusterDeps: ClusterCommandDeps = {
-    store,
     api,
     clusters: d.clusters,
     follower,
     log,
     prompts,
     created,
+    finder,
   };
-  const connect = new ConnectController(store, api, state, log, prompts, host, created);
+  const connect = new ConnectController(api, state, log, prompts, host, finder);
   const volumes = new VolumeActions(d.volumes, api, log, prompts, follower);
   const create = new CreateClusterAction(
     clusterDeps,
@@ -168,7 +166,7 @@ export function createActions(d: ActionDeps): Actions {
   const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
   const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
   const origins = new Map<string, string>();
-  const ports = new PortActions({ store, api, state, log, prompts, host, created, forwards: d.forwards });
+  const ports = new PortActions({ api, state, log, prompts, host, finder, forwards: d.forwards });
   return {
     follower,
     clusters: clusterActions,
@@ -179,10 +177,9 @@ export function createActions(d: ActionDeps): Actions {
     storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
     storage: new ObjectStorageActions(d.storage, api, log, prompts),
     volumes,
-    attach: new VolumeAttach(store, d.volumes, volumes, api, prompts, d.refreshClusters),
+    attach: new VolumeAttach(d.clusters, d.volumes, volumes, api, prompts),
     jobs,
     runJob: new JobRunner({
-      store,
       api,
       log,
       prompts,
@@ -191,7 +188,7 @@ export function createActions(d: ActionDeps): Actions {
       jobs: d.jobs,
       followers,
       commands,
-      refreshClusters: d.refreshClusters,
+      clusters: d.clusters,
       createCluster: () => create.create(),
       origins,
     }),

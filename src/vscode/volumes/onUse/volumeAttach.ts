@@ -9,7 +9,7 @@ import { clusterLabel, clusterShape, type Cluster } from '../../../model/cluster
 import { attachIneligibility, mountPath, volumeLabel, type Volume } from '../../../model/volume';
 import type { PickItem, Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
-import type { Store } from '../../shared/store';
+import type { ClustersController } from '../../clusters';
 import type { VolumeActions } from './volumeActions';
 import type { VolumesController } from '../volumes';
 import * as vscode from 'vscode';
@@ -21,17 +21,20 @@ type ClusterChoice =
 
 export class VolumeAttach {
   constructor(
-    private readonly store: Store,
+    private readonly clusters: ClustersController,
     private readonly volumes: VolumesController,
     private readonly actions: VolumeActions,
     private readonly api: ApiService,
     private readonly prompts: () => Prompter,
-    private readonly refreshClusters: () => Promise<void>,
   ) {}
 
+  private refreshClusters(): Promise<void> {
+    return this.clusters.refresh();
+  }
+
   private async pickCluster(volume: Volume): Promise<{ id: string; label: string } | undefined> {
-    if (!this.store.clusters.data) await this.refreshClusters();
-    const all = this.store.clusters.data?.clusters ?? [];
+    if (!this.clusters.data) await this.refreshClusters();
+    const all = this.clusters.data?.clusters ?? [];
     const attached = new Set(volume.attachments.map((a) => a.clusterId));
     const items = all.map((c): PickItem<ClusterChoice> => {
       const why = attached.has(c.id) ? vscode.l10n.t('Already attached.') : attachIneligibility(c);
@@ -47,7 +50,7 @@ export class VolumeAttach {
     });
     const eligible = items.filter((i) => i.value.kind === 'cluster').length;
     const why =
-      this.store.clusters.data?.clusters === undefined
+      this.clusters.data?.clusters === undefined
         ? vscode.l10n.t('The service listed clusters as text only')
         : all.length === 0
           ? vscode.l10n.t('You have no clusters')
