@@ -18,6 +18,9 @@ import { listenJobInThread, withMetrics, type ThreadHandlers } from './listenThr
 import { columnsAfter, type MetricColumns } from '../model/metrics/batch';
 import { abortableSleep } from './retry';
 
+/** The default first backoff step: no job socket is opened again sooner after one dropped. */
+export const FIRST_RECONNECT_MS = 1000;
+
 export type FollowOutcome =
   | { readonly kind: 'success' | 'error'; readonly message: string | undefined }
   /** The stream ended without a final status but the job is terminal (read from info). */
@@ -38,7 +41,7 @@ export interface FollowOptions extends SocketOptions {
   /** Called before each reconnect (attempt 1, 2, ...) with the delay waited. */
   readonly onReconnect?: (attempt: number, delayMs: number) => void;
   readonly signal?: AbortSignal;
-  /** First backoff step (default 1000 ms), doubled up to maxDelayMs (default 30 s). */
+  /** First backoff step (default FIRST_RECONNECT_MS), doubled up to maxDelayMs (default 30 s). */
   readonly baseDelayMs?: number;
   readonly maxDelayMs?: number;
   /** Reconnects in a row without a single message before giving up (default 8). */
@@ -132,7 +135,7 @@ export async function followJob(
     }
     if (failures >= (opts.maxAttempts ?? 8))
       return { kind: 'gave-up', attempts: failures, reason: out.reason || l10n.t('code {0}', out.code) };
-    const base = opts.baseDelayMs ?? 1000;
+    const base = opts.baseDelayMs ?? FIRST_RECONNECT_MS;
     const delay = Math.min(opts.maxDelayMs ?? 30_000, base * 2 ** Math.min(failures, 10));
     opts.onReconnect?.(attempt + 1, delay);
     try {

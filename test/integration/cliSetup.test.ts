@@ -9,9 +9,8 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../src/extension';
 import type { ConfirmOptions } from '../../src/wizards/prompter';
 import { ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
-import { until } from '../shared/wait';
 import { engine, eventually } from './helpers';
-import { accountIs, api, control, setApiUrl, signIn, sleep } from './control';
+import { accountIs, api, control, setApiUrl, signIn } from './control';
 
 /** A scripted prompter that runs `before` when a confirmation is shown, before it is answered. */
 class HookedPrompter extends ScriptedPrompter {
@@ -121,8 +120,7 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     const p = new ScriptedPrompter([ESCAPE]);
     ext.setPrompter(p);
     await control.clearLog();
-    await ext.testing.initializeAccount();
-    await sleep(500);
+    await ext.testing.initializeAccount(); // settles once the offer was made and answered
     assert.deepEqual(
       p.shown.map((s) => [
         s.items,
@@ -164,7 +162,6 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     const again = new ScriptedPrompter([]);
     ext.setPrompter(again);
     await ext.testing.initializeAccount();
-    await sleep(500);
     assert.deepEqual(again.shown, []);
     assert.equal(ext.store.account.kind, 'signedOut');
   });
@@ -177,8 +174,7 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     ext.setPrompter(p);
     await control.clearLog();
     await ext.testing.initializeAccount();
-    await eventually(5_000, async () => assert.equal(p.shown.length, 1));
-    await sleep(300);
+    assert.equal(p.shown.length, 1);
     assert.deepEqual(await control.log(), []);
     assert.equal(ext.store.account.kind, 'signedOut');
   });
@@ -190,15 +186,10 @@ suite('Command-line setup: TENSORPOOL_ENGINE, .env token, health check', () => {
     const p = new ScriptedPrompter([ESCAPE]);
     ext.setPrompter(p);
     await control.clearLog();
+    // Settles once the /me sent alongside (this version was not refused before) was answered and dropped.
     await ext.testing.initializeAccount();
-    await accountIs(ext, 'outdated');
-    // This version was not refused before, so GET /me went out alongside: its answer signs nobody in.
-    await until(
-      'the /me sent alongside answered',
-      async () => (await control.calls('GET', '/me')).length === 1,
-    );
-    await sleep(100);
-    assert.equal(ext.store.account.kind, 'outdated');
+    assert.equal(ext.store.account.kind, 'outdated', 'the answer of the /me sent alongside signs nobody in');
+    assert.equal((await control.calls('GET', '/me')).length, 1, 'that /me went out');
     const [health] = await control.calls('POST', '/health');
     assert.equal(health.status, 426);
     const body = health.body as { package_version: string; uname: string };

@@ -9,6 +9,13 @@ import { until } from '../shared/wait';
 import { accountIs, api, control, signIn, sleep } from './control';
 import { resolvedTooltip } from './helpers';
 import { assertTextListing } from './textListing';
+import { SETTING_DEFAULTS } from '../../src/vscode/shared/settingDefaults';
+
+/** The engine's Retry-After in this suite: the follower polls a request this often. */
+const RETRY_AFTER_S = 1;
+/** The refresh time scale of the visibility test: the default interval divided by it is one second. */
+const TIME_SCALE = 60;
+const INTERVAL_MS = (SETTING_DEFAULTS.refreshInterval * 1000) / TIME_SCALE;
 
 async function rows(
   ext: TensorPoolExtensionApi,
@@ -28,7 +35,7 @@ suite('Clusters: tree, wizards, tracking', () => {
   suiteSetup(async () => {
     ext = await api();
     await control.reset('none');
-    await control.config({ pendingMs: 300, processingMs: 900, retryAfterSeconds: 1 });
+    await control.config({ pendingMs: 300, processingMs: 900, retryAfterSeconds: RETRY_AFTER_S });
     assert.equal((await signIn()).ok, true);
     await accountIs(ext, 'signedIn');
     await vscode.commands.executeCommand('workbench.view.extension.tensorpool');
@@ -312,7 +319,7 @@ suite('Clusters: tree, wizards, tracking', () => {
   test('automatic refresh only while the view is visible', async () => {
     // On the refresh time scale (the soak's seam): the 60 s interval becomes 1 s, so the view refreshes on
     // its own several times in the windows below when it is allowed to, and the hidden one can fail.
-    ext.testing.setRefreshTimeScale(60);
+    ext.testing.setRefreshTimeScale(TIME_SCALE);
     try {
       // Hidden first, so that showing arms the timer on the new scale.
       await vscode.commands.executeCommand('workbench.view.explorer');
@@ -327,9 +334,10 @@ suite('Clusters: tree, wizards, tracking', () => {
       );
       await vscode.commands.executeCommand('workbench.view.explorer');
       await until('view hidden', () => ext.testing.nextRefreshDelay() === undefined, 5000);
-      await sleep(300); // a refresh already sent when the view was hidden lands
+      // A refresh already sent when the view was hidden lands first.
+      await until('no refresh under way', () => !ext.testing.clusters.loading, 5000);
       await control.clearLog();
-      await sleep(3000);
+      await sleep(3 * INTERVAL_MS);
       assert.deepEqual(
         (await control.calls('GET', '/cluster/list')).length,
         0,
@@ -380,7 +388,10 @@ suite('Clusters: tree, wizards, tracking', () => {
     await control.fault({ method: 'GET', path: '/cluster/list', ...revoked });
     await ext.testing.initializeAccount();
     await accountIs(ext, 'rejected');
-    await sleep(300);
+    await until(
+      'the list asked for alongside /me was answered',
+      async () => (await control.calls('GET', '/cluster/list')).length > 0,
+    );
     assert.deepEqual(
       (await rows(ext)).map((r) => r.node.kind),
       [],
@@ -425,7 +436,7 @@ suite('Clusters: tree, wizards, tracking', () => {
         ext.testing.logTail.slice(-5).join('\n'),
       );
       await control.clearLog();
-      await sleep(1500); // longer than this suite's 1 s between polls (Retry-After)
+      await sleep(1.5 * RETRY_AFTER_S * 1000); // longer than this suite's time between polls (Retry-After)
       assert.equal(await polls(), 0, 'no poll reaches a service that refused this version');
     } finally {
       await control.config({ minClientVersion: null, stuck: false });

@@ -11,6 +11,7 @@ import type { ClusterNode } from '../../src/vscode/clusters/clustersTree';
 import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { engine } from './helpers';
 import { accountIs, api, control, signIn, sleep } from './control';
+import { until } from '../shared/wait';
 
 /** The engine's nodes log in as its own OS user (a real sshd on this machine). */
 const NODE_USER = os.userInfo().username;
@@ -261,10 +262,10 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     const node = await clusterNode(ext, 'blocky');
     ext.setPrompter(new ScriptedPrompter(['blocky']));
     assert.equal(await vscode.commands.executeCommand('tensorpool.destroyCluster', node), true);
-    for (let i = 0; i < 100 && ext.store.clusterOperations.length; i++) await sleep(100);
-    await sleep(200);
-    const text = fs.readFileSync(path.join(home, '.ssh', 'config'), 'utf8');
-    assert.ok(!text.includes('tp-blocky-1'), text);
+    const config = () => fs.readFileSync(path.join(home, '.ssh', 'config'), 'utf8');
+    await until('the destroy followed to its end', () => ext.store.clusterOperations.length === 0, 10_000);
+    await until('its hosts removed', () => !config().includes('tp-blocky-1'), 10_000);
+    const text = config();
     assert.ok(text.startsWith(`Include ~/.ssh/tensorpool/config\n${USER_CONFIG}`));
   });
 });

@@ -83,10 +83,12 @@ suite('Prices, burn rate and runway', function () {
   test('no quote route (404): no price in the summary, the tooltip, the account or the view', async () => {
     await control.config({ quotes: false });
     const { id, prompter } = await create('1xL40S', 'no-quote');
-    await new Promise((r) => setTimeout(r, 1000));
+    await prompter.settled(); // the price the summary asked for was answered: 404
     for (const row of summaries(prompter)) assert.doesNotMatch(row.description ?? '', /\$/);
-    assert.doesNotMatch(await clusterTooltip(id), /Price|Cost so far|\/h/);
+    // The running cluster's price was asked when the list first showed it running (before create() returned);
+    // the account check sent after it has its answers in by the time it settles.
     await ext.testing.initializeAccount();
+    assert.doesNotMatch(await clusterTooltip(id), /Price|Cost so far|\/h/);
     assert.doesNotMatch(tooltipText(), /Burn rate|Runway/);
     assert.equal(ext.testing.gpu.clustersView.description, undefined);
     await control.config({ quotes: true });
@@ -108,7 +110,7 @@ suite('Prices, burn rate and runway', function () {
     ext.setPrompter(prompter);
     await vscode.commands.executeCommand('tensorpool.createCluster').then(undefined, () => undefined);
     ext.setPrompter(undefined);
-    await new Promise((r) => setTimeout(r, 1000));
+    await prompter.settled(); // the price the summary asked for was answered: 500
     assert.ok(summaries(prompter).length >= 1, 'the summary was shown');
     for (const row of summaries(prompter)) assert.doesNotMatch(row.description ?? '', /\$/);
     await control.clearFaults();

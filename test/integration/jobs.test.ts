@@ -16,6 +16,11 @@ import { engine } from './helpers';
 import { until, upgrades, useJobKit, wsLog } from './jobKit';
 import { jobDir, processesIn } from './realCluster';
 import { assertTextListing } from './textListing';
+import { FIRST_RECONNECT_MS } from '../../src/api/jobFollow';
+
+/** A push is sent once; the only job socket the extension opens later is a listen, and never sooner than
+ *  the first backoff step after one dropped: half as long again shows none comes. */
+const NOTHING_SOONER_MS = 1.5 * FIRST_RECONNECT_MS;
 
 suite('Jobs: run a job file on a real node, follow, cancel, delete', () => {
   const kit = useJobKit('jobs-itest', 'jobs-itest');
@@ -133,7 +138,7 @@ suite('Jobs: run a job file on a real node, follow, cancel, delete', () => {
     const shown = p.shown.find((s) => s.kind === 'confirm');
     assert.match(shown?.message ?? '', /may or may not exist/);
     assert.deepEqual(shown?.items, ['Show Jobs']);
-    await sleep(1000);
+    await sleep(NOTHING_SOONER_MS);
     assert.equal(await upgrades(), 1, 'one push only');
   });
 
@@ -153,7 +158,7 @@ suite('Jobs: run a job file on a real node, follow, cancel, delete', () => {
       p.shown.find((s) => s.kind === 'confirm')?.message,
       'TensorPool refused the job train.tp.toml: Cluster is busy: try again later',
     );
-    await sleep(500);
+    await sleep(NOTHING_SOONER_MS);
     assert.equal(await upgrades(), 1, 'not retried');
     assert.equal(
       ((await control.log()) as unknown as Array<{ path: string }>).filter((e) =>
@@ -169,10 +174,9 @@ suite('Jobs: run a job file on a real node, follow, cancel, delete', () => {
     const id = (await outcome).jobId!;
     const listens = () => upgrades(`/job/listen/${id}`);
     await until('the submission is followed', async () => (await listens()) === 1);
-    const again = vscode.commands.executeCommand('tensorpool.followJob', id);
-    await sleep(1000);
+    // Following a followed job shows its terminal and settles when that one following ends (the job completed).
+    await vscode.commands.executeCommand('tensorpool.followJob', id);
     assert.equal(await listens(), 1, 'one follower per job');
-    await again;
     await until('completed', async () => (await kit.statusOf(id)) === 'completed');
     const count = () => kit.ext.testing.terminalText().split('tick 8 of 8').length;
     const before = count();

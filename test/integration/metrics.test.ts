@@ -123,7 +123,10 @@ suite('Show Metrics: live charts from a job log, a finished job, Export CSV', ()
     const firstDrawn = (await panel(live))?.drawn[0].points ?? 0;
     // To its end: every metric line, nothing else.
     await until('the job ended', async () => (await panel(live))?.state === 'ended', 60_000);
-    await sleep(500);
+    // The panel hands the page what changed at most every so often: it holds the last lines soon after.
+    await until('the panel holds every point', async () =>
+      ((await panel(live))?.series ?? []).every((x) => x.xs.length === STEPS.length),
+    );
     const end = await panel(live);
     assert.ok(end);
     assert.deepEqual(

@@ -91,7 +91,9 @@ export class AccountController implements vscode.Disposable {
   }
 
   /** Read the stored token and check it in the background. Called once, at the top of activate(): the read
-   *  is asked for then, the check runs once activation returned. */
+   *  is asked for then, the check runs once activation returned. Without a stored token, a token found in
+   *  the environment or a workspace `.env` is offered; the promise settles once that offer was answered
+   *  (activate() does not wait for it). */
   async initialize(): Promise<void> {
     const token = await markSpan('token.read', () => this.secretStorage.get(TOKEN_KEY));
     this.startupRead = true;
@@ -100,7 +102,7 @@ export class AccountController implements vscode.Disposable {
       await this.check();
     } else {
       this.store.setAccount({ kind: 'signedOut' });
-      void this.cli?.offerToken((token, source) => this.useOfferedToken(token, source));
+      await this.cli?.offerToken((token, source) => this.useOfferedToken(token, source));
     }
   }
 
@@ -121,7 +123,8 @@ export class AccountController implements vscode.Disposable {
     else this.store.setAccount({ kind: 'signedOut' });
   }
 
-  /** Check the stored token against GET /me; never throws. */
+  /** Check the stored token against GET /me; never throws. Settles once every answer of the check (the
+   *  /me sent alongside a refused /health included) has been taken or dropped. */
   async check(): Promise<void> {
     if (!this.token) {
       this.store.setAccount({ kind: 'signedOut' });
@@ -139,6 +142,7 @@ export class AccountController implements vscode.Disposable {
     if (seq !== this.checkSeq) return;
     if (refused !== undefined) {
       this.store.setAccount({ kind: 'outdated', message: refused });
+      await alongside?.catch(() => undefined); // its answer signs nobody in
       return;
     }
     try {

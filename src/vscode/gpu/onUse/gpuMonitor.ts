@@ -69,6 +69,8 @@ export interface GpuMonitorState {
   readonly series: { id: string; points: number; gaps: number }[];
   readonly drawn: readonly { id: string; points: number; width: number; height: number }[];
   readonly status: string;
+  /** How often the monitor samples while it is visible. */
+  readonly intervalMs: number;
 }
 
 export class GpuMonitor {
@@ -182,6 +184,7 @@ export class GpuMonitor {
       series: this.series.stats(),
       drawn: this.chart.drawn,
       status: this.statusText,
+      intervalMs: INTERVAL_MS,
     };
   }
 
