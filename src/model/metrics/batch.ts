@@ -13,7 +13,8 @@
  * MAX_BATCH_RECORDS wait (the reader sends the batch then, so no batch grows without bound). No `vscode`
  * import.
  */
-import { parseMetricLine } from './parseLine';
+import { metricLineText, parseMetricText } from './parseLine';
+import { matchShape, shapeNumbers, type Shape } from './shapeCache';
 import type { MetricSeries } from './series';
 import type { MetricStore } from './store';
 
@@ -79,7 +80,14 @@ export class MetricBatcher {
   }
 
   private one(line: number, text: string): void {
-    const point = parseMetricLine(text);
+    const s = metricLineText(text);
+    // A line of a shape read before (most of a training log): its numbers, nothing allocated per line.
+    const shape = s.indexOf('{') < 0 ? matchShape(s) : undefined;
+    if (shape) {
+      if (!shape.none) this.fromShape(line, shape);
+      return;
+    }
+    const point = parseMetricText(s);
     if (!point) return;
     this.lines.push(line);
     this.times.push(Date.now());
@@ -88,6 +96,18 @@ export class MetricBatcher {
     for (const [name, value] of point.metrics) {
       this.nameIds.push(this.nameId(name));
       this.values.push(value);
+    }
+    this.ends.push(this.values.length);
+  }
+
+  private fromShape(line: number, shape: Shape): void {
+    this.lines.push(line);
+    this.times.push(Date.now());
+    this.xs.push(shape.x < 0 ? NaN : shapeNumbers[shape.x]);
+    this.xKeys.push(shape.xKey === undefined ? -1 : this.nameId(shape.xKey));
+    for (let m = 0; m < shape.names.length; m++) {
+      this.nameIds.push(this.nameId(shape.names[m]));
+      this.values.push(shapeNumbers[shape.of[m]]);
     }
     this.ends.push(this.values.length);
   }

@@ -17,10 +17,13 @@ import { EPOCH_RANK, isMetricWord, nameKind } from './names';
 // Parallel arrays with a count each (resetting a count is cheaper than `array.length = 0`).
 const names: string[] = [];
 const values: number[] = [];
+/** Where each named value came from (its token, pairs.ts; 0 in an object). */
+const namesAt: number[] = [];
 let nNames = 0;
 const xNames: string[] = [];
 const xValues: number[] = [];
 const xRanks: number[] = [];
+const xAt: number[] = [];
 /** The N of an x written as a counter n/N (`Step [100/600]`), else 0. */
 const xOf: number[] = [];
 let nX = 0;
@@ -37,6 +40,10 @@ let counterN = NaN;
 let counterD = NaN;
 let counterAt = -1;
 let counterInBar = false;
+/** Of the last finish(): the x taken (index into the x arrays, -1: none), and whether it was computed
+ *  (an epoch's fraction) rather than read. */
+let finishedX = -1;
+let finishedComputed = false;
 
 export function reset(): void {
   nNames = nX = nRates = 0;
@@ -64,6 +71,7 @@ export function addNamed(name: string, value: number, at: number): boolean {
   if (named++ === 0) firstName = name;
   if (Number.isFinite(value) && indexOf(names, nNames, name) < 0) {
     names[nNames] = name;
+    namesAt[nNames] = at;
     values[nNames++] = value;
   }
   return true;
@@ -75,6 +83,7 @@ export function addX(name: string, value: number, rank: number, at: number, of =
   xNames[nX] = name;
   xValues[nX] = value;
   xOf[nX] = of;
+  xAt[nX] = at;
   xRanks[nX++] = rank;
   if (rank === EPOCH_RANK && epochAt < 0) {
     epoch = value;
@@ -115,6 +124,8 @@ export function addNumber(): void {
 }
 
 export function finish(): MetricPoint | undefined {
+  finishedX = -1;
+  finishedComputed = true;
   if (named === 0 || (textValues >= 2 && textValues * 2 >= numberValues)) return undefined;
   if (named === 1 && nX === 0 && !isMetricWord(firstName)) return undefined;
   let best = -1;
@@ -145,5 +156,26 @@ export function finish(): MetricPoint | undefined {
   }
   for (let i = 0; i < nRates; i++) if (!metrics.has(rateNames[i])) metrics.set(rateNames[i], rateValues[i]);
   if (metrics.size === 0) return undefined;
+  finishedX = best;
+  finishedComputed = xKey !== undefined && (best < 0 || xValue !== xValues[best]);
   return xKey === undefined ? { metrics } : { x: xValue, xKey, metrics };
+}
+
+/** What a line's MetricPoint was read from, when each of its values is one token's number as read (no
+ *  counter, no epoch fraction, no rate, every value finite): the x's token and each metric's, in the
+ *  point's order. Read right after the finish() that made the point (shapeCache.ts); else undefined. */
+export function pointTokens(): { readonly x: number; readonly metrics: readonly number[] } | undefined {
+  if (finishedComputed || nRates > 0 || counterAt >= 0) return undefined;
+  const metrics: number[] = [];
+  const taken = new Set<string>();
+  for (let i = 0; i < nNames; i++) {
+    metrics.push(namesAt[i]);
+    taken.add(names[i]);
+  }
+  for (let i = 0; i < nX; i++) {
+    if (i === finishedX || taken.has(xNames[i])) continue;
+    taken.add(xNames[i]);
+    metrics.push(xAt[i]);
+  }
+  return { x: finishedX < 0 ? -1 : xAt[finishedX], metrics };
 }

@@ -246,8 +246,9 @@ function afterEq(k: number): void {
   C.addText();
 }
 
-/** The pairs of `line` into the collector (collect.ts). */
-export function readPairs(line: string): void {
+/** The pairs of `line` into the collector (collect.ts); returns how many tokens the line has (their kinds
+ *  and places stay in tokens.ts until the next line). */
+export function readPairs(line: string): number {
   s = line;
   lastValue = -1;
   count = tokenize(line);
@@ -258,4 +259,5 @@ export function readPairs(line: string): void {
     else if (t === WORD || t === STRING) afterEq(k);
   }
   s = '';
+  return count;
 }

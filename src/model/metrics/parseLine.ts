@@ -8,18 +8,36 @@
  * Keras, tqdm postfixes, Lightning, mmdetection, detectron2, Megatron, fairseq, timm, nanoGPT). Both feed
  * collect.ts, which decides whether the line is a metric line. Names and units: names.ts.
  *
+ * A line whose shape the parser read before (the same text around other numbers) is read by that shape
+ * (shapeCache.ts): most of a training log is one or two lines printed again and again.
+ *
  * A line is read up to MAX_LINE characters (and tokens.ts MAX_TOKENS tokens); of a line with carriage returns (a
  * progress bar redrawn in place) only the last redraw counts. No `vscode` import, no I/O.
  */
 import * as C from './collect';
 import { readPairs } from './pairs';
 import { mayHoldMetrics } from './precheck';
+import { learnShape, matchShape, seenOutline, shapePoint } from './shapeCache';
 import { readObject } from './structured';
 import type { MetricPoint } from './types';
 
 export const MAX_LINE = 8192;
 
+/** parseMetricLineFully is running: no shape is used or kept. */
+let bypass = false;
+
 export function parseMetricLine(line: string): MetricPoint | undefined {
+  const s = metricLineText(line);
+  if (!bypass && s.indexOf('{') < 0) {
+    const shape = matchShape(s);
+    if (shape) return shapePoint(shape);
+  }
+  return parseMetricText(s);
+}
+
+/** What of a line the parser reads: the last redraw of a line with carriage returns, at most MAX_LINE
+ *  characters (the line itself when it has neither). */
+export function metricLineText(line: string): string {
   let s = line;
   if (s.indexOf('\r') >= 0) {
     const cr = s.lastIndexOf('\r');
@@ -31,7 +49,11 @@ export function parseMetricLine(line: string): MetricPoint | undefined {
     }
     s = s.slice(from + 1, to);
   }
-  if (s.length > MAX_LINE) s = s.slice(0, MAX_LINE);
+  return s.length > MAX_LINE ? s.slice(0, MAX_LINE) : s;
+}
+
+/** The parser on a line's text (metricLineText) that no kept shape fits; keeps the shape it read. */
+export function parseMetricText(s: string): MetricPoint | undefined {
   const brace = s.indexOf('{');
   if (brace >= 0) {
     C.reset();
@@ -43,6 +65,18 @@ export function parseMetricLine(line: string): MetricPoint | undefined {
   }
   if (!mayHoldMetrics(s)) return undefined;
   C.reset();
-  readPairs(s);
-  return C.finish();
+  const count = readPairs(s);
+  const point = C.finish();
+  if (brace < 0 && !bypass && seenOutline(s)) learnShape(s, point, point && C.pointTokens(), count);
+  return point;
+}
+
+/** The parser alone, no shape kept or used (tests compare the two). */
+export function parseMetricLineFully(line: string): MetricPoint | undefined {
+  bypass = true;
+  try {
+    return parseMetricLine(line);
+  } finally {
+    bypass = false;
+  }
 }
