@@ -21,12 +21,10 @@ export function statusRowItem(node: StatusRow): vscode.TreeItem {
           )
         : errorRow(vscode.l10n.t('Could not load clusters'), node.message, Commands.refresh, 'error');
     case 'listingText':
-      return listingTextRow(
-        vscode.l10n.t('Cluster list (text from the server)'),
-        node.preview,
-        { command: Commands.showListingText, title: vscode.l10n.t('Open cluster list text') },
-        'listingText',
-      );
+      return listingTextRow(vscode.l10n.t('Cluster list (text from the server)'), node.preview, {
+        command: Commands.showListingText,
+        title: vscode.l10n.t('Open cluster list text'),
+      });
     case 'loading':
       return loadingRow(vscode.l10n.t('Loading clusters…'));
     case 'empty':

@@ -121,12 +121,10 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
       case 'error':
         return errorRow(vscode.l10n.t('Could not load jobs'), node.message, Commands.refreshJobs, 'error');
       case 'listingText':
-        return listingTextRow(
-          vscode.l10n.t('Job list (text from the server)'),
-          node.preview,
-          { command: Commands.showJobListText, title: vscode.l10n.t('Open job list text') },
-          'listingText',
-        );
+        return listingTextRow(vscode.l10n.t('Job list (text from the server)'), node.preview, {
+          command: Commands.showJobListText,
+          title: vscode.l10n.t('Open job list text'),
+        });
       case 'loading':
         return loadingRow(vscode.l10n.t('Loading jobs…'));
     }

@@ -37,19 +37,15 @@ export function emptyRow(label: string, command?: vscode.Command, description?: 
   return item;
 }
 
-/** A row standing for the server's text answer (a table only); clicking opens that text. */
-export function listingTextRow(
-  label: string,
-  preview: string,
-  command: vscode.Command,
-  contextValue?: string,
-): vscode.TreeItem {
+/** The row standing for the server's text answer of a list (a table only), the same in every list: its
+ *  first line as the description; clicking opens the whole text. */
+export function listingTextRow(label: string, preview: string, command: vscode.Command): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.description = preview;
   item.tooltip = vscode.l10n.t('The service answered with a text table only. Click to open it.');
   item.iconPath = new vscode.ThemeIcon('output');
   item.command = command;
-  if (contextValue !== undefined) item.contextValue = contextValue;
+  item.contextValue = 'listingText';
   return item;
 }
 

@@ -89,12 +89,10 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
       case 'error':
         return errorRow(vscode.l10n.t('Could not load SSH keys'), node.message, Commands.refreshSshKeys);
       case 'listingText':
-        return listingTextRow(
-          vscode.l10n.t('SSH key list (text from the server)'),
-          node.preview,
-          { command: Commands.showSshKeysText, title: vscode.l10n.t('Open SSH key list text') },
-          'listingText',
-        );
+        return listingTextRow(vscode.l10n.t('SSH key list (text from the server)'), node.preview, {
+          command: Commands.showSshKeysText,
+          title: vscode.l10n.t('Open SSH key list text'),
+        });
       case 'loading':
         return loadingRow(vscode.l10n.t('Loading SSH keys…'));
       case 'empty':

@@ -195,12 +195,10 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
           'error',
         );
       case 'listingText':
-        return listingTextRow(
-          vscode.l10n.t('Volume list (text from the server)'),
-          node.preview,
-          { command: Commands.showVolumeListText, title: vscode.l10n.t('Open volume list text') },
-          'listingText',
-        );
+        return listingTextRow(vscode.l10n.t('Volume list (text from the server)'), node.preview, {
+          command: Commands.showVolumeListText,
+          title: vscode.l10n.t('Open volume list text'),
+        });
       case 'loading':
         return loadingRow(vscode.l10n.t('Loading volumes…'));
       case 'empty':
