@@ -157,16 +157,21 @@ suite('Connect against real nodes (OpenSSH)', function () {
       ],
     );
     const marker = path.join(real.dir, 'home', 'from-terminal.txt');
+    // Typed again until it runs (what is typed before the login is done may be lost). The shell creates the
+    // file before echo writes to it, and a later copy of the line empties it again: what counts is a
+    // reading with the text in it.
+    let typed = '';
     await until(
       async () => {
         terminal.sendText('echo "typed on $TP_NODE" > from-terminal.txt');
         await sleep(700);
-        return fs.existsSync(marker);
+        typed = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').trim() : '';
+        return typed !== '';
       },
       'the command ran on the node',
       30_000,
     );
-    assert.equal(fs.readFileSync(marker, 'utf8').trim(), `typed on ${node.instance.id}`);
+    assert.equal(typed, `typed on ${node.instance.id}`);
     assert.match(fs.readFileSync(knownHosts(), 'utf8'), new RegExp(`tp-real-1\\.${clusterId}|^\\|1\\|`, 'm'));
     terminal.sendText('exit');
     await until(async () => terminal.exitStatus !== undefined, 'the login ended', 15_000);
