@@ -14,6 +14,8 @@ export const INJECTIONS = {
   'timer-leak': ['  timers of ours left'],
   /** An 80 ms busy loop every 120 ms in the extension host while the jobs stream (not while idle). */
   'joblog-stall': ['Job log: event-loop delay p99, streaming / idle (same host, same launch)'],
+  /** 8 ms of busy work on the following thread with each batch of metric records (./followLog.ts). */
+  'extraction-cost': ['Job log, the follower alone: metric extraction on / off, event-loop p99'],
   /** The GPU telemetry's "open session" opens a new ssh session for every sample (./host/gpuTelemetry.ts). */
   'gpu-fresh-session': [
     'GPU telemetry: a sample over the open session / a fresh ssh nvidia-smi (same node, interleaved)',

@@ -34,8 +34,9 @@
 //      size and its parts (./vsixParts.ts, with the limit), vsce's warnings, the size of the activation bundle.
 //   2. Fresh Node processes (this machine's Node, and the Node 24 VS Code 1.139 runs its extension host on),
 //      repeated for medians: require() of dist/extension.js; the first use of dist/api.js; the first use of
-//      the jobs and volumes layers (./layerRows.ts); and client.me() against a bare undici request to the
-//      local engine (started in this process) on 127.0.0.1.
+//      the jobs and volumes layers (./layerRows.ts); client.me() against a bare undici request to the
+//      local engine (started in this process) on 127.0.0.1; and 20 pairs of 100,000-line jobs followed with
+//      metric extraction on and off (./followLog.ts, with an engine process of its own).
 //   3. The real extension host of each VS Code version (test/bench/host): activation as VS Code times it,
 //      over several launches of the window; the time to first tree on 5 more launches that open with the
 //      view showing (./firstTreeRows.ts); the tree with 1,000 clusters; a job printing 100,000 lines
@@ -67,7 +68,8 @@ import type { GpuMonitorUpdateSample } from './host/gpuMonitorUpdate';
 import type { GpuTelemetrySample } from './host/gpuTelemetry';
 import { gpuMonitorRows, gpuTelemetryRows } from './gpuRows';
 import { FIRST_TREE_READY_BAR, firstTreeRows } from './firstTreeRows';
-import { jobLogRows } from './jobLogRows';
+import type { FollowLogSample } from './followLog';
+import { followLogRows, jobLogRows } from './jobLogRows';
 import { realJobRows } from './realJobRows';
 import { LAYER_BUDGET_MS, layerRows } from './layerRows';
 import { SOAK_BUDGET, isSoakRow, soakRows } from './soakRows';
@@ -156,9 +158,12 @@ function runProcess(
 }
 
 const NODE_PROBE = path.join(REPO, 'out', 'test', 'bench', 'node.js');
+const FOLLOW_PROBE = path.join(REPO, 'out', 'test', 'bench', 'followLog.js');
+/** Pairs of 100,000-line jobs the follower-alone row follows per Node runtime (env TENSORPOOL_BENCH_FOLLOW_PAIRS). */
+const FOLLOW_PAIRS = Math.max(1, Number(process.env.TENSORPOOL_BENCH_FOLLOW_PAIRS ?? 20));
 
-async function probe<T>(node: string, args: string[]): Promise<T> {
-  const r = await runProcess(node, [NODE_PROBE, ...args], { timeoutMs: 120_000 });
+async function probe<T>(node: string, args: string[], script = NODE_PROBE): Promise<T> {
+  const r = await runProcess(node, [script, ...args], { timeoutMs: 300_000 });
   if (r.code !== 0)
     throw new Error(`${path.basename(node)} ${args[0]} exited ${r.code}: ${r.stderr.slice(-1500)}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as T;
@@ -449,6 +454,21 @@ async function nodeBenchmarks(
     } catch (err) {
       table.missing('Client overhead', node.label, String((err as Error).message ?? err));
     }
+    let follow: FollowLogSample | undefined;
+    let why: string | undefined;
+    try {
+      follow = await timed(`${node.label}: ${FOLLOW_PAIRS} pairs of jobs followed, extraction on / off`, () =>
+        probe<FollowLogSample>(
+          node.bin,
+          [api, path.join(REPO, 'dist', 'engine.js'), String(FOLLOW_PAIRS)],
+          FOLLOW_PROBE,
+        ),
+      );
+      results[`${node.label} follow`] = follow;
+    } catch (err) {
+      why = String((err as Error).message ?? err);
+    }
+    followLogRows(table, where, follow, why);
   }
 }
 
@@ -673,6 +693,8 @@ async function hostBenchmarks(
           timeoutMs: idle ? 720_000 : 420_000,
           env: {
             TENSORPOOL_BENCH_IDLE: idle ? '1' : '0',
+            // The job log's extraction on / off on the first version only (notes/performance.md).
+            TENSORPOOL_BENCH_COMPARE_EXTRACTION: target === targets[0] ? '1' : '0',
             TENSORPOOL_BENCH_SIGNAL: signal,
             ...(again && INJECT_ONCE ? { TENSORPOOL_BENCH_INJECT: '' } : {}),
             ...(soakOnly

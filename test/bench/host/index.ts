@@ -65,6 +65,8 @@ const CLUSTERS = numberEnv('TENSORPOOL_BENCH_CLUSTERS', 1000);
  *  ordinary account (the 1,000-cluster tree has rows of its own). */
 const FIRST_CLUSTERS = 20;
 const IDLE = process.env.TENSORPOOL_BENCH_IDLE === '1';
+/** The job log's jobs with extraction off beside those with it on (the first version only). */
+const COMPARE_EXTRACTION = process.env.TENSORPOOL_BENCH_COMPARE_EXTRACTION !== '0';
 /** TENSORPOOL_BENCH_ONLY=firstTree (test/bench/run.ts): the launches only, nothing after the last one. */
 const ONLY_FIRST_TREE = process.env.TENSORPOOL_BENCH_ONLY === 'firstTree';
 /** The hidden-idle window: IDLE_MS of wall time with every refresh delay divided by IDLE_SCALE (the soak's
@@ -513,7 +515,7 @@ export async function run(): Promise<void> {
   if (!ONLY_JOB_LOG) bench.tree = (await step(`tree with ${CLUSTERS} clusters`, () => treeBench(api)))?.value;
   bench.jobLog = (
     await step(`job log: ${JOB_LINES} lines followed into the terminal`, () =>
-      jobLogBench(api, control, INJECTED.has('joblog-stall')),
+      jobLogBench(api, control, INJECTED.has('joblog-stall'), COMPARE_EXTRACTION),
     )
   )?.value;
   if (ONLY_JOB_LOG) return finish(bench);
