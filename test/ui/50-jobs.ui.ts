@@ -5,12 +5,9 @@
 // it) allowed in the consent dialog, the program's real output lines read from its terminal, and its row in
 // the Jobs view reaching "completed". The key is removed again at the end.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { REPO } from '../harness/util';
 import { engineCall } from './engineCall';
 import type { UiContext, UiTest } from './types';
-import { signedIn } from './given';
+import { sampleProject, signedIn } from './given';
 
 const CLUSTER = 'llm-train-8xh100';
 const FILE = 'job.tp.toml';
@@ -49,11 +46,10 @@ export const tests: UiTest[] = [
   },
   {
     name: "the sample project's lens runs the wizard: pick the cluster, keep it, run, allow the real upload",
-    async run({ workbench, engine, workspace, userKey, log }) {
+    async run(ctx) {
+      const { workbench, engine, userKey, log } = ctx;
       // The sample project in the workspace, and the user's key on their profile (the demo clusters follow it).
-      fs.cpSync(path.join(REPO, 'samples', 'training-job'), path.join(workspace, 'training-job'), {
-        recursive: true,
-      });
+      sampleProject(ctx);
       const added = await engineCall(engine, 'POST', '/user/ssh-key/add', {
         public_key: userKey.publicKey,
         name: 'ui-test-key',
