@@ -29,8 +29,8 @@ import { median } from './stats';
 // over the median p99 of the jobs with it off, at 1 ms resolution (at 10 ms a stream's p99 is its second or
 // third longest stall and moves by about half from one stream to the next); metricsRatio: the gate, 2x
 // (extraction doubling the stalls), the aim beside it. followRatio: the same comparison for the follower alone in
-// a process of its own (./followLog.ts), where one run of 20 pairs reads 1.00x with a standard deviation of 0.09
-// (25 runs on the 2-core machine): a quarter more is a regression, not noise; the aim beside it.
+// a process of its own (./followLog.ts), where one run of 20 pairs reads 1.01x with a standard deviation of 0.09
+// (27 runs on the 2-core machine): a quarter more is a regression, not noise; the aim beside it.
 const JOB_LOG_BUDGET = {
   loopDelayP99Ms: 50,
   delayRatio: 5,
