@@ -100,7 +100,9 @@ describe('API client: job submission over WebSocket (local engine)', function ()
     const outcome = await t.client.jobs.push(
       { tpConfig: JOB_FILE, system: 'Linux', clusterId: t.clusterId, teardown: false },
       { runCommand: runIn(t.folder.path) },
-      { pingMs: 60 },
+      // Quiet for 400 ms between messages, longer than the 300 ms limit: only the pongs keep it alive. The
+      // limit leaves a busy machine 240 ms of slack past one ping interval.
+      { pingMs: 60, deadAfterMs: 300 },
     );
     assert.equal(outcome.kind, 'submitted', JSON.stringify(outcome));
   });

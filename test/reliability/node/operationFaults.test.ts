@@ -78,7 +78,9 @@ describe('reliability: operation faults at the API client (jobs, volumes, health
     const out = make(over).jobs.push(
       { tpConfig: JOB_FILE, system: 'Linux', clusterId, teardown: false },
       { runCommand: runIn(folder.path, ran) },
-      { pingMs },
+      // Given up on after 300 ms of silence: quick enough for the silent-peer cases, with room for a busy
+      // 2-core machine to stall the event loop past one ping interval.
+      { pingMs, deadAfterMs: 5 * pingMs },
     );
     return { out, ran };
   }
@@ -98,6 +100,7 @@ describe('reliability: operation faults at the API client (jobs, volumes, health
       onReconnect: (_a, ms) => reconnects.push(ms),
       baseDelayMs: 5,
       pingMs: 60,
+      deadAfterMs: 300,
       ...opts,
     });
     noToken(out, lines);
@@ -228,8 +231,8 @@ describe('reliability: operation faults at the API client (jobs, volumes, health
       assert.equal((await upgrades(`/job/listen/${id}`)).length, 1);
     },
     'listen-silent': async () => {
-      // Slower lines: the job must still be running when the silence is noticed (about 120 ms).
-      await engine.config({ jobs: { ...FAST_JOBS, lineMs: 80 } });
+      // Slower lines: the job (about 900 ms) must still be running when the silence is noticed (about 300 ms).
+      await engine.config({ jobs: { ...FAST_JOBS, lineMs: 150 } });
       const id = await submitted();
       await engine.fault({ method: 'WS', path: '/job/listen/*', action: 'silent' });
       const { out, lines, reconnects } = await follow(id);
