@@ -17,8 +17,8 @@
 // lazy code; nothing in transition; 6 s for idle keep-alive sockets to close; a full GC; at the end up to
 // four more such windows while the counts are above the start, for what was only passing through):
 //   heap growth   heapUsed after GC, end minus start (<= 5 MB)
-//   timers        the timers made during the soak and alive at its end whose creation stack has a frame of the
-//                 extension's or the bench's code (./timerOrigins.ts; 0); the host's 'Timeout' and 'Immediate'
+//   timers        the timers made during the soak and alive at its end that the extension's or the bench's code
+//                 made (the innermost frame outside Node; ./timerOrigins.ts; 0); the host's 'Timeout' and 'Immediate'
 //                 entries of process.getActiveResourcesInfo() before and after are in the note
 //   sockets       'TCPSocketWrap' entries: the TCP connections of the host (the extension's HTTP and WebSocket
 //                 connections to the engine, plus the host's own); no growth. Pipes and child processes
