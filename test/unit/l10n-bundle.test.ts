@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { exportRuntimeBundle } from '../harness/pseudoLocale';
 import { REPO } from '../harness/util';
 
-describe('the l10n bundle', function () {
+describe('the l10n bundle', () => {
   // One export of src/ for both checks: l10n-dev parses every file, some 20 s on a 2-core machine.
   let current: Awaited<ReturnType<typeof exportRuntimeBundle>>;
   before(async function () {
