@@ -1,10 +1,13 @@
-// The Get Started walkthrough in the real workbench: opened from the palette, and a step ticks itself
-// when the user does what it asks (here "Connect with Remote-SSH", completed by running Copy SSH Command
-// from the palette, even when the cluster picker is then dismissed).
+// The Get Started walkthrough in the real workbench: opened from the palette by a user who already signed in
+// and has clusters (their two steps are ticked when it opens), and a step ticks itself when the user does
+// what it asks (here "Connect with Remote-SSH", completed by running Copy SSH Command from the palette, even
+// when the cluster picker is then dismissed).
 import * as assert from 'node:assert/strict';
 import { until } from '../shared/wait';
 import type { UiTest } from './types';
 import { signedIn } from './given';
+
+const STEPS = ['signIn', 'createCluster', 'connect', 'runJob', 'enableObjectStorage', 'uploadFile'];
 
 const step = (ctx: Parameters<UiTest['run']>[0], id: string) =>
   ctx.workbench.page.locator(`button.getting-started-step[data-step-id$="${id}"]`).first();
@@ -15,6 +18,9 @@ export const tests: UiTest[] = [
     async run(ctx) {
       await signedIn(ctx);
       const { workbench, log } = ctx;
+      // The demo's clusters listed: the state the "Create a GPU cluster" step stands for.
+      await workbench.showSections('Clusters');
+      await workbench.waitForRows(['running']);
       await workbench.runCommand('TensorPool: Open Walkthrough');
       // VS Code 1.100 may show the Welcome page's list first: then open ours from it.
       await step(ctx, 'connect')
@@ -26,14 +32,28 @@ export const tests: UiTest[] = [
             .click();
           await step(ctx, 'connect').waitFor({ state: 'visible', timeout: 15_000 });
         });
-      const before: Record<string, string | null> = {};
-      for (const id of ['signIn', 'createCluster', 'connect', 'runJob', 'enableObjectStorage', 'uploadFile'])
-        before[id] = await step(ctx, id).getAttribute('aria-checked');
+      const read = async () => {
+        const steps: Record<string, string | null> = {};
+        for (const id of STEPS) steps[id] = await step(ctx, id).getAttribute('aria-checked');
+        return steps;
+      };
+      let before = await read();
+      await until(
+        'the Sign in and Create steps, whose state already holds, to be ticked',
+        async () => {
+          before = await read();
+          return before.signIn === 'true' && before.createCluster === 'true';
+        },
+        10_000,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}; steps read ${JSON.stringify(before)}`);
+      });
       log(`steps when opened: ${JSON.stringify(before)}`);
       assert.equal(before.connect, 'false', 'not connected yet');
       log(`screenshot ${await workbench.screenshot('60-walkthrough')}`);
 
-      await workbench.runCommand('TensorPool: Copy SSH Command');
+      // Clicked by its exact label, not Enter on whichever row the palette put first.
+      await workbench.runCommand('TensorPool: Copy SSH Command', { exact: true });
       await workbench.waitForQuickInput('Which cluster');
       await workbench.page.keyboard.press('Escape');
       await until(

@@ -42,12 +42,17 @@ export type SetContext = (key: string, value: unknown) => Thenable<unknown>;
 export class ContextKeys {
   private readonly values = new Map<ContextKey, unknown>();
 
-  constructor(private readonly setContext: SetContext) {}
+  constructor(
+    private readonly setContext: SetContext,
+    /** Told each value that is sent (the walkthrough ticks the steps that are states). */
+    private readonly onSet?: (key: ContextKey, value: unknown) => void,
+  ) {}
 
   set<K extends ContextKey>(key: K, value: ContextKeyTypes[K]): void {
     if (this.values.has(key) && this.values.get(key) === value) return;
     this.values.set(key, value);
     void this.setContext(key, value);
+    this.onSet?.(key, value);
   }
 
   get<K extends ContextKey>(key: K): ContextKeyTypes[K] {

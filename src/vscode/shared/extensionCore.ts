@@ -15,6 +15,7 @@ import { quickInputPrompter } from './lazyActions';
 import { Log } from './log';
 import { Store } from './store';
 import { StoredState, WorkspaceState } from './storedState';
+import { tickStateStep } from './walkthrough';
 
 export interface Core {
   readonly context: vscode.ExtensionContext;
@@ -62,7 +63,10 @@ export function createCore(context: vscode.ExtensionContext): Core {
     workspaceState: new WorkspaceState(context.workspaceState),
     host: new HostSeams(),
     api: new ApiService({ extensionVersion, secrets, log }),
-    contextKeys: new ContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value)),
+    contextKeys: new ContextKeys(
+      (key, value) => vscode.commands.executeCommand('setContext', key, value),
+      tickStateStep,
+    ),
     listings,
     extensionVersion,
     prompts: () => scripted ?? (real ??= quickInputPrompter()),

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { Commands } from './commands';
+import type { ContextKey } from './contextKeys';
 import type { StoredState } from './storedState';
 
 const WALKTHROUGH_ID = 'tensorpool.tensorpool-vscode#gettingStarted';
@@ -19,6 +20,31 @@ export function registerWalkthroughCommand(): vscode.Disposable {
 
 function openWalkthrough(inactive = false): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, { inactive });
+}
+
+/** The steps that are a state rather than an action, by the context key that holds the state. Their
+ *  `onContext:` completion events in package.json stay, but VS Code (1.100 and 1.139, desktop and
+ *  code-server) does not tick them when the key changes, nor when the walkthrough opens with the key
+ *  already set: a user who signed in before opening the walkthrough saw "Sign in" unticked. So the
+ *  extension ticks them itself, through the walkthrough service's own command. */
+const STATE_STEPS: Partial<Record<ContextKey, (value: unknown) => string | undefined>> = {
+  'tensorpool.account': (v) => (v === 'signedIn' ? 'signIn' : undefined),
+  'tensorpool.hasClusters': (v) => (v === true ? 'createCluster' : undefined),
+  'tensorpool.objectStorage': (v) => (v === 'enabled' ? 'enableObjectStorage' : undefined),
+};
+
+const ticked = new Set<string>();
+
+/** Tick the walkthrough step whose state this context key now holds (once per window). The walkthrough
+ *  service keeps the tick even when it has not read the walkthrough yet (it throws "unknown step" after
+ *  saving it), so the error is expected and dropped. */
+export function tickStateStep(key: ContextKey, value: unknown): void {
+  const step = STATE_STEPS[key]?.(value);
+  if (!step || ticked.has(step)) return;
+  ticked.add(step);
+  void vscode.commands
+    .executeCommand('welcome.markStepComplete', `${WALKTHROUGH_ID}#${step}`)
+    .then(undefined, () => undefined);
 }
 
 /** Open the walkthrough if it was never offered (and the user lets walkthroughs open on install).
