@@ -4,12 +4,13 @@
 //   bench.json           (npm run bench)             the whole bench table, and its headline rows
 //   reliability.json     (npm run test:reliability)  the reliability checks
 //   tests-<suite>.json   (every suite, see harness/counts.ts) the test counts
+//   flaky-<suite>.json   (the UI suite) the flaky flows of its last three runs in this clone
 // A missing JSON file leaves its section out (and says so). `.ci/run` runs it after `npm run bench`.
 //
 // usage: node out/test/report.js
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { countsFile, type SuiteCounts } from './harness/counts';
+import { countsFile, flakyHistoryFile, type FlakyRun, type SuiteCounts } from './harness/counts';
 import { RESULTS } from './harness/util';
 
 const FIGURES = path.join(RESULTS, 'figures.md');
@@ -149,6 +150,22 @@ function testsSection(counts: SuiteCounts[]): string {
   );
 }
 
+/** This run's flaky tests by name, and how many there were over the last runs recorded (at most three). */
+function flakySection(counts: SuiteCounts[]): string | undefined {
+  const lines: string[] = [];
+  for (const c of counts) {
+    const runs = readJson<FlakyRun[]>(flakyHistoryFile(c.suite));
+    if (!c.flaky || !runs) continue;
+    const total = runs.reduce((n, r) => n + r.flaky.length, 0);
+    lines.push(
+      `- ${c.suite}: ${c.flaky.length} flaky in the latest run${c.flaky.length ? `: ${c.flaky.join('; ')}` : ''}; ` +
+        `${total} over the last ${runs.length} run${runs.length === 1 ? '' : 's'} recorded in this clone ` +
+        `(${runs.map((r) => `${day(r.date)}: ${r.flaky.length}`).join(', ')}).`,
+    );
+  }
+  return lines.length ? lines.join('\n') : undefined;
+}
+
 function main(): number {
   const bench = readJson<BenchReport>(path.join(RESULTS, 'bench.json'));
   const reliability = readJson<ReliabilityReport>(path.join(RESULTS, 'reliability.json'));
@@ -164,6 +181,11 @@ function main(): number {
       'test-results/reliability.json (npm run test:reliability)',
     ],
     ['Tests', counts.length ? testsSection(counts) : undefined, 'test-results/tests-*.json (the suites)'],
+    [
+      'Flaky (failed, then passed in a fresh window)',
+      flakySection(counts),
+      'test-results/flaky-*.json (the UI suite)',
+    ],
   ];
   const parts: string[] = ['# Latest figures', ''];
   for (const [title, body, source] of sections) {

@@ -102,6 +102,7 @@ async function hostBenchmarks(
     tally: { passed: 0, failed: 0 },
     markers: ctx.markers,
     watchdog: ctx.watchdog,
+    flaky: [],
   };
   const results: Record<string, unknown> = {};
   raw.host = results;

@@ -61,6 +61,7 @@ export interface Page {
   evaluate<R>(fn: () => R): Promise<R>;
   /** Every frame of the page, nested ones (webviews, the Simple Browser's page) included. */
   frames(): Frame[];
+  close(): Promise<void>;
 }
 
 export interface Frame {

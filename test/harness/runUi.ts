@@ -1,16 +1,19 @@
 // The UI suite: the packaged extension (.vsix, built by `vsce package`) installed into code-server, the
 // real workbench driven in headless Chromium by the flows in test/ui/*.ui.ts, once per VS Code version.
-// Screenshots of every checked screen go to test-results/vscode-<version>/ (plus failure-*.png).
+// Screenshots of every checked screen go to test-results/vscode-<version>/ (plus failure-*.png). A flow (a
+// test file) that fails is run once more from its first test in a fresh window: a pass then counts, and is
+// reported as flaky by name (the run's line, test-results/tests-ui.json, `npm run report`).
 //
 // usage: node out/test/harness/runUi.js [--vscode 1.100,1.139]   (env as for runIntegration.js)
 // Ends with `N passed, N failed`; exit 0 only if all passed.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { UiTest } from '../ui/types';
+import type { UiContext, UiTest } from '../ui/types';
 import { Workbench } from '../ui/workbench';
-import { launchChromium, plainConsoleText, workbenchUrl } from './browser';
-import { newRunDir, startCodeServer } from './codeServer';
+import { launchChromium, plainConsoleText, workbenchUrl, type Browser } from './browser';
+import { newRunDir, startCodeServer, type CodeServer } from './codeServer';
+import type { Page } from './playwright';
 import { PSEUDO_LOCALE, installPseudoLocale, pseudoBundles, type PseudoBundles } from './pseudoLocale';
 import { PseudoText } from '../ui/pseudoCheck';
 import { startLocalEngine } from './engine';
@@ -44,15 +47,21 @@ async function packageExtension(): Promise<void> {
   });
 }
 
+/** A flow: one test file's tests, which build on each other in one window. */
+interface Flow {
+  file: string;
+  tests: UiTest[];
+}
+
 /** Every flow in name order; env TENSORPOOL_TEST_FILES=10,50 (file name prefixes) runs a subset, any subset
  *  (each file sets up what it needs: test/ui/given.ts). */
-function loadTests(): UiTest[] {
+function loadFlows(): Flow[] {
   const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
   const files = fs
     .readdirSync(UI_DIR)
     .filter((f) => f.endsWith('.ui.js') && (only.length === 0 || only.some((o) => f.startsWith(o))))
     .sort();
-  return files.flatMap((f) => (require(path.join(UI_DIR, f)) as { tests: UiTest[] }).tests);
+  return files.map((f) => ({ file: f, tests: (require(path.join(UI_DIR, f)) as { tests: UiTest[] }).tests }));
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -64,17 +73,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The pseudo-localised window's flows (test/ui/pseudo.flow.ts), unless TENSORPOOL_TEST_FILES leaves them out
- *  (they run when it is unset or names `pseudo`). */
-function loadPseudoTests(): UiTest[] {
+/** The pseudo-localised window's flow (test/ui/pseudo.flow.ts), unless TENSORPOOL_TEST_FILES leaves it out
+ *  (it runs when that is unset or names `pseudo`). */
+function loadPseudoFlows(): Flow[] {
   const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
   if (only.length > 0 && !only.includes('pseudo')) return [];
-  return (require(path.join(UI_DIR, 'pseudo.flow.js')) as { tests: UiTest[] }).tests;
+  const file = 'pseudo.flow.js';
+  return [{ file, tests: (require(path.join(UI_DIR, file)) as { tests: UiTest[] }).tests }];
 }
 
 async function runOn(
   target: Target,
-  tests: UiTest[],
+  flows: Flow[],
   ctx: SuiteContext,
   own: Own,
   pseudo?: PseudoBundles,
@@ -107,32 +117,96 @@ async function runOn(
   own(server.stop);
   const browser = await timed('chromium launch', () => launchChromium(runDir));
   own(browser.close);
-  const consoleErrors: string[] = [];
-  browser.page.on('console', (message) => {
-    const line = plainConsoleText(message.text()).slice(0, 400);
-    if (process.env.DEBUG_CONSOLE) console.log(`  [browser ${message.type()}] ${line}`);
-    if (message.type() === 'error') consoleErrors.push(line);
-  });
-  await browser.page.goto(workbenchUrl(server), { waitUntil: 'domcontentloaded', timeout: 60_000 });
-  const workbench = new Workbench(browser.page, shotsDir);
+  const windows = new Windows(browser, server, shotsDir);
+  await windows.open(browser.page);
 
+  const run: FlowRun = {
+    engine,
+    workspace: server.workspace,
+    home: server.home,
+    userKey,
+    vscode: target.name,
+    pseudo: pseudo && new PseudoText(pseudo),
+  };
   let passed = 0;
   let failed = 0;
-  for (const test of tests) {
+  for (const flow of flows) {
+    let outcome = await runFlow(flow, windows, run);
+    if (outcome.failed.length > 0) {
+      // Tried once more from its first test in a fresh window (a new page: a new extension host). A pass
+      // then is reported as flaky, by name; a regression fails twice and counts as failed.
+      console.log(`  retry ${flow.file} in a fresh window (failed: ${outcome.failed.join('; ')})`);
+      await windows.fresh();
+      const first = outcome.failed;
+      outcome = await runFlow(flow, windows, run);
+      if (outcome.failed.length === 0) {
+        for (const name of first)
+          ctx.flaky.push(`VS Code ${target.name}${mode ? ` (${PSEUDO_LOCALE})` : ''}: ${name}`);
+        console.log(`  FLAKY ${flow.file}: failed, then passed in a fresh window (${first.join('; ')})`);
+      }
+    }
+    passed += outcome.passed;
+    failed += outcome.failed.length;
+  }
+  if (failed > 0 && windows.consoleErrors.length > 0)
+    console.log(
+      `  --- browser console errors (last 20) ---\n  ${windows.consoleErrors.slice(-20).join('\n  ')}`,
+    );
+  console.log(
+    `VS Code ${target.name}: ${summaryLine(passed, failed)} (screenshots in ${path.relative(REPO, shotsDir)}/)`,
+  );
+  ctx.tally.passed += passed;
+  ctx.tally.failed += failed;
+}
+
+/** What every test of a run gets besides its window and log. */
+type FlowRun = Omit<UiContext, 'workbench' | 'log'>;
+
+/** The workbench window the flows run in, and a fresh one for a retry. */
+class Windows {
+  readonly consoleErrors: string[] = [];
+  workbench!: Workbench;
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly server: CodeServer,
+    private readonly shotsDir: string,
+  ) {}
+
+  async open(page: Page): Promise<void> {
+    page.on('console', (message) => {
+      const line = plainConsoleText(message.text()).slice(0, 400);
+      if (process.env.DEBUG_CONSOLE) console.log(`  [browser ${message.type()}] ${line}`);
+      if (message.type() === 'error') this.consoleErrors.push(line);
+    });
+    await page.goto(workbenchUrl(this.server), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    this.workbench = new Workbench(page, this.shotsDir);
+  }
+
+  /** Close the window and open the workspace in a new one. */
+  async fresh(): Promise<void> {
+    const old = this.workbench.page;
+    const page = await this.browser.context.newPage();
+    await old.close().catch(() => undefined);
+    await this.open(page);
+  }
+}
+
+/** Run a flow's tests in order in the current window; the names of those that failed. */
+async function runFlow(
+  flow: Flow,
+  windows: Windows,
+  run: FlowRun,
+): Promise<{ passed: number; failed: string[] }> {
+  let passed = 0;
+  const failed: string[] = [];
+  for (const test of flow.tests) {
     const started = Date.now();
     const lines: string[] = [];
+    const { workbench } = windows;
     try {
       await withTimeout(
-        test.run({
-          workbench,
-          engine,
-          workspace: server.workspace,
-          home: server.home,
-          userKey,
-          vscode: target.name,
-          log: (m) => lines.push(m),
-          pseudo: pseudo && new PseudoText(pseudo),
-        }),
+        test.run({ ...run, workbench, log: (m) => lines.push(m) }),
         PER_TEST_TIMEOUT_MS,
         test.name,
       );
@@ -140,7 +214,7 @@ async function runOn(
       console.log(`  ok   ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       for (const line of lines) console.log(`       ${line}`);
     } catch (err) {
-      failed++;
+      failed.push(test.name);
       console.log(`  FAIL ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       for (const line of lines) console.log(`       ${line}`);
       console.log(
@@ -157,13 +231,7 @@ async function runOn(
       if (shot) console.log(`       failure screenshot: ${path.relative(REPO, shot)}`);
     }
   }
-  if (failed > 0 && consoleErrors.length > 0)
-    console.log(`  --- browser console errors (last 20) ---\n  ${consoleErrors.slice(-20).join('\n  ')}`);
-  console.log(
-    `VS Code ${target.name}: ${summaryLine(passed, failed)} (screenshots in ${path.relative(REPO, shotsDir)}/)`,
-  );
-  ctx.tally.passed += passed;
-  ctx.tally.failed += failed;
+  return { passed, failed };
 }
 
 if (require.main === module) {
@@ -173,16 +241,16 @@ if (require.main === module) {
     await ensureInstalled(targets);
     ctx.watchdog.arm(15 * 60_000, 'the UI suite');
     await timed('vsce package', packageExtension);
-    const tests = loadTests();
-    const pseudoTests = loadPseudoTests();
+    const flows = loadFlows();
+    const pseudoFlows = loadPseudoFlows();
     const pseudo =
-      pseudoTests.length > 0 ? await timed('pseudo-localised bundles', pseudoBundles) : undefined;
+      pseudoFlows.length > 0 ? await timed('pseudo-localised bundles', pseudoBundles) : undefined;
     for (const target of targets) {
-      if (tests.length > 0)
-        await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, tests, ctx, own));
+      if (flows.length > 0)
+        await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, flows, ctx, own));
       if (pseudo)
         await part(ctx, `VS Code ${target.name} (${PSEUDO_LOCALE})`, (own) =>
-          runOn(target, pseudoTests, ctx, own, pseudo),
+          runOn(target, pseudoFlows, ctx, own, pseudo),
         );
     }
   });

@@ -12,6 +12,8 @@ export interface SuiteContext {
   markers: string[];
   /** Bound the next phase: the whole run is stopped (and fails) if it takes longer. */
   watchdog: Guard;
+  /** Tests that failed and then passed when tried again, by name (the UI suite's retried flows). */
+  flaky: string[];
 }
 
 /** Register how to stop something a part started; it is stopped when the part ends, however it ends. */
@@ -43,7 +45,7 @@ export function runSuite(
   opts: { recordCounts?: boolean } = {},
 ): void {
   const tally = { passed: 0, failed: 0 };
-  const ctx: SuiteContext = { tally, markers: [], watchdog: guardProcess(name, { tally }) };
+  const ctx: SuiteContext = { tally, markers: [], watchdog: guardProcess(name, { tally }), flaky: [] };
   const started = Date.now();
   void (async () => {
     try {
@@ -74,7 +76,10 @@ export function runSuite(
         pending: 0,
         seconds,
         options: process.argv.slice(2).join(' ') || process.env.VSCODE_TARGETS || '',
+        flaky: ctx.flaky,
       });
+    if (ctx.flaky.length > 0)
+      console.log(`[${name}] flaky (failed, then passed when tried again):\n  ${ctx.flaky.join('\n  ')}`);
     process.stdout.write(`${summaryLine(ctx.tally.passed, ctx.tally.failed)}\n`);
     process.exit(ctx.tally.failed > 0 || ctx.tally.passed === 0 ? 1 : 0);
   })();
