@@ -217,7 +217,7 @@ const ANSWER_ENDPOINTS: readonly AnswerEndpoint[] = [
   'storageList',
 ];
 const MODES: readonly ListMode[] = ['both', 'text', 'structured'];
-const STYLES: readonly TextStyle[] = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue'];
+const STYLES: readonly TextStyle[] = ['plain', 'markdown', 'grid', 'box', 'heavy', 'keyValue', 'fieldValue'];
 
 /** `answers: { <endpoint>: { mode?, style? } | null }` merged over the current choices (null = back to
  *  the default). Returns a new object: config copies are shallow and must not share changes. */

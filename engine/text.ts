@@ -65,7 +65,7 @@ export function styledTable(style: TextStyle, header: string[], rows: string[][]
       '\n',
     );
   }
-  const b = BOXES[style];
+  const b = BOXES[style === 'fieldValue' ? 'heavy' : style];
   const rule = (chars: string) =>
     chars[0] + widths.map((w) => chars[3].repeat(w + 2)).join(chars[1]) + chars[2];
   const line = (cells: string[], v: string) =>
@@ -147,6 +147,7 @@ export function clusterInfoText(v: ClusterView, style: TextStyle = 'plain'): str
     v.addressed ? i.privateIp : '-',
     ...(real ? sshColumns(v, i) : []),
   ]);
+  if (style === 'fieldValue') return fieldValueInfo(v);
   if (style !== 'plain') {
     const header = [
       'CLUSTER ID',
@@ -184,6 +185,39 @@ export function clusterInfoText(v: ClusterView, style: TextStyle = 'plain'): str
   if (v.status === 'RUNNING' && c.instances.length > 0)
     lines.push('', `Connect with: tp ssh ${c.instances[0].id}`);
   return lines.join('\n');
+}
+
+/** Cells wider than this wrap onto the next line of the table, at a ", " (rich wraps long values). */
+const VALUE_WIDTH = 40;
+
+/** Rows of a `Field | Value` table with the value wrapped: the field on the first line only. */
+function wrapped(field: string, value: string): string[][] {
+  const parts = value.split(', ');
+  const lines: string[] = [];
+  for (const p of parts) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + p.length + 2 <= VALUE_WIDTH) lines[last] += ` ${p},`;
+    else lines.push(`${p},`);
+  }
+  lines[lines.length - 1] = lines[lines.length - 1].replace(/,$/, '');
+  return lines.map((l, i) => [i === 0 ? field : '', l.trim()]);
+}
+
+/** A cluster's info as rich prints a record: one `Field | Value` table, the nodes in one cell. */
+function fieldValueInfo(v: ClusterView): string {
+  const c = v.cluster;
+  const nodes = c.instances.map((i) => (v.addressed && i.publicIp ? `${i.id} (${i.publicIp})` : i.id));
+  const rows = [
+    ['Cluster ID', c.id],
+    ['Name', c.name],
+    ['Status', v.status],
+    ['Instance Type', c.instanceType],
+    ['Nodes', String(c.numNodes)],
+    ['Deletion Protection', c.deletionProtection ? 'enabled' : 'disabled'],
+    ['Created', iso(c.createdMs)],
+  ];
+  const all = [...rows, ...wrapped('Instances', nodes.join(', ') || '-')];
+  return styledTable('fieldValue', ['Field', 'Value'], all);
 }
 
 export function userInfoText(u: User, org: Org): string {

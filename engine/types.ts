@@ -18,7 +18,9 @@ export type RequestStatus = 'PENDING' | 'PROCESSING' | 'RETRYING' | 'COMPLETED' 
 export type ClusterStatus = 'PENDING' | 'PROVISIONING' | 'RUNNING' | 'FAILED' | 'DESTROYING';
 export type ListMode = 'both' | 'text' | 'structured';
 /** How text answers draw their tables: the styles the official CLI and Python's table printers use. */
-export type TextStyle = 'plain' | 'markdown' | 'grid' | 'box' | 'heavy' | 'keyValue';
+/** `fieldValue`: a cluster's info as a two-column `Field | Value` table in rich's default box, its
+ *  instances listed in one wrapped cell (`i-… (203.0.113.5), i-… (203.0.113.6)`); other answers as `heavy`. */
+export type TextStyle = 'plain' | 'markdown' | 'grid' | 'box' | 'heavy' | 'keyValue' | 'fieldValue';
 /** Endpoints whose answer shape a test can choose (see POST /_engine/config `answers`). */
 export type AnswerEndpoint = 'clusterList' | 'clusterInfo' | 'me' | 'sshKeyList' | 'jobList' | 'storageList';
 export interface AnswerShape {

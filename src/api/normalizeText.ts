@@ -51,15 +51,36 @@ function textInstance(f: Partial<Record<InstanceField, string>>): Instance | und
   };
 }
 
+/** `i-1a2b (203.0.113.5), i-3c4d (203.0.113.6)` (or just ids) → the instances it names. */
+function listedInstances(list: string): Instance[] {
+  const out: Instance[] = [];
+  const entry = /([^\s,;()]+)(?:\s*\(([^)]*)\))?/g;
+  for (let m = entry.exec(list); m; m = entry.exec(list)) {
+    const ip = m[2]
+      ?.split(/[\s,;]+/)
+      .map(address)
+      .find((a) => a !== undefined);
+    out.push(ip ? { id: m[1], ip } : { id: m[1] });
+  }
+  return out;
+}
+
 function textCluster(
   f: Partial<Record<ClusterField, string>>,
   instances: readonly { clusterId?: string; instance: Instance }[],
   single: boolean,
 ): Cluster {
   const id = f.id!.trim();
-  const nodes = cell(f.nodes);
+  const list = cell(f.instanceList);
+  // An "Instances" cell that is only a number counts them.
+  const nodes = cell(f.nodes) ?? (list && /^\d+$/.test(list) ? list : undefined);
   const count = nodes && /^\d+\b/.test(nodes) ? Number(/^\d+/.exec(nodes)![0]) : undefined;
-  const listed = nodes && count === undefined ? nodes.split(/[\s,;]+/).filter(Boolean) : [];
+  const listed =
+    list && !/^\d+$/.test(list)
+      ? listedInstances(list)
+      : nodes && count === undefined
+        ? listedInstances(nodes)
+        : [];
   const own = instances.filter((i) => i.clusterId === id || (single && i.clusterId === undefined));
   const container = cell(f.container);
   return {
@@ -72,7 +93,7 @@ function textCluster(
     createdAt: cell(f.created),
     owner: cell(f.owner),
     container: container === 'default' ? undefined : container,
-    instances: own.length ? own.map((i) => i.instance) : listed.map((iid) => ({ id: iid })),
+    instances: own.length ? own.map((i) => i.instance) : listed,
     source: 'text',
     ip: address(f.ip),
     ...sshLogin(cell(f.sshPort), cell(f.sshUser)),

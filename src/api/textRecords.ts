@@ -122,7 +122,9 @@ export const CLUSTER_COLUMNS = {
   id: ['cluster id', 'cluster', 'cluster uuid', ...ID],
   name: ['cluster name', 'tp cluster name', ...NAME],
   instanceType: ['instance type', 'type', 'gpu type', 'gpus', 'gpu', 'machine type', 'hardware', 'shape'],
-  nodes: ['nodes', 'num nodes', 'node count', 'number of nodes', 'nodes count', 'instances', 'size', 'count'],
+  nodes: ['nodes', 'num nodes', 'node count', 'number of nodes', 'nodes count', 'size', 'count'],
+  /** The nodes by id, each maybe with its address: `i-1a2b (203.0.113.5), i-3c4d (203.0.113.6)`. */
+  instanceList: ['instances', 'instance ids', 'nodes list', 'node ids'],
   status: ['cluster status', ...STATUS],
   ip: ['public ip', 'ip', 'ip address', 'public ip address', 'external ip', 'address', 'host', 'ssh host'],
   sshPort: SSH_PORT,

@@ -1,7 +1,9 @@
 /**
  * Reads the tables inside a text answer (the `message` the official CLI prints verbatim): Markdown
  * pipe tables, ASCII `+---+` grids and Unicode box-drawing tables (light, heavy, double; the styles
- * Python's tabulate, prettytable and rich print), space-aligned columns and `key: value` blocks.
+ * Python's tabulate, prettytable and rich print), space-aligned columns and `key: value` blocks. A
+ * two-column table of fields and their values (`Field | Value`, as an info command prints one record)
+ * is read like `key: value` lines.
  * Pure and total: any input gives a (possibly empty) result; it never throws. No `vscode` import.
  */
 
@@ -190,6 +192,18 @@ function readKeyValueBlock(block: string[]): TextTable[] {
   return out;
 }
 
+/** Headers of a two-column table that lists one record's fields down its rows. */
+const FIELD_HEADER = /^(field|key|property|attribute|setting|name|item)s?$/i;
+const VALUE_HEADER = /^(value|values|details?)$/i;
+
+/** A `Field | Value` table as the `key: value` records it stands for (a repeated field starts the next). */
+function fieldValueTables(t: TextTable): TextTable[] {
+  if (t.headers.length !== 2 || !FIELD_HEADER.test(t.headers[0]) || !VALUE_HEADER.test(t.headers[1]))
+    return [t];
+  const lines = t.rows.filter((r) => r[0] !== '').map((r) => `${r[0]}: ${r[1] || '-'}`);
+  return readKeyValueBlock(lines.filter((l) => KEY_VALUE.test(l)));
+}
+
 /** Every table in a text answer, in order. */
 export function readTextTables(text: unknown): TextTables {
   if (typeof text !== 'string' || text.trim() === '') return { tables: [], other: [] };
@@ -222,7 +236,7 @@ export function readTextTables(text: unknown): TextTables {
       const t = block.length ? readAlignedBlock(block) : undefined;
       if (t) read = [t];
     }
-    if (read.length) tables.push(...read);
+    if (read.length) tables.push(...read.flatMap(fieldValueTables));
     else {
       if (i === start) i++;
       for (const l of lines.slice(start, i)) if (l.trim()) other.push(l.trim());

@@ -98,6 +98,29 @@ describe('text-only answers normalize to the structured model (client against en
     });
   }
 
+  it('cluster info as a `Field | Value` table (rich) gives the cluster and its nodes with their addresses', async () => {
+    await engine.config({ answers: { clusterInfo: { mode: 'text', style: 'fieldValue' } } });
+    for (const want of structured) {
+      const info = await client.clusterInfo(want.id);
+      assert.match(info.message ?? '', /┃ Field +┃ Value/);
+      const got = info.cluster;
+      assert.equal(got?.source, 'text');
+      assert.deepEqual(
+        got && [got.id, got.name, got.instanceType, got.numNodes, got.status, got.deletionProtection],
+        [want.id, want.name, want.instanceType, want.numNodes, want.status, want.deletionProtection],
+      );
+      assert.deepEqual(
+        got?.instances.map((i) => ({ id: i.id, ip: i.ip })),
+        want.instances.map((i) => (i.ip ? { id: i.id, ip: i.ip } : { id: i.id, ip: undefined })),
+        `the nodes of ${want.name}`,
+      );
+    }
+    assert.ok(
+      structured.some((c) => c.instances.length === 2 && c.instances.every((i) => i.ip)),
+      'a cluster with two addressed nodes was read (their list wraps onto a second line)',
+    );
+  });
+
   it('an empty text-only list reads as no clusters found, not as a list', async () => {
     const other = apiClient(
       { url: engine.url, token: engine.otherToken },

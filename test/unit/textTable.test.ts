@@ -101,6 +101,66 @@ describe('text reader: clusters from every table style', () => {
     );
     assert.equal(clusterFromText('Cluster not found.', 'c-9'), undefined);
   });
+
+  for (const [title, box] of [
+    ['rich, heavy head', { top: '┏┳┓━', head: '┡╇┩━', bottom: '└┴┘─', v: ['┃', '│'] }],
+    ['rich, rounded', { top: '╭┬╮─', head: '├┼┤─', bottom: '╰┴╯─', v: ['│', '│'] }],
+    ['ASCII grid', { top: '+++-', head: '+++=', bottom: '+++-', v: ['|', '|'] }],
+  ] as const)
+    it(`reads a "Field | Value" info table (${title}) with the nodes and their addresses in one wrapped cell`, () => {
+      const rows = [
+        ['Cluster ID', 'c-1a2b3c'],
+        ['Name', 'train'],
+        ['Status', 'RUNNING'],
+        ['Instances', 'i-1a2b (203.0.113.5),'],
+        ['', 'i-3c4d (203.0.113.6)'],
+        ['Deletion Protection', 'no'],
+      ];
+      const w = [19, 24];
+      const rule = (c: string) => c[0] + w.map((n) => c[3].repeat(n + 2)).join(c[1]) + c[2];
+      const line = (r: readonly string[], v: string) =>
+        `${v} ${r.map((x, i) => x.padEnd(w[i])).join(` ${v} `)} ${v}`;
+      const text = [
+        'Cluster details',
+        rule(box.top),
+        line(['Field', 'Value'], box.v[0]),
+        rule(box.head),
+        ...rows.map((r) => line(r, box.v[1])),
+        rule(box.bottom),
+      ].join('\n');
+      const c = clusterFromText(text, 'c-1a2b3c');
+      assert.deepEqual(c && [c.id, c.name, c.status, c.deletionProtection, c.numNodes], [
+        'c-1a2b3c',
+        'train',
+        'RUNNING',
+        false,
+        2,
+      ]);
+      assert.deepEqual(
+        c?.instances.map((i) => [i.id, i.ip]),
+        [
+          ['i-1a2b', '203.0.113.5'],
+          ['i-3c4d', '203.0.113.6'],
+        ],
+      );
+    });
+
+  it('an "Instances" cell that only counts them, or lists bare ids, gives no addresses it does not have', () => {
+    const count = clusterFromText('Field | Value\n--- | ---\nCluster ID | c-2\nInstances | 3', 'c-2');
+    assert.equal(count?.numNodes, 3);
+    assert.deepEqual(count?.instances, []);
+    const ids = clusterFromText(
+      '| Field | Value |\n|---|---|\n| Cluster ID | c-3 |\n| Instances | i-1, i-2 |',
+      'c-3',
+    );
+    assert.deepEqual(
+      ids?.instances.map((i) => [i.id, i.ip]),
+      [
+        ['i-1', undefined],
+        ['i-2', undefined],
+      ],
+    );
+  });
 });
 
 describe('text reader: tables and records', () => {
