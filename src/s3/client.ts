@@ -9,6 +9,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { state as sdkNodeVersionWarning } from '@aws-sdk/core/client';
 
 export interface S3Credentials {
   readonly endpoint: string;
@@ -77,6 +78,15 @@ class NotRetriedError extends Error {
     super(original instanceof Error ? original.message : String(original));
   }
 }
+
+/**
+ * The SDK warns once per process, on Node older than 22, that its releases published after the first week of
+ * January 2027 will require Node 22. VS Code 1.100, the oldest we support, runs Node 20: package.json pins
+ * the SDK (client-s3, s3-request-presigner and core) to versions published before then, which support it, so
+ * the warning is about updates we do not take. Marked as given in our bundled copy only (dist/s3.js), so it
+ * neither reaches the shared extension host's log nor changes the environment other extensions see.
+ */
+sdkNodeVersionWarning.warningEmitted = true;
 
 export function createS3Client(creds: S3Credentials, settings: S3HttpSettings = {}): S3Client {
   const client = new S3Client({
