@@ -3,7 +3,7 @@
 //                      on first use)
 //   dist/api.js        the API client with undici and zod/mini, loaded lazily by the extension
 //   dist/config.js     the config writers (AWS/rclone profiles, SSH config), loaded lazily by the extension
-//   dist/actions.js    the command actions and the wizards (src/vscode/shared/onUse/actions.ts), loaded on the first command
+//   dist/actions.js    the command actions and the wizards (src/vscode/app/onUse/actions.ts), loaded on the first command
 //                      that needs them
 //   dist/testSurface.js the test surface activate() returns outside production (not in the VSIX)
 //   dist/media/        the chart pages' files (uPlot, media/charts/), copied (copyChartMedia)
@@ -23,13 +23,13 @@ const quiet = process.argv.includes('--quiet');
 /**
  * Bundles follow folders. Under src/vscode/, each feature folder's own files load at activation
  * (dist/extension.js); its `onUse/` folder holds what loads on first use: the command actions and wizards
- * (dist/actions.js, entry src/vscode/shared/onUse/actions.ts, which makes every feature's actions), the job-file
+ * (dist/actions.js, entry src/vscode/app/onUse/actions.ts, which makes every feature's actions), the job-file
  * checker (dist/jobFiles.js) and the bucket browser (dist/objectBrowser.js). The build fails when a file of an
  * `onUse/` folder lands in dist/extension.js. The test surface (src/vscode/testing/testSurface.ts) is its own
  * bundle, loaded outside production only. The other lazily loaded layers are src/api, src/config and src/s3.
  */
 const LAZY_ENTRIES = {
-  actions: 'src/vscode/shared/onUse/actions.ts',
+  actions: 'src/vscode/app/onUse/actions.ts',
   jobFiles: 'src/vscode/jobFiles/onUse/jobFiles.ts',
   objectBrowser: 'src/vscode/objectBrowser/onUse/objectBrowser.ts',
   testSurface: 'src/vscode/testing/testSurface.ts',

@@ -5,7 +5,9 @@
 //  - the engine (engine/) imports nothing from src/ (it stands in for the service, not for us);
 //  - in src/vscode/, a folder reaches another folder's code only through that folder's entry files, its
 //    `index.ts` (what loads at activation) and `onUse/index.ts` (what loads on first use), or a bundle's
-//    own entry (LAZY_ENTRIES in esbuild.mjs); `shared/` is open to all (what every feature uses).
+//    own entry (LAZY_ENTRIES in esbuild.mjs); `shared/` is open to all (what every feature uses);
+//  - `shared/` imports no other folder of src/vscode (it knows no feature);
+//  - `app/` (the composition root, where the features are wired) is imported by src/extension.ts only.
 // Every way a module is named counts: `import` (type-only too), `export ... from`, `import x = require()`,
 // `require()`, `import()` and `typeof import('...')` types. Relative paths are resolved against the
 // importing file, so `../../engine/state` is caught as surely as a path that names the folder outright.
@@ -16,7 +18,7 @@ const NO_VSCODE = /^src\/(api|config|model|s3|wizards)\//;
 
 /** The lazily loaded bundles' entries (esbuild.mjs LAZY_ENTRIES): required by path, so importable by path. */
 const BUNDLE_ENTRIES = new Set([
-  'src/vscode/shared/onUse/actions.ts',
+  'src/vscode/app/onUse/actions.ts',
   'src/vscode/jobFiles/onUse/jobFiles.ts',
   'src/vscode/objectBrowser/onUse/objectBrowser.ts',
   'src/vscode/testing/testSurface.ts',
@@ -53,6 +55,12 @@ export const layersRule = {
         "src/ must not import from {{folder}}/ ('{{specifier}}'): it is not shipped with the extension.",
       engineImportsSrc:
         "engine/ must not import from src/ ('{{specifier}}'): the engine stands in for the service, not for us.",
+      sharedImportsFeature:
+        "src/vscode/shared/ must not import from src/vscode/{{folder}}/ ('{{specifier}}'): shared/ knows no " +
+        'feature; hand what it needs in from the composition root (src/vscode/app/).',
+      appImported:
+        "only src/extension.ts imports the composition root ('{{specifier}}'): a feature gets what it needs " +
+        'handed in by src/vscode/app/.',
       featureEntry:
         "'{{specifier}}' reaches into src/vscode/{{folder}}/: import it from that folder's entry file " +
         '({{folder}}/index.ts, or {{folder}}/onUse/index.ts for what loads on first use).',
@@ -80,6 +88,13 @@ export const layersRule = {
         context.report({ node, messageId: 'srcImportsOutside', data: { folder, specifier } });
       } else if (inEngine && folder === 'src') {
         context.report({ node, messageId: 'engineImportsSrc', data: { specifier } });
+      } else if (inSrc && self.startsWith('src/vscode/shared/') && /^src\/vscode\/[^/]+(\/|$)/.test(to)) {
+        const folder = to.split('/')[2];
+        if (folder !== 'shared')
+          context.report({ node, messageId: 'sharedImportsFeature', data: { specifier, folder } });
+      } else if (inSrc && /^src\/vscode\/app(\/|$)/.test(to) && !self.startsWith('src/vscode/app/')) {
+        if (self !== 'src/extension.ts')
+          context.report({ node, messageId: 'appImported', data: { specifier } });
       } else if (inSrc) {
         const other = outsideEntry(self, to);
         if (other) context.report({ node, messageId: 'featureEntry', data: { specifier, folder: other } });

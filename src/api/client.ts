@@ -6,7 +6,8 @@ import type * as z from 'zod/mini';
 import * as l10n from '@vscode/l10n';
 import type { Cluster, ClusterListing } from '../model/cluster';
 import { validateBucketName as validateBucket } from '../model/validate';
-import { BadResponseError, ValidationError, type FieldError } from './errors';
+import { BadResponseError } from './errors';
+import { checkRequest, localError, requireId } from './requestChecks';
 import { Transport, type CallOptions, type Method, type Query, type TransportOptions } from './http';
 import { snippet } from './parse';
 import { clusterFromText, toBucket, toCluster, toListing, type Bucket } from './normalize';
@@ -282,31 +283,4 @@ export class TensorPoolClient {
     this.transport.secrets.add(c.secret_access_key);
     return c;
   }
-}
-
-function localError(method: string, path: string, fieldErrors: FieldError[]): ValidationError {
-  const message = fieldErrors.map((f) => f.message).join(' ');
-  return new ValidationError(message, { method, path }, fieldErrors, true);
-}
-
-export function requireId(value: string, field: string, method: string, path: string): void {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw localError(method, path, [{ field, message: l10n.t('{0} is required.', field) }]);
-  }
-}
-
-/** Validate a request body; on failure throw a local ValidationError naming each field. */
-export function checkRequest<T>(schema: z.ZodMiniType<T>, input: unknown, method: string, path: string): T {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const fieldErrors: FieldError[] = parsed.error.issues.map((issue) => ({
-    field: issue.path.length ? String(issue.path[0]) : '',
-    message:
-      issue.code === 'unrecognized_keys'
-        ? l10n.t('Unknown field(s): {0}.', String((issue as { keys?: string[] }).keys?.join(', ')))
-        : issue.message === 'Invalid input'
-          ? l10n.t('{0} is invalid.', issue.path.join('.') || 'body')
-          : issue.message,
-  }));
-  throw localError(method, path, fieldErrors);
 }

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Job, JobListing, PullPlan } from '../model/job';
-import { requireId } from './client';
+import { requireId } from './requestChecks';
 import { downloadOutputs, type DownloadOptions, type DownloadResult } from './downloads';
 import { followJob, type FollowOptions, type FollowOutcome } from './jobFollow';
 import {

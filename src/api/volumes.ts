@@ -7,7 +7,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Volume, VolumeAttachment, VolumeListing } from '../model/volume';
-import { checkRequest, requireId } from './client';
+import { checkRequest, requireId } from './requestChecks';
 import { BadResponseError } from './errors';
 import type { CallOptions, Transport } from './http';
 import { snippet } from './parse';

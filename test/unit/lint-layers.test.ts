@@ -111,6 +111,48 @@ describe('the layer lint rule', function () {
     }
   });
 
+  it('reports shared/ importing a feature, and anything but src/extension.ts importing the composition root', async () => {
+    for (const code of [
+      "import type { ClustersFeature } from '../clusters';\nexport type F = ClustersFeature;\n",
+      "import { PORT_COMMANDS } from '../../ports/index';\nexport const p = PORT_COMMANDS;\n",
+      "export const a = () => require('../app/onUse/actions.js') as unknown;\n",
+    ]) {
+      const file = code.includes('../../ports')
+        ? 'src/vscode/shared/onUse/probe.ts'
+        : 'src/vscode/shared/probe.ts';
+      const messages = await layerMessages(code, file);
+      assert.equal(messages.length, 1, code);
+      assert.match(
+        messages[0],
+        /src\/vscode\/shared\/ must not import from src\/vscode\/(clusters|ports|app)\/ \('[^']+'\): shared\/ knows no feature/,
+      );
+    }
+    for (const [code, file] of [
+      [
+        "import { registerFeatureCommands } from '../app/actionCommands';\nexport const r = registerFeatureCommands;\n",
+        'src/vscode/jobs/probe.ts',
+      ],
+      [
+        "export const a = () => require('../../app/onUse/actions.js') as unknown;\n",
+        'src/vscode/gpu/onUse/probe.ts',
+      ],
+    ]) {
+      const messages = await layerMessages(code, file);
+      assert.equal(messages.length, 1, code);
+      assert.match(messages[0], /only src\/extension\.ts imports the composition root/);
+    }
+    for (const [code, file] of [
+      ["export { activate } from './vscode/app/activate';\n", 'src/extension.ts'],
+      [
+        "import { Commands } from '../shared/commands';\nimport { CLUSTER_COMMANDS } from '../clusters';\nexport const c = [Commands, CLUSTER_COMMANDS];\n",
+        'src/vscode/app/probe.ts',
+      ],
+      ["import { Log } from './log';\nexport const l = Log;\n", 'src/vscode/shared/probe.ts'],
+    ]) {
+      assert.deepEqual(await layerMessages(code, file), [], `${file}: ${code}`);
+    }
+  });
+
   it('reports the engine importing from src/', async () => {
     const messages = await layerMessages(
       "import { type Cluster } from '../src/model/cluster';\nexport type C = Cluster;\n",

@@ -3,4 +3,5 @@
 export type { AccountController } from './account';
 export type { AccountFeature } from './accountSetup';
 export type { CliSetup } from './cliSetup';
-export type { AccountStatusBar } from './statusBar';
+export { AccountStatusBar } from './statusBar';
+export { setupAccount } from './accountSetup';

@@ -14,7 +14,7 @@ import { showBurnInView } from '../cost';
 import { ClusterPrices } from '../cost';
 import type { Core } from '../shared/extensionCore';
 import { makeGpuSampler, setupGpu, type GpuFeature } from '../gpu';
-import type { GpuSampler } from '../gpu';
+import type { GpuSampler, GpuSessions } from '../gpu';
 import { createListView } from '../shared/listViewSetup';
 import { PortForwards } from '../ports';
 import { ClustersTreeProvider, type ClusterNode } from './clustersTree';
@@ -33,12 +33,12 @@ export interface ClustersFeature {
 
 export function setupClusters(
   core: Core,
-  deps: { account: AccountController; volumes: VolumesFeature },
+  deps: { account: AccountController; volumes: VolumesFeature; gpuSessions: () => GpuSessions },
 ): ClustersFeature {
   const { store, api, state, log, host } = core;
   const controller = new ClustersController(store, api, state, log);
   const forwards = new PortForwards(controller, store, log);
-  const gpuSampler = makeGpuSampler(host);
+  const gpuSampler = makeGpuSampler(host, deps.gpuSessions);
   const prices = new ClusterPrices(controller, store, api, () => deps.volumes.controller.volumes);
   const tree = new ClustersTreeProvider(
     controller,
@@ -61,6 +61,7 @@ export function setupClusters(
     sampler: gpuSampler,
     hourly: (c) => prices.hourly(c),
     prompts: core.prompts,
+    sessions: deps.gpuSessions,
   });
   core.own(
     forwards,

@@ -3,3 +3,5 @@
 export type { ClustersController } from './clusters';
 export type { ClustersFeature } from './clustersSetup';
 export type { ClusterNode } from './clustersTree';
+export { CLUSTER_COMMANDS } from './clusterCommands';
+export { setupClusters } from './clustersSetup';

@@ -13,7 +13,6 @@ import { instanceLabel, stateWord } from '../../model/labels';
 import type { GpuSampler } from '../gpu';
 import { gpuTooltipLines, nodeGpuLook } from '../gpu';
 import type { PortForwards } from '../ports';
-import { forwardNodes } from '../ports';
 import { instanceContext, phaseIcon } from './clusterRowLook';
 import { instanceTooltip } from './clusterTooltips';
 import type { ClusterNode } from './clustersTree';
@@ -53,7 +52,11 @@ export class NodeRows {
   children(node: InstanceNode, take: (fresh: ClusterNode) => ClusterNode): ClusterNode[] {
     const gpus = nodeGpuLook(this.gpu?.get(node.instance.id))?.gpus ?? [];
     const gpuRows = gpus.map((gpu) => take({ ...node, kind: 'gpu', gpu }));
-    return [...forwardNodes(this.forwards, node).map(take), ...gpuRows];
+    // The node's forwarded ports (ports/), then its GPUs.
+    const forwards: ClusterNode[] = (this.forwards?.forNode(node.cluster.id, node.instance.id) ?? []).map(
+      (forward) => ({ kind: 'portForward', cluster: node.cluster, instance: node.instance, forward }),
+    );
+    return [...forwards.map(take), ...gpuRows];
   }
 
   /**

@@ -10,19 +10,26 @@ import type { ClusterNode, ClustersController } from '../clusters';
 import { GpuSampler, type NodeTarget } from './gpuSampler';
 import type { IdleWatch, IdleWatchTiming } from './onUse/idleWatch';
 import { clusterPhase } from '../../model/cluster';
-import { gpuSessions } from '../shared/lazyActions';
 import { ClustersViewWatch } from './treeWatch';
+import type * as GpuOnUse from './onUse';
+import type * as SmiLoop from '../../model/gpu/smiLoop';
 
 /** nvidia-smi's own default refresh for a watching human; the samples' resolution in the views. */
 const VIEW_INTERVAL_MS = 2000;
 
+/** The session side of the telemetry (ssh argv, spawn, the nvidia-smi loop and its reader) and the idle
+ *  guard: this folder's onUse/ code, in dist/actions.js, which the composition root loads on first use
+ *  (app/lazyActions.ts, gpuSessions) and hands in. */
+export type GpuSessions = Pick<typeof GpuOnUse, 'nodeTargets' | 'spawnSsh' | 'IdleWatch'> &
+  Pick<typeof SmiLoop, 'loopCommand' | 'SmiLoopReader'>;
+
 /** The sampler's bookkeeping lives in the activation bundle; how it reaches and reads a node comes from
- *  dist/actions.js on the first watch (lazyActions.gpuSessions). */
-export function makeGpuSampler(host: HostSeams): GpuSampler {
+ *  the sessions, loaded on the first watch. */
+export function makeGpuSampler(host: HostSeams, sessions: () => GpuSessions): GpuSampler {
   return new GpuSampler({
-    spawn: (argv) => gpuSessions().spawnSsh(argv, host.home()),
-    command: (ms) => gpuSessions().loopCommand(ms / 1000),
-    reader: (now) => new (gpuSessions().SmiLoopReader)(now),
+    spawn: (argv) => sessions().spawnSsh(argv, host.home()),
+    command: (ms) => sessions().loopCommand(ms / 1000),
+    reader: (now) => new (sessions().SmiLoopReader)(now),
   });
 }
 
@@ -45,8 +52,10 @@ export function setupGpu(
     sampler: GpuSampler;
     hourly: (c: Cluster) => number | undefined;
     prompts: () => Prompter;
+    sessions: () => GpuSessions;
   },
 ): GpuFeature {
+  const gpuSessions = deps.sessions;
   const targets = (cluster: Cluster) =>
     gpuSessions().nodeTargets(cluster, deps.state.get('tensorpool.identityFiles', {}), deps.host.home());
   let viewIntervalMs = VIEW_INTERVAL_MS;

@@ -3,4 +3,5 @@
 export { gpuItem, gpuTooltipLines, nodeGpuLook } from './gpuRows';
 export type { GpuSampler, NodeTarget } from './gpuSampler';
 export { makeGpuSampler, setupGpu } from './gpuSetup';
-export type { GpuFeature } from './gpuSetup';
+export type { GpuFeature, GpuSessions } from './gpuSetup';
+export { GPU_COMMANDS } from './gpuCommands';

@@ -3,3 +3,5 @@
 export type { JobsController } from './jobs';
 export type { JobsFeature } from './jobsSetup';
 export type { JobNode } from './jobsTree';
+export { JOB_COMMANDS } from './jobCommands';
+export { setupJobs } from './jobsSetup';

@@ -9,16 +9,13 @@ import * as vscode from 'vscode';
 import { exitSignal, isTerminalJobState, jobStateKind, type Job, type JobStateKind } from '../../model/job';
 import { exactTime, timeForRow } from '../../model/time';
 import { Commands } from '../shared/commands';
-import type { JobsController } from './jobs';
+import type { JobData, JobsController } from './jobs';
 import type { Store } from '../shared/store';
-import { errorRow, firstLine, listingTextRow, loadingRow } from '../shared/commonRows';
+import { ListTree, type ListRow, type ListTreeTexts } from '../shared/listTree';
 import { fromTextNote, markdownLines, md, unknown } from '../shared/tooltipText';
 
-export type JobNode =
-  | { readonly kind: 'job'; readonly job: Job }
-  | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
-  | { readonly kind: 'listingText'; readonly preview: string }
-  | { readonly kind: 'loading' };
+type JobRow = { readonly kind: 'job'; readonly job: Job };
+export type JobNode = JobRow | ListRow;
 
 const STATE_ICON: Record<JobStateKind, [string, string | undefined]> = {
   pending: ['clock', 'charts.yellow'],
@@ -77,67 +74,46 @@ function jobTooltip(job: Job): vscode.MarkdownString {
   ]);
 }
 
-export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<JobNode | undefined>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscriptions: vscode.Disposable[];
-
+export class JobsTreeProvider extends ListTree<JobRow, JobData> {
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly jobs: JobsController,
   ) {
-    this.subscriptions = [
-      store.onDidChange((t) => {
-        if (t === 'account') this.emitter.fire(undefined);
-      }),
-      jobs.onDidChange(() => this.emitter.fire(undefined)),
-    ];
+    super(store, jobs);
   }
 
-  getChildren(node?: JobNode): JobNode[] {
-    if (node || this.store.account.kind !== 'signedIn') return [];
-    const { data, loading, error } = this.jobs;
-    const rows: JobNode[] = [];
-    if (error) rows.push({ kind: 'error', message: error.message, errorKind: error.kind });
-    if (!data) {
-      if (loading && !error) rows.push({ kind: 'loading' });
-      return rows;
-    }
-    if (data.jobs === undefined) rows.push({ kind: 'listingText', preview: firstLine(data.message) });
-    rows.push(...this.jobs.jobs.map((job) => ({ kind: 'job' as const, job })));
-    return rows;
+  protected texts(): ListTreeTexts {
+    return {
+      errorTitle: vscode.l10n.t('Could not load jobs'),
+      refreshCommand: Commands.refreshJobs,
+      errorContext: 'error',
+      loading: vscode.l10n.t('Loading jobs…'),
+      listingTitle: vscode.l10n.t('Job list (text from the server)'),
+      listingCommand: Commands.showJobListText,
+      listingOpen: vscode.l10n.t('Open job list text'),
+    };
   }
 
-  getTreeItem(node: JobNode): vscode.TreeItem {
-    switch (node.kind) {
-      case 'job': {
-        const item = new vscode.TreeItem(jobLabel(node.job), vscode.TreeItemCollapsibleState.None);
-        item.id = `job:${node.job.id}`;
-        item.description = jobDescription(node.job);
-        item.iconPath = jobIcon(node.job.status);
-        item.contextValue = jobContext(node.job);
-        return item;
-      }
-      case 'error':
-        return errorRow(vscode.l10n.t('Could not load jobs'), node.message, Commands.refreshJobs, 'error');
-      case 'listingText':
-        return listingTextRow(vscode.l10n.t('Job list (text from the server)'), node.preview, {
-          command: Commands.showJobListText,
-          title: vscode.l10n.t('Open job list text'),
-        });
-      case 'loading':
-        return loadingRow(vscode.l10n.t('Loading jobs…'));
-    }
+  protected listingText(data: JobData): string | undefined {
+    return data.jobs === undefined ? (data.message ?? '') : undefined;
+  }
+
+  protected rows(): JobRow[] {
+    return this.jobs.jobs.map((job) => ({ kind: 'job' as const, job }));
+  }
+
+  protected item(node: JobRow): vscode.TreeItem {
+    const item = new vscode.TreeItem(jobLabel(node.job), vscode.TreeItemCollapsibleState.None);
+    item.id = `job:${node.job.id}`;
+    item.description = jobDescription(node.job);
+    item.iconPath = jobIcon(node.job.status);
+    item.contextValue = jobContext(node.job);
+    return item;
   }
 
   /** The Markdown tooltip of a job row, built when the row is hovered. */
   resolveTreeItem(item: vscode.TreeItem, node: JobNode): vscode.TreeItem {
     if (node.kind === 'job') item.tooltip = jobTooltip(node.job);
     return item;
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.emitter.dispose();
   }
 }

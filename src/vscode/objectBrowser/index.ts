@@ -2,3 +2,4 @@
 // this folder's code only from here (eslint/layersRule.mjs).
 export { setupObjectBrowser } from './objectBrowserSetup';
 export type { BrowseHooks } from './objectBrowserSetup';
+export type { BrowseNode } from './onUse/bucketBrowser';

@@ -3,3 +3,5 @@
 export type { ObjectStorageController } from './objectStorage';
 export type { ObjectStorageFeature } from './objectStorageSetup';
 export type { StorageNode } from './objectStorageTree';
+export { OBJECT_STORAGE_COMMANDS } from './objectStorageCommands';
+export { setupObjectStorage } from './objectStorageSetup';

@@ -1,22 +1,9 @@
 /**
- * A forwarded port's row under its node in the Clusters tree (portForwards.ts): the local address, the
- * node's port and what serves there, its state; Open in Browser and Stop Forwarding are on the row.
+ * A forwarded port's row (the Clusters tree lists it under its node, portForwards.ts): the local address,
+ * the node's port and what serves there, its state; Open in Browser and Stop Forwarding are on the row.
  */
 import * as vscode from 'vscode';
-import type { Forward, PortForwards } from './portForwards';
-import type { ClusterNode } from '../clusters';
-
-type InstanceNode = Extract<ClusterNode, { kind: 'instance' }>;
-
-/** A node's forwarded ports as (fresh) tree elements, listed after whatever else the node shows. */
-export function forwardNodes(forwards: PortForwards | undefined, node: InstanceNode): ClusterNode[] {
-  return (forwards?.forNode(node.cluster.id, node.instance.id) ?? []).map((forward) => ({
-    kind: 'portForward',
-    cluster: node.cluster,
-    instance: node.instance,
-    forward,
-  }));
-}
+import type { Forward } from './portForwards';
 
 export function forwardItem(f: Forward): vscode.TreeItem {
   // The local address as model/portForward.ts's localUrl writes it (not imported: it stays out of activation).

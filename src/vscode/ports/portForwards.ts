@@ -10,7 +10,16 @@ import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { Log } from '../shared/log';
 import type { Store } from '../shared/store';
-import type { ClustersController } from '../clusters';
+import type { Cluster } from '../../model/cluster';
+
+/** What the forwards need of the cluster list (the Clusters section's controller is one): the clusters as
+ *  last listed, whether those are the last session's, and when they change. */
+export interface ClusterLookup {
+  readonly onDidChange: vscode.Event<unknown>;
+  /** Undefined before the first answer; `lastSession` set while the rows are the last session's. */
+  readonly data: { readonly lastSession?: unknown } | undefined;
+  readonly clusters: readonly Cluster[];
+}
 
 export type ForwardState = 'starting' | 'up' | 'dropped';
 
@@ -45,7 +54,7 @@ export class PortForwards implements vscode.Disposable {
   private next = 1;
 
   constructor(
-    private readonly list: ClustersController,
+    private readonly list: ClusterLookup,
     private readonly store: Store,
     readonly log: Log,
   ) {

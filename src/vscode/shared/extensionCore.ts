@@ -11,7 +11,6 @@ import { Commands } from './commands';
 import { ContextKeys } from './contextKeys';
 import { HostSeams } from './hostSeams';
 import { ListingDocuments } from './listingDocuments';
-import { quickInputPrompter } from './lazyActions';
 import { Log } from './log';
 import { Store } from './store';
 import { StoredState, WorkspaceState } from './storedState';
@@ -40,7 +39,8 @@ export interface Core {
   own(...disposables: vscode.Disposable[]): void;
 }
 
-export function createCore(context: vscode.ExtensionContext): Core {
+/** `quickInputPrompter` makes the real prompter (in the actions bundle, loaded by the composition root). */
+export function createCore(context: vscode.ExtensionContext, quickInputPrompter: () => Prompter): Core {
   const secrets = new SecretRegistry();
   const log = new Log(secrets);
   const store = new Store();

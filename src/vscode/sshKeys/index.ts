@@ -3,3 +3,5 @@
 export type { LocalKeySource, SshKeysController } from './sshKeys';
 export type { SshKeysFeature } from './sshKeysSetup';
 export type { SshKeyNode } from './sshKeysTree';
+export { SSH_KEY_COMMANDS } from './sshKeyCommands';
+export { setupSshKeys } from './sshKeysSetup';

@@ -12,54 +12,52 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import type { SavedSshKey } from '../../api/sshKeys';
 import type { Store } from '../shared/store';
-import type { SshKeysController } from './sshKeys';
-import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from '../shared/commonRows';
+import type { SshKeyData, SshKeysController } from './sshKeys';
+import { emptyRow } from '../shared/commonRows';
+import { ListTree, type ListRow, type ListTreeTexts } from '../shared/listTree';
 import { fromTextNote } from '../shared/tooltipText';
 
-export type SshKeyNode =
+type SshKeyRow =
   | { readonly kind: 'key'; readonly key: SavedSshKey; readonly removable: boolean }
-  | { readonly kind: 'error'; readonly message: string }
-  | { readonly kind: 'listingText'; readonly preview: string }
-  | { readonly kind: 'loading' }
   | { readonly kind: 'empty'; readonly includeOrg: boolean };
+export type SshKeyNode = SshKeyRow | ListRow;
 
-export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<SshKeyNode | undefined>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscriptions: vscode.Disposable[];
-
+export class SshKeysTreeProvider extends ListTree<SshKeyRow, SshKeyData> {
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly keys: SshKeysController,
   ) {
-    this.subscriptions = [
-      store.onDidChange((t) => {
-        if (t === 'account') this.emitter.fire(undefined);
-      }),
-      keys.onDidChange(() => this.emitter.fire(undefined)),
-    ];
+    super(store, keys);
   }
 
-  getChildren(node?: SshKeyNode): SshKeyNode[] {
-    if (node || this.store.account.kind !== 'signedIn') return [];
-    const { data, loading, error } = this.keys;
-    const rows: SshKeyNode[] = [];
-    if (error) rows.push({ kind: 'error', message: error.message });
-    if (!data) {
-      if (loading && !error) rows.push({ kind: 'loading' });
-      return rows;
-    }
-    // A text-only answer: the server's text first (one click away), then the keys read from it, if any.
-    if (data.keys === undefined || data.keys.some((k) => k.fromText))
-      rows.push({ kind: 'listingText', preview: firstLine(data.message) });
-    if (data.keys === undefined) return rows;
-    for (const key of data.keys)
-      rows.push({ kind: 'key', key, removable: !!key.id && this.keys.isMine(key) });
+  protected texts(): ListTreeTexts {
+    return {
+      errorTitle: vscode.l10n.t('Could not load SSH keys'),
+      refreshCommand: Commands.refreshSshKeys,
+      loading: vscode.l10n.t('Loading SSH keys…'),
+      listingTitle: vscode.l10n.t('SSH key list (text from the server)'),
+      listingCommand: Commands.showSshKeysText,
+      listingOpen: vscode.l10n.t('Open SSH key list text'),
+    };
+  }
+
+  // A text-only answer: the server's text first (one click away), then the keys read from it, if any.
+  protected listingText(data: SshKeyData): string | undefined {
+    return data.keys === undefined || data.keys.some((k) => k.fromText) ? (data.message ?? '') : undefined;
+  }
+
+  protected rows(data: SshKeyData): SshKeyRow[] {
+    if (data.keys === undefined) return [];
+    const rows: SshKeyRow[] = data.keys.map((key) => ({
+      kind: 'key',
+      key,
+      removable: !!key.id && this.keys.isMine(key),
+    }));
     if (data.keys.length === 0) rows.push({ kind: 'empty', includeOrg: data.includeOrg });
     return rows;
   }
 
-  getTreeItem(node: SshKeyNode): vscode.TreeItem {
+  protected item(node: SshKeyRow): vscode.TreeItem {
     switch (node.kind) {
       case 'key': {
         const k = node.key;
@@ -86,15 +84,6 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
         item.contextValue = node.removable ? 'sshKey removable' : 'sshKey';
         return item;
       }
-      case 'error':
-        return errorRow(vscode.l10n.t('Could not load SSH keys'), node.message, Commands.refreshSshKeys);
-      case 'listingText':
-        return listingTextRow(vscode.l10n.t('SSH key list (text from the server)'), node.preview, {
-          command: Commands.showSshKeysText,
-          title: vscode.l10n.t('Open SSH key list text'),
-        });
-      case 'loading':
-        return loadingRow(vscode.l10n.t('Loading SSH keys…'));
       case 'empty':
         return emptyRow(
           node.includeOrg
@@ -104,10 +93,5 @@ export class SshKeysTreeProvider implements vscode.TreeDataProvider<SshKeyNode>,
           node.includeOrg ? undefined : vscode.l10n.t('new clusters get no key unless you choose one'),
         );
     }
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.emitter.dispose();
   }
 }

@@ -5,7 +5,9 @@
  * (timing marks, the refresh time scale…) as arguments rather than importing a second copy of it.
  */
 import type { AccountFeature } from '../account';
-import type { Actions } from '../shared/lazyActions';
+import type { GpuMonitors } from '../gpu/onUse';
+import type { MetricsPanels } from '../jobs/onUse';
+import type { OperationFollower } from '../shared/onUse/operationFollower';
 import type { ClustersFeature } from '../clusters';
 import type { Core } from '../shared/extensionCore';
 import type { JobsFeature } from '../jobs';
@@ -27,7 +29,8 @@ export interface SurfaceParts {
   jobs: JobsFeature;
   statusBar: AccountStatusBar;
   terminalTap: TerminalTapRecord | undefined;
-  actions: () => Promise<Actions>;
+  /** The part of the actions (dist/actions.js, loaded on first use) the tests read. */
+  actions: () => Promise<{ gpuMonitors: GpuMonitors; metrics: MetricsPanels; follower: OperationFollower }>;
   activation: ActivationTimings;
   /** Module state of the activation bundle. */
   shared: {

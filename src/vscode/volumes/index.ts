@@ -4,3 +4,5 @@ export type { VolumesController } from './volumes';
 export type { VolumesFeature } from './volumesSetup';
 export { clusterVolumeItem } from './volumesTree';
 export type { VolumeNode } from './volumesTree';
+export { VOLUME_COMMANDS } from './volumeCommands';
+export { setupVolumes } from './volumesSetup';

@@ -17,17 +17,16 @@ import {
 } from '../../model/volume';
 import { Commands } from '../shared/commands';
 import type { Store } from '../shared/store';
-import type { VolumesController } from './volumes';
-import { emptyRow, errorRow, firstLine, listingTextRow, loadingRow } from '../shared/commonRows';
+import type { VolumeData, VolumesController } from './volumes';
+import { emptyRow } from '../shared/commonRows';
+import { ListTree, type ListRow, type ListTreeTexts } from '../shared/listTree';
 import { fromTextNote, markdownLines, md, protectionLine, statusLine, unknown } from '../shared/tooltipText';
 
-export type VolumeNode =
+type VolumeRow =
   | { readonly kind: 'volume'; readonly volume: Volume }
   | { readonly kind: 'attachment'; readonly volume: Volume; readonly attachment: VolumeAttachment }
-  | { readonly kind: 'error'; readonly message: string; readonly errorKind: string }
-  | { readonly kind: 'listingText'; readonly preview: string }
-  | { readonly kind: 'loading' }
   | { readonly kind: 'empty'; readonly includeOrg: boolean };
+export type VolumeNode = VolumeRow | ListRow;
 
 const PHASE_ICON: Record<VolumePhase, [string, string | undefined]> = {
   ready: ['database', 'testing.iconPassed'],
@@ -106,53 +105,49 @@ export function clusterVolumeItem(clusterId: string, v: AttachedVolume): vscode.
   return item;
 }
 
-export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<VolumeNode | undefined>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscriptions: vscode.Disposable[];
-
+export class VolumesTreeProvider extends ListTree<VolumeRow, VolumeData> {
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly volumes: VolumesController,
   ) {
-    this.subscriptions = [
-      store.onDidChange((t) => {
-        if (t === 'account') this.emitter.fire(undefined);
-      }),
-      volumes.onDidChange(() => this.emitter.fire(undefined)),
-    ];
+    super(store, volumes);
   }
 
-  getChildren(node?: VolumeNode): VolumeNode[] {
-    if (node) {
-      return node.kind === 'volume'
-        ? node.volume.attachments.map((attachment) => ({
-            kind: 'attachment',
-            volume: node.volume,
-            attachment,
-          }))
-        : [];
-    }
-    if (this.store.account.kind !== 'signedIn') return [];
-    const { data, loading, error } = this.volumes;
-    const rows: VolumeNode[] = [];
-    if (error) rows.push({ kind: 'error', message: error.message, errorKind: error.kind });
-    if (!data) {
-      if (loading && !error) rows.push({ kind: 'loading' });
-      return rows;
-    }
+  protected texts(): ListTreeTexts {
+    return {
+      errorTitle: vscode.l10n.t('Could not load volumes'),
+      refreshCommand: Commands.refreshVolumes,
+      errorContext: 'error',
+      loading: vscode.l10n.t('Loading volumes…'),
+      listingTitle: vscode.l10n.t('Volume list (text from the server)'),
+      listingCommand: Commands.showVolumeListText,
+      listingOpen: vscode.l10n.t('Open volume list text'),
+    };
+  }
+
+  protected override childrenOf(node: VolumeRow): VolumeRow[] {
+    return node.kind === 'volume'
+      ? node.volume.attachments.map((attachment) => ({ kind: 'attachment', volume: node.volume, attachment }))
+      : [];
+  }
+
+  // Text only: the server's text one click away, then the volumes read from it (actions work on those).
+  protected listingText(data: VolumeData): string | undefined {
+    return data.volumes === undefined ? (data.message ?? '') : undefined;
+  }
+
+  protected rows(data: VolumeData): VolumeRow[] {
     const listed = data.volumes ?? data.textVolumes ?? [];
-    // Text only: the server's text one click away, then the volumes read from it (actions work on those).
-    if (data.volumes === undefined) rows.push({ kind: 'listingText', preview: firstLine(data.message) });
-    rows.push(...listed.map((volume) => ({ kind: 'volume' as const, volume })));
+    const rows: VolumeRow[] = listed.map((volume) => ({ kind: 'volume' as const, volume }));
     const ids = new Set(listed.map((v) => v.id));
     for (const op of this.volumes.operations)
       if (op.placeholder && !ids.has(op.id)) rows.push({ kind: 'volume', volume: op.placeholder });
-    if (rows.length === 0) rows.push({ kind: 'empty', includeOrg: data.includeOrg });
+    if (rows.length === 0 && data.volumes !== undefined)
+      rows.push({ kind: 'empty', includeOrg: data.includeOrg });
     return rows;
   }
 
-  getTreeItem(node: VolumeNode): vscode.TreeItem {
+  protected item(node: VolumeRow): vscode.TreeItem {
     switch (node.kind) {
       case 'volume': {
         const v = node.volume;
@@ -187,20 +182,6 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
         item.contextValue = 'volumeAttachment';
         return item;
       }
-      case 'error':
-        return errorRow(
-          vscode.l10n.t('Could not load volumes'),
-          node.message,
-          Commands.refreshVolumes,
-          'error',
-        );
-      case 'listingText':
-        return listingTextRow(vscode.l10n.t('Volume list (text from the server)'), node.preview, {
-          command: Commands.showVolumeListText,
-          title: vscode.l10n.t('Open volume list text'),
-        });
-      case 'loading':
-        return loadingRow(vscode.l10n.t('Loading volumes…'));
       case 'empty':
         return emptyRow(
           node.includeOrg
@@ -215,10 +196,5 @@ export class VolumesTreeProvider implements vscode.TreeDataProvider<VolumeNode>,
   resolveTreeItem(item: vscode.TreeItem, node: VolumeNode): vscode.TreeItem {
     if (node.kind === 'volume') item.tooltip = volumeTooltip(node.volume);
     return item;
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.emitter.dispose();
   }
 }

@@ -9,7 +9,14 @@ import type { S3Credentials, S3Object, S3Session } from '../../../s3';
 import { loadApi } from '../../shared/lazyApi';
 import { loadS3 } from './lazyS3';
 import type { Log } from '../../shared/log';
-import type { ObjectStorageController } from '../../objectStorage';
+import type { ObjectStorageCredentials } from '../../../api/schemas';
+
+/** Where the bucket browser gets the organisation's S3 keys (the Object Storage section's controller). */
+export interface CredentialSource {
+  credentials(): Promise<ObjectStorageCredentials | undefined>;
+  /** Read again from the service (after a 403: the keys were rotated). */
+  freshCredentials(): Promise<ObjectStorageCredentials | undefined>;
+}
 import { readProxySettings } from '../../shared/settings';
 
 export type BrowseNode =
@@ -40,7 +47,7 @@ export class BucketBrowser implements vscode.Disposable {
   pageSize: number | undefined;
 
   constructor(
-    private readonly storage: ObjectStorageController,
+    private readonly storage: CredentialSource,
     private readonly log: Log,
   ) {}
 

@@ -9,13 +9,13 @@ import type { Prompter } from '../../../wizards/prompter';
 import { BucketBrowser, type BrowseNode } from './bucketBrowser';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
-import type { ObjectStorageController } from '../../objectStorage';
+import type { CredentialSource } from './bucketBrowser';
 import { S3Commands, type Target } from './s3Commands';
 import { S3FileSystem } from './s3FileSystem';
 import { browseRow, S3_SCHEME } from './objectRows';
 
 export interface ObjectBrowserDeps {
-  readonly storage: ObjectStorageController;
+  readonly storage: CredentialSource;
   readonly log: Log;
   readonly prompts: () => Prompter;
   /** The view's rows changed. */

@@ -1,20 +1,20 @@
 /**
  * The command actions: what runs only when a command is invoked (the wizards, create/edit/destroy,
  * connect, volumes' create/edit/attach, SSH key add/remove, buckets, the storage profiles). Bundled on
- * its own as dist/actions.js (esbuild.mjs) and loaded on the first such command (lazyActions.ts), so
+ * its own as dist/actions.js (esbuild.mjs) and loaded on the first such command (../lazyActions.ts), so
  * activation does not pay for it. `createActions` runs once per window: state the actions share (the
  * instance ids of created clusters) lives in the one object made here, never at module level, and the
  * services they work with are the activation bundle's own, passed in.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApiService } from '../apiService';
+import type { ApiService } from '../../shared/apiService';
 import { BucketActions } from '../../objectStorage/onUse';
 import { ClusterActions, type ClusterCommandDeps } from '../../clusters/onUse';
 import type { ClustersController } from '../../clusters';
 import { ConnectController } from '../../connect/onUse';
 import { CreateClusterAction } from '../../clusters/onUse';
-import type { HostSeams } from '../hostSeams';
+import type { HostSeams } from '../../shared/hostSeams';
 import { JobActions } from '../../jobs/onUse';
 import { JobFollowers } from '../../jobs/onUse';
 import { JobMetrics } from '../../jobs/onUse';
@@ -22,26 +22,26 @@ import { JobPull } from '../../jobs/onUse';
 import { JobRunner } from '../../jobs/onUse';
 import type { JobsController } from '../../jobs';
 import type { TerminalTap } from '../../jobs/onUse';
-import { LocalCommandRunner } from './localCommands';
+import { LocalCommandRunner } from '../../shared/onUse/localCommands';
 import { PortActions } from '../../ports/onUse';
 import { PortApps } from '../../ports/onUse';
 import type { PortForwards } from '../../ports';
-import type { Log } from '../log';
+import type { Log } from '../../shared/log';
 import { MetricsPanels } from '../../jobs/onUse';
 import { GpuMonitors } from '../../gpu/onUse';
 import type { GpuSampler, NodeTarget } from '../../gpu';
 import type { Cluster } from '../../../model/cluster';
 import type { ObjectStorageController } from '../../objectStorage';
 import { ClusterFinder, CreatedInstances } from '../../clusters/onUse';
-import { OperationFollower } from './operationFollower';
+import { OperationFollower } from '../../shared/onUse/operationFollower';
 import { CLUSTER_OP_MESSAGES } from '../../clusters/onUse';
 import { VOLUME_OP_MESSAGES } from '../../volumes/onUse';
 import { SshKeyActions } from '../../sshKeys/onUse';
 import type { LocalKeySource, SshKeysController } from '../../sshKeys';
 import { StorageConfigController } from '../../objectStorage/onUse';
-import type { Store } from '../store';
+import type { Store } from '../../shared/store';
 import { ObjectStorageActions } from '../../objectStorage/onUse';
-import type { StoredState, WorkspaceState } from '../storedState';
+import type { StoredState, WorkspaceState } from '../../shared/storedState';
 import { VolumeActions } from '../../volumes/onUse';
 import { VolumeAttach } from '../../volumes/onUse';
 import type { VolumesController } from '../../volumes';
@@ -49,7 +49,7 @@ import type { Prompter } from '../../../wizards/prompter';
 
 /** The activation bundle's services the actions work with. */
 /** For lazyActions.quickInputPrompter(): the real prompter lives in this bundle. */
-export { QuickInputPrompter } from './quickInputPrompter';
+export { QuickInputPrompter } from '../../shared/onUse/quickInputPrompter';
 /** For lazyActions.gpuSessions(): how the GPU telemetry reaches a node and reads it (not needed before). */
 export { nodeTargets, spawnSsh } from '../../gpu/onUse';
 export { loopCommand, SmiLoopReader } from '../../../model/gpu/smiLoop';

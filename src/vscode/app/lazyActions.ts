@@ -8,14 +8,15 @@ import * as path from 'node:path';
 import type * as ActionsModule from './onUse/actions';
 import type { Prompter } from '../../wizards/prompter';
 import type { ClustersFeature } from '../clusters';
-import type { Core } from './extensionCore';
+import type { Core } from '../shared/extensionCore';
 import type { JobFilesFeature } from '../jobFiles';
 import type { JobsFeature } from '../jobs';
-import { configWriters } from './lazyConfig';
+import { configWriters } from '../shared/lazyConfig';
 import type { ObjectStorageFeature } from '../objectStorage';
 import type { SshKeysFeature } from '../sshKeys';
 import type { TerminalTapRecord } from '../testing';
 import type { VolumesFeature } from '../volumes';
+import type { GpuSessions } from '../gpu';
 
 export type { Actions } from './onUse/actions';
 
@@ -74,11 +75,8 @@ export function quickInputPrompter(): Prompter {
 
 /** The GPU telemetry's session side (ssh argv, spawn, the nvidia-smi loop and its reader) and the idle
  *  guard, from dist/actions.js: loaded when someone first watches a node or a running cluster first shows,
- *  not at activation. */
-export function gpuSessions(): Pick<
-  typeof ActionsModule,
-  'nodeTargets' | 'spawnSsh' | 'loopCommand' | 'SmiLoopReader' | 'IdleWatch'
-> {
+ *  not at activation (handed to the GPU feature, gpuSetup.ts). */
+export function gpuSessions(): GpuSessions {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
   return require('./onUse/actions.js') as typeof ActionsModule;
 }

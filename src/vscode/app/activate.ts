@@ -1,0 +1,100 @@
+/**
+ * Composition root: the shared core, then each feature's setup (which registers its own views and the
+ * commands it handles at activation, and reacts to sign-in/out and settings changes itself), then every
+ * feature's table of commands whose work loads on first use (actionCommands.ts). Only src/extension.ts
+ * imports this folder. Nothing here waits on the network.
+ */
+import * as vscode from 'vscode';
+import { setL10nContents } from '../../model/l10nSlot';
+import { setupAccount, AccountStatusBar } from '../account';
+import { registerFeatureCommands } from './actionCommands';
+import { setupClusters } from '../clusters';
+import { createCore } from '../shared/extensionCore';
+import { setupJobFiles, jobRunLenses } from '../jobFiles';
+import { setupJobs } from '../jobs';
+import { featureActions, gpuSessions, quickInputPrompter } from './lazyActions';
+import { setupObjectStorage } from '../objectStorage';
+import { recordRemoteFolder } from '../connect';
+import { setupSshKeys } from '../sshKeys';
+import {
+  TerminalTapRecord,
+  unlessProduction,
+  enableTimingMarks,
+  timingMarks,
+  type ActivationTimings,
+  type TensorPoolExtensionApi,
+} from '../testing';
+import { apiLoadTiming } from '../shared/lazyApi';
+import { setRefreshTimeScale } from '../shared/listScope';
+import { setupVolumes } from '../volumes';
+import { openWalkthroughOnce, registerWalkthroughCommand } from '../shared/walkthrough';
+
+/** Set by the first statement of dist/extension.js (esbuild.mjs banner; `end` by its last statement):
+ *  when the bundle started and finished evaluating. Absent when this file is not run from the bundle. */
+declare const __TP_LOAD__: { readonly start: number; readonly end?: number } | undefined;
+
+/** The test surface outside production (see testing/testApi.ts); an installed extension returns nothing. */
+export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi | undefined {
+  const activateStart = performance.now();
+  // The benchmarks' marks, outside production only (timingMarks.ts): the token read starts below.
+  if (context.extensionMode !== vscode.ExtensionMode.Production) enableTimingMarks();
+  // The display language's translations, for the code without vscode (src/model/l10n.ts).
+  setL10nContents(vscode.l10n.bundle);
+  const core = createCore(context, quickInputPrompter);
+  const { store, api, state, log } = core;
+  const account = setupAccount(core);
+  const volumes = setupVolumes(core);
+  const jobs = setupJobs(core);
+  const clusters = setupClusters(core, { account: account.account, volumes, gpuSessions });
+  const sshKeys = setupSshKeys(core);
+  const storage = setupObjectStorage(core);
+  const statusBar = new AccountStatusBar(store, clusters.prices);
+  const jobFiles = setupJobFiles(context, {
+    prompts: core.prompts,
+    signedIn: () => store.account.kind === 'signedIn',
+    fetchTemplate: async () => (await (await api.client()).jobs.init()).template,
+  });
+  const terminalTap = core.production ? undefined : new TerminalTapRecord();
+  // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
+  const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, terminalTap };
+  const actions = featureActions(core, features);
+  core.own(
+    jobFiles.addLenses(jobRunLenses(core.workspaceState)),
+    statusBar,
+    registerWalkthroughCommand(),
+    ...registerFeatureCommands(actions),
+    log,
+    store,
+  );
+  // In a Remote-SSH window on one of our nodes: remember its folder for the next "Open in New Window".
+  recordRemoteFolder(state);
+  // The Get Started walkthrough, on the first activation only (walkthrough.ts).
+  setImmediate(() => void openWalkthroughOnce(state));
+
+  const load = typeof __TP_LOAD__ === 'undefined' ? undefined : __TP_LOAD__;
+  const activation: ActivationTimings = {
+    moduleStart: load?.start,
+    moduleEnd: load?.end,
+    activateStart,
+    activateEnd: 0,
+    activatedAt: 0,
+  };
+  const shared = {
+    apiLoad: apiLoadTiming,
+    setRefreshTimeScale,
+    marks: timingMarks,
+    openWalkthroughOnce: () => openWalkthroughOnce(state),
+  };
+  const result = unlessProduction(context.extensionMode, vscode.ExtensionMode.Production, (surface) =>
+    surface({ core, account, statusBar, actions, activation, shared, ...features }),
+  );
+  // The API layer loads while the token is read.
+  api.preload();
+  activation.activateEnd = performance.now();
+  activation.activatedAt = Date.now();
+  return result;
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}
