@@ -64,7 +64,7 @@ async function push(s: Session, core: EngineCore): Promise<void> {
   const command = serviceCommand(job.cfg.pushCommand, real, { ...login, job: job.id });
   const asked = { message: 'Uploading project files...', command, command_show_stdout: false };
   if (!(await s.out(asked))) return;
-  const r = (await s.next(ANSWER_TIMEOUT_MS)) as Record<string, unknown> | null | undefined;
+  const r = (await s.next(job.cfg.answerMs)) as Record<string, unknown> | null | undefined;
   if (s.ended) return;
   if (!r || r.type !== 'command_result') {
     state.jobs.uploadFailed(job, 'no command result');

@@ -40,6 +40,8 @@ export interface JobConfig {
   pushCommand: string;
   /** The same for a running job's pull command. */
   pullCommand: string;
+  /** How long the push waits for the upload command's result before it closes (4408). */
+  answerMs: number;
 }
 
 export const DEFAULT_JOB_CONFIG: JobConfig = {
@@ -52,6 +54,7 @@ export const DEFAULT_JOB_CONFIG: JobConfig = {
   metrics: '',
   pushCommand: '',
   pullCommand: '',
+  answerMs: 60_000,
 };
 
 /**
@@ -359,7 +362,8 @@ export function parseJobConfig(current: JobConfig, value: unknown): JobConfig | 
       key === 'lineMs' ||
       key === 'cancelMs' ||
       key === 'lines' ||
-      key === 'outputBytes'
+      key === 'outputBytes' ||
+      key === 'answerMs'
     ) {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 10_000_000)
         return `jobs.${key} must be an integer >= 0`;

@@ -71,7 +71,7 @@ suite("Reliability: hostile upload commands from the service, after Don't Ask Ag
   teardown(async () => {
     ext.setPrompter(undefined);
     await control.clearFaults();
-    await control.config({ jobs: { pushCommand: '' } });
+    await control.config({ jobs: { pushCommand: '', answerMs: 60_000 } });
   });
   suiteTeardown(() => {
     rmSync(folder, { recursive: true, force: true });
@@ -153,13 +153,16 @@ suite("Reliability: hostile upload commands from the service, after Don't Ask Ag
     await noMarker('padded');
   });
 
-  test('a command the user ran ends, process group and all, when the push socket closes', async () => {
-    // Allowed once by the user (asked: not the understood shape); it would write the marker after 4 s.
-    const late = `sh -c 'sleep 4; echo pwned > ${marker('late')}'`;
-    await control.fault({ method: 'WS', path: '/job/push', action: 'terminate', afterMessages: 2 });
+  test('a command the user ran ends, its whole process group, when the push socket closes', async () => {
+    // Allowed once by the user (asked: not the understood shape). The outer shell waits on an inner one that
+    // would write the marker after 4 s: ending only the outer shell would leave the inner one to write it.
+    const late = `sh -c 'sh -c "sleep 4; echo pwned > ${marker('late')}" & wait'`;
+    await control.config({ jobs: { answerMs: 1500 } }); // the service gives up waiting, and closes
     const { out, p } = await push(['Run'], late);
-    assert.equal(out.kind, 'unknown', JSON.stringify(out));
+    assert.equal(out.kind, 'refused', JSON.stringify(out));
+    assert.equal(out.code, 4408, JSON.stringify(out));
     assert.equal(asked(p).length, 1);
+    assert.match(ext.testing.terminalText(), /The command was stopped\./);
     await sleep(4000);
     await noMarker('late');
   });
