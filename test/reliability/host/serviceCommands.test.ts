@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ALWAYS, PROJECT, ticksJob } from '../../fixtures/jobProject';
-import { ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
+import { ACCEPT, ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { realCluster, type RealCluster } from '../../integration/realCluster';
 import { freshAccount } from './common';
 import { control, sleep } from './util';
@@ -165,5 +165,41 @@ suite("Reliability: hostile upload commands from the service, after Don't Ask Ag
     assert.match(ext.testing.terminalText(), /The command was stopped\./);
     await sleep(4000);
     await noMarker('late');
+  });
+
+  test("Pull Outputs: the running job's sync with a shell tail is refused; with a hostile -e it runs with our ssh", async () => {
+    writeFileSync(path.join(folder, 'long.tp.toml'), ticksJob(1000, 200));
+    const p = new ScriptedPrompter([CLUSTER, 'Keep the cluster', 'Run job']);
+    ext.setPrompter(p);
+    const long = vscode.Uri.file(path.join(folder, 'long.tp.toml'));
+    const out = await vscode.commands.executeCommand<Outcome>('tensorpool.runJobFile', long);
+    assert.equal(out.kind, 'submitted', JSON.stringify(out));
+    const id = out.jobId!;
+    try {
+      for (let i = 0; i < 100; i++) {
+        await ext.testing.jobs.refresh();
+        if (ext.testing.jobs.find(id)?.status === 'running') break;
+        await sleep(200);
+      }
+      const pull = async (template: string) => {
+        await control.config({ jobs: { pullCommand: template } });
+        const q = new ScriptedPrompter([ACCEPT]);
+        ext.setPrompter(q);
+        const r = await vscode.commands.executeCommand<{ exitCode: number }>('tensorpool.pullJobOutputs', id);
+        return { r, q };
+      };
+      const tail = await pull(`{command} ; echo pwned > ${marker('pull-tail')}`);
+      assert.deepEqual(tail.r, { exitCode: 126 });
+      assert.equal(asked(tail.q).length, 0, 'nothing was asked');
+      await noMarker('pull-tail');
+      const rsh = await pull(`rsync -az ${evilRsh('pull-rsh')} {user}@{host}:jobs/{job}/ ./`);
+      assert.deepEqual(rsh.r, { exitCode: 0 }, ext.testing.terminalText().slice(-800));
+      assert.equal(asked(rsh.q).length, 0, "the understood shape is covered by Don't Ask Again");
+      await noMarker('pull-rsh');
+    } finally {
+      await control.config({ jobs: { pullCommand: '' } });
+      ext.setPrompter(new ScriptedPrompter(['Cancel Job']));
+      await vscode.commands.executeCommand('tensorpool.cancelJob', id);
+    }
   });
 });

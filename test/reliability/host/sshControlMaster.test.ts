@@ -41,7 +41,7 @@ suite("Reliability: a user's ssh config with ControlMaster auto", () => {
   let before: string | undefined;
   const block = () =>
     `\n# tensorpool reliability test (sshControlMaster.test.ts)\nMatch exec "test %p = ${port}"\n`;
-  const control = () => path.join(scratch, 'cm-%C');
+  const control = () => path.join(scratch, '%C');
   const ssh = (args: string[]) =>
     spawnSync('ssh', ['-p', String(port), '-o', 'BatchMode=yes', ...args, login], {
       timeout: 20_000,
@@ -61,7 +61,8 @@ suite("Reliability: a user's ssh config with ControlMaster auto", () => {
       .node as InstanceNode;
     port = node.instance.sshPort!;
     login = `${node.instance.sshUser}@${node.instance.ip}`;
-    scratch = mkdtempSync(path.join(os.tmpdir(), 'tp-cm-'));
+    // Short: a unix socket's path has a small limit (code-server's TMPDIR is too deep for it).
+    scratch = mkdtempSync('/tmp/tpcm-');
     before = existsSync(config) ? readFileSync(config, 'utf8') : undefined;
     mkdirSync(path.dirname(config), { recursive: true, mode: 0o700 });
     writeFileSync(
@@ -70,7 +71,16 @@ suite("Reliability: a user's ssh config with ControlMaster auto", () => {
       { mode: 0o600 },
     );
     // The user's master connection, open before the forward (its key is the agent's, as the extension's is).
-    const master = ssh(['-f', '-N', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null']);
+    const master = ssh([
+      '-f',
+      '-N',
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      '-o',
+      'LogLevel=ERROR',
+    ]);
     assert.equal(master.status, 0, master.stderr);
     const check = ssh(['-O', 'check']);
     assert.equal(check.status, 0, `the master runs: ${check.stderr}`);
