@@ -109,10 +109,15 @@ function pull(ctx: UserCtx, j: Job, base: string): Reply {
     const identity = ctx.query.get('private_key_path') ?? undefined;
     const real = j.real?.pullCommand(identity);
     const login = j.real?.login ?? { user: 'root', host: '127.0.0.1', port: 22 };
-    const command = serviceCommand(j.cfg.pullCommand, real ?? `echo pulled ${j.id} > .tp-pull-marker`, {
-      ...login,
-      job: j.id,
-    });
+    // The config now (a test turns the hostile pull on while the job runs), not the job's snapshot.
+    const command = serviceCommand(
+      ctx.state.config.jobs.pullCommand,
+      real ?? `echo pulled ${j.id} > .tp-pull-marker`,
+      {
+        ...login,
+        job: j.id,
+      },
+    );
     return json(200, {
       message: `Job ${j.id} is still running: syncing its outputs with rsync.`,
       command: dry.value ? '' : command,
