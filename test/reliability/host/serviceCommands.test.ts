@@ -7,7 +7,7 @@
 // a command the user allowed ends when the push's socket closes (its whole process group).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -165,6 +165,26 @@ suite("Reliability: hostile upload commands from the service, after Don't Ask Ag
     assert.match(ext.testing.terminalText(), /The command was stopped\./);
     await sleep(4000);
     await noMarker('late');
+  });
+
+  test('a command the user ran gets no credential variable of the extension host', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      TENSORPOOL_KEY: 'tp-env-key',
+      TENSORPOOL_API_KEY: 'tp-env-api',
+      MY_TOKEN: 'tp-t',
+    });
+    try {
+      const { out } = await push(['Run'], `sh -c 'env > ${marker('env')}'`);
+      assert.notEqual(out.kind, 'not-sent', JSON.stringify(out));
+      const env = readFileSync(marker('env'), 'utf8');
+      assert.match(env, /^PATH=/m, 'the command ran');
+      assert.doesNotMatch(env, /TENSORPOOL_KEY|TENSORPOOL_API_KEY|MY_TOKEN|tp-env-/);
+    } finally {
+      for (const k of ['TENSORPOOL_KEY', 'TENSORPOOL_API_KEY', 'MY_TOKEN'])
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+    }
   });
 
   test("Pull Outputs: the running job's sync with a shell tail is refused; with a hostile -e it runs with our ssh", async () => {

@@ -1,12 +1,20 @@
 // A user whose ssh config says `ControlMaster auto` (with ControlPersist), and a master connection to the node
 // already open, in the real extension host: the extension's tunnel must still be its own ssh (ControlMaster=no,
 // ControlPath=none). Otherwise ssh hands the forward to the master: the tunnel's ready line never prints, and
-// Stop Forwarding ends a client while the master keeps the forward open.
+// Stop Forwarding ends a client while the master keeps the forward open. Its ssh gets no credential variable.
 // OpenSSH reads the config of the account's home (not $HOME), shared by everything on this machine: the block
 // the test adds applies only to the test's own node (`Match exec "test %p = <its port>"`) and is removed after.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,6 +37,21 @@ function banner(port: number): Promise<string> {
     s.once('error', (e) => (clearTimeout(t), resolve(e.message)));
     s.once('close', () => (clearTimeout(t), resolve('closed')));
   });
+}
+
+/** The ssh whose command line forwards 127.0.0.1:<local>. */
+function tunnelPid(local: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (/(^|\/)ssh$/.test(argv[0]) && argv.some((a) => a.startsWith(`127.0.0.1:${local}:`)))
+        return Number(entry);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return undefined;
 }
 
 suite("Reliability: a user's ssh config with ControlMaster auto", () => {
@@ -92,6 +115,14 @@ suite("Reliability: a user's ssh config with ControlMaster auto", () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  const saved = { ...process.env };
+  setup(() => Object.assign(process.env, { TENSORPOOL_KEY: 'tp-env-key', MY_TOKEN: 'tp-env-token' }));
+  teardown(() => {
+    for (const k of ['TENSORPOOL_KEY', 'MY_TOKEN'])
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+  });
+
   test('the tunnel is its own connection: it says it is ready, serves, and Stop Forwarding removes the forward', async () => {
     // The node's own sshd port, forwarded: its banner proves the tunnel reaches the node.
     const r = await vscode.commands.executeCommand<ForwardOutcome>(
@@ -104,6 +135,16 @@ suite("Reliability: a user's ssh config with ControlMaster auto", () => {
       `the tunnel never said it was ready: ${JSON.stringify(r)} ${ext.testing.logTail.slice(-4).join(' | ')}`,
     );
     assert.match(await banner(r.local), /^SSH-2\.0-/);
+    // The tunnel's ssh got no credential variable the extension host has (set for this test).
+    const tunnel = tunnelPid(r.local);
+    assert.ok(tunnel, 'the tunnel ssh is found');
+    const environ = readFileSync(`/proc/${tunnel}/environ`, 'utf8').split('\0');
+    assert.ok(environ.some((v) => v.startsWith('PATH=')));
+    assert.deepEqual(
+      environ.filter((v) => /^(TENSORPOOL_|MY_TOKEN)/.test(v)),
+      [],
+      'no credential variable',
+    );
     const row = (await clusterRows(ext, node)).find((x) => x.node.kind === 'portForward');
     assert.ok(row, 'the forward is listed');
     assert.equal(await vscode.commands.executeCommand('tensorpool.stopForwarding', row.node), true);

@@ -70,7 +70,9 @@ export function runArgv(
       stderr = keep(stderr, d);
       out.append(`\x1b[31m${d}\x1b[0m`);
     });
+    let settled = false;
     const done = (r: ProcessResult) => {
+      settled = true;
       running.delete(child);
       signal?.removeEventListener('abort', abort);
       resolve(r);
@@ -87,6 +89,7 @@ export function runArgv(
       done({ exitCode: 127, stdout, stderr: stderr || (hint ? `${said}\n${hint}` : e.message) });
     });
     child.on('close', (code, sig) => {
+      if (settled) return; // it never started (the error above said so)
       const exitCode = code ?? (sig ? 128 : 1);
       if (signal?.aborted) out.note(vscode.l10n.t('The command was stopped.'));
       else if (exitCode !== 0) out.note(vscode.l10n.t('The command ended with exit code {0}.', exitCode));
