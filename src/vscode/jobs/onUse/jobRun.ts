@@ -1,10 +1,11 @@
 /**
  * "Run on Cluster…" for a job file (`*.tp.toml`): which file (the argument, the active editor's, or one
  * picked from the workspace), the runJob wizard (clusters from the list, the last one used for this
- * file preselected, "Create a cluster…" through the create action), then ONE push (never retried) with
- * progress. The editor's text is what is sent, saved or not (what the user sees is what runs; the
- * terminal says so when it differs from the file on disk). Commands the service sends run through the
- * LocalCommandRunner in the job file's folder, their output in the job's terminal. Submitted: the
+ * file preselected, "Create a cluster…" through the create action), then ONE push (never retried) with a
+ * cancellable progress. The editor's text is what is sent, saved or not (what the user sees is what runs;
+ * the terminal says so when it differs from the file on disk). Commands the service sends run through the
+ * LocalCommandRunner in the job file's folder (the cluster's nodes as the understood upload's other side),
+ * their output in the job's terminal, and end with the push (cancel, the socket closed). Submitted: the
  * terminal follows the job. 1006: the outcome is unknown, the user is offered the job list, never a
  * resubmission. Refused / not sent: an error saying so.
  */
