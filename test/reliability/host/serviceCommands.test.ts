@@ -162,6 +162,8 @@ suite("Reliability: hostile upload commands from the service, after Don't Ask Ag
     assert.equal(out.kind, 'refused', JSON.stringify(out));
     assert.equal(out.code, 4408, JSON.stringify(out));
     assert.equal(asked(p).length, 1);
+    for (let i = 0; i < 60 && !/The command was stopped\./.test(ext.testing.terminalText()); i++)
+      await sleep(100);
     assert.match(ext.testing.terminalText(), /The command was stopped\./);
     await sleep(4000);
     await noMarker('late');
