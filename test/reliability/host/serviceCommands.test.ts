@@ -4,13 +4,15 @@
 // shell first); none may appear. A tail after `;` or behind a run of blanks and line breaks is refused (no
 // shell ever runs it); the service's own `-e` is replaced by the extension's ssh and the upload still works;
 // a destination on another host or outside the home is asked about every time, showing the whole command;
-// a command the user allowed ends when the push's socket closes (its whole process group).
+// a command the user allowed ends when the push's socket closes (its whole process group). The upload checks the
+// node's host key against the known_hosts Connect pins.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { hostAlias } from '../../../src/config/sshHosts';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ALWAYS, PROJECT, ticksJob } from '../../fixtures/jobProject';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../../fixtures/scriptedPrompter';
@@ -67,6 +69,11 @@ suite("Reliability: hostile upload commands from the service, after Don't Ask Ag
     const { out, p } = await push([ALWAYS], '');
     assert.equal(out.kind, 'submitted', JSON.stringify(out));
     assert.deepEqual(asked(p)[0]?.items, ['Run', ALWAYS]);
+    // The upload used the host keys Connect pins: the node's key is in our known_hosts, under the cluster's alias.
+    const knownHosts = path.join(os.homedir(), '.ssh', 'tensorpool', 'known_hosts');
+    const alias = `${hostAlias(CLUSTER, 1)}.${cluster.id}`;
+    const found = spawnSync('ssh-keygen', ['-F', alias, '-f', knownHosts], { encoding: 'utf8' });
+    assert.equal(found.status, 0, `${alias} is not in ${knownHosts}: ${found.stderr}`);
   });
   teardown(async () => {
     ext.setPrompter(undefined);
