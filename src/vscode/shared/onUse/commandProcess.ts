@@ -3,7 +3,7 @@
  * it ends rsync and the ssh below it too: TERM to the group, KILL after a grace period. Each running one is
  * kept until it closes, so a cancelled push, a closed socket and the window's end reach it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { childEnv } from '../../../model/childEnv';
 import { missingProgram, missingProgramMessage } from '../../../model/sshFailure';
@@ -27,8 +27,11 @@ export function endGroup(child: ChildProcess): void {
   if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
   const signal = (s: NodeJS.Signals) => {
     try {
-      if (process.platform === 'win32') child.kill(s);
-      else process.kill(-child.pid!, s);
+      if (process.platform !== 'win32') process.kill(-child.pid!, s);
+      // Windows has no process groups: taskkill ends the tree below it.
+      else if (s === 'SIGKILL') child.kill(s);
+      else
+        execFile('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true }, () => undefined);
     } catch {
       // already gone
     }
