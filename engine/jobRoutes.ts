@@ -11,7 +11,7 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { detail, json, type Reply } from './http';
-import { TERMINAL_JOB, type Job } from './jobs';
+import { TERMINAL_JOB, serviceCommand, type Job } from './jobs';
 import { del, flag, get, post, shaped, shapeOf, type PublicCtx, type Route, type UserCtx } from './routes';
 import { iso } from './ids';
 import { styledTable } from './text';
@@ -108,9 +108,19 @@ function pull(ctx: UserCtx, j: Job, base: string): Reply {
     if (status !== 'running') return detail(409, `Job ${j.id} is ${status}: it has no outputs yet`);
     const identity = ctx.query.get('private_key_path') ?? undefined;
     const real = j.real?.pullCommand(identity);
+    const login = j.real?.login ?? { user: 'root', host: '127.0.0.1', port: 22 };
+    // The config now (a test turns the hostile pull on while the job runs), not the job's snapshot.
+    const command = serviceCommand(
+      ctx.state.config.jobs.pullCommand,
+      real ?? `echo pulled ${j.id} > .tp-pull-marker`,
+      {
+        ...login,
+        job: j.id,
+      },
+    );
     return json(200, {
       message: `Job ${j.id} is still running: syncing its outputs with rsync.`,
-      command: dry.value ? '' : (real ?? `echo pulled ${j.id} > .tp-pull-marker`),
+      command: dry.value ? '' : command,
       command_show_stdout: false,
       // Nothing to download besides the sync: the official CLI reads a missing map as a failed pull.
       download_map: {},

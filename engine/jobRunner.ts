@@ -37,6 +37,8 @@ export interface RealRun {
   stop?: () => void;
   /** The rsync command that syncs the outputs of the running job from the node (GET /job/pull). */
   pullCommand: (identity?: string) => string;
+  /** Node 0's login (a hostile pull command's template names it). */
+  login: { user: string; host: string; port: number };
 }
 
 const CYAN = '\u001b[36m';
@@ -66,9 +68,18 @@ export class JobRunner {
     return instanceId && node ? { instanceId, node } : undefined;
   }
 
+  /**
+   * The ssh of the commands the client runs, as a real service would send it: BatchMode, and the host key
+   * checked (accept-new) against a known_hosts of this engine's own, under the node's instance id (so the
+   * official CLI's uploads work on first contact, a re-created node on the same port is not taken for a
+   * changed key, and the user's own known_hosts is left alone). The extension replaces it with its own ssh.
+   */
   private ssh(node: RunningNode, identity?: string): string {
-    const opts = ['-p', String(node.port), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no'];
-    opts.push('-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR');
+    const knownHosts = path.join(this.nodes.dataDir ?? node.layout.dir, 'known_hosts');
+    const opts = ['-p', String(node.port), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new'];
+    opts.push('-o', `UserKnownHostsFile=${shellQuote(knownHosts)}`);
+    opts.push('-o', `HostKeyAlias=${shellQuote(`tp-node-${node.env.TP_NODE ?? node.port}`)}`);
+    opts.push('-o', 'LogLevel=ERROR');
     if (identity) opts.push('-i', shellQuote(identity));
     return `ssh ${opts.join(' ')}`;
   }
@@ -86,6 +97,7 @@ export class JobRunner {
       endedMs: null,
       outputs: [],
       pullCommand: (identity) => this.pullCommand(job, node, identity),
+      login: { user: node.user, host: node.host, port: node.port },
     };
     const excludes = job.ignore.map((p) => `--exclude=${shellQuote(p)}`);
     const rsh = shellQuote(this.ssh(node));

@@ -17,7 +17,7 @@ import type * as http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { EngineCore } from './core';
-import { TERMINAL_JOB, jobLine, readTpConfig, type Job } from './jobs';
+import { TERMINAL_JOB, jobLine, readTpConfig, serviceCommand, type Job } from './jobs';
 import { ANSWER_TIMEOUT_MS, Session, baseEntry, type Timers } from './jobSession';
 import { redactAuthorization, redactor } from './log';
 
@@ -59,10 +59,12 @@ async function push(s: Session, core: EngineCore): Promise<void> {
     state.jobs.uploadFailed(job, 'node unreachable');
     return s.close(4409, `The first node of cluster ${cluster.id} is not reachable`);
   }
-  const command = target ? runner!.prepare(job, target.node) : `echo ${job.id} > .tp-upload-marker`;
+  const real = target ? runner!.prepare(job, target.node) : `echo ${job.id} > .tp-upload-marker`;
+  const login = target?.node ?? { user: 'root', host: '127.0.0.1', port: 22 };
+  const command = serviceCommand(job.cfg.pushCommand, real, { ...login, job: job.id });
   const asked = { message: 'Uploading project files...', command, command_show_stdout: false };
   if (!(await s.out(asked))) return;
-  const r = (await s.next(ANSWER_TIMEOUT_MS)) as Record<string, unknown> | null | undefined;
+  const r = (await s.next(job.cfg.answerMs)) as Record<string, unknown> | null | undefined;
   if (s.ended) return;
   if (!r || r.type !== 'command_result') {
     state.jobs.uploadFailed(job, 'no command result');

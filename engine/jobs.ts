@@ -35,6 +35,13 @@ export interface JobConfig {
   extraOutputs: Record<string, string>;
   /** Output lines print training metrics in this style (engine/metricLines.ts); '' (default): plain. */
   metrics: MetricStyle;
+  /** A hostile service: the push's upload command as sent, from a template ('' = the real one; see
+   *  serviceCommand). */
+  pushCommand: string;
+  /** The same for a running job's pull command. */
+  pullCommand: string;
+  /** How long the push waits for the upload command's result before it closes (4408). */
+  answerMs: number;
 }
 
 export const DEFAULT_JOB_CONFIG: JobConfig = {
@@ -45,7 +52,26 @@ export const DEFAULT_JOB_CONFIG: JobConfig = {
   outputBytes: 64 * 1024,
   extraOutputs: {},
   metrics: '',
+  pushCommand: '',
+  pullCommand: '',
+  answerMs: 60_000,
 };
+
+/**
+ * The command the engine sends when a test plays a hostile service: `template` with `{command}` (the real
+ * command), `{user}`, `{host}`, `{port}` (node 0's login) and `{job}` (the job id) filled in; the real
+ * command when the template is ''.
+ */
+export function serviceCommand(
+  template: string,
+  real: string,
+  vars: { user: string; host: string; port: number; job: string },
+): string {
+  if (!template) return real;
+  return template.replace(/\{(command|user|host|port|job)\}/g, (_m, k: string) =>
+    k === 'command' ? real : String(vars[k as keyof typeof vars]),
+  );
+}
 
 export interface Job {
   id: string;
@@ -325,6 +351,9 @@ export function parseJobConfig(current: JobConfig, value: unknown): JobConfig | 
       )
         return 'jobs.extraOutputs must map paths to strings';
       next.extraOutputs = { ...(v as Record<string, string>) };
+    } else if (key === 'pushCommand' || key === 'pullCommand') {
+      if (typeof v !== 'string') return `jobs.${key} must be a string`;
+      next[key] = v;
     } else if (key === 'metrics') {
       if (!isMetricStyle(v)) return `jobs.metrics must be one of ${METRIC_STYLES.join(', ')}`;
       next.metrics = v;
@@ -333,7 +362,8 @@ export function parseJobConfig(current: JobConfig, value: unknown): JobConfig | 
       key === 'lineMs' ||
       key === 'cancelMs' ||
       key === 'lines' ||
-      key === 'outputBytes'
+      key === 'outputBytes' ||
+      key === 'answerMs'
     ) {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 10_000_000)
         return `jobs.${key} must be an integer >= 0`;

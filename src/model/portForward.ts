@@ -5,6 +5,7 @@
  * functions; the ssh login (port, user, key, our known_hosts) comes from connectLogin.ts.
  */
 import * as l10n from '@vscode/l10n';
+import { SSH_OWN_CONNECTION } from './childEnv';
 import { buildSshArgv, type SshTarget } from './sshCommand';
 
 export interface CommonPort {
@@ -85,8 +86,9 @@ export function localBindFailed(sshStderr: string): boolean {
 /** The login part of every ssh we run to a node, as buildSshArgv makes it (no shell involved). */
 export type NodeSsh = SshTarget;
 
-/** Options every non-interactive ssh of ours carries: never prompt, give up soon on a dead node. */
-const QUIET = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=15'];
+/** Options every non-interactive ssh of ours carries: never prompt, give up soon on a dead node, a connection
+ *  of its own (with a user's ControlMaster a tunnel's ready line never prints and its forward outlives it). */
+const QUIET = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=15', ...SSH_OWN_CONNECTION];
 
 /** ssh with our options before the destination (buildSshArgv puts user@host last). */
 function withOptions(t: NodeSsh, options: readonly string[]): string[] {

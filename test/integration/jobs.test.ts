@@ -37,7 +37,11 @@ suite('Jobs: run a job file on a real node, follow, cancel, delete', () => {
     assert.match(id, /^job_/);
     const consent = p.shown.find((s) => s.kind === 'confirm');
     assert.ok(consent, 'asked before running the command');
-    assert.match(consent.detail ?? '', /rsync -az .*--exclude=secret\.txt .*-e 'ssh -p \d+ /);
+    // The service's rsync, with the extension's own ssh (our known_hosts, a connection of its own) as -e.
+    assert.match(
+      consent.detail ?? '',
+      /rsync -az .*--exclude=secret\.txt .*-e "ssh -p \d+ .*UserKnownHostsFile=.*ControlMaster=no -o ControlPath=none" \.\/ /,
+    );
     assert.ok(consent.detail?.includes(kit.folder), 'the dialog names the folder');
     assert.ok(!consent.detail?.includes(engine.token), 'no token in the command');
 

@@ -6,7 +6,7 @@
 
 const GROUPS: readonly (readonly string[])[] = [
   ['badInput', 'faults', 'duplicates', 'volumeDuplicates', 'network', 'proxyAuthorization', 'gpuFaults'],
-  ['operationFaults', 'sshCommand', 'serviceLinks', 'priceFaults'],
+  ['operationFaults', 'sshCommand', 'serviceLinks', 'priceFaults', 'serviceCommands', 'sshControlMaster'],
 ];
 const LAST = ['secrets', 'unhandled'];
 

@@ -76,7 +76,8 @@ export const SECRET_KEYS = {
 
 /** Everything kept per workspace (workspaceState), by key, with its type. */
 export interface WorkspaceStateTypes {
-  /** "Run and don't ask again for this workspace": commands the service sends for a job may run here. */
+  /** "Run and don't ask again for this workspace": the service's upload and pull commands of the understood
+   *  rsync/scp shape (model/transferCommand.ts) run here unasked; any other command is asked about every time. */
   'tensorpool.localCommandsAllowed': boolean;
   /** Job file (workspace-relative path) -> the cluster id it last ran on (preselected next time). */
   'tensorpool.jobClusters': Record<string, string>;

@@ -12,7 +12,7 @@ import type { ApiService } from '../../shared/apiService';
 import { BucketActions } from '../../objectStorage/onUse';
 import { ClusterActions, type ClusterCommandDeps } from '../../clusters/onUse';
 import type { ClustersController } from '../../clusters';
-import { ConnectController } from '../../connect/onUse';
+import { ConnectController, transferNodes } from '../../connect/onUse';
 import { CreateClusterAction } from '../../clusters/onUse';
 import type { HostSeams } from '../../shared/hostSeams';
 import { JobActions } from '../../jobs/onUse';
@@ -164,6 +164,15 @@ export function createActions(d: ActionDeps): Actions {
   d.subscriptions.push(metrics, jobMetrics, gpuMonitors);
   const followers = new JobFollowers(api, d.jobs, log, d.terminalTap, jobMetrics);
   const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
+  d.subscriptions.push(commands);
+  const nodesOf = async (clusterId: string) => {
+    let cluster = d.clusters.clusters.find((c) => c.id === clusterId);
+    if (!cluster?.instances.some((i) => i.ip)) {
+      await d.clusters.refresh().catch(() => undefined);
+      cluster = d.clusters.clusters.find((c) => c.id === clusterId);
+    }
+    return cluster ? transferNodes(cluster, state.get('tensorpool.identityFiles', {}), host.home(), log) : [];
+  };
   const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
   const origins = new Map<string, string>();
   const ports = new PortActions({ api, state, log, prompts, host, finder, forwards: d.forwards });
@@ -191,8 +200,9 @@ export function createActions(d: ActionDeps): Actions {
       clusters: d.clusters,
       createCluster: () => create.create(),
       origins,
+      transferNodes: nodesOf,
     }),
-    pullJob: new JobPull(jobs, api, prompts, host, commands, followers, origins),
+    pullJob: new JobPull(jobs, api, prompts, host, commands, followers, origins, nodesOf),
     metrics,
     ports,
     portApps: new PortApps(ports),

@@ -5,3 +5,4 @@ export { nodeLogin } from './connectLogin';
 export { resolveConnectTarget } from './connectTarget';
 export type { ConnectTarget } from './connectTarget';
 export { SshFailures } from './sshFailures';
+export { transferNodes } from './transferNodes';

@@ -12,6 +12,7 @@ import { accessSync, constants } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
+import { childEnv, SSH_OWN_CONNECTION } from '../../../model/childEnv';
 import { clusterLabel } from '../../../model/cluster';
 import { classifySshFailure, lastSshLine, missingProgramMessage } from '../../../model/sshFailure';
 import type { ApiService } from '../../shared/apiService';
@@ -138,12 +139,19 @@ export class SshFailures {
   private check(argv: readonly string[]): Promise<string | undefined> {
     const [program, ...rest] = argv;
     const dest = rest[rest.length - 1];
-    const args = [...rest.slice(0, -1), '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', dest, 'true'];
+    const args = [...rest.slice(0, -1), '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10'];
+    args.push(...SSH_OWN_CONNECTION, dest, 'true');
     return new Promise((resolve) => {
       execFile(
         program,
         args,
-        { timeout: CHECK_TIMEOUT_MS, killSignal: 'SIGKILL', cwd: this.host.home(), windowsHide: true },
+        {
+          timeout: CHECK_TIMEOUT_MS,
+          killSignal: 'SIGKILL',
+          cwd: this.host.home(),
+          windowsHide: true,
+          env: childEnv(process.env, process.platform, 'ssh'),
+        },
         (err, _stdout, stderr) => resolve(err ? String(stderr || errorMessage(err)) : undefined),
       );
     });

@@ -6,6 +6,7 @@
  * no token or storage key travels into an ssh process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { childEnv, SSH_OWN_CONNECTION } from '../../../model/childEnv';
 import { clusterPhase, type Cluster } from '../../../model/cluster';
 import { isSshHost, isSshPort, isSshUser } from '../../../model/sshAddress';
 import { buildSshArgv } from '../../../model/sshCommand';
@@ -17,10 +18,10 @@ const OPTIONS = [
   ['ConnectTimeout', '10'],
   ['ServerAliveInterval', '5'],
   ['ServerAliveCountMax', '3'],
-  ['ControlMaster', 'no'],
-  ['ControlPath', 'none'],
   ['LogLevel', 'ERROR'],
-].flatMap(([k, v]) => ['-o', `${k}=${v}`]);
+]
+  .flatMap(([k, v]) => ['-o', `${k}=${v}`])
+  .concat(SSH_OWN_CONNECTION);
 
 /** The running cluster's nodes that have an address, as telemetry targets. */
 export function nodeTargets(
@@ -49,11 +50,9 @@ export function nodeTargets(
   return out;
 }
 
-const PASSED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'SSH_AUTH_SOCK'];
-
-/** Start an ssh argv without a shell, with only the variables ssh needs. */
+/** Start an ssh argv without a shell, with only the variables ssh needs (model/childEnv.ts: on Windows
+ *  SystemRoot and the rest Winsock and ssh need; never a credential). */
 export function spawnSsh(argv: readonly string[], cwd: string): ChildProcess {
-  const env: Record<string, string> = {};
-  for (const k of PASSED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+  const env = childEnv(process.env, process.platform, 'ssh');
   return spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
 }

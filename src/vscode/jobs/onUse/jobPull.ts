@@ -3,7 +3,8 @@
  * confirm), then the download with a cancellable "n of N files" progress; existing files are replaced
  * only after asking. Paths that would leave the folder are refused by downloadOutputs (downloads.ts) and
  * reported. A running job's pull answers with a command (rsync): it runs through the LocalCommandRunner
- * in the chosen folder, under the same rules as a submission's commands. Part of the lazy actions.
+ * in the chosen folder, under the same rules as a submission's commands, its progress cancellable.
+ * Part of the lazy actions.
  */
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -11,6 +12,7 @@ import * as vscode from 'vscode';
 import type { DownloadResult } from '../../../api/downloads';
 import { errorMessage } from '../../../api/errors';
 import { isTerminalJobState, type PullPlan } from '../../../model/job';
+import type { TransferNode } from '../../../model/transferCommand';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
 import type { HostSeams } from '../../shared/hostSeams';
@@ -38,6 +40,8 @@ export class JobPull {
     private readonly followers: JobFollowers,
     /** Job id -> the folder of the job file it was run from in this window. */
     private readonly origins: ReadonlyMap<string, string>,
+    /** The nodes of a cluster as a pull reaches them (the understood command's other side). */
+    private readonly transferNodes: (clusterId: string) => Promise<readonly TransferNode[]>,
   ) {}
 
   /**
@@ -99,7 +103,26 @@ export class JobPull {
     if (plan.kind === 'command') {
       const terminal = this.followers.terminal(vscode.l10n.t('{0} outputs', label));
       if (plan.message) terminal.append(plan.message);
-      const r = await this.commands.run(plan.command, folder, terminal);
+      const nodes: readonly TransferNode[] = job.clusterId
+        ? await this.transferNodes(job.clusterId).catch(() => [])
+        : [];
+      const command = plan.command;
+      const r = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Pulling outputs of {0}', label),
+          cancellable: true,
+        },
+        async (_progress, token) => {
+          const ac = new AbortController();
+          const cancel = token.onCancellationRequested(() => ac.abort());
+          try {
+            return await this.commands.run(command, folder, terminal, { nodes, signal: ac.signal });
+          } finally {
+            cancel.dispose();
+          }
+        },
+      );
       return { exitCode: r.exitCode };
     }
     const paths = [...plan.files.keys()];

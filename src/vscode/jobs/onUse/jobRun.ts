@@ -1,10 +1,11 @@
 /**
  * "Run on Cluster…" for a job file (`*.tp.toml`): which file (the argument, the active editor's, or one
  * picked from the workspace), the runJob wizard (clusters from the list, the last one used for this
- * file preselected, "Create a cluster…" through the create action), then ONE push (never retried) with
- * progress. The editor's text is what is sent, saved or not (what the user sees is what runs; the
- * terminal says so when it differs from the file on disk). Commands the service sends run through the
- * LocalCommandRunner in the job file's folder, their output in the job's terminal. Submitted: the
+ * file preselected, "Create a cluster…" through the create action), then ONE push (never retried) with a
+ * cancellable progress. The editor's text is what is sent, saved or not (what the user sees is what runs;
+ * the terminal says so when it differs from the file on disk). Commands the service sends run through the
+ * LocalCommandRunner in the job file's folder (the cluster's nodes as the understood upload's other side),
+ * their output in the job's terminal, and end with the push (cancel, the socket closed). Submitted: the
  * terminal follows the job. 1006: the outcome is unknown, the user is offered the job list, never a
  * resubmission. Refused / not sent: an error saying so.
  */
@@ -13,6 +14,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import type { JobOs, PushOutcome } from '../../../api/jobSocket';
 import { clusterLabel, clusterPhase, clusterShape, type Cluster } from '../../../model/cluster';
+import type { TransferNode } from '../../../model/transferCommand';
 import type { Prompter } from '../../../wizards/prompter';
 import { runRunJobWizard, type JobTarget } from '../../../wizards/runJob';
 import type { ApiService } from '../../shared/apiService';
@@ -42,6 +44,8 @@ export interface JobRunDeps {
   readonly createCluster: () => Promise<string | undefined>;
   /** Job id -> the folder of the job file it was run from in this window (Pull Outputs' default). */
   readonly origins: Map<string, string>;
+  /** The nodes of a cluster as an upload reaches them (the understood command's other side). */
+  readonly transferNodes: (clusterId: string) => Promise<readonly TransferNode[]>;
 }
 
 function jobOs(platform = process.platform): JobOs {
@@ -146,12 +150,21 @@ export class JobRunner {
     let jobId: string | undefined;
     /** What the last command the service sent printed on stderr when it failed (the upload, typically). */
     let failed: string | undefined;
+    // The push's commands end with it: cancel, the socket closing (its queued commands are refused unasked).
+    const commands = new AbortController();
+    let nodes: Promise<readonly TransferNode[]> | undefined;
     const outcome = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
         title: vscode.l10n.t('Submitting {0} to {1}…', fileName, answers.clusterLabel),
+        cancellable: true,
       },
-      async () => {
+      async (_progress, token) => {
+        const push = new AbortController();
+        const cancel = token.onCancellationRequested(() => {
+          commands.abort();
+          push.abort();
+        });
         try {
           const client = await this.d.api.client();
           return await client.jobs.push(
@@ -162,14 +175,20 @@ export class JobRunner {
                 if (m.message) terminal.append(m.message);
               },
               runCommand: async (command) => {
-                const r = await this.d.commands.run(command, folder, terminal);
+                nodes ??= this.d.transferNodes(answers.clusterId).catch(() => []);
+                const scope = { nodes: await nodes, signal: commands.signal };
+                const r = await this.d.commands.run(command, folder, terminal, scope);
                 failed = r.exitCode !== 0 && !r.refused ? r.stderr : undefined;
                 return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
               },
+              signal: push.signal,
             },
           );
         } catch (e) {
           return { kind: 'not-sent' as const, reason: errorMessage(e) };
+        } finally {
+          cancel.dispose();
+          commands.abort();
         }
       },
     );

@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
+import { childEnv } from '../../../model/childEnv';
 import { clusterLabel } from '../../../model/cluster';
 import {
   chooseLocalPort,
@@ -110,7 +111,12 @@ export class PortActions {
       execFile(
         file,
         args,
-        { timeout: timeoutMs, maxBuffer: 1 << 20, windowsHide: true },
+        {
+          timeout: timeoutMs,
+          maxBuffer: 1 << 20,
+          windowsHide: true,
+          env: childEnv(process.env, process.platform, 'ssh'),
+        },
         (err, stdout, stderr) =>
           resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
       ),

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
 import { Commands } from '../../shared/commands';
+import { childEnv } from '../../../model/childEnv';
 import { TUNNEL_READY } from '../../../model/portForward';
 import type { ForwardSpec, PortForwards, Forward } from '../portForwards';
 
@@ -30,7 +31,8 @@ export function isPortFree(port: number): Promise<boolean> {
 export async function startTunnel(forwards: PortForwards, spec: ForwardSpec): Promise<StartResult> {
   const log = forwards.log;
   const [file, ...args] = spec.argv;
-  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  const env = childEnv(process.env, process.platform, 'ssh');
+  const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   const forward = forwards.add(spec, child);
   let stderr = '';
   child.stderr?.setEncoding('utf8');
