@@ -116,6 +116,14 @@ export function knownHostsRef(knownHostsPath: string, home?: string): string {
 /** The name a node's host key is stored under: its alias and the cluster id, so a new cluster that
  *  reuses the address (or the alias) never meets the old key. */
 export function hostKeyAlias(alias: string, clusterId: string): string {
+  if (!ALIAS.test(alias) || !CLUSTER_ID.test(clusterId))
+    throw new ConfigError(
+      'invalid-value',
+      l10n.t(
+        'the cluster id {0} may only contain letters, digits, _ . -',
+        JSON.stringify(oneLine(clusterId)),
+      ),
+    );
   return `${alias}.${clusterId}`;
 }
 

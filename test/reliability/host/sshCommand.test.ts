@@ -228,6 +228,60 @@ suite('Reliability: hostile ssh commands from the service', () => {
     );
   });
 
+  test("no address, a command the allow-list accepts: asked first, naming its host; declined, nothing runs; agreed, the extension's checking goes first", async () => {
+    // Before: with no address to hold the destination to, this started a terminal at once, to whatever
+    // host it named, with host key checking off (the marker: a terminal that opened without a question).
+    await answer(`ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null ubuntu@${ip}`);
+    const p = new ScriptedPrompter([ESCAPE]);
+    ext.setPrompter(p);
+    const terminalsBefore = vscode.window.terminals.length;
+    assert.equal(await openTerminal(noAddress()), undefined, 'declined: no terminal');
+    assert.equal(vscode.window.terminals.length, terminalsBefore, 'nothing started without an answer');
+    assert.equal(p.shown.length, 1, 'asked once');
+    assert.match(
+      p.shown[0].message ?? '',
+      new RegExp(`did not give the address .* connects to ${escaped(ip)}`),
+    );
+    assert.deepEqual(p.shown[0].items, ['Run in Terminal', 'Copy Command']);
+    const ours = [
+      '-o',
+      `UserKnownHostsFile=${path.join(scratch, '.ssh', 'tensorpool', 'known_hosts')}`,
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-o',
+      `HostKeyAlias=${hostAlias(node.cluster.name ?? node.cluster.id, 1)}.${node.cluster.id}`,
+      '-o',
+      'PasswordAuthentication=no',
+      '-o',
+      'KbdInteractiveAuthentication=no',
+    ];
+    const expected = [
+      'ssh',
+      ...ours,
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      `ubuntu@${ip}`,
+    ];
+    assert.ok(p.shown[0].detail?.includes(formatCommand(expected)), p.shown[0].detail);
+
+    // A known_hosts of the service's choosing is refused outright, even when asked about.
+    await control.clearFaults();
+    await answer(`ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=~/.ssh/known_hosts ubuntu@${ip}`);
+    const q = new ScriptedPrompter([ESCAPE]);
+    ext.setPrompter(q);
+    assert.equal(await openTerminal(noAddress()), undefined);
+    assert.match(q.shown[0].detail ?? '', /UserKnownHostsFile/);
+
+    await control.clearFaults();
+    await answer(`ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null ubuntu@${ip}`);
+    ext.setPrompter(new ScriptedPrompter(['Run in Terminal']));
+    const terminal = await openTerminal(noAddress());
+    assert.ok(terminal, 'agreed: a terminal');
+    assert.deepEqual(argvOf(terminal), expected, 'what runs is what was shown');
+  });
+
   test('no address and too long to show: not asked, not run, the user is told why', async () => {
     await answer(`ssh ${'-v '.repeat(50_000)}ubuntu@${ip}`);
     const p = new ScriptedPrompter([]);
