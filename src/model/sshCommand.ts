@@ -3,6 +3,7 @@
  * from the settings when the service offers none.
  */
 import * as l10n from '@vscode/l10n';
+import { isHostKeyAlias } from './sshAddress';
 
 /** Split a command line into argv (no shell is involved, so nothing in it is interpreted). */
 export function splitCommand(command: string): string[] {
@@ -49,7 +50,7 @@ export interface SshTarget {
  *  user@host` as argv (port 22 is not spelt out); run without a shell. */
 export function buildSshArgv(t: SshTarget): string[] {
   // The alias comes from the cluster id (the service's text): one word ssh reads as a name, or nothing runs.
-  if (t.hostKeyAlias !== undefined && !/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/.test(t.hostKeyAlias))
+  if (t.hostKeyAlias !== undefined && !isHostKeyAlias(t.hostKeyAlias))
     throw new Error(
       l10n.t('{0} is not a host key alias ssh can be given', JSON.stringify(t.hostKeyAlias.slice(0, 80))),
     );

@@ -8,7 +8,7 @@
  * first value it reads.
  */
 import * as l10n from '@vscode/l10n';
-import { isSshPort, isSshUser } from './sshAddress';
+import { isHostKeyAlias, isSshPort, isSshUser } from './sshAddress';
 
 type Check = (value: string) => boolean;
 
@@ -63,11 +63,6 @@ const ALLOWED: Record<string, Check> = {
   user: isSshUser,
   identityfile: keyFile,
 };
-
-/** A HostKeyAlias value the extension writes (`<alias>.<cluster id>`): one word ssh reads as a name. */
-export function isHostKeyAlias(v: string): boolean {
-  return /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/.test(v);
-}
 
 /**
  * The options the extension puts first in any service ssh command it runs (ssh keeps the first value of

@@ -18,6 +18,7 @@ import {
   type GpuReading,
 } from '../../model/gpu';
 import type { NodeTelemetry } from './gpuSampler';
+import { md } from '../shared/tooltipText';
 
 let busyIcon: vscode.ThemeIcon | undefined;
 let idleIcon: vscode.ThemeIcon | undefined;
@@ -71,9 +72,10 @@ export function gpuItem(g: GpuReading): vscode.TreeItem {
 
 /** The tooltip lines the node's telemetry adds (a table of its GPUs and their processes). */
 export function gpuTooltipLines(t: NodeTelemetry | undefined): string[] {
-  if (!t?.state) return t?.unreachable ? ['', vscode.l10n.t('Not answering: {0}', t.unreachable)] : [];
+  // ssh's stderr and nvidia-smi's words are the node's text: escaped, never Markdown of their own.
+  if (!t?.state) return t?.unreachable ? ['', vscode.l10n.t('Not answering: {0}', md(t.unreachable))] : [];
   const when = t.time ? vscode.l10n.t('Sampled at {0}', clock(t.time)) : '';
   const stale = t.stale ? vscode.l10n.t(' (stale: the node stopped answering)') : '';
-  if (t.state.kind !== 'ok') return ['', `${nodeStateWords(t.state)}`, '', `_${when}${stale}_`];
+  if (t.state.kind !== 'ok') return ['', md(nodeStateWords(t.state) ?? ''), '', `_${when}${stale}_`];
   return ['', gpuTable(t.state.sample.gpus, t.state.processes), '', `_${when}${stale}_`];
 }

@@ -27,6 +27,7 @@ import type { Log } from '../../shared/log';
 import { nodeLogin } from './connectLogin';
 import { configWriters } from '../../shared/lazyConfig';
 import type { StoredState } from '../../shared/storedState';
+import { notices } from '../../shared/notices';
 
 export type SshChoice =
   /** Run (or copy) this argv. `built`: the extension made it; `checked`: false only when the user agreed
@@ -77,7 +78,7 @@ export class SshCommandChooser {
       enforced = enforcedSshOptions(login.knownHosts, login.keyAlias);
     } catch (e) {
       this.log.warn(`No ssh command for ${t.instance.id}: ${errorMessage(e)}`);
-      void vscode.window.showWarningMessage(
+      void notices.showWarningMessage(
         vscode.l10n.t(
           'TensorPool cannot connect to node {0} of {1}: {2}',
           t.node,
@@ -114,7 +115,7 @@ export class SshCommandChooser {
     );
     const built = await this.ready(this.built(t));
     if (built) {
-      void vscode.window.showWarningMessage(
+      void notices.showWarningMessage(
         vscode.l10n.t(
           "TensorPool did not use the service's SSH command for node {0} of {1}: {2}. It uses {3}, built from the node's address, instead.",
           t.node,
@@ -216,7 +217,7 @@ export class SshCommandChooser {
   ): Promise<SshChoice> {
     const node = clusterLabel(t.cluster);
     if (!refusal.showable) {
-      void vscode.window.showWarningMessage(
+      void notices.showWarningMessage(
         vscode.l10n.t(
           "TensorPool did not use the service's SSH command for node {0} of {1}: {2}. The node has no address to connect to instead.",
           t.node,
