@@ -150,6 +150,21 @@ export class ConnectController {
     return removeClusterHosts(this.paths(), clusterId, this.renderOptions(), this.log);
   }
 
+  /**
+   * Clusters a complete list no longer has (destroyed elsewhere): their host entries and host keys go
+   * (connectLogin.ts, atomic writes), and the key file remembered for each is forgotten (the key file
+   * itself stays: it may be the user's own key, used elsewhere too).
+   */
+  async forgetClusters(clusterIds: readonly string[]): Promise<void> {
+    for (const id of clusterIds) await this.removeHosts(id);
+    const all = { ...this.state.get('tensorpool.identityFiles', {}) };
+    const known = clusterIds.filter((id) => id in all);
+    if (known.length === 0) return;
+    for (const id of known) delete all[id];
+    await this.state.update('tensorpool.identityFiles', all);
+    this.log.info(`Forgot the key files remembered for ${known.join(', ')}, which are gone.`);
+  }
+
   rememberIdentity(clusterId: string, publicKeyPath: string): Thenable<void> {
     const all = { ...this.state.get('tensorpool.identityFiles', {}) };
     all[clusterId] = privateKeyPath(publicKeyPath);
