@@ -282,6 +282,23 @@ suite('Reliability: hostile ssh commands from the service', () => {
     assert.deepEqual(argvOf(terminal), expected, 'what runs is what was shown');
   });
 
+  test('a cluster id that is not one plain word never reaches an ssh argument (HostKeyAlias)', async () => {
+    const m = 'marker-cluster-id';
+    await control.clearFaults();
+    const hostile = {
+      ...node,
+      cluster: { ...node.cluster, id: `c-1\nProxyCommand ${write(m)}` },
+    };
+    const mark = spy.notifications.length;
+    const terminalsBefore = vscode.window.terminals.length;
+    assert.equal(await openTerminal(hostile), undefined, 'no terminal');
+    assert.equal(vscode.window.terminals.length, terminalsBefore);
+    assert.ok(!existsSync(marker(m)), `${m} was not written`);
+    const told = spy.since(mark).find((n) => /cannot connect to node/.test(n.message));
+    assert.ok(told, `told why: ${JSON.stringify(spy.since(mark))}`);
+    assert.match(told.message, /cluster id may only contain/);
+  });
+
   test('no address and too long to show: not asked, not run, the user is told why', async () => {
     await answer(`ssh ${'-v '.repeat(50_000)}ubuntu@${ip}`);
     const p = new ScriptedPrompter([]);

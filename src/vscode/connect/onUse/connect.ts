@@ -13,7 +13,7 @@ import { isSshHost } from '../../../model/sshAddress';
 import { privateKeyPath, remoteHomeFolder, remoteSshHost } from '../../../model/sshCommand';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
-import { knownHostsRefFor, nodeLogin, removeClusterHosts, tildeHome } from './connectLogin';
+import { forgetClusters, knownHostsRefFor, nodeLogin, removeClusterHosts, tildeHome } from './connectLogin';
 import { copiedMessage, SshCommandChooser } from './connectSsh';
 import { SshFailures } from './sshFailures';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
@@ -150,19 +150,9 @@ export class ConnectController {
     return removeClusterHosts(this.paths(), clusterId, this.renderOptions(), this.log);
   }
 
-  /**
-   * Clusters a complete list no longer has (destroyed elsewhere): their host entries and host keys go
-   * (connectLogin.ts, atomic writes), and the key file remembered for each is forgotten (the key file
-   * itself stays: it may be the user's own key, used elsewhere too).
-   */
-  async forgetClusters(clusterIds: readonly string[]): Promise<void> {
-    for (const id of clusterIds) await this.removeHosts(id);
-    const all = { ...this.state.get('tensorpool.identityFiles', {}) };
-    const known = clusterIds.filter((id) => id in all);
-    if (known.length === 0) return;
-    for (const id of known) delete all[id];
-    await this.state.update('tensorpool.identityFiles', all);
-    this.log.info(`Forgot the key files remembered for ${known.join(', ')}, which are gone.`);
+  /** Clusters a complete list no longer has (destroyed elsewhere): see connectLogin.ts forgetClusters. */
+  forgetClusters(clusterIds: readonly string[]): Promise<void> {
+    return forgetClusters(this.paths(), clusterIds, this.renderOptions(), this.log, this.state);
   }
 
   rememberIdentity(clusterId: string, publicKeyPath: string): Thenable<void> {

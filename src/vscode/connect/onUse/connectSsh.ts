@@ -62,16 +62,7 @@ export class SshCommandChooser {
   ) {}
 
   async choose(t: ConnectTarget, purpose: SshPurpose): Promise<SshChoice> {
-    let serviceText: string | undefined;
-    try {
-      const system =
-        process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux';
-      serviceText = (await (await this.api.client()).sshCommand(t.instance.id, system)).command;
-    } catch (e) {
-      this.log.info(`GET /ssh/${t.instance.id} unavailable (${errorMessage(e)}); building the command.`);
-    }
-    if (serviceText === undefined)
-      return (await this.ready(this.built(t))) ?? { kind: 'none', noAddress: true };
+    // The cluster id reaches ssh's arguments (HostKeyAlias): one that is not a plain word stops here.
     let enforced: string[];
     try {
       const login = nodeLogin(t.cluster, t.instance, {}, this.host.home());
@@ -88,6 +79,16 @@ export class SshCommandChooser {
       );
       return { kind: 'none', noAddress: false };
     }
+    let serviceText: string | undefined;
+    try {
+      const system =
+        process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux';
+      serviceText = (await (await this.api.client()).sshCommand(t.instance.id, system)).command;
+    } catch (e) {
+      this.log.info(`GET /ssh/${t.instance.id} unavailable (${errorMessage(e)}); building the command.`);
+    }
+    if (serviceText === undefined)
+      return (await this.ready(this.built(t))) ?? { kind: 'none', noAddress: true };
     const verdict = checkSshCommand(serviceText, { expectedHost: t.instance.ip, enforced });
     if (verdict.ok) {
       // Checked; still, where the node's address is known the extension's own ssh logs in: the same
