@@ -250,6 +250,27 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
       headers: { authorization: `Bearer ${engine.token}` },
     });
     assert.ok(res.ok, `DELETE ${res.status}`);
+    // A text-only answer and an error are not complete lists: nothing is removed on them.
+    await until(
+      'gone at the service',
+      async () => {
+        const r = await fetch(`${engine.url}/cluster/list`, {
+          headers: { authorization: `Bearer ${engine.token}` },
+        });
+        return !JSON.stringify(await r.json()).includes(id);
+      },
+      20_000,
+    );
+    for (const fault of [
+      { status: 200, body: { message: 'See the dashboard.' } },
+      { status: 500, body: { detail: 'boom' } },
+    ]) {
+      await control.fault({ method: 'GET', path: '/cluster/list', times: -1, ...fault });
+      await ext.refresh();
+      await sleep(1500);
+      assert.match(own(), /Host tp-elsewhere-1\n/, `kept after ${JSON.stringify(fault)}`);
+      await control.clearFaults();
+    }
     await until(
       'gone from the list',
       async () => {
