@@ -9,17 +9,19 @@ import * as vscode from 'vscode';
 import { inertLinks } from '../../model/shownText';
 
 type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+type Kind = 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage';
+/** vscode.window's own method (looked up at each call, as a method of vscode.window), links made inert. */
 const inert =
-  (show: () => Show): Show =>
+  (kind: Kind): Show =>
   (message, ...rest) =>
-    show()(inertLinks(String(message)), ...rest);
+    (vscode.window as unknown as Record<Kind, Show>)[kind].call(
+      vscode.window,
+      inertLinks(String(message)),
+      ...rest,
+    );
 
 export const notices = {
-  showInformationMessage: inert(
-    () => vscode.window.showInformationMessage,
-  ) as typeof vscode.window.showInformationMessage,
-  showWarningMessage: inert(
-    () => vscode.window.showWarningMessage,
-  ) as typeof vscode.window.showWarningMessage,
-  showErrorMessage: inert(() => vscode.window.showErrorMessage) as typeof vscode.window.showErrorMessage,
+  showInformationMessage: inert('showInformationMessage') as typeof vscode.window.showInformationMessage,
+  showWarningMessage: inert('showWarningMessage') as typeof vscode.window.showWarningMessage,
+  showErrorMessage: inert('showErrorMessage') as typeof vscode.window.showErrorMessage,
 };

@@ -161,6 +161,17 @@ suite('Reliability: hostile ssh commands from the service', () => {
     });
   }
 
+  test('a link in the refused command is inert in the warning that quotes it', async () => {
+    await answer(`[Run](command:workbench.action.terminal.new) ubuntu@${ip}`);
+    const mark = spy.notifications.length;
+    const terminal = await openTerminal();
+    assert.ok(terminal);
+    const told = spy.since(mark).find((n) => /did not use the service's SSH command/.test(n.message));
+    assert.ok(told, JSON.stringify(spy.since(mark)));
+    assert.ok(told.message.includes('[Run] (command:workbench.action.terminal.new)'), told.message);
+    assert.ok(!told.message.includes(']('), `no link: ${told.message}`);
+  });
+
   test("the engine's plain answer is checked; the terminal runs the extension's own ssh to the same node", async () => {
     await control.clearFaults();
     const mark = spy.notifications.length;
