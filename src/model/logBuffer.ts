@@ -88,7 +88,7 @@ const SGR = /^\x1b\[[0-9;:]*m$/;
  */
 export function coloursOnly(text: string): string {
   // Most log lines hold no escape or control character: no replacement then.
-  return /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(text.replace(/\r\n?/g, '\n'))
+  return /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(text)
     ? text.replace(CONTROL, (m) => (SGR.test(m) ? m : ''))
     : text;
 }
