@@ -51,6 +51,23 @@ export default tseslint.config(
     rules: { 'tensorpool/l10n': 'error' },
   },
   {
+    // Notifications are shown in one place (src/vscode/shared/notices.ts), which makes the links in
+    // the service's and the nodes' text inert.
+    files: ['src/vscode/**/*.ts'],
+    ignores: ['src/vscode/shared/notices.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[object.property.name='window'][property.name=/^show(Information|Warning|Error)Message$/]",
+          message:
+            'Show notifications through notices (src/vscode/shared/notices.ts), which makes links inert.',
+        },
+      ],
+    },
+  },
+  {
     // The layer rules (eslint/layersRule.mjs): no `vscode` in src/api, src/config, src/model, src/s3 and
     // src/wizards; nothing in src/ imports engine/ or test/; the engine imports nothing from src/.
     files: ['src/**/*.ts', 'engine/**/*.ts'],

@@ -9,7 +9,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { editTextFile, type AtomicWriteOptions, type WriteResult } from './atomicWrite';
-import { hostKeyAlias, listClusterHostEntries } from './sshHosts';
+import { listClusterHostEntries } from './sshHosts';
 
 /** The names ssh stores a host's key under: `[host]:port`, or the bare host on port 22. */
 export function knownHostName(host: string, port = 22): string {
@@ -22,7 +22,7 @@ export function knownHostNamesForCluster(lines: readonly string[], clusterId: st
   for (const e of listClusterHostEntries(lines)
     .filter((c) => c.clusterId === clusterId)
     .flatMap((c) => c.hosts)) {
-    names.add(hostKeyAlias(e.alias, clusterId).toLowerCase());
+    names.add(`${e.alias}.${clusterId}`.toLowerCase()); // as hostKeyAlias writes it; read back, never refused
     if (e.hostName) names.add(knownHostName(e.hostName, e.port));
   }
   return [...names];

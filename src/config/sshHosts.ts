@@ -113,9 +113,11 @@ export function knownHostsRef(knownHostsPath: string, home?: string): string {
   return sshPath(knownHostsPath, home);
 }
 
-/** The name a node's host key is stored under: its alias and the cluster id, so a new cluster that
- *  reuses the address (or the alias) never meets the old key. */
+/** The name a node's host key is stored under: its alias and the cluster id (checked: it reaches ssh's
+ *  arguments), so a new cluster that reuses the address (or the alias) never meets the old key. */
 export function hostKeyAlias(alias: string, clusterId: string): string {
+  const why = l10n.t('the cluster id may only contain letters, digits, _ . -');
+  if (!ALIAS.test(alias) || !CLUSTER_ID.test(clusterId)) throw new ConfigError('invalid-value', why);
   return `${alias}.${clusterId}`;
 }
 

@@ -75,6 +75,24 @@ export class LogBuffer {
   }
 }
 
+/** A terminal's escape and control sequences: CSI, OSC (to BEL, ST or the line's end), DCS/SOS/PM/APC
+ *  strings, other ESC sequences, a lone ESC, C0 controls but tab, line feed and carriage return, and C1. */
+const CONTROL =
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]/g;
+const SGR = /^\x1b\[[0-9;:]*m$/;
+
+/**
+ * A job's text as a terminal may receive it: colours and styles (SGR, `ESC[…m`) pass; every other
+ * control sequence is removed, so the service or a job cannot put a link in the terminal (OSC 8), change
+ * its title (OSC 0/2), move the cursor over what was printed, write to the clipboard (OSC 52) or query it.
+ */
+export function coloursOnly(text: string): string {
+  // Most log lines hold no escape or control character: no replacement then.
+  return /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(text)
+    ? text.replace(CONTROL, (m) => (SGR.test(m) ? m : ''))
+    : text;
+}
+
 /** Terminal line endings: every bare \n becomes \r\n (a \r\n stays as it is). */
 export function toTerminal(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');

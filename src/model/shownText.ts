@@ -27,3 +27,16 @@ export function hiddenCharacter(text: string): string | undefined {
 export function inertLinks(text: string): string {
   return text.includes('](') ? text.replace(/\]\(/g, '] (') : text;
 }
+
+/**
+ * Text from the service or a node made literal inside Markdown (a tooltip): every character Markdown
+ * gives a meaning is escaped (links, images, emphasis, code, HTML, tables, headings, lists), the `:` of
+ * `://` too so a bare `https://…` is not turned into a link (a `www.` has its `.` escaped), and line
+ * breaks become spaces.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\r?\n|\r/g, ' ')
+    .replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&')
+    .replace(/:(?=\/\/)/g, '\\:');
+}

@@ -28,3 +28,8 @@ export function isSshUser(user: string): boolean {
 export function isSshPort(port: number): boolean {
   return Number.isInteger(port) && port >= 1 && port <= 65535;
 }
+
+/** A HostKeyAlias value the extension writes (`<alias>.<cluster id>`): one word ssh reads as a name. */
+export function isHostKeyAlias(v: string): boolean {
+  return typeof v === 'string' && /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/.test(v);
+}

@@ -2,6 +2,8 @@
  * SSH command lines: splitting one into argv for a terminal (no shell involved), and the command built
  * from the settings when the service offers none.
  */
+import * as l10n from '@vscode/l10n';
+import { isHostKeyAlias } from './sshAddress';
 
 /** Split a command line into argv (no shell is involved, so nothing in it is interpreted). */
 export function splitCommand(command: string): string[] {
@@ -47,6 +49,11 @@ export interface SshTarget {
 /** `ssh [-p port] [-i key] [-o UserKnownHostsFile=… -o StrictHostKeyChecking=accept-new -o HostKeyAlias=…]
  *  user@host` as argv (port 22 is not spelt out); run without a shell. */
 export function buildSshArgv(t: SshTarget): string[] {
+  // The alias comes from the cluster id (the service's text): one word ssh reads as a name, or nothing runs.
+  if (t.hostKeyAlias !== undefined && !isHostKeyAlias(t.hostKeyAlias))
+    throw new Error(
+      l10n.t('{0} is not a host key alias ssh can be given', JSON.stringify(t.hostKeyAlias.slice(0, 80))),
+    );
   return [
     'ssh',
     ...(t.port !== 22 ? ['-p', String(t.port)] : []),
@@ -59,23 +66,39 @@ export function buildSshArgv(t: SshTarget): string[] {
   ];
 }
 
-/** The port and user an ssh argv (one sshCommandPolicy.ts accepted) logs in with, where it says. */
+/** ssh's options that take a value (its getopt string), so a bundle like `-tp2222` or `-Cp 2222` reads right. */
+const SSH_VALUE_FLAGS = new Set('bceilmopBDEFIJLOPQRSwW');
+
+/** The port and user an ssh argv (one sshCommandPolicy.ts accepted) logs in with, where it says: `-p`,
+ *  `-l` and `-o Port=`/`-o User=` alone, joined (`-p2222`) or bundled after flags (`-tp2222`), and the
+ *  destination's `user@`. */
 export function sshLoginOf(argv: readonly string[]): { port?: number; user?: string } {
   const out: { port?: number; user?: string } = {};
-  for (let i = 1; i < argv.length; i++) {
+  let i = 1;
+  for (; i < argv.length; i++) {
     const a = argv[i];
-    const next = argv[i + 1];
-    if (a === '-p' && next !== undefined) out.port = Number(next);
-    else if (a.startsWith('-p') && /^-p\d+$/.test(a)) out.port = Number(a.slice(2));
-    else if (a === '-l' && next !== undefined) out.user = next;
-    else if (a === '-o' && next !== undefined) {
-      const m = /^\s*(port|user)\s*(?:=|\s)\s*(\S+)\s*$/i.exec(next);
-      if (m && m[1].toLowerCase() === 'port') out.port = Number(m[2]);
-      else if (m) out.user = m[2];
-    } else if (!a.startsWith('-') && i === argv.length - 1 && a.includes('@'))
-      out.user = a.slice(0, a.lastIndexOf('@'));
-    if (['-p', '-l', '-o', '-i'].includes(a)) i++;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') break;
+    for (let j = 1; j < a.length; j++) {
+      if (!SSH_VALUE_FLAGS.has(a[j])) continue;
+      const value = j + 1 < a.length ? a.slice(j + 1) : argv[++i];
+      if (value === undefined) break;
+      if (a[j] === 'p') out.port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+      else if (a[j] === 'l') out.user = value;
+      else if (a[j] === 'o') {
+        const m = /^\s*(port|user)\s*(?:=|\s)\s*(\S+)\s*$/i.exec(value);
+        if (m && m[1].toLowerCase() === 'port') out.port = /^\d{1,5}$/.test(m[2]) ? Number(m[2]) : NaN;
+        else if (m) out.user = m[2];
+      }
+      break;
+    }
   }
+  const dest = argv[i];
+  // ssh takes the destination's user only when -l (or -o User) did not name one.
+  if (dest !== undefined && dest.includes('@')) out.user ??= dest.slice(0, dest.lastIndexOf('@'));
   if (out.port !== undefined && !(Number.isInteger(out.port) && out.port >= 1 && out.port <= 65535))
     delete out.port;
   return out;

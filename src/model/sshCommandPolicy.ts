@@ -51,6 +51,10 @@ export type SshPolicyResult = SshAccepted | { readonly ok: false; readonly refus
 export interface SshPolicyOptions {
   /** The node's address as the cluster listing gave it: the destination must be this host. */
   readonly expectedHost?: string;
+  /** Options placed right after the program in the argv that runs (sshOptions.ts enforcedSshOptions):
+   *  ssh keeps the first value, so the service's host key checking cannot weaken them. Without them a
+   *  command that turns host key checking off is refused. */
+  readonly enforced?: readonly string[];
 }
 
 /** Folders an ssh given with a path may be in (compared with forward slashes, case-insensitively). */
@@ -195,7 +199,9 @@ export function checkSshCommand(text: string, opts: SshPolicyOptions = {}): SshP
       'quote',
       'unbalanced' in split ? l10n.t('a quote is left open') : l10n.t('it has a quote inside a quoted word'),
     );
-  return { ok: true, argv: split, host: walked };
+  if (!opts.enforced && split.some((w) => /^(-o)?\s*stricthostkeychecking\s*(=|\s)\s*(no|off)\s*$/i.test(w)))
+    return refuse('ssh-option', l10n.t('it turns host key checking off'));
+  return { ok: true, argv: [split[0], ...(opts.enforced ?? []), ...split.slice(1)], host: walked };
 }
 
 /** The options and the one destination after the program: the destination's host, or the refusal. */

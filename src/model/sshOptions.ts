@@ -1,11 +1,14 @@
 /**
  * The `-o` options the service's ssh command may carry (sshCommandPolicy.ts): those that cannot run a
  * command, load a library, read another configuration, forward anything, send the environment, write a
- * file of their choosing or connect elsewhere, each with the values it may take. Keys are
- * case-insensitive, as OpenSSH reads them; `Key=value`, `Key value` and `Key = value` are one option.
+ * file of their choosing, connect elsewhere, turn on password prompts or choose which stored host key the
+ * node is checked against, each with the values it may take. Keys are case-insensitive, as OpenSSH reads
+ * them; `Key=value`, `Key value` and `Key = value` are one option. Host key checking itself is never the
+ * service's to weaken: the extension's own options (`enforcedSshOptions`) go first, and ssh keeps the
+ * first value it reads.
  */
 import * as l10n from '@vscode/l10n';
-import { isSshPort, isSshUser } from './sshAddress';
+import { isHostKeyAlias, isSshPort, isSshUser } from './sshAddress';
 
 type Check = (value: string) => boolean;
 
@@ -20,14 +23,13 @@ const oneOf =
     values.includes(v.toLowerCase());
 const yesNo = oneOf('yes', 'no');
 const count: Check = (v) => /^[0-9]{1,6}$/.test(v);
-/** A known_hosts file: nowhere (/dev/null, NUL, none), or one named known_hosts* under ~/.ssh. */
+/** A known_hosts file: nowhere (/dev/null, NUL, none), or the extension's own (~/.ssh/tensorpool/known_hosts);
+ *  never the user's own known_hosts or a path that climbs out (`..`). */
 const knownHostsFiles: Check = (v) =>
   v
     .split(/\s+/)
     .every(
-      (f) =>
-        /^(\/dev\/null|nul|none)$/i.test(f) ||
-        /^~[/\\]\.ssh[/\\](?:[A-Za-z0-9_.-]+[/\\])?known_hosts[A-Za-z0-9_.-]*$/.test(f),
+      (f) => /^(\/dev\/null|nul|none)$/i.test(f) || /^~[/\\]\.ssh[/\\]tensorpool[/\\]known_hosts$/.test(f),
     );
 const keyFile: Check = (v) => v.length > 0 && !v.startsWith('-');
 
@@ -45,21 +47,39 @@ const ALLOWED: Record<string, Check> = {
   compression: yesNo,
   hashknownhosts: yesNo,
   tcpkeepalive: yesNo,
-  passwordauthentication: yesNo,
+  // Only off: a host TensorPool did not check must not get to ask for a password.
+  passwordauthentication: oneOf('no'),
   pubkeyauthentication: oneOf('yes', 'no', 'unbound', 'host-bound'),
-  kbdinteractiveauthentication: yesNo,
+  kbdinteractiveauthentication: oneOf('no'),
+  challengeresponseauthentication: oneOf('no'),
   visualhostkey: yesNo,
   updatehostkeys: oneOf('yes', 'no', 'ask'),
   requesttty: oneOf('yes', 'no', 'force', 'auto'),
   addressfamily: oneOf('any', 'inet', 'inet6'),
   loglevel: oneOf('quiet', 'fatal', 'error', 'info', 'verbose', 'debug', 'debug1', 'debug2', 'debug3'),
-  preferredauthentications: (v) => /^[a-z-]+(,[a-z-]+)*$/.test(v),
+  preferredauthentications: (v) =>
+    /^[a-z-]+(,[a-z-]+)*$/.test(v) && !/(^|,)(password|keyboard-interactive)(,|$)/.test(v),
   port: (v) => /^[0-9]{1,5}$/.test(v) && isSshPort(Number(v)),
   user: isSshUser,
   identityfile: keyFile,
-  // Only the name the host key is looked up under in the known_hosts file (connectSsh.ts sets it).
-  hostkeyalias: (v) => /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/.test(v),
 };
+
+/**
+ * The options the extension puts first in any service ssh command it runs (ssh keeps the first value of
+ * an option): its own known_hosts with accept-new (a changed key refused), the key stored under the
+ * cluster's name for the node when it has one, and no password or keyboard-interactive prompts.
+ */
+export function enforcedSshOptions(knownHosts: string, hostKeyAlias?: string): string[] {
+  if (hostKeyAlias !== undefined && !isHostKeyAlias(hostKeyAlias))
+    throw new Error(l10n.t('{0} is not a host key alias ssh can be given', quote(hostKeyAlias)));
+  return [
+    `UserKnownHostsFile=${knownHosts}`,
+    'StrictHostKeyChecking=accept-new',
+    ...(hostKeyAlias ? [`HostKeyAlias=${hostKeyAlias}`] : []),
+    'PasswordAuthentication=no',
+    'KbdInteractiveAuthentication=no',
+  ].flatMap((o) => ['-o', o]);
+}
 
 /** Refused options with what makes them dangerous (lower-case keys). */
 function dangerOf(key: string): string | undefined {
@@ -98,6 +118,8 @@ function dangerOf(key: string): string | undefined {
     case 'pkcs11provider':
     case 'securitykeyprovider':
       return l10n.t('it sets {0}, which loads a library', key);
+    case 'hostkeyalias':
+      return l10n.t('it sets HostKeyAlias, which chooses the stored host key the node is checked against');
     case 'sendenv':
     case 'setenv':
       return l10n.t('it sets {0}, which sends environment variables to the node', key);

@@ -238,6 +238,52 @@ suite('Connect: Remote-SSH window, SSH terminal, ssh config', () => {
     assert.equal(fs.readFileSync(own, 'utf8'), before, 'the ssh config is unchanged');
   });
 
+  test('a cluster destroyed elsewhere: its hosts go after the next full list; the others stay', async () => {
+    const id = await createRunning('elsewhere', 1);
+    const node = await clusterNode(ext, 'elsewhere');
+    await vscode.commands.executeCommand('tensorpool.openInRemoteSsh', node);
+    const own = () => fs.readFileSync(path.join(home, '.ssh', 'tensorpool', 'config'), 'utf8');
+    assert.match(own(), /Host tp-elsewhere-1\n/);
+    // Destroyed from the command line (straight to the service), not through this window.
+    const res = await fetch(`${engine.url}/cluster/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${engine.token}` },
+    });
+    assert.ok(res.ok, `DELETE ${res.status}`);
+    // A text-only answer and an error are not complete lists: nothing is removed on them.
+    await until(
+      'gone at the service',
+      async () => {
+        const r = await fetch(`${engine.url}/cluster/list`, {
+          headers: { authorization: `Bearer ${engine.token}` },
+        });
+        return !JSON.stringify(await r.json()).includes(id);
+      },
+      20_000,
+    );
+    for (const fault of [
+      { status: 200, body: { message: 'See the dashboard.' } },
+      { status: 500, body: { detail: 'boom' } },
+    ]) {
+      await control.fault({ method: 'GET', path: '/cluster/list', times: -1, ...fault });
+      await ext.refresh();
+      await sleep(1500);
+      assert.match(own(), /Host tp-elsewhere-1\n/, `kept after ${JSON.stringify(fault)}`);
+      await control.clearFaults();
+    }
+    await until(
+      'gone from the list',
+      async () => {
+        await ext.refresh();
+        return !ext.testing.clusters.clusters.some((c) => c.id === id);
+      },
+      20_000,
+    );
+    await until('its hosts removed', () => !own().includes('tp-elsewhere-1'), 10_000);
+    assert.match(own(), /Host tp-gpu-box-1\n[\s\S]*Host tp-gpu-box-2\n/, 'the other cluster’s hosts stay');
+    assert.ok(ext.testing.logTail.some((l) => l.includes(`Removed the SSH hosts of ${id}`)));
+  });
+
   test('block mode: a marked block at the end of ~/.ssh/config; a malformed block is refused and nothing changes', async () => {
     await vscode.workspace
       .getConfiguration('tensorpool')

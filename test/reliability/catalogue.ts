@@ -93,6 +93,8 @@ export const GPU_FAULT_KINDS = {
   'gpu-drop-mid-stream': 'GPU telemetry: the ssh connection dropped mid-stream (the server still listens)',
   'gpu-smi-hang': 'GPU telemetry: nvidia-smi hanging',
   'gpu-smi-garbage': 'GPU telemetry: nvidia-smi printing garbage',
+  'gpu-login-refused':
+    'GPU telemetry: the node refuses the login (a cluster created without one of the user’s keys): no retries',
   'quote-failing': 'prices: the quote routes answering 500',
   'balance-missing': 'prices: the balance missing from the organisation answer, or the answer failing',
 } as const;

@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as S from '../../src/api/schemas';
 import { QuoteResponse } from '../../src/api/quotes';
 import { VolumeCreateResponse } from '../../src/api/volumeSchemas';
-import { inertLinks } from '../../src/model/shownText';
+import { escapeMarkdown, inertLinks } from '../../src/model/shownText';
+import { gpuTable } from '../../src/model/gpu';
 
 const LINK = 'Done. [Open a terminal](command:workbench.action.terminal.new)';
 const SHOWN = 'Done. [Open a terminal] (command:workbench.action.terminal.new)';
@@ -40,5 +41,29 @@ describe('shownText: the service’s messages carry no link into a notification'
     const cmd = S.SshCommandResponse().parse({ command: 'ssh a](b', message: LINK });
     assert.equal(cmd.command, 'ssh a](b');
     assert.equal(cmd.message, SHOWN);
+  });
+});
+
+describe('node and service text inside Markdown (tooltips)', () => {
+  it('escapeMarkdown leaves no link, image, emphasis, code, HTML or table syntax, and no bare URL', () => {
+    const hostile =
+      'root@1.2.3.4: Permission denied [click](command:workbench.action.terminal.new) ![x](https://e.example/i.png) <img src=x> `code` **b** | cell | https://evil.example/a www.evil.example';
+    const out = escapeMarkdown(hostile);
+    assert.doesNotMatch(out, /(?<!\\)\]\(/, 'no [text](link)');
+    assert.doesNotMatch(out, /(?<!\\)[<`*|]/, 'no HTML, code, emphasis or table cell');
+    assert.doesNotMatch(out, /https:\/\//, 'no bare https://');
+    assert.doesNotMatch(out, /www\.(?!\\)/, 'no bare www.');
+    assert.equal(out.replace(/\\(.)/g, '$1'), hostile, 'every word kept');
+    assert.equal(escapeMarkdown('a\nb\r\nc'), 'a b c', 'one line');
+  });
+
+  it('a GPU table cell holds a process name as text', () => {
+    const table = gpuTable(
+      [{ index: 0, uuid: 'GPU-1', name: 'H100' }],
+      [{ gpuUuid: 'GPU-1', pid: 7, name: 'python [x](command:rm) | <b>' }],
+    );
+    const row = table.split('\n')[2];
+    assert.equal(row.split(/(?<!\\)\|/).length, 8, 'still six cells');
+    assert.doesNotMatch(row, /(?<!\\)\]\(|(?<!\\)</);
   });
 });

@@ -23,6 +23,7 @@ import {
 } from '../../src/config/sshHosts';
 import { buildSshArgv, formatCommand, sshLoginOf } from '../../src/model/sshCommand';
 import { checkSshCommand } from '../../src/model/sshCommandPolicy';
+import { enforcedSshOptions } from '../../src/model/sshOptions';
 
 const KEY_A = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const KEY_B = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
@@ -135,10 +136,25 @@ describe('the ssh command the extension builds', () => {
     ]);
   });
 
-  it('is a form the service-command policy accepts as it is', () => {
-    const verdict = checkSshCommand(formatCommand(argv), { expectedHost: '127.0.0.1' });
+  it('is a form the service-command policy accepts as it is, but for HostKeyAlias (the extension sets its own)', () => {
+    const own = argv.filter(
+      (a, i) => !a.startsWith('HostKeyAlias=') && !argv[i + 1]?.startsWith('HostKeyAlias='),
+    );
+    const verdict = checkSshCommand(formatCommand(own), { expectedHost: '127.0.0.1' });
     assert.ok(verdict.ok, JSON.stringify(verdict));
-    assert.deepEqual(verdict.argv, argv);
+    assert.deepEqual(verdict.argv, own);
+    assert.equal(checkSshCommand(formatCommand(argv), { expectedHost: '127.0.0.1' }).ok, false);
+  });
+
+  it('refuses a cluster id that is not one word wherever it would reach an argument', () => {
+    assert.throws(() => hostKeyAlias('tp-train-1', 'c-1 -oProxyCommand=x'), /cluster id/);
+    assert.throws(() => hostKeyAlias('tp-train-1', 'c-1\nProxyCommand x'), /cluster id/);
+    assert.equal(hostKeyAlias('tp-train-1', 'c_1.x-2'), 'tp-train-1.c_1.x-2');
+    assert.throws(
+      () => buildSshArgv({ user: 'root', host: '127.0.0.1', port: 22, hostKeyAlias: 'a b' }),
+      /not a host key alias/,
+    );
+    assert.throws(() => enforcedSshOptions('~/.ssh/tensorpool/known_hosts', 'x=y'), /not a host key alias/);
   });
 
   it('the policy still refuses a HostKeyAlias that is not a plain name', () => {
@@ -159,5 +175,16 @@ describe('the ssh command the extension builds', () => {
     });
     assert.deepEqual(sshLoginOf(['ssh', '1.2.3.4']), {});
     assert.deepEqual(sshLoginOf(['ssh', '-p', '99999', 'a@1.2.3.4']), { user: 'a' });
+    // Bundled and joined short options (ssh's getopt): the port is not lost.
+    assert.deepEqual(sshLoginOf(['ssh', '-tp2222', 'ubuntu@1.2.3.4']), { port: 2222, user: 'ubuntu' });
+    assert.deepEqual(sshLoginOf(['ssh', '-p2222', '1.2.3.4']), { port: 2222 });
+    assert.deepEqual(sshLoginOf(['ssh', '-Ctp', '2201', '-lalice', 'h']), { port: 2201, user: 'alice' });
+    assert.deepEqual(sshLoginOf(['ssh', '-oPort=2202', '-vvv', 'h']), { port: 2202 });
+    assert.deepEqual(
+      sshLoginOf(['ssh', '-i', '-p9', '-l', 'bob', 'alice@h']),
+      { user: 'bob' },
+      '-i takes -p9 as its file',
+    );
+    assert.deepEqual(sshLoginOf(['ssh', '-oStrictHostKeyChecking=no', '--', 'u@h']), { user: 'u' });
   });
 });

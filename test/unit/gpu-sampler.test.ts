@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loopCommand, SmiLoopReader } from '../../src/model/gpu';
-import { GpuSampler } from '../../src/vscode/gpu/gpuSampler';
+import { GpuSampler, retryDelay } from '../../src/vscode/gpu/gpuSampler';
 
 const ROW = (i: number, util: string) =>
   `${i}, GPU-0000000${i}-aaaa-bbbb-cccc-dddddddddddd, NVIDIA H100 80GB HBM3, ${util}, 0, 1024, 81559, 40, 90.5, 700.00`;
@@ -167,5 +167,58 @@ describe('GPU telemetry: the sampler', function () {
     assert.equal(t.stale, true);
     assert.equal(t.state?.kind, 'ok', 'the last figures are kept');
     await until(() => spawned >= 2, 'tried again');
+  });
+
+  /** A sampler whose every session fails at once with `stderr` (ssh's exit 255), counting spawns. */
+  const failing = (stderr: string, retryMs: number) =>
+    new GpuSampler({
+      spawn: () => {
+        spawned++;
+        return spawn('sh', ['-c', `echo '${stderr}' >&2; exit 255`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      },
+      retryMs,
+      ...loop,
+    });
+
+  it('failures in a row back off, doubling up to the sampling interval', async () => {
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 7, 40].map((n) => retryDelay(n, 300_000, 10_000)),
+      [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000],
+      'the idle guard (5 min): 10 s, 20 s, … up to its interval',
+    );
+    assert.deepEqual(
+      [1, 2, 5].map((n) => retryDelay(n, 2000, 10_000)),
+      [10_000, 10_000, 10_000],
+      'a view at 2 s: never under 10 s',
+    );
+    sampler.dispose();
+    sampler = failing('ssh: connect to host 127.0.0.1 port 22: Connection refused', 50);
+    sampler.watch('guard', [target], 400);
+    await new Promise((r) => setTimeout(r, 1600));
+    // 50, 100, 200, 400, 400… ms: about 6 tries in 1.6 s (a fixed 50 ms would have made about 25).
+    assert.ok(spawned >= 3 && spawned <= 7, `${spawned} tries`);
+    assert.equal(sampler.get('i-1')?.refused, undefined, 'refused is not what a connection refused means');
+  });
+
+  it('a refused login is shown as such and not tried again, even across an unwatch, until keys change', async () => {
+    sampler.dispose();
+    sampler = failing('root@127.0.0.1: Permission denied (publickey).', 20);
+    sampler.watch('view', [target], 200);
+    await until(() => sampler.get('i-1')?.refused === true, 'refused');
+    assert.equal(sampler.get('i-1')?.unreachable, 'root@127.0.0.1: Permission denied (publickey).');
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(spawned, 1, 'no retry of a refused login');
+    sampler.unwatch('view');
+    sampler.watch('guard', [target], 60_000);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(spawned, 1, 'watched again with the same keys: still not tried');
+    assert.equal(sampler.get('i-1')?.refused, true, 'and still shown as refused');
+    sampler.keysChanged();
+    await until(() => spawned === 2, 'tried once more after the keys changed');
+    await until(() => sampler.get('i-1')?.refused === true, 'refused again');
+    sampler.watch('guard', [{ ...target, argv: ['ssh', '-i', 'other-key', 'node'] }], 60_000);
+    await until(() => spawned === 3, 'another key for the cluster: tried');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(spawned, 3);
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { LogBuffer, toTerminal } from '../../src/model/logBuffer';
+import { coloursOnly, LogBuffer, toTerminal } from '../../src/model/logBuffer';
 
 describe('job log buffer', () => {
   it('hands over everything waiting in one write, with terminal line endings', () => {
@@ -82,5 +82,32 @@ describe('job log buffer', () => {
       b.take(),
       '\x1b[2m… 1 line not shown: the log came faster than the terminal could draw it …\x1b[0m\r\nb\r\nc\r\nd\r\n',
     );
+  });
+});
+
+describe('coloursOnly: what a job terminal receives', () => {
+  it('keeps colours and styles (SGR), tabs, line breaks and carriage returns', () => {
+    const text = '\x1b[31mred\x1b[0m \x1b[1;38;5;208mbold\x1b[m\tx\r\n50%\r60%\n\x1b[38:2:1:2:3mrgb\x1b[0m';
+    assert.equal(coloursOnly(text), text);
+    assert.equal(coloursOnly('plain line'), 'plain line');
+  });
+
+  it('removes an OSC 8 link, keeping its words', () => {
+    assert.equal(coloursOnly('see \x1b]8;;https://evil.example/x\x07here\x1b]8;;\x07 now'), 'see here now');
+    assert.equal(coloursOnly('\x1b]8;id=1;file:///etc/passwd\x1b\\open\x1b]8;;\x1b\\'), 'open');
+  });
+
+  it('removes title changes (OSC 0/2), clipboard writes (OSC 52) and an unterminated OSC up to the line end', () => {
+    assert.equal(coloursOnly('\x1b]0;pwned title\x07a'), 'a');
+    assert.equal(coloursOnly('\x1b]2;title\x1b\\b'), 'b');
+    assert.equal(coloursOnly('\x1b]52;c;cm0gLXJmIH4=\x07c'), 'c');
+    assert.equal(coloursOnly('x\x1b]8;;https://e.example\ny'), 'x\ny');
+  });
+
+  it('removes cursor moves, erasing, queries, DCS strings, other escapes, C0 and C1 controls', () => {
+    assert.equal(coloursOnly('a\x1b[2J\x1b[H\x1b[1A\x1b[K\x1b[6n\x1b[?1049hb'), 'ab');
+    assert.equal(coloursOnly('a\x1bP+q544e\x1b\\b'), 'ab');
+    assert.equal(coloursOnly('a\x1bcb\x1b(0c\x1b'), 'abc');
+    assert.equal(coloursOnly('a\x07\x08\x00b\u009b31mc\u009d0;t\u009cd'), 'ab31mc0;td');
   });
 });

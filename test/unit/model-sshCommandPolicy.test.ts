@@ -3,11 +3,15 @@ import * as assert from 'node:assert/strict';
 import { isSshHost, isSshUser } from '../../src/model/sshAddress';
 import { hiddenCharacter } from '../../src/model/shownText';
 import { formatCommand, splitCommand } from '../../src/model/sshCommand';
+import { enforcedSshOptions } from '../../src/model/sshOptions';
 import {
   checkSshCommand,
   MAX_SSH_COMMAND_CHARS,
   type SshRefusalCode,
 } from '../../src/model/sshCommandPolicy';
+
+/** The extension's own options, placed first in what runs. */
+const ENFORCED = enforcedSshOptions('~/.ssh/tensorpool/known_hosts', 'tp-a-1.c-1');
 
 function accepted(text: string, expectedHost?: string): readonly string[] {
   const r = checkSshCommand(text, { expectedHost });
@@ -24,19 +28,77 @@ function refused(text: string, code: SshRefusalCode, reason?: RegExp, expectedHo
 }
 
 describe('the service ssh command policy', () => {
-  it("accepts the engine's answer and gives its argv, for Linux and Windows", () => {
-    assert.deepEqual(
-      accepted('ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null ubuntu@10.0.0.7', '10.0.0.7'),
-      ['ssh', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', 'ubuntu@10.0.0.7'],
-    );
-    assert.deepEqual(accepted('ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=NUL ubuntu@10.0.0.7'), [
+  it("accepts the engine's answer with the extension's own checking placed first, for Linux and Windows", () => {
+    const engine = 'ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null ubuntu@10.0.0.7';
+    const r = checkSshCommand(engine, { expectedHost: '10.0.0.7', enforced: ENFORCED });
+    assert.ok(r.ok);
+    assert.deepEqual(r.argv, [
       'ssh',
+      ...ENFORCED,
       '-o',
       'StrictHostKeyChecking=no',
       '-o',
-      'UserKnownHostsFile=NUL',
+      'UserKnownHostsFile=/dev/null',
       'ubuntu@10.0.0.7',
     ]);
+    // ssh keeps the first value: ours come before the service's.
+    assert.deepEqual(ENFORCED, [
+      '-o',
+      'UserKnownHostsFile=~/.ssh/tensorpool/known_hosts',
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-o',
+      'HostKeyAlias=tp-a-1.c-1',
+      '-o',
+      'PasswordAuthentication=no',
+      '-o',
+      'KbdInteractiveAuthentication=no',
+    ]);
+    const win = checkSshCommand('ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=NUL ubuntu@10.0.0.7', {
+      enforced: ENFORCED,
+    });
+    assert.ok(win.ok);
+    assert.deepEqual(win.argv.slice(0, 1 + ENFORCED.length), ['ssh', ...ENFORCED]);
+  });
+
+  it('without the enforced options, a command that turns host key checking off is refused', () => {
+    refused('ssh -o StrictHostKeyChecking=no ubuntu@10.0.0.7', 'ssh-option', /host key checking off/);
+    refused('ssh -oStrictHostKeyChecking=off ubuntu@10.0.0.7', 'ssh-option', /host key checking off/);
+    refused('ssh -o "StrictHostKeyChecking no" ubuntu@10.0.0.7', 'ssh-option', /host key checking off/);
+  });
+
+  it('refuses password prompts, a HostKeyAlias of its choosing and any known_hosts but ours or none', () => {
+    for (const [o, why] of [
+      ['-o PasswordAuthentication=yes', /PasswordAuthentication/],
+      ['-oKbdInteractiveAuthentication=yes', /KbdInteractiveAuthentication/],
+      ['-o ChallengeResponseAuthentication=yes', /ChallengeResponseAuthentication/],
+      ['-o PreferredAuthentications=publickey,password', /PreferredAuthentications/],
+      ['-o PreferredAuthentications=keyboard-interactive', /PreferredAuthentications/],
+      ['-o HostKeyAlias=tp-a-1.c-1', /HostKeyAlias, which chooses/],
+      ['-oHostKeyAlias=anything', /HostKeyAlias/],
+      ['-o UserKnownHostsFile=~/.ssh/known_hosts', /UserKnownHostsFile/],
+      ['-o UserKnownHostsFile=~/.ssh/tensorpool/../known_hosts', /UserKnownHostsFile/],
+      ['-o UserKnownHostsFile=~/.ssh/../.ssh/tensorpool/known_hosts', /UserKnownHostsFile/],
+      ['-o "UserKnownHostsFile /dev/null ~/.ssh/known_hosts"', /UserKnownHostsFile/],
+      ['-o GlobalKnownHostsFile=~/.ssh/known_hosts2', /GlobalKnownHostsFile/],
+    ] as const)
+      refused(`ssh ${o} ubuntu@10.0.0.7`, 'ssh-option', why);
+    for (const o of [
+      '-o PasswordAuthentication=no',
+      '-o KbdInteractiveAuthentication=no',
+      '-o PreferredAuthentications=publickey',
+      '-o UserKnownHostsFile=~/.ssh/tensorpool/known_hosts',
+      '-o UserKnownHostsFile=/dev/null',
+    ])
+      accepted(`ssh ${o} ubuntu@10.0.0.7`);
+  });
+
+  it('reads combined short options as ssh does: -tp2222, -p2222, -oKey=value', () => {
+    assert.deepEqual(accepted('ssh -tp2222 ubuntu@10.0.0.7'), ['ssh', '-tp2222', 'ubuntu@10.0.0.7']);
+    refused('ssh -tp0 ubuntu@10.0.0.7', 'value', /port/);
+    refused('ssh -tJjump ubuntu@10.0.0.7', 'option', /-J/);
+    refused('ssh -CoProxyCommand=x ubuntu@10.0.0.7', 'ssh-option', /ProxyCommand/);
+    refused('ssh -oStrictHostKeyChecking=no ubuntu@10.0.0.7', 'ssh-option', /host key checking off/);
   });
 
   it('accepts ssh by name or from a system folder, ssh.exe included, in any case on Windows', () => {
@@ -95,9 +157,7 @@ describe('the service ssh command policy', () => {
     for (const o of [
       '-oStrictHostKeyChecking=accept-new',
       '-o stricthostkeychecking=ask',
-      '-o "StrictHostKeyChecking no"',
       '-o "StrictHostKeyChecking = yes"',
-      '-o UserKnownHostsFile=~/.ssh/known_hosts',
       '-o UserKnownHostsFile=~/.ssh/tensorpool/known_hosts',
       '-o "UserKnownHostsFile /dev/null"',
       '-o SERVERALIVEINTERVAL=30',

@@ -6,6 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { NodeGpuState } from './smiParse';
 import type { GpuProcess, GpuReading } from './smiValues';
 import { shortModelName } from './aggregate';
+import { escapeMarkdown } from '../shownText';
 
 const dash = '–';
 const num = (v: number | undefined, unit: string) => (v === undefined ? dash : `${Math.round(v)}${unit}`);
@@ -41,7 +42,7 @@ export function nodeStateWords(state: NodeGpuState): string | undefined {
   }
 }
 
-const cell = (text: string) => text.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
+const cell = escapeMarkdown;
 
 /** A Markdown table: one line per GPU, then the processes on each. */
 export function gpuTable(gpus: readonly GpuReading[], processes: readonly GpuProcess[] = []): string {

@@ -16,6 +16,7 @@ import type { AccountState, OrgSummary, Store } from '../shared/store';
 import { SECRET_KEYS } from '../shared/storedState';
 import { markSpan } from '../testing';
 import { promptForToken } from './tokenInput';
+import { notices } from '../shared/notices';
 
 const TOKEN_KEY = SECRET_KEYS.apiToken;
 
@@ -203,7 +204,7 @@ export class AccountController implements vscode.Disposable {
   private showSignedIn(): void {
     const a = this.store.account;
     const who = a.kind === 'signedIn' ? a.label : vscode.l10n.t('TensorPool account');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to TensorPool as {0}.', who));
+    void notices.showInformationMessage(vscode.l10n.t('Signed in to TensorPool as {0}.', who));
   }
 
   /** Check a candidate token with GET /me; store it only when the server accepts it. */
@@ -280,7 +281,7 @@ export class AccountController implements vscode.Disposable {
     if (this.rejectionPrompted) return;
     this.rejectionPrompted = true;
     withSignIn(
-      vscode.window.showWarningMessage,
+      notices.showWarningMessage,
       vscode.l10n.t(
         'TensorPool rejected your API token (it may have been revoked). Sign in again to continue.',
       ),
@@ -291,10 +292,7 @@ export class AccountController implements vscode.Disposable {
     const problem = validateApiToken(token);
     const result = problem ? { ok: false, message: problem } : await this.tryToken(token.trim());
     if (result.ok) return this.showSignedIn();
-    withSignIn(
-      vscode.window.showErrorMessage,
-      result.message ?? vscode.l10n.t('{0} could not be used.', source),
-    );
+    withSignIn(notices.showErrorMessage, result.message ?? vscode.l10n.t('{0} could not be used.', source));
   }
 
   dispose(): void {
@@ -303,7 +301,7 @@ export class AccountController implements vscode.Disposable {
 }
 
 /** A notification with a Sign In button that starts signing in. */
-function withSignIn(show: typeof vscode.window.showErrorMessage, message: string): void {
+function withSignIn(show: typeof notices.showErrorMessage, message: string): void {
   void show(message, vscode.l10n.t('Sign In')).then((pick) => {
     if (pick) void vscode.commands.executeCommand(Commands.signIn);
   });

@@ -23,6 +23,7 @@ import type { Log } from '../shared/log';
 import { effectiveApiUrl } from '../shared/settings';
 import type { StoredState } from '../shared/storedState';
 import { tellUntrusted } from '../shared/workspaceTrust';
+import { notices } from '../shared/notices';
 
 const EXTENSION_ID = 'tensorpool.tensorpool-vscode';
 
@@ -123,7 +124,7 @@ export class CliSetup {
     if (this.state.get('tensorpool.envTokenOffered')) return;
     await this.state.update('tensorpool.envTokenOffered', true);
     const use = vscode.l10n.t('Use {0}', name);
-    const pick = await vscode.window.showInformationMessage(
+    const pick = await notices.showInformationMessage(
       vscode.l10n.t(
         "{0} is set in your environment. Sign in to TensorPool with it? It will be checked and kept in VS Code's secret storage.",
         name,
@@ -180,7 +181,7 @@ export class CliSetup {
     if (pick !== read) return true;
     const found = await configWriters().readDotenvToken(file);
     if (!found) {
-      void vscode.window.showWarningMessage(
+      void notices.showWarningMessage(
         vscode.l10n.t('No TENSORPOOL_KEY (or TENSORPOOL_API_KEY) line with a value in {0}.', file),
       );
       return true;

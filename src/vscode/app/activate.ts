@@ -47,6 +47,15 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const jobs = setupJobs(core);
   const clusters = setupClusters(core, { account: account.account, volumes, gpuSessions });
   const sshKeys = setupSshKeys(core);
+  // A login a node refused is tried again once the user's saved keys change (gpu/gpuSampler.ts).
+  let keysSeen: string | undefined;
+  core.own(
+    sshKeys.controller.onDidChange(() => {
+      const keys = sshKeys.controller.data?.keys?.map((k) => k.fingerprint ?? k.id ?? k.name).join();
+      if (keys !== undefined && keys !== keysSeen) clusters.gpuSampler.keysChanged();
+      keysSeen = keys ?? keysSeen;
+    }),
+  );
   const storage = setupObjectStorage(core);
   const statusBar = new AccountStatusBar(store, clusters.prices);
   const jobFiles = setupJobFiles(context, {
@@ -58,6 +67,11 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
   const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, terminalTap };
   const actions = featureActions(core, features);
+  // Clusters gone from a complete list (destroyed elsewhere): their ssh host entries go (connect.ts).
+  clusters.controller.onGone = (ids) =>
+    void actions()
+      .then((a) => a.connect.forgetClusters(ids))
+      .catch((e: unknown) => log.warn(`Could not remove the SSH hosts of gone clusters: ${String(e)}`));
   core.own(
     jobFiles.addLenses(jobRunLenses(core.workspaceState)),
     statusBar,

@@ -4,6 +4,7 @@ import { clusterPhase, type Cluster, type Instance } from '../../model/cluster';
 import { costSoFar, formatHourly, formatMoney } from '../../model/gpu/cost';
 import { clusterDescription, clusterLabel } from '../../model/labels';
 import {
+  code,
   fromTextNote,
   markdownLines,
   md,
@@ -35,7 +36,7 @@ export function clusterTooltip(
     '',
     op ? opLine(op.kind, op.status) : undefined,
     statusLine(c.status),
-    vscode.l10n.t('- ID: `{0}`', c.id),
+    vscode.l10n.t('- ID: `{0}`', code(c.id)),
     c.instanceType ? vscode.l10n.t('- Type: {0}', md(c.instanceType)) : undefined,
     vscode.l10n.t('- Nodes: {0}', c.numNodes ?? c.instances.length),
     protectionLine(c.deletionProtection),
@@ -44,7 +45,7 @@ export function clusterTooltip(
     ...costLines(c, hourly, now),
     ...c.instances.map(
       (i, n) =>
-        vscode.l10n.t('- Instance `{0}` (node {1}): {2}', i.id, n + 1, md(i.status ?? unknown())) +
+        vscode.l10n.t('- Instance `{0}` (node {1}): {2}', code(i.id), n + 1, md(i.status ?? unknown())) +
         (i.ip ? `, ${md(i.ip)}` : '') +
         (i.privateIp ? vscode.l10n.t(' (private {0})', md(i.privateIp)) : ''),
     ),
@@ -85,7 +86,7 @@ export function instanceTooltip(node: {
   const m = markdownLines([
     vscode.l10n.t('**Node {0}** of {1}', node.index + 1, md(clusterLabel(node.cluster))),
     '',
-    vscode.l10n.t('- Instance ID: `{0}`', i.id),
+    vscode.l10n.t('- Instance ID: `{0}`', code(i.id)),
     statusLine(i.status),
     vscode.l10n.t('- Address: {0}', i.ip ? md(i.ip) : vscode.l10n.t('none yet')),
     i.privateIp ? vscode.l10n.t('- Private address: {0}', md(i.privateIp)) : undefined,

@@ -10,6 +10,10 @@
  *   no secrets) and shown at the next start while the stored token is checked, marked as the last
  *   session's, so the view has its rows at once; it stays only for the same account, the first load
  *   replaces it, and signing out drops it.
+ * - Clusters that a structured list of the same account, service and scope had and the next one has not
+ *   (destroyed elsewhere: the command line, another window, a job's teardown) are reported to `onGone`,
+ *   which removes their ssh host entries. A text-only answer, an error or another scope reports nothing:
+ *   an Organisation list is not the whole of the user's clusters for Mine, nor the other way round.
  */
 import type * as vscode from 'vscode';
 import { isInTransition, knownClusters, type Cluster, type ClusterListing } from '../../model/cluster';
@@ -46,6 +50,10 @@ export class ClustersController extends ViewedList<ClusterData> {
   /** The last signed-in list written for the next start (JSON), so an unchanged list is not written again. */
   private kept: string | undefined;
   private readonly subscription: vscode.Disposable;
+  /** The ids the last structured list had, and for which account, service and scope. */
+  private listedBefore: { key: string; ids: ReadonlySet<string> } | undefined;
+  /** Told the ids of clusters a complete list no longer has (see the module comment). */
+  onGone: ((clusterIds: readonly string[]) => void) | undefined;
 
   constructor(
     store: Store,
@@ -147,6 +155,7 @@ export class ClustersController extends ViewedList<ClusterData> {
       this.log.info(`Cluster list text: ${listing.unreadRows.length} row(s) could not be read as clusters.`);
     mark('clusters.listEnd');
     const at = Date.now();
+    this.gone(listing.clusters, includeOrg);
     this.keep(listing.clusters, includeOrg, at);
     return {
       clusters: listing.clusters,
@@ -159,6 +168,25 @@ export class ClustersController extends ViewedList<ClusterData> {
 
   protected busy(): boolean {
     return this.store.clusterOperations.length > 0 || (this.data?.clusters ?? []).some(isInTransition);
+  }
+
+  /** Report the clusters the previous structured list of this account, service and scope had and this one has not. */
+  private gone(clusters: readonly Cluster[] | undefined, includeOrg: boolean): void {
+    const account = this.store.account;
+    if (!clusters || account.kind !== 'signedIn' || !account.id) return;
+    const apiUrl = effectiveApiUrl().url;
+    const key = JSON.stringify([account.id, apiUrl, includeOrg]);
+    const last = this.state.get('tensorpool.lastClusters');
+    const before =
+      this.listedBefore ??
+      (last && JSON.stringify([last.accountId, last.apiUrl, last.includeOrg]) === key
+        ? { key, ids: new Set(last.clusters.map((c) => c.id)) }
+        : undefined);
+    const ids = new Set(clusters.map((c) => c.id));
+    this.listedBefore = { key, ids };
+    if (before?.key !== key) return;
+    const gone = [...before.ids].filter((id) => !ids.has(id));
+    if (gone.length) this.onGone?.(gone);
   }
 
   /** Keep a structured list for the next start (only when it changed). */

@@ -13,6 +13,7 @@ import { instanceLabel, stateWord } from '../../model/labels';
 import type { GpuSampler } from '../gpu';
 import { gpuTooltipLines, nodeGpuLook } from '../gpu';
 import type { PortForwards } from '../ports';
+import { Commands } from '../shared/commands';
 import { instanceContext, phaseIcon } from './clusterRowLook';
 import { instanceTooltip } from './clusterTooltips';
 import type { ClusterNode } from './clustersTree';
@@ -44,7 +45,8 @@ export class NodeRows {
     );
     item.description = this.description(node, look) ?? stateWord(i.status);
     item.iconPath = look?.icon ?? phaseIcon(i.status);
-    item.contextValue = instanceContext(i);
+    // A refused login: the row's menu offers Add SSH Key… (package.json, viewItem =~ /\bkeyRefused\b/).
+    item.contextValue = instanceContext(i) + (look?.refused ? ' keyRefused' : '');
     return item;
   }
 
@@ -90,7 +92,10 @@ export class NodeRows {
   /** A node row's Markdown tooltip: the node, then its GPUs and their processes. */
   tooltip(node: InstanceNode): vscode.MarkdownString {
     const m = instanceTooltip(node);
-    for (const line of gpuTooltipLines(this.gpu?.get(node.instance.id))) m.appendMarkdown(`\n${line}`);
+    const t = this.gpu?.get(node.instance.id);
+    for (const line of gpuTooltipLines(t)) m.appendMarkdown(`\n${line}`);
+    // Its one link (Add SSH Key…) runs; every text from the node or the service in it is escaped.
+    if (t?.refused) m.isTrusted = { enabledCommands: [Commands.addSshKey] };
     return m;
   }
 

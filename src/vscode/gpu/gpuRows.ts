@@ -18,6 +18,8 @@ import {
   type GpuReading,
 } from '../../model/gpu';
 import type { NodeTelemetry } from './gpuSampler';
+import { Commands } from '../shared/commands';
+import { md } from '../shared/tooltipText';
 
 let busyIcon: vscode.ThemeIcon | undefined;
 let idleIcon: vscode.ThemeIcon | undefined;
@@ -29,15 +31,25 @@ const clock = (time: number) => new Date(time).toLocaleTimeString(vscode.env.lan
 /** What the node row shows for its GPUs; undefined when nothing is known (not watched yet). `brief` is the
  *  description without the figures that change with every sample (`8×H100`): the row shows it while rows
  *  the user acts on (forwarded ports) sit under it, since redrawing a row redraws its children. */
-export function nodeGpuLook(
-  t: NodeTelemetry | undefined,
-): { description: string; brief: string; icon?: vscode.ThemeIcon; gpus: readonly GpuReading[] } | undefined {
+export function nodeGpuLook(t: NodeTelemetry | undefined):
+  | {
+      description: string;
+      brief: string;
+      icon?: vscode.ThemeIcon;
+      gpus: readonly GpuReading[];
+      /** The node refused the login (the row offers Add SSH Key…). */
+      refused?: boolean;
+    }
+  | undefined {
   if (!t) return undefined;
   const state = t.state;
   if (!state) {
     if (!t.unreachable) return undefined;
-    const description = vscode.l10n.t('not answering: {0}', t.unreachable);
-    return { description, brief: description, gpus: [] };
+    // The node answered and refused the key: not a node that does not answer (Add SSH Key… on the row).
+    const description = t.refused
+      ? vscode.l10n.t('login refused: the node does not accept your SSH key')
+      : vscode.l10n.t('not answering: {0}', t.unreachable);
+    return { description, brief: description, gpus: [], refused: t.refused };
   }
   const staleNote = t.stale && t.time ? vscode.l10n.t(' · stale, as of {0}', clock(t.time)) : '';
   if (state.kind !== 'ok') {
@@ -71,9 +83,20 @@ export function gpuItem(g: GpuReading): vscode.TreeItem {
 
 /** The tooltip lines the node's telemetry adds (a table of its GPUs and their processes). */
 export function gpuTooltipLines(t: NodeTelemetry | undefined): string[] {
-  if (!t?.state) return t?.unreachable ? ['', vscode.l10n.t('Not answering: {0}', t.unreachable)] : [];
+  // ssh's stderr and nvidia-smi's words are the node's text: escaped, never Markdown of their own.
+  if (!t?.state && t?.refused)
+    return [
+      '',
+      vscode.l10n.t(
+        'The node answered and refused the login: {0} Its cluster may have been created without one of your keys. TensorPool does not try again until your keys or the cluster change.',
+        md(t.unreachable ?? ''),
+      ),
+      '',
+      `[${vscode.l10n.t('Add SSH Key…')}](command:${Commands.addSshKey})`,
+    ];
+  if (!t?.state) return t?.unreachable ? ['', vscode.l10n.t('Not answering: {0}', md(t.unreachable))] : [];
   const when = t.time ? vscode.l10n.t('Sampled at {0}', clock(t.time)) : '';
   const stale = t.stale ? vscode.l10n.t(' (stale: the node stopped answering)') : '';
-  if (t.state.kind !== 'ok') return ['', `${nodeStateWords(t.state)}`, '', `_${when}${stale}_`];
+  if (t.state.kind !== 'ok') return ['', md(nodeStateWords(t.state) ?? ''), '', `_${when}${stale}_`];
   return ['', gpuTable(t.state.sample.gpus, t.state.processes), '', `_${when}${stale}_`];
 }

@@ -11,6 +11,12 @@
  * (the node's shell loop prints a block per interval into the one connection) and leaves no socket
  * behind after a crash. The rate is the fastest any watcher asks for; changing it restarts the session
  * (rare: a view opened or closed).
+ *
+ * A session that fails is tried again after a wait that doubles with each failure in a row, up to the
+ * node's sampling interval (never under retryMs): the idle guard's background sampling does not knock
+ * every 10 s. A login the node refuses (ssh's "Permission denied") is not tried again at all with the
+ * same command, even after an unwatch, until keysChanged() (the user's or the cluster's keys changed):
+ * retrying a refused key only looks like an attack to the node (fail2ban bans the address).
  */
 import type { ChildProcess } from 'node:child_process';
 import * as l10n from '@vscode/l10n';
@@ -32,6 +38,8 @@ export interface NodeTelemetry {
   readonly stale: boolean;
   /** The connection failed or ended (ssh's last words), when it did. */
   readonly unreachable?: string;
+  /** The node answered and refused the login (ssh: Permission denied): not tried again until keys change. */
+  readonly refused?: boolean;
 }
 
 export type Spawn = (argv: readonly string[]) => ChildProcess;
@@ -61,6 +69,14 @@ interface Watched {
   readonly watchers: Map<string, number>;
   session?: Session;
   retry?: ReturnType<typeof setTimeout>;
+  /** Sessions that ended in a row without a sample. */
+  failures: number;
+}
+
+/** The wait before the `failures`-th failed session in a row is tried again: retryMs, doubling with each
+ *  failure, up to the sampling interval (when that is longer). */
+export function retryDelay(failures: number, intervalMs: number, retryMs: number): number {
+  return Math.min(retryMs * 2 ** Math.min(failures - 1, 20), Math.max(retryMs, intervalMs));
 }
 
 export class GpuSampler {
@@ -69,6 +85,8 @@ export class GpuSampler {
   private readonly listeners = new Set<(instanceIds: readonly string[]) => void>();
   private staleTimer: ReturnType<typeof setInterval> | undefined;
   private readonly now: () => number;
+  /** Logins a node refused: instance id -> the argv refused and ssh's words (kept across unwatch). */
+  private readonly refusedLogins = new Map<string, { argv: string; words: string }>();
   /** Counters for tests and benches. */
   readonly counts = { connections: 0, samples: 0 };
 
@@ -98,13 +116,23 @@ export class GpuSampler {
     for (const [id, w] of this.nodes) if (!wanted.has(id) && w.watchers.delete(watcher)) this.settle(id, w);
     for (const t of targets) {
       let w = this.nodes.get(t.instanceId);
-      if (!w) this.nodes.set(t.instanceId, (w = { target: t, watchers: new Map() }));
+      if (!w) this.nodes.set(t.instanceId, (w = { target: t, watchers: new Map(), failures: 0 }));
       if (w.target.argv.join('\0') !== t.argv.join('\0')) {
         w.target = t;
         this.stop(w);
       }
       w.watchers.set(watcher, intervalMs);
       this.settle(t.instanceId, w);
+    }
+  }
+
+  /** The user's or a cluster's keys changed: a refused login may now be accepted, so try again. */
+  keysChanged(): void {
+    if (this.refusedLogins.size === 0) return;
+    this.refusedLogins.clear();
+    for (const [id, w] of this.nodes) {
+      w.failures = 0;
+      this.settle(id, w);
     }
   }
 
@@ -137,6 +165,13 @@ export class GpuSampler {
 
   private start(w: Watched, intervalMs: number): void {
     const id = w.target.instanceId;
+    const refused = this.refusedLogins.get(id);
+    if (refused?.argv === w.target.argv.join('\0')) {
+      // Refused with these keys before: shown as such, not tried again.
+      if (!this.telemetry.get(id)?.refused)
+        this.set(id, { stale: false, unreachable: refused.words, refused: true });
+      return;
+    }
     const child = this.opts.spawn([...w.target.argv, this.opts.command(intervalMs)]);
     const session: Session = { child, intervalMs, ended: false };
     w.session = session;
@@ -149,6 +184,7 @@ export class GpuSampler {
       const states = reader.push(chunk);
       if (states.length === 0 || session.ended) return;
       this.counts.samples += states.length;
+      w.failures = 0;
       this.set(id, { state: states[states.length - 1], time: this.now(), stale: false });
     });
     child.stderr?.on('data', (chunk: string) => {
@@ -159,15 +195,31 @@ export class GpuSampler {
       session.ended = true;
       if (w.session !== session || this.nodes.get(id) !== w) return; // stopped on purpose
       const last = this.telemetry.get(id);
-      const words = stderr.trim().split(/\r?\n/).pop() || why;
-      this.set(id, { ...last, stale: last?.state !== undefined, unreachable: words.slice(0, 300) });
-      w.retry = setTimeout(() => {
-        w.retry = undefined;
-        if (this.nodes.get(id) === w) this.settle(id, w);
-      }, this.opts.retryMs ?? 10_000);
+      const words = (stderr.trim().split(/\r?\n/).pop() || why).slice(0, 300);
+      const refused = /Permission denied \(|Too many authentication failures/i.test(stderr);
+      this.set(id, {
+        ...last,
+        stale: last?.state !== undefined,
+        unreachable: words,
+        refused: refused || undefined,
+      });
+      if (refused) {
+        this.refusedLogins.set(id, { argv: w.target.argv.join('\0'), words });
+        this.staleCheck();
+        return;
+      }
+      w.failures++;
+      w.retry = setTimeout(
+        () => {
+          w.retry = undefined;
+          if (this.nodes.get(id) === w) this.settle(id, w);
+        },
+        retryDelay(w.failures, intervalMs, this.opts.retryMs ?? 10_000),
+      );
     };
     child.on('error', (e) => ended(e.message));
-    child.on('exit', (code, signal) =>
+    // 'close', not 'exit': ssh's last words (stderr) may still be on their way when the process exits.
+    child.on('close', (code, signal) =>
       ended(signal ? l10n.t('ssh ended ({0})', signal) : l10n.t('ssh exited with {0}', String(code))),
     );
   }

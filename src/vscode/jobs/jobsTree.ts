@@ -12,7 +12,7 @@ import { Commands } from '../shared/commands';
 import type { JobData, JobsController } from './jobs';
 import type { Store } from '../shared/store';
 import { ListTree, type ListRow, type ListTreeTexts } from '../shared/listTree';
-import { fromTextNote, markdownLines, md, unknown } from '../shared/tooltipText';
+import { code, fromTextNote, markdownLines, md, unknown } from '../shared/tooltipText';
 
 type JobRow = { readonly kind: 'job'; readonly job: Job };
 export type JobNode = JobRow | ListRow;
@@ -58,9 +58,9 @@ function jobTooltip(job: Job): vscode.MarkdownString {
   return markdownLines([
     `**${md(jobLabel(job))}**`,
     '',
-    vscode.l10n.t('- ID: `{0}`', job.id),
+    vscode.l10n.t('- ID: `{0}`', code(job.id)),
     vscode.l10n.t('- State: {0}', md(job.status ?? unknown())),
-    job.clusterId ? vscode.l10n.t('- Cluster: `{0}`', job.clusterId) : undefined,
+    job.clusterId ? vscode.l10n.t('- Cluster: `{0}`', code(job.clusterId)) : undefined,
     job.createdAt ? vscode.l10n.t('- Submitted: {0}', when(job.createdAt)!) : undefined,
     job.startedAt ? vscode.l10n.t('- Started: {0}', when(job.startedAt)!) : undefined,
     job.endedAt ? vscode.l10n.t('- Ended: {0}', when(job.endedAt)!) : undefined,

@@ -14,6 +14,7 @@ import { SingleFlight } from '../shared/listScope';
 import type { Log } from '../shared/log';
 import type { BucketInfo, PublicCredentials, Store } from '../shared/store';
 import { SECRET_KEYS } from '../shared/storedState';
+import { notices } from '../shared/notices';
 
 const OBJECT_STORAGE_SECRET_KEY = SECRET_KEYS.objectStorage;
 
@@ -130,7 +131,7 @@ export class ObjectStorageController implements vscode.Disposable {
       });
       return fresh;
     } catch (e) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         isTensorPoolError(e) && e.kind === 'not-found'
           ? vscode.l10n.t('Object storage is not enabled for your organisation.')
           : vscode.l10n.t('Could not read the object-storage credentials: {0}', errorMessage(e)),

@@ -1,11 +1,13 @@
 /** Small pieces of tooltip text shared by the views: Markdown escaping, timestamps and common lines. */
 import * as vscode from 'vscode';
+import { escapeMarkdown } from '../../model/shownText';
 import { exactTime, relativeTime } from '../../model/time';
 
-/** Escape text for a MarkdownString (names and values come from the server). */
-export function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
+/** Escape text for a MarkdownString (names and values come from the server or a node). */
+export const md = escapeMarkdown;
+
+/** Text from the server inside a code span (`…`): a backtick or line break would end it, so none stays. */
+export const code = (text: string): string => text.replace(/[`\r\n]/g, "'");
 
 /** A timestamp for a tooltip: "3 minutes ago (Nov 23, 2026, 6:02:35 PM UTC)", local time zone. */
 export function tooltipTime(text: string, now = Date.now()): string {

@@ -20,7 +20,15 @@ import type { Store } from '../shared/store';
 import type { VolumeData, VolumesController } from './volumes';
 import { emptyRow } from '../shared/commonRows';
 import { ListTree, type ListRow, type ListTreeTexts } from '../shared/listTree';
-import { fromTextNote, markdownLines, md, protectionLine, statusLine, unknown } from '../shared/tooltipText';
+import {
+  code,
+  fromTextNote,
+  markdownLines,
+  md,
+  protectionLine,
+  statusLine,
+  unknown,
+} from '../shared/tooltipText';
 
 type VolumeRow =
   | { readonly kind: 'volume'; readonly volume: Volume }
@@ -69,16 +77,18 @@ function volumeTooltip(v: Volume): vscode.MarkdownString {
   return markdownLines([
     `**${md(volumeLabel(v))}**`,
     '',
-    vscode.l10n.t('- ID: `{0}`', v.id),
+    vscode.l10n.t('- ID: `{0}`', code(v.id)),
     vscode.l10n.t('- Size: {0}', v.sizeGb !== undefined ? `${v.sizeGb} GB` : unknown()),
     statusLine(v.status),
-    vscode.l10n.t('- Mount path: `{0}` on every node', mountPath(v.id)),
+    vscode.l10n.t('- Mount path: `{0}` on every node', code(mountPath(v.id))),
     protectionLine(v.deletionProtection),
     v.hourlyRate !== undefined ? vscode.l10n.t('- Cost: ${0} per hour', v.hourlyRate.toFixed(4)) : undefined,
     vscode.l10n.t(
       '- Attached to: {0}',
       v.attachments.length
-        ? v.attachments.map((a) => `\`${a.clusterId}\`${a.status ? ` (${md(a.status)})` : ''}`).join(', ')
+        ? v.attachments
+            .map((a) => `\`${code(a.clusterId)}\`${a.status ? ` (${md(a.status)})` : ''}`)
+            .join(', ')
         : vscode.l10n.t('no cluster'),
     ),
     v.createdAt ? vscode.l10n.t('- Created: {0}', md(v.createdAt)) : undefined,

@@ -6,6 +6,7 @@
 // collapse. Every ssh child the extension starts meanwhile is read from /proc (argv and environment) and
 // searched for the API token and the storage secret key, as is the log.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -253,6 +254,65 @@ suite('Reliability: GPU telemetry and prices under faults', function () {
       assert.equal(sampler().counts.connections, connections, 'no retry once nobody looks');
       assert.equal(sshProcs().length, 0);
       await todaysChecks();
+    },
+  );
+
+  cover(
+    'gpu-login-refused',
+    'a node refusing the login: shown as refused with Add SSH Key…, tried once over 25 s, again only when keys change',
+    async () => {
+      // A cluster created with another key only (as a new user's first cluster without one of their keys):
+      // its sshd answers and refuses the user's key.
+      const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-rel-otherkey-'));
+      execFileSync('ssh-keygen', [
+        '-q',
+        '-t',
+        'ed25519',
+        '-N',
+        '',
+        '-f',
+        path.join(keyDir, 'id'),
+        '-C',
+        'other',
+      ]);
+      const other = fs.readFileSync(path.join(keyDir, 'id.pub'), 'utf8').trim();
+      const ownCluster = node;
+      node = await realCluster(`gpu-refused-${Date.now()}`, [other]);
+      marks.mutations = (await mutations()).length; // the test's own create is not the extension's
+      try {
+        await ext.refresh();
+        const connections = sampler().counts.connections;
+        await expand();
+        await showing(/^login refused: the node does not accept your SSH key$/, 'the refusal as such');
+        const r = await row();
+        // The node's words, escaped for Markdown (read back without the escapes).
+        assert.match(
+          r.tooltip.replace(/\\(.)/g, '$1'),
+          /refused the login: .*Permission denied \(publickey\)/,
+        );
+        assert.match(r.tooltip, /Add SSH Key…/);
+        assert.match(String(r.item.contextValue), /\bkeyRefused\b/, 'the row’s menu offers Add SSH Key…');
+        assert.doesNotMatch(r.description, /not answering/);
+        // Before: one login every 10 s for as long as the row stayed expanded (3 in 25 s), at any interval.
+        await sleep(25_000);
+        assert.equal(sampler().counts.connections - connections, 1, 'one login attempt in 25 s');
+        // Looked at again with the same keys: still no new attempt.
+        await collapse();
+        await expand();
+        await showing(/^login refused/, 'still shown as refused');
+        await sleep(3000);
+        assert.equal(sampler().counts.connections - connections, 1, 'not tried again by a new look');
+        // The keys changed: tried once more (still refused).
+        ext.testing.gpu.sampler.keysChanged();
+        await until('one more attempt', () => sampler().counts.connections - connections === 2, 15_000, 100);
+        await sleep(3000);
+        assert.equal(sampler().counts.connections - connections, 2);
+        await collapse();
+        await todaysChecks();
+      } finally {
+        node = ownCluster;
+        fs.rmSync(keyDir, { recursive: true, force: true });
+      }
     },
   );
 });

@@ -161,6 +161,17 @@ suite('Reliability: hostile ssh commands from the service', () => {
     });
   }
 
+  test('a link in the refused command is inert in the warning that quotes it', async () => {
+    await answer(`[Run](command:workbench.action.terminal.new) ubuntu@${ip}`);
+    const mark = spy.notifications.length;
+    const terminal = await openTerminal();
+    assert.ok(terminal);
+    const told = spy.since(mark).find((n) => /did not use the service's SSH command/.test(n.message));
+    assert.ok(told, JSON.stringify(spy.since(mark)));
+    assert.ok(told.message.includes('[Run] (command:workbench.action.terminal.new)'), told.message);
+    assert.ok(!told.message.includes(']('), `no link: ${told.message}`);
+  });
+
   test("the engine's plain answer is checked; the terminal runs the extension's own ssh to the same node", async () => {
     await control.clearFaults();
     const mark = spy.notifications.length;
@@ -226,6 +237,77 @@ suite('Reliability: hostile ssh commands from the service', () => {
     assert.ok(
       ext.testing.logTail.some((l) => /Running the unchecked ssh command .* the user agreed/.test(l)),
     );
+  });
+
+  test("no address, a command the allow-list accepts: asked first, naming its host; declined, nothing runs; agreed, the extension's checking goes first", async () => {
+    // Before: with no address to hold the destination to, this started a terminal at once, to whatever
+    // host it named, with host key checking off (the marker: a terminal that opened without a question).
+    await answer(`ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null ubuntu@${ip}`);
+    const p = new ScriptedPrompter([ESCAPE]);
+    ext.setPrompter(p);
+    const terminalsBefore = vscode.window.terminals.length;
+    assert.equal(await openTerminal(noAddress()), undefined, 'declined: no terminal');
+    assert.equal(vscode.window.terminals.length, terminalsBefore, 'nothing started without an answer');
+    assert.equal(p.shown.length, 1, 'asked once');
+    assert.match(
+      p.shown[0].message ?? '',
+      new RegExp(`did not give the address .* connects to ${escaped(ip)}`),
+    );
+    assert.deepEqual(p.shown[0].items, ['Run in Terminal', 'Copy Command']);
+    const ours = [
+      '-o',
+      `UserKnownHostsFile=${path.join(scratch, '.ssh', 'tensorpool', 'known_hosts')}`,
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-o',
+      `HostKeyAlias=${hostAlias(node.cluster.name ?? node.cluster.id, 1)}.${node.cluster.id}`,
+      '-o',
+      'PasswordAuthentication=no',
+      '-o',
+      'KbdInteractiveAuthentication=no',
+    ];
+    const expected = [
+      'ssh',
+      ...ours,
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      `ubuntu@${ip}`,
+    ];
+    assert.ok(p.shown[0].detail?.includes(formatCommand(expected)), p.shown[0].detail);
+
+    // A known_hosts of the service's choosing is refused outright, even when asked about.
+    await control.clearFaults();
+    await answer(`ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=~/.ssh/known_hosts ubuntu@${ip}`);
+    const q = new ScriptedPrompter([ESCAPE]);
+    ext.setPrompter(q);
+    assert.equal(await openTerminal(noAddress()), undefined);
+    assert.match(q.shown[0].detail ?? '', /UserKnownHostsFile/);
+
+    await control.clearFaults();
+    await answer(`ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null ubuntu@${ip}`);
+    ext.setPrompter(new ScriptedPrompter(['Run in Terminal']));
+    const terminal = await openTerminal(noAddress());
+    assert.ok(terminal, 'agreed: a terminal');
+    assert.deepEqual(argvOf(terminal), expected, 'what runs is what was shown');
+  });
+
+  test('a cluster id that is not one plain word never reaches an ssh argument (HostKeyAlias)', async () => {
+    const m = 'marker-cluster-id';
+    await control.clearFaults();
+    const hostile = {
+      ...node,
+      cluster: { ...node.cluster, id: `c-1\nProxyCommand ${write(m)}` },
+    };
+    const mark = spy.notifications.length;
+    const terminalsBefore = vscode.window.terminals.length;
+    assert.equal(await openTerminal(hostile), undefined, 'no terminal');
+    assert.equal(vscode.window.terminals.length, terminalsBefore);
+    assert.ok(!existsSync(marker(m)), `${m} was not written`);
+    const told = spy.since(mark).find((n) => /cannot connect to node/.test(n.message));
+    assert.ok(told, `told why: ${JSON.stringify(spy.since(mark))}`);
+    assert.match(told.message, /cluster id may only contain/);
   });
 
   test('no address and too long to show: not asked, not run, the user is told why', async () => {

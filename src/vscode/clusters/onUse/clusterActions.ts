@@ -18,6 +18,7 @@ import type { ClusterFinder, CreatedInstances } from './pickCluster';
 import type { OperationFollower } from '../../shared/onUse/operationFollower';
 import { readSettings } from '../../shared/settings';
 import type { ClusterNode } from '../clustersTree';
+import { notices } from '../../shared/notices';
 
 export function errorKind(e: unknown): string {
   return isTensorPoolError(e) ? e.kind : 'unknown';
@@ -84,7 +85,7 @@ export class ClusterActions {
       if (!state?.cluster) return false;
       const changes = editChanges(state);
       if (Object.keys(changes).length === 0) {
-        void vscode.window.showInformationMessage(
+        void notices.showInformationMessage(
           vscode.l10n.t('Nothing changed on {0}; nothing was sent.', clusterLabel(state.cluster)),
         );
         return false;
@@ -95,7 +96,7 @@ export class ClusterActions {
         this.d.log.info(
           `Cluster edit accepted: ${state.cluster.id} (${JSON.stringify(changes)}): ${res.message ?? 'no message'}`,
         );
-        void vscode.window.showInformationMessage(editSentence(clusterLabel(state.cluster), changes));
+        void notices.showInformationMessage(editSentence(clusterLabel(state.cluster), changes));
         await this.d.clusters.refresh();
         return true;
       } catch (e) {
@@ -112,7 +113,7 @@ export class ClusterActions {
         }
         if (errorKind(e) === 'not-found') {
           // Gone (destroyed elsewhere): trying again cannot help. Say so and show the list as it is now.
-          void vscode.window.showErrorMessage(
+          void notices.showErrorMessage(
             vscode.l10n.t(
               'Could not edit {0}: {1} It no longer exists on TensorPool; the list was refreshed.',
               clusterLabel(state.cluster),
@@ -145,7 +146,7 @@ export class ClusterActions {
     try {
       client = await this.d.api.client();
     } catch (e) {
-      void vscode.window.showErrorMessage(errorMessage(e));
+      void notices.showErrorMessage(errorMessage(e));
       return false;
     }
 
@@ -165,16 +166,14 @@ export class ClusterActions {
         await client.editCluster(cluster.id, { deletion_protection: false });
         this.d.log.info(`Cluster edit accepted: ${cluster.id} (deletion protection off, before destroy)`);
       } catch (e) {
-        void vscode.window.showErrorMessage(
+        void notices.showErrorMessage(
           vscode.l10n.t('Could not turn off deletion protection on {0}: {1}', label, errorMessage(e)),
         );
         return false;
       }
       await this.d.clusters.refresh();
       if (pick === off) {
-        void vscode.window.showInformationMessage(
-          vscode.l10n.t('Deletion protection is off for {0}.', label),
-        );
+        void notices.showInformationMessage(vscode.l10n.t('Deletion protection is off for {0}.', label));
         return false;
       }
     }
@@ -192,7 +191,7 @@ export class ClusterActions {
       const kind = errorKind(e);
       if (kind === 'not-found') {
         // Already gone (destroyed elsewhere): say so and show the list as it is now.
-        void vscode.window.showErrorMessage(
+        void notices.showErrorMessage(
           vscode.l10n.t(
             'Could not destroy {0}: {1} It no longer exists on TensorPool; the list was refreshed.',
             label,
@@ -216,7 +215,7 @@ export class ClusterActions {
                 errorMessage(e),
               )
             : vscode.l10n.t('Could not destroy {0}: {1}', label, errorMessage(e));
-      void vscode.window.showErrorMessage(message, vscode.l10n.t('Refresh')).then((p) => {
+      void notices.showErrorMessage(message, vscode.l10n.t('Refresh')).then((p) => {
         if (p) void this.d.clusters.refresh();
       });
       return false;
@@ -272,9 +271,7 @@ export class ClusterActions {
     const ip = onInstance ? node.instance.ip : (found?.instances.find((i) => i.ip)?.ip ?? found?.ip);
     if (!ip) {
       if (found)
-        void vscode.window.showInformationMessage(
-          vscode.l10n.t('{0} has no IP address yet.', clusterLabel(c)),
-        );
+        void notices.showInformationMessage(vscode.l10n.t('{0} has no IP address yet.', clusterLabel(c)));
       else this.finder.noNodes(c);
       return;
     }

@@ -20,6 +20,7 @@ import {
 import type { SavedKeys } from '../../../wizards/savedKeys';
 import { errorKind, mayHaveHappened, type ClusterCommandDeps } from './clusterActions';
 import { readSettings } from '../../shared/settings';
+import { notices } from '../../shared/notices';
 
 export class CreateClusterAction {
   constructor(
@@ -43,7 +44,7 @@ export class CreateClusterAction {
     try {
       client = await this.d.api.client();
     } catch (e) {
-      void vscode.window.showErrorMessage(errorMessage(e));
+      void notices.showErrorMessage(errorMessage(e));
       return undefined;
     }
     // Prices while the user answers; a failed or missing quote is no price (api/quotes.ts).

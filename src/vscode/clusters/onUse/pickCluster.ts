@@ -15,6 +15,7 @@ import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
 import type { Store } from '../../shared/store';
 import type { ClustersController } from '../clusters';
+import { notices } from '../../shared/notices';
 
 /** The picker's "Enter an ID…" row, as a value (its label is translated). */
 const ENTER_ID = 'enter-id';
@@ -138,7 +139,7 @@ export class ClusterFinder {
       this.log.info(`GET /cluster/info/${ref}: no cluster could be read from the answer.`);
     } catch (e) {
       if (isTensorPoolError(e) && e.kind === 'not-found') {
-        void vscode.window.showErrorMessage(
+        void notices.showErrorMessage(
           vscode.l10n.t('No cluster "{0}" on TensorPool: {1}', ref, errorMessage(e)),
         );
         return undefined;
@@ -192,7 +193,7 @@ export class ClusterFinder {
     this.log.warn(message);
     const refresh = vscode.l10n.t('Refresh');
     const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showWarningMessage(message, refresh, showLog).then((p) => {
+    void notices.showWarningMessage(message, refresh, showLog).then((p) => {
       if (p === refresh) void this.refresh();
       if (p === showLog) void vscode.commands.executeCommand(Commands.showLog);
     });

@@ -13,7 +13,7 @@ import { isSshHost } from '../../../model/sshAddress';
 import { privateKeyPath, remoteHomeFolder, remoteSshHost } from '../../../model/sshCommand';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
-import { knownHostsRefFor, nodeLogin, removeClusterHosts, tildeHome } from './connectLogin';
+import { forgetClusters, knownHostsRefFor, nodeLogin, removeClusterHosts, tildeHome } from './connectLogin';
 import { copiedMessage, SshCommandChooser } from './connectSsh';
 import { SshFailures } from './sshFailures';
 import { resolveConnectTarget, type ConnectTarget } from './connectTarget';
@@ -23,6 +23,7 @@ import type { Log } from '../../shared/log';
 import type { ClusterFinder } from '../../clusters/onUse';
 import { readSshSettings as settings, useSshConfigBlock } from '../../shared/settings';
 import type { StoredState } from '../../shared/storedState';
+import { notices } from '../../shared/notices';
 
 export type { ConnectTarget } from './connectTarget';
 
@@ -149,6 +150,11 @@ export class ConnectController {
     return removeClusterHosts(this.paths(), clusterId, this.renderOptions(), this.log);
   }
 
+  /** Clusters a complete list no longer has (destroyed elsewhere): see connectLogin.ts forgetClusters. */
+  forgetClusters(clusterIds: readonly string[]): Promise<void> {
+    return forgetClusters(this.paths(), clusterIds, this.renderOptions(), this.log, this.state);
+  }
+
   rememberIdentity(clusterId: string, publicKeyPath: string): Thenable<void> {
     const all = { ...this.state.get('tensorpool.identityFiles', {}) };
     all[clusterId] = privateKeyPath(publicKeyPath);
@@ -161,7 +167,7 @@ export class ConnectController {
     const t = await this.target(arg);
     if (!t) return undefined;
     if (!t.instance.ip) {
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         vscode.l10n.t(
           'Node {0} of {1} has no address yet; wait until it is running.',
           t.node,
@@ -173,7 +179,7 @@ export class ConnectController {
     if (!isSshHost(t.instance.ip)) {
       // The address becomes an ssh config entry and the Remote-SSH authority: nothing but a host name.
       this.log.warn(`The address the service gave for ${t.instance.id} is not a host name; not connecting.`);
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t(
           'The address the service gave for node {0} of {1}, {2}, is not an IP address or host name; TensorPool does not connect to it.',
           t.node,
@@ -207,7 +213,7 @@ export class ConnectController {
       alias = await this.ensureHosts(t);
     } catch (e) {
       const why = errorMessage(e);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Did not change your SSH config: {0}', why));
+      void notices.showErrorMessage(vscode.l10n.t('Did not change your SSH config: {0}', why));
       return undefined;
     }
     const login = nodeLogin(
@@ -234,7 +240,7 @@ export class ConnectController {
     const choice = await this.chooser().choose(t, 'copy');
     if (choice.kind === 'none') {
       if (choice.noAddress)
-        void vscode.window.showInformationMessage(
+        void notices.showInformationMessage(
           vscode.l10n.t(
             'Node {0} of {1} has no address yet; try again when it is running.',
             t.node,
@@ -257,7 +263,7 @@ export class ConnectController {
     const choice = await this.chooser().choose(t, 'terminal');
     if (choice.kind === 'none') {
       if (choice.noAddress)
-        void vscode.window.showInformationMessage(
+        void notices.showInformationMessage(
           vscode.l10n.t('Node {0} of {1} has no address yet.', t.node, clusterLabel(t.cluster)),
         );
       return undefined;

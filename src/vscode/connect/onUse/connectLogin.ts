@@ -12,6 +12,7 @@ import type { RenderOptions } from '../../../config/sshHosts';
 import type { Cluster, Instance } from '../../../model/cluster';
 import { configWriters } from '../../shared/lazyConfig';
 import type { Log } from '../../shared/log';
+import type { StoredState } from '../../shared/storedState';
 import { readSshSettings } from '../../shared/settings';
 
 export interface NodeLogin {
@@ -100,4 +101,25 @@ export async function removeClusterHosts(
   } catch (e) {
     log.warn(`Could not drop the host keys of ${clusterId}: ${errorMessage(e)}`);
   }
+}
+
+/**
+ * Clusters a complete list no longer has (destroyed elsewhere): their host entries and host keys go
+ * (removeClusterHosts, atomic writes), and the key file remembered for each is forgotten. The key file
+ * itself stays: it may be the user's own key, used elsewhere too.
+ */
+export async function forgetClusters(
+  paths: SshPaths,
+  clusterIds: readonly string[],
+  opts: RenderOptions,
+  log: Log,
+  state: StoredState,
+): Promise<void> {
+  for (const id of clusterIds) await removeClusterHosts(paths, id, opts, log);
+  const all = { ...state.get('tensorpool.identityFiles', {}) };
+  const known = clusterIds.filter((id) => id in all);
+  if (known.length === 0) return;
+  for (const id of known) delete all[id];
+  await state.update('tensorpool.identityFiles', all);
+  log.info(`Forgot the key files remembered for ${known.join(', ')}, which are gone.`);
 }

@@ -8,7 +8,9 @@
  * told why the built one is used instead. With no address to build from, a refused text is shown in full
  * and asked about as a job's local commands are (localCommands.ts): a modal dialog, never run in an
  * untrusted workspace, never when it spans lines or cannot be shown faithfully; if the user agrees it runs
- * as one program with those arguments, without a shell, so it does no more than the text shows.
+ * as one program with those arguments, without a shell, so it does no more than the text shows. An
+ * accepted command with no address to check its host against is asked about too, naming the host, and
+ * runs with the extension's own host key checking placed first (sshOptions.ts enforcedSshOptions).
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
@@ -16,6 +18,7 @@ import { clusterLabel } from '../../../model/cluster';
 import { isSshHost, isSshPort, isSshUser } from '../../../model/sshAddress';
 import { buildSshArgv, formatCommand, splitCommand, sshLoginOf } from '../../../model/sshCommand';
 import { checkSshCommand, type SshRefusal } from '../../../model/sshCommandPolicy';
+import { enforcedSshOptions } from '../../../model/sshOptions';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
 import type { ConnectTarget } from './connectTarget';
@@ -24,6 +27,7 @@ import type { Log } from '../../shared/log';
 import { nodeLogin } from './connectLogin';
 import { configWriters } from '../../shared/lazyConfig';
 import type { StoredState } from '../../shared/storedState';
+import { notices } from '../../shared/notices';
 
 export type SshChoice =
   /** Run (or copy) this argv. `built`: the extension made it; `checked`: false only when the user agreed
@@ -58,6 +62,23 @@ export class SshCommandChooser {
   ) {}
 
   async choose(t: ConnectTarget, purpose: SshPurpose): Promise<SshChoice> {
+    // The cluster id reaches ssh's arguments (HostKeyAlias): one that is not a plain word stops here.
+    let enforced: string[];
+    try {
+      const login = nodeLogin(t.cluster, t.instance, {}, this.host.home());
+      enforced = enforcedSshOptions(login.knownHosts, login.keyAlias);
+    } catch (e) {
+      this.log.warn(`No ssh command for ${t.instance.id}: ${errorMessage(e)}`);
+      void notices.showWarningMessage(
+        vscode.l10n.t(
+          'TensorPool cannot connect to node {0} of {1}: {2}',
+          t.node,
+          clusterLabel(t.cluster),
+          errorMessage(e),
+        ),
+      );
+      return { kind: 'none', noAddress: false };
+    }
     let serviceText: string | undefined;
     try {
       const system =
@@ -68,7 +89,7 @@ export class SshCommandChooser {
     }
     if (serviceText === undefined)
       return (await this.ready(this.built(t))) ?? { kind: 'none', noAddress: true };
-    const verdict = checkSshCommand(serviceText, { expectedHost: t.instance.ip });
+    const verdict = checkSshCommand(serviceText, { expectedHost: t.instance.ip, enforced });
     if (verdict.ok) {
       // Checked; still, where the node's address is known the extension's own ssh logs in: the same
       // node, port and user, with the key it knows and its own known_hosts (connectLogin.ts).
@@ -79,13 +100,15 @@ export class SshCommandChooser {
         );
         return own;
       }
-      return {
+      const checked = {
         kind: 'run',
         argv: verdict.argv,
         text: formatCommand(verdict.argv),
         built: false,
         checked: true,
-      };
+      } as const;
+      // No address to hold the destination to: whatever host it names, the user decides.
+      return purpose === 'copy' ? checked : this.askHost(t, checked, verdict.host);
     }
     const { refusal } = verdict;
     this.log.warn(
@@ -93,7 +116,7 @@ export class SshCommandChooser {
     );
     const built = await this.ready(this.built(t));
     if (built) {
-      void vscode.window.showWarningMessage(
+      void notices.showWarningMessage(
         vscode.l10n.t(
           "TensorPool did not use the service's SSH command for node {0} of {1}: {2}. It uses {3}, built from the node's address, instead.",
           t.node,
@@ -149,6 +172,43 @@ export class SshCommandChooser {
     return choice;
   }
 
+  /** A checked command with no known address: show the host and the whole command, run it only if asked. */
+  private async askHost(
+    t: ConnectTarget,
+    checked: SshChoice & { kind: 'run' },
+    host: string,
+  ): Promise<SshChoice> {
+    const trusted = this.host.isTrusted();
+    const run = vscode.l10n.t('Run in Terminal');
+    const copy = vscode.l10n.t('Copy Command');
+    const answer = await this.prompts().confirm({
+      message: vscode.l10n.t(
+        'The service did not give the address of node {0} of {1}; its SSH command connects to {2}',
+        t.node,
+        clusterLabel(t.cluster),
+        host,
+      ),
+      detail: vscode.l10n.t(
+        "TensorPool cannot check that {0} is the node. The whole command, with TensorPool's host key checking first:\n\n{1}\n\n{2}",
+        host,
+        checked.text,
+        trusted
+          ? vscode.l10n.t('Run in Terminal starts it as one program with these arguments, without a shell.')
+          : vscode.l10n.t('Running it is off because this workspace is not trusted.'),
+      ),
+      actions: trusted ? [run, copy] : [copy],
+      modal: true,
+      severity: 'warning',
+    });
+    if (answer === run) {
+      this.log.info(`Running the service's ssh command for ${t.instance.id} to ${host}: the user agreed.`);
+      return checked;
+    }
+    if (answer === copy) return { kind: 'copy', text: checked.text };
+    this.log.info(`The user chose not to run the service's ssh command for ${t.instance.id} to ${host}.`);
+    return { kind: 'none', noAddress: false };
+  }
+
   /** No address to build from: show the refused text in full and ask (see the module comment). */
   private async ask(
     t: ConnectTarget,
@@ -158,7 +218,7 @@ export class SshCommandChooser {
   ): Promise<SshChoice> {
     const node = clusterLabel(t.cluster);
     if (!refusal.showable) {
-      void vscode.window.showWarningMessage(
+      void notices.showWarningMessage(
         vscode.l10n.t(
           "TensorPool did not use the service's SSH command for node {0} of {1}: {2}. The node has no address to connect to instead.",
           t.node,

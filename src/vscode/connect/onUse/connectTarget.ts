@@ -7,6 +7,7 @@ import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../../.
 import type { Prompter } from '../../../wizards/prompter';
 import type { ClusterFinder } from '../../clusters/onUse';
 import type { ClusterNode } from '../../clusters';
+import { notices } from '../../shared/notices';
 
 export interface ConnectTarget {
   readonly cluster: Cluster;
@@ -44,9 +45,7 @@ export async function resolveConnectTarget(
   if (cluster.instances.length <= 1) {
     const instance = cluster.instances[0];
     if (!instance) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('{0} has no nodes yet.', clusterLabel(cluster)),
-      );
+      void notices.showInformationMessage(vscode.l10n.t('{0} has no nodes yet.', clusterLabel(cluster)));
       return undefined;
     }
     return { cluster, instance, node: 1 };

@@ -23,6 +23,7 @@ import type { HostSeams } from '../../shared/hostSeams';
 import { configWriters } from '../../shared/lazyConfig';
 import type { Log } from '../../shared/log';
 import type { StoredState } from '../../shared/storedState';
+import { notices } from '../../shared/notices';
 
 const CHECK_TIMEOUT_MS = 20_000;
 
@@ -58,7 +59,7 @@ export class SshFailures {
     if (findProgram(program, this.host.env())) return true;
     const message = missingProgramMessage(program, process.platform);
     this.log.warn(message);
-    void vscode.window.showErrorMessage(message);
+    void notices.showErrorMessage(message);
     return false;
   }
 
@@ -90,7 +91,7 @@ export class SshFailures {
         file,
       );
       this.log.warn(message);
-      void vscode.window.showErrorMessage(message, { modal: false });
+      void notices.showErrorMessage(message, { modal: false });
       return kind;
     }
     if (kind === 'denied') {
@@ -102,7 +103,7 @@ export class SshFailures {
       );
       this.log.warn(message);
       const add = vscode.l10n.t('Add SSH Key');
-      void vscode.window.showErrorMessage(message, add).then((p) => {
+      void notices.showErrorMessage(message, add).then((p) => {
         if (p === add) void vscode.commands.executeCommand(Commands.addSshKey);
       });
       return kind;
@@ -117,7 +118,7 @@ export class SshFailures {
           )
         : vscode.l10n.t('ssh could not log in to node {0} of {1}: {2}', t.node, node, why);
     this.log.warn(message);
-    void vscode.window.showErrorMessage(message);
+    void notices.showErrorMessage(message);
     return kind;
   }
 

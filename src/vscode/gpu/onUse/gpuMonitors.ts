@@ -5,6 +5,7 @@ import { clusterPhase, type Cluster } from '../../../model/cluster';
 import type { ClusterNode } from '../../clusters';
 import type { GpuSampler, NodeTarget } from '../gpuSampler';
 import { GpuMonitor, type GpuMonitorState } from './gpuMonitor';
+import { notices } from '../../shared/notices';
 
 export class GpuMonitors implements vscode.Disposable {
   private readonly open = new Map<string, GpuMonitor>();
@@ -22,7 +23,7 @@ export class GpuMonitors implements vscode.Disposable {
     const cluster = await this.pick(arg);
     if (!cluster) return false;
     if (clusterPhase(cluster.status) !== 'running') {
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         vscode.l10n.t(
           'The GPU monitor needs a running cluster; {0} is not running.',
           cluster.name ?? cluster.id,

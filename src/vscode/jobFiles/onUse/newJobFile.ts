@@ -12,6 +12,7 @@ import { createNewFile } from '../../../config/newFile';
 import { jobFileNames } from '../../../model/jobFileName';
 import { resolveJobTemplate, type TemplateSource } from '../../../model/jobTemplate';
 import type { Prompter } from '../../../wizards/prompter';
+import { notices } from '../../shared/notices';
 
 export interface NewJobFileDeps {
   readonly prompts: () => Prompter;
@@ -66,7 +67,7 @@ export async function newJobFile(deps: NewJobFileDeps, arg?: unknown): Promise<N
     written = await createNewFile(folder.fsPath, jobFileNames(), template.text);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    void vscode.window.showErrorMessage(
+    void notices.showErrorMessage(
       vscode.l10n.t('Could not create a job file in {0}: {1}', folder.fsPath, why),
     );
     return undefined;
@@ -74,7 +75,7 @@ export async function newJobFile(deps: NewJobFileDeps, arg?: unknown): Promise<N
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(written));
   await vscode.window.showTextDocument(document);
   if (template.source === 'built-in') {
-    void vscode.window.showInformationMessage(
+    void notices.showInformationMessage(
       vscode.l10n.t(
         "{0} was written from the extension's built-in template: {1}.",
         path.basename(written),

@@ -15,6 +15,7 @@ import type { JobsController } from '../jobs';
 import type { Log } from '../../shared/log';
 import type { MetricsPanels, MetricsPanelState } from './metricsPanel';
 import { jobLabel, type JobNode } from '../jobsTree';
+import { notices } from '../../shared/notices';
 
 const POLL_MS = 1000;
 const WAIT_LIMIT_MS = 10 * 60_000;
@@ -44,7 +45,7 @@ export class JobActions {
           createdAt: undefined,
         }
       );
-    void vscode.window.showErrorMessage(vscode.l10n.t('Pick a job in the Jobs view first.'));
+    void notices.showErrorMessage(vscode.l10n.t('Pick a job in the Jobs view first.'));
     return undefined;
   }
 
@@ -68,7 +69,7 @@ export class JobActions {
   private async pickJob(): Promise<Job | undefined> {
     const jobs = this.jobs.jobs;
     if (jobs.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('There are no jobs to show metrics for.'));
+      void notices.showInformationMessage(vscode.l10n.t('There are no jobs to show metrics for.'));
       return undefined;
     }
     const answer = await this.prompts().pick<Job>({
@@ -106,9 +107,7 @@ export class JobActions {
       await vscode.window.showTextDocument(doc, { preview: true });
       return text;
     } catch (e) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Could not read job {0}: {1}', job.id, errorMessage(e)),
-      );
+      void notices.showErrorMessage(vscode.l10n.t('Could not read job {0}: {1}', job.id, errorMessage(e)));
       return undefined;
     }
   }
@@ -133,7 +132,7 @@ export class JobActions {
     } catch (e) {
       // A lost answer is not a refusal: the cancel may have happened (it is never sent again by itself).
       const unknown = isTensorPoolError(e) && outcomeUnknown(e.kind, e.mayHaveReachedServer);
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         unknown
           ? vscode.l10n.t(
               'Could not cancel job {0}: {1} The request may have reached TensorPool: check the Jobs view before trying again.',
@@ -166,9 +165,9 @@ export class JobActions {
     );
     this.jobs.refreshIfVisible();
     if (jobStateKind(state) === 'canceled')
-      void vscode.window.showInformationMessage(vscode.l10n.t('Job {0} was canceled.', label));
+      void notices.showInformationMessage(vscode.l10n.t('Job {0} was canceled.', label));
     else if (isTerminalJobState(state))
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         vscode.l10n.t('Job {0} ended before the cancel took effect: {1}.', label, state ?? ''),
       );
     else this.log.info(`Stopped waiting for job ${job.id} to be canceled (${state ?? 'unknown'}).`);
@@ -181,7 +180,7 @@ export class JobActions {
     if (!job) return false;
     const label = jobLabel(job);
     if (job.status !== undefined && !isTerminalJobState(job.status)) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t(
           'Job {0} is {1}: only an ended job can be deleted. Cancel it first.',
           label,
@@ -204,9 +203,7 @@ export class JobActions {
     try {
       await (await this.api.client()).jobs.delete(job.id);
     } catch (e) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Could not delete job {0}: {1}', label, errorMessage(e)),
-      );
+      void notices.showErrorMessage(vscode.l10n.t('Could not delete job {0}: {1}', label, errorMessage(e)));
       return false;
     }
     await this.jobs.refresh();

@@ -10,7 +10,6 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import type { FollowOutcome } from '../../../api/jobFollow';
 import { jobSucceeded } from '../../../model/job';
-import { inertLinks } from '../../../model/shownText';
 import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { JobsController } from '../jobs';
@@ -18,6 +17,7 @@ import type { JobMetrics } from './jobMetrics';
 import { JobTerminal, type TerminalTap } from './jobTerminal';
 import type { Log } from '../../shared/log';
 import { readJobMetrics } from '../../shared/settings';
+import { notices } from '../../shared/notices';
 
 interface Follower {
   readonly terminal: JobTerminal;
@@ -177,14 +177,14 @@ export class JobFollowers implements vscode.Disposable {
       t.note(text);
     }
     const ok = jobSucceeded(state);
-    const show = ok === false ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show = ok === false ? notices.showWarningMessage : notices.showInformationMessage;
     const pull = vscode.l10n.t('Pull Outputs');
     const showInJobs = vscode.l10n.t('Show in Jobs');
     const showMetrics = vscode.l10n.t('Show Metrics');
     const hasMetrics = (this.metrics?.get(jobId)?.store.series().length ?? 0) > 0;
     const actions = hasMetrics ? [showMetrics, pull, showInJobs] : [pull, showInJobs];
     // the job's name, state and the service's reason are the service's words: no link in the notification
-    void show(inertLinks(text), ...actions).then((a) => {
+    void show(text, ...actions).then((a) => {
       if (a === showMetrics) void vscode.commands.executeCommand(Commands.showMetrics, jobId);
       if (a === pull) void vscode.commands.executeCommand(Commands.pullJobOutputs, jobId);
       if (a === showInJobs) void vscode.commands.executeCommand('tensorpool.jobs.focus');

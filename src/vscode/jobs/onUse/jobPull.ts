@@ -20,6 +20,7 @@ import type { JobActions } from './jobActions';
 import type { JobFollowers } from './jobFollowers';
 import type { LocalCommandRunner } from '../../shared/onUse/localCommands';
 import { jobLabel } from '../jobsTree';
+import { notices } from '../../shared/notices';
 
 const LISTED = 30;
 
@@ -89,14 +90,14 @@ export class JobPull {
       plan = await client.jobs.pull(job.id, { system, dryRun });
       if (plan.kind === 'nothing' && dryRun) plan = await client.jobs.pull(job.id, { system, dryRun: false });
     } catch (e) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('Could not pull the outputs of {0}: {1}', label, errorMessage(e)),
       );
       return undefined;
     }
     if (plan.kind === 'nothing') {
       const nothing = plan.message ?? vscode.l10n.t('Job {0} has no outputs.', label);
-      void vscode.window.showInformationMessage(nothing);
+      void notices.showInformationMessage(nothing);
       return { nothing };
     }
     await mkdir(folder, { recursive: true });
@@ -193,7 +194,7 @@ export class JobPull {
       ? vscode.l10n.t('Outputs of {0} (cancelled): {1}.', label, parts.join(', '))
       : vscode.l10n.t('Outputs of {0}: {1}.', label, parts.join(', '));
     const bad = r.refused.length > 0 || r.failed.length > 0;
-    const show = bad ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show = bad ? notices.showWarningMessage : notices.showInformationMessage;
     void show(text, vscode.l10n.t('Reveal Folder')).then((a) => {
       if (a) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(folder));
     });

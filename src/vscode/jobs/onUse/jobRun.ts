@@ -26,6 +26,7 @@ import type { ClustersController } from '../../clusters';
 import type { WorkspaceState } from '../../shared/storedState';
 import { jobFileKey } from '../../jobFiles';
 import type * as JobFilesModule from '../../jobFiles/onUse/jobFiles';
+import { notices } from '../../shared/notices';
 
 const JOB_FILE = /\.tp\.toml$/i;
 
@@ -75,7 +76,7 @@ export class JobRunner {
     if (active && JOB_FILE.test(active.path)) return active;
     const found = await vscode.workspace.findFiles('**/*.tp.toml', '**/node_modules/**', 200);
     if (found.length === 0) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('No job file (*.tp.toml) in this workspace. Create one with TensorPool: New Job File.'),
       );
       return undefined;
@@ -101,7 +102,7 @@ export class JobRunner {
     if (!uri) return undefined;
     if (uri.scheme !== 'file') {
       // A virtual workspace (package.json capabilities.virtualWorkspaces): the job's files must be on disk.
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t(
           'TensorPool runs job files from disk only; {0} is in a virtual workspace. Open a local folder or a clone to run it.',
           uri.toString(true),
@@ -118,7 +119,7 @@ export class JobRunner {
     const { jobFileRefusal } = require('../../jobFiles/onUse/jobFiles.js') as typeof JobFilesModule;
     const refusal = jobFileRefusal(fileName, text);
     if (refusal) {
-      void vscode.window.showErrorMessage(refusal);
+      void notices.showErrorMessage(refusal);
       return { kind: 'not-sent', reason: refusal };
     }
     if (this.d.clusters.data === undefined) await this.d.clusters.refresh().catch(() => undefined);

@@ -5,9 +5,10 @@
  * the lines the terminal can keep (its scrollback plus a screen): older ones would scroll out of reach
  * as they were drawn, so they are counted in a marker instead of being sent. Closing the terminal
  * stops following (onClosed), never the job; after the job ends the terminal stays open and readable.
+ * Only colour sequences reach it (logBuffer.ts coloursOnly): no links, titles or cursor moves.
  */
 import * as vscode from 'vscode';
-import { LogBuffer } from '../../../model/logBuffer';
+import { coloursOnly, LogBuffer } from '../../../model/logBuffer';
 
 const FLUSH_MS = 50;
 /** Lines on a screen, beyond the scrollback, that a write may still fill. */
@@ -80,17 +81,20 @@ export class JobTerminal implements vscode.Disposable {
     this.terminal.show(true);
   }
 
-  /** A message from the job's log (or ours), shown as it comes. */
-  append(text: string): void {
+  /** A message from the job's log (or ours), shown as it comes: colours pass, no other control sequence. */
+  append(message: string): void {
     if (this.closed) return;
+    const text = coloursOnly(message);
     this.tap?.(this.jobName, text);
     this.buffer.push(text);
     this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
   /** `count` lines of the job's log, joined with \n (none holding a newline), as one string. */
-  appendLines(lines: string, count: number): void {
+  appendLines(text: string, count: number): void {
     if (this.closed) return;
+    // A line break of its own would change the count: none comes through (\r is kept, a progress bar's).
+    const lines = coloursOnly(text);
     this.tap?.(this.jobName, lines);
     this.buffer.pushLines(lines, count);
     this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);

@@ -15,6 +15,7 @@ import type { HostSeams } from '../../shared/hostSeams';
 import type { JobMetrics, JobMetricsEntry } from './jobMetrics';
 import { configWriters } from '../../shared/lazyConfig';
 import type { Log } from '../../shared/log';
+import { notices } from '../../shared/notices';
 
 const UPDATE_MS = 200;
 
@@ -166,7 +167,7 @@ class MetricsPanel implements MetricsPanelHandle {
   private async exportCsv(): Promise<string | undefined> {
     const store = this.entry.store;
     if (store.series().length === 0) {
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         vscode.l10n.t('Job {0} has no metrics to export yet.', this.entry.jobId),
       );
       return undefined;
@@ -180,7 +181,7 @@ class MetricsPanel implements MetricsPanelHandle {
     });
     if (!target) return undefined;
     if (target.scheme !== 'file') {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Choose a file on this computer.'));
+      void notices.showErrorMessage(vscode.l10n.t('Choose a file on this computer.'));
       return undefined;
     }
     try {
@@ -190,7 +191,7 @@ class MetricsPanel implements MetricsPanelHandle {
     } catch (e) {
       const text = e instanceof Error ? e.message : String(e);
       this.log.warn(`Export of job ${this.entry.jobId}'s metrics failed: ${text}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not export the metrics: {0}', text));
+      void notices.showErrorMessage(vscode.l10n.t('Could not export the metrics: {0}', text));
       return undefined;
     }
   }

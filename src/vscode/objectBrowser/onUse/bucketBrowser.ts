@@ -18,6 +18,7 @@ export interface CredentialSource {
   freshCredentials(): Promise<ObjectStorageCredentials | undefined>;
 }
 import { readProxySettings } from '../../shared/settings';
+import { notices } from '../../shared/notices';
 
 export type BrowseNode =
   | { readonly kind: 'folder'; readonly bucket: string; readonly prefix: string }
@@ -119,7 +120,7 @@ export class BucketBrowser implements vscode.Disposable {
       listing.objects.push(...more.objects);
       listing.next = more.next;
     } catch (e) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('Could not list more of {0}: {1}', bucket, await this.message(e)),
       );
     }

@@ -13,6 +13,7 @@ import { loadS3 } from './lazyS3';
 import type { Log } from '../../shared/log';
 import { withTransfer } from './transferProgress';
 import { formatBytes, objectUri } from './objectRows';
+import { notices } from '../../shared/notices';
 
 /** A bucket row, a folder row or an object row (what the commands act on). */
 export type Target =
@@ -112,7 +113,7 @@ export class S3Commands {
     );
     const [f] = result.failed;
     if (f)
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('{0} upload(s) failed: {1}: {2}', result.failed.length, f.key, f.error),
       );
     else if (!result.cancelled)
@@ -148,7 +149,7 @@ export class S3Commands {
     const refused = result?.refused ?? [];
     const [r] = refused;
     if (r)
-      void vscode.window.showWarningMessage(
+      void notices.showWarningMessage(
         vscode.l10n.t('{0} object(s) were not written: {1} is {2}.', refused.length, r.key, r.reason),
       );
     return result;
@@ -180,7 +181,7 @@ export class S3Commands {
     this.browser.invalidate(bucket);
     const [err] = errors;
     if (err)
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('{0} object(s) were not deleted: {1}: {2}', errors.length, err.key, err.error),
       );
     return objects.length - errors.length;
@@ -265,7 +266,7 @@ export class S3Commands {
     this.log.warn(`${what} failed: ${message}`);
     if (rejected) this.browser.invalidate();
     const m = rejected ? e.message : message;
-    void vscode.window.showErrorMessage(
+    void notices.showErrorMessage(
       what === 'Upload' ? vscode.l10n.t('Upload failed: {0}', m) : vscode.l10n.t('Download failed: {0}', m),
     );
     return undefined;

@@ -11,6 +11,7 @@ import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
 import type { BucketInfo, Store } from '../../shared/store';
+import { notices } from '../../shared/notices';
 
 export class BucketActions {
   constructor(
@@ -41,9 +42,7 @@ export class BucketActions {
       await (await this.api.client()).createBucket(name);
       this.log.info(`Bucket ${name} created.`);
     } catch (e) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Could not create bucket {0}: {1}', name, errorMessage(e)),
-      );
+      void notices.showErrorMessage(vscode.l10n.t('Could not create bucket {0}: {1}', name, errorMessage(e)));
       return undefined;
     }
     await this.refresh();
@@ -109,16 +108,14 @@ export class BucketActions {
   }
 
   private deleteFailed(name: string, e: unknown): void {
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('Could not delete bucket {0}: {1}', name, errorMessage(e)),
-    );
+    void notices.showErrorMessage(vscode.l10n.t('Could not delete bucket {0}: {1}', name, errorMessage(e)));
   }
 
   private async pickBucket(): Promise<string | undefined> {
     const s = this.store.objectStorage;
     const names = s.kind === 'enabled' ? (s.buckets ?? []).map((b) => b.name) : [];
     if (names.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('There are no buckets.'));
+      void notices.showInformationMessage(vscode.l10n.t('There are no buckets.'));
       return undefined;
     }
     const picked = await this.prompts().pick<string>({

@@ -10,6 +10,7 @@ import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
 import type { ObjectStorageController } from '../objectStorage';
+import { notices } from '../../shared/notices';
 
 export class ObjectStorageActions {
   constructor(
@@ -39,7 +40,7 @@ export class ObjectStorageActions {
       this.log.info(`Object storage enabled (access key id ${creds.access_key_id}).`);
       const show = vscode.l10n.t('Show Credentials');
       const configure = vscode.l10n.t('Configure AWS CLI');
-      void vscode.window
+      void notices
         .showInformationMessage(
           vscode.l10n.t(
             "Object storage is enabled (access key ID {0}). The secret key is kept in VS Code's secret storage.",
@@ -54,7 +55,7 @@ export class ObjectStorageActions {
         });
       return true;
     } catch (e) {
-      void vscode.window
+      void notices
         .showErrorMessage(
           vscode.l10n.t('Could not enable object storage: {0}', errorMessage(e)),
           vscode.l10n.t('Retry'),
@@ -110,7 +111,7 @@ export class ObjectStorageActions {
     const c = await this.storage.credentials();
     if (!c) return;
     await vscode.env.clipboard.writeText(c.secret_access_key);
-    void vscode.window.showInformationMessage(
+    void notices.showInformationMessage(
       vscode.l10n.t(
         'The secret access key is on the clipboard. Paste it where it is needed and keep it private.',
       ),
@@ -134,12 +135,12 @@ export class ObjectStorageActions {
       this.log.info(`Object-storage keys rotated (new access key id ${creds.access_key_id}).`);
       if (onRotated) await onRotated();
       else
-        void vscode.window.showInformationMessage(
+        void notices.showInformationMessage(
           vscode.l10n.t("Object-storage keys rotated. The new secret is in VS Code's secret storage."),
         );
       return true;
     } catch (e) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t(
           'Could not rotate the keys: {0}. The old keys may still be in force; refresh to check.',
           errorMessage(e),
@@ -164,15 +165,13 @@ export class ObjectStorageActions {
     try {
       await (await this.api.client()).disableObjectStorage();
     } catch (e) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Could not disable object storage: {0}', errorMessage(e)),
-      );
+      void notices.showErrorMessage(vscode.l10n.t('Could not disable object storage: {0}', errorMessage(e)));
       await this.storage.refresh();
       return false;
     }
     await this.storage.forget();
     this.log.info('Object storage disabled; the stored secret was removed.');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Object storage is disabled.'));
+    void notices.showInformationMessage(vscode.l10n.t('Object storage is disabled.'));
     return true;
   }
 }

@@ -16,6 +16,7 @@ import type { Log } from '../../shared/log';
 import type { ObjectStorageController } from '../objectStorage';
 import { readObjectStorageProfile } from '../../shared/settings';
 import type { StoredState, StoredStateTypes } from '../../shared/storedState';
+import { notices } from '../../shared/notices';
 
 type Configured = StoredStateTypes['tensorpool.configuredStorageProfiles'];
 
@@ -133,7 +134,7 @@ export class StorageConfigController {
       );
       if (!preview.credentials.changed && !preview.config.changed) {
         if (!options.quiet)
-          void vscode.window.showInformationMessage(
+          void notices.showInformationMessage(
             vscode.l10n.t('The AWS CLI profile "{0}" is already up to date.', profile),
           );
         await this.remember('aws', profile);
@@ -159,14 +160,12 @@ export class StorageConfigController {
       }
       await writeAwsProfile(paths, profile, entries);
     } catch (e) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Did not write the AWS CLI profile: {0}', errorMessage(e)),
-      );
+      void notices.showErrorMessage(vscode.l10n.t('Did not write the AWS CLI profile: {0}', errorMessage(e)));
       return false;
     }
     await this.remember('aws', profile);
     this.log.info(`AWS CLI profile ${profile} written to ${paths.credentials} and ${paths.config}.`);
-    void vscode.window.showInformationMessage(
+    void notices.showInformationMessage(
       vscode.l10n.t('AWS CLI profile "{0}" is ready. Try: aws s3 ls --profile {0}', profile),
     );
     return true;
@@ -183,7 +182,7 @@ export class StorageConfigController {
       const preview = previewRcloneRemote(await readTextFile(file), remote, entries, file);
       if (!preview.changed) {
         if (!options.quiet)
-          void vscode.window.showInformationMessage(
+          void notices.showInformationMessage(
             vscode.l10n.t('The rclone remote "{0}" is already up to date.', remote),
           );
         await this.remember('rclone', remote);
@@ -206,14 +205,12 @@ export class StorageConfigController {
       }
       await writeRcloneRemote(file, remote, entries);
     } catch (e) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Did not write the rclone remote: {0}', errorMessage(e)),
-      );
+      void notices.showErrorMessage(vscode.l10n.t('Did not write the rclone remote: {0}', errorMessage(e)));
       return false;
     }
     await this.remember('rclone', remote);
     this.log.info(`rclone remote ${remote} written to ${file}.`);
-    void vscode.window.showInformationMessage(
+    void notices.showInformationMessage(
       vscode.l10n.t('rclone remote "{0}" is ready. Try: rclone lsd {0}:', remote),
     );
     return true;
@@ -240,7 +237,7 @@ export class StorageConfigController {
     if (shell.kind !== 'value') return false;
     const { awsEnvironment, renderEnvironment } = configWriters();
     await vscode.env.clipboard.writeText(renderEnvironment(awsEnvironment(forWriters(creds)), shell.value));
-    void vscode.window.showInformationMessage(
+    void notices.showInformationMessage(
       vscode.l10n.t('The AWS environment variables (including the secret key) are on the clipboard.'),
     );
     return true;
@@ -250,7 +247,7 @@ export class StorageConfigController {
   async afterRotation(): Promise<void> {
     const done = this.configured();
     if (!done.aws && !done.rclone) {
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         vscode.l10n.t("Object-storage keys rotated. The new secret is in VS Code's secret storage."),
       );
       return;

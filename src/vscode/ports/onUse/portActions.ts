@@ -40,6 +40,7 @@ import { forwardOf, openForward, pickForward } from './portBrowser';
 import { SshFailures } from '../../connect/onUse';
 import { isPortFree, reconnectTunnel, startTunnel } from './tunnels';
 import type { StoredState } from '../../shared/storedState';
+import { notices } from '../../shared/notices';
 
 /** What Forward Port… came to (tests read it; the user was told in words). */
 export type ForwardOutcome =
@@ -78,7 +79,7 @@ export class PortActions {
   async login(t: ConnectTarget): Promise<NodeSsh | undefined> {
     const ip = t.instance.ip;
     if (!ip || !isSshHost(ip)) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('Node {0} of {1} has no address to connect to yet.', t.node, clusterLabel(t.cluster)),
       );
       return undefined;
@@ -141,7 +142,7 @@ export class PortActions {
     if (!t) return { ok: false, reason: 'cancelled' };
     const req = request !== undefined ? parsePortText(request) : await this.askPort(t);
     if (request !== undefined && !req) {
-      void vscode.window.showErrorMessage(validatePortText(request)!);
+      void notices.showErrorMessage(validatePortText(request)!);
       return { ok: false, reason: 'cancelled' };
     }
     if (!req) return { ok: false, reason: 'cancelled' };
@@ -203,7 +204,7 @@ export class PortActions {
           node,
         );
         this.d.log.warn(message);
-        void vscode.window.showWarningMessage(message);
+        void notices.showWarningMessage(message);
         return { ok: false, reason: 'closed' };
       }
     }
@@ -215,7 +216,7 @@ export class PortActions {
         req.remote,
       );
       this.d.log.warn(message);
-      void vscode.window.showErrorMessage(message);
+      void notices.showErrorMessage(message);
       return { ok: false, reason: 'taken' };
     }
     const start = (local: number) =>
@@ -247,7 +248,7 @@ export class PortActions {
         started.message,
       );
       this.d.log.warn(message);
-      void vscode.window.showErrorMessage(message);
+      void notices.showErrorMessage(message);
       return { ok: false, reason: 'tunnel' };
     }
     const url = localUrl(choice.port);
@@ -268,7 +269,7 @@ export class PortActions {
           f.clusterName,
           r.url,
         );
-    if ((await vscode.window.showInformationMessage(message, open)) === open) await this.open(f.id);
+    if ((await notices.showInformationMessage(message, open)) === open) await this.open(f.id);
   }
 
   /** Open in Browser: the Simple Browser or the external one (setting, or ask), through asExternalUri. */
@@ -286,7 +287,7 @@ export class PortActions {
     const f = forwardOf(this.d, arg);
     const r = f && (await reconnectTunnel(this.d.forwards, f.id));
     if (r && !r.ok)
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not reconnect the forward: {0}', r.message));
+      void notices.showErrorMessage(vscode.l10n.t('Could not reconnect the forward: {0}', r.message));
     return !!r?.ok;
   }
 }

@@ -25,6 +25,7 @@ import { buildSshArgv } from '../../../model/sshCommand';
 import { readTensorBoardPort } from '../../shared/settings';
 import type { ConnectTarget } from '../../connect/onUse';
 import type { ForwardOutcome, PortActions } from './portActions';
+import { notices } from '../../shared/notices';
 
 const START_WAIT_MS = 120_000;
 const POLL_MS = 2_000;
@@ -45,7 +46,7 @@ export class PortApps {
         ? (arg as { job: { id: string; clusterId?: string } }).job
         : undefined;
     if (job && !job.clusterId) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Job {0} names no cluster to open it on.', job.id));
+      void notices.showErrorMessage(vscode.l10n.t('Job {0} names no cluster to open it on.', job.id));
       return {};
     }
     return { t: await this.p.target(job ? job.clusterId : arg, title), jobId: job?.id };
@@ -128,7 +129,7 @@ export class PortApps {
       install,
     );
     this.log.warn(message);
-    void vscode.window.showErrorMessage(message);
+    void notices.showErrorMessage(message);
   }
 
   private async askLogdir(t: ConnectTarget, jobId: string | undefined): Promise<string | undefined> {
@@ -196,7 +197,7 @@ export class PortApps {
           await new Promise((r) => setTimeout(r, POLL_MS));
         }
         if (!token.isCancellationRequested)
-          void vscode.window.showWarningMessage(
+          void notices.showWarningMessage(
             vscode.l10n.t(
               '{0} did not answer on node {1} within two minutes: see its terminal.',
               name,

@@ -8,6 +8,7 @@ import type { Prompter } from '../../../wizards/prompter';
 import type { HostSeams } from '../../shared/hostSeams';
 import type { Forward, PortForwards } from '../portForwards';
 import { readPortsOpenIn } from '../../shared/settings';
+import { notices } from '../../shared/notices';
 
 export interface BrowseDeps {
   readonly forwards: PortForwards;
@@ -44,7 +45,7 @@ export async function pickForward(d: BrowseDeps, arg: unknown, title: string): P
   if (given || arg !== undefined) return given;
   const all = d.forwards.all();
   if (all.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No port is forwarded.'));
+    void notices.showInformationMessage(vscode.l10n.t('No port is forwarded.'));
     return undefined;
   }
   const a = await d.prompts().pick<Forward>({

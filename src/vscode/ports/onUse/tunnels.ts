@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as vscode from 'vscode';
 import { Commands } from '../../shared/commands';
 import { childEnv } from '../../../model/childEnv';
+import { notices } from '../../shared/notices';
 import { TUNNEL_READY } from '../../../model/portForward';
 import type { ForwardSpec, PortForwards, Forward } from '../portForwards';
 
@@ -88,7 +89,7 @@ function dropped(forwards: PortForwards, f: Forward, stderr: string): void {
   );
   const reconnect = vscode.l10n.t('Reconnect');
   const stop = vscode.l10n.t('Stop Forwarding');
-  void vscode.window
+  void notices
     .showWarningMessage(
       vscode.l10n.t(
         'The forward of port {0} on node {1} of {2} (local port {3}) dropped.',

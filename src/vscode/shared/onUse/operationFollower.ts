@@ -8,12 +8,12 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import type { TrackOutcome } from '../../../api/tracking';
-import { inertLinks } from '../../../model/shownText';
 import type { ApiService } from '../apiService';
 import { Commands } from '../commands';
 import { loadApi } from '../lazyApi';
 import type { Log } from '../log';
 import type { ClusterOperation, FollowedOperation, Store, VolumeOperation } from '../store';
+import { notices } from '../notices';
 
 /** What a kind of operation says: whole sentences, since word order differs between languages. */
 export interface OperationWords {
@@ -122,7 +122,7 @@ export class OperationFollower implements vscode.Disposable {
     feature.refreshIfVisible();
     if (requestIds.length === 0) {
       // Accepted without a way to follow it: the list refreshes as it progresses.
-      void vscode.window.showInformationMessage(inertLinks(say.accepted(op.label)));
+      void notices.showInformationMessage(say.accepted(op.label));
       this.store.endOperation(op);
       return [];
     }
@@ -147,8 +147,8 @@ export class OperationFollower implements vscode.Disposable {
     } catch (e) {
       ac.abort(); // the operation's other requests (if any) are not followed on alone
       this.log.warn(`Stopped following ${op.label} (${requestIds.join(', ')}): ${errorMessage(e)}`);
-      void vscode.window
-        .showWarningMessage(inertLinks(say.lostTrack(op.label, errorMessage(e))), vscode.l10n.t('Refresh'))
+      void notices
+        .showWarningMessage(say.lostTrack(op.label, errorMessage(e)), vscode.l10n.t('Refresh'))
         .then((p) => {
           if (p) feature.refresh();
         });
@@ -168,22 +168,22 @@ export class OperationFollower implements vscode.Disposable {
     const failed = outcomes.find((o) => o.kind === 'failed');
     const slow = outcomes.find((o) => o.kind === 'gave-up');
     if (failed) {
-      void vscode.window
+      void notices
         .showErrorMessage(
-          inertLinks(say.failed(op.label, failed.info.external_message ?? undefined)),
+          say.failed(op.label, failed.info.external_message ?? undefined),
           vscode.l10n.t('Show Log'),
         )
         .then((p) => {
           if (p) void vscode.commands.executeCommand(Commands.showLog);
         });
     } else if (slow) {
-      void vscode.window.showWarningMessage(
-        inertLinks(say.slow(op.label, slow.info?.status, Math.round(slow.afterMs / 60_000))),
+      void notices.showWarningMessage(
+        say.slow(op.label, slow.info?.status, Math.round(slow.afterMs / 60_000)),
       );
     } else {
       const next = say.next ?? [];
-      void vscode.window
-        .showInformationMessage(inertLinks(say.done(op.label)), ...next.map((n) => n.title()))
+      void notices
+        .showInformationMessage(say.done(op.label), ...next.map((n) => n.title()))
         .then((p) => next.find((n) => n.title() === p)?.run(op.id));
     }
   }
@@ -196,9 +196,7 @@ export class OperationFollower implements vscode.Disposable {
   async showOperations(): Promise<void> {
     const ops = this.store.operations;
     if (ops.length === 0) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('No TensorPool operations are being followed.'),
-      );
+      void notices.showInformationMessage(vscode.l10n.t('No TensorPool operations are being followed.'));
       return;
     }
     const pick = await vscode.window.showQuickPick(

@@ -17,6 +17,7 @@ import {
   type Prompter,
   type Verdict,
 } from '../../../wizards/prompter';
+import { notices } from '../notices';
 
 function toValidation(v: Verdict): string | vscode.InputBoxValidationMessage | undefined {
   if (v === undefined || typeof v === 'string') return v;
@@ -183,10 +184,10 @@ export class QuickInputPrompter implements Prompter {
     const options: vscode.MessageOptions = { modal: o.modal ?? true, detail: o.detail };
     const show =
       o.severity === 'error'
-        ? vscode.window.showErrorMessage
+        ? notices.showErrorMessage
         : o.severity === 'info'
-          ? vscode.window.showInformationMessage
-          : vscode.window.showWarningMessage;
+          ? notices.showInformationMessage
+          : notices.showWarningMessage;
     // Without a modal there is no detail line: fold it into the message.
     const text = options.modal || !o.detail ? o.message : `${o.message} ${o.detail}`;
     return show(text, options, ...o.actions);

@@ -11,6 +11,7 @@ import type { ApiService } from '../../shared/apiService';
 import type { Log } from '../../shared/log';
 import type { LocalKeySource, SshKeysController } from '../sshKeys';
 import type { SavedSshKey } from '../../../api/sshKeys';
+import { notices } from '../../shared/notices';
 
 export class SshKeyActions {
   constructor(
@@ -40,7 +41,7 @@ export class SshKeyActions {
         ...(chosen.name ? { name: chosen.name } : {}),
       });
       this.log.info(`SSH key added (${chosen.key.type} ${chosen.key.fingerprint}).`);
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         answer.message?.trim() ||
           vscode.l10n.t('SSH key {0} added to your TensorPool account.', chosen.key.fingerprint),
       );
@@ -49,7 +50,7 @@ export class SshKeyActions {
     } catch (e) {
       const message = errorMessage(e);
       this.log.warn(`SSH key add failed: ${message}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not add the SSH key: {0}', message));
+      void notices.showErrorMessage(vscode.l10n.t('Could not add the SSH key: {0}', message));
       return undefined;
     }
   }
@@ -77,7 +78,7 @@ export class SshKeyActions {
     try {
       const answer = await (await this.api.client()).removeSshKey(key.id);
       this.log.info(`SSH key ${key.id} removed.`);
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         answer.message?.trim() || vscode.l10n.t('SSH key "{0}" removed.', key.name),
       );
       void this.keys.refresh().then(() => this.keys.prefetch());
@@ -85,7 +86,7 @@ export class SshKeyActions {
     } catch (e) {
       const message = errorMessage(e);
       this.log.warn(`SSH key remove failed: ${message}`);
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('Could not remove the SSH key "{0}": {1}', key.name, message),
       );
       return false;
@@ -98,7 +99,7 @@ export class SshKeyActions {
     const keys = (this.keys.data?.keys ?? []).filter((k) => k.id && this.keys.isMine(k));
     if (typeof arg === 'string') return keys.find((k) => k.id === arg || k.name === arg);
     if (keys.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No saved SSH key of yours to remove.'));
+      void notices.showInformationMessage(vscode.l10n.t('No saved SSH key of yours to remove.'));
       return undefined;
     }
     const picked = await this.prompts().pick<SavedSshKey>({

@@ -30,6 +30,7 @@ import type { Log } from '../../shared/log';
 import type { OperationFollower } from '../../shared/onUse/operationFollower';
 import type { VolumesController } from '../volumes';
 import { resolveVolume } from './volumePick';
+import { notices } from '../../shared/notices';
 
 const kindOf = (e: unknown): string => (isTensorPoolError(e) ? e.kind : 'unknown');
 const UNKNOWN_OUTCOME = new Set(['network', 'timeout', 'server', 'bad-response']);
@@ -162,7 +163,7 @@ export class VolumeActions {
       state = answered;
       const changes = volumeChanges(state);
       if (Object.keys(changes).length === 0) {
-        void vscode.window.showInformationMessage(
+        void notices.showInformationMessage(
           vscode.l10n.t('Nothing changed on {0}; nothing was sent.', volumeLabel(volume)),
         );
         return false;
@@ -170,7 +171,7 @@ export class VolumeActions {
       try {
         const client = await this.api.client();
         const res = await client.volumes.editVolume(volume.id, changes);
-        void vscode.window.showInformationMessage(
+        void notices.showInformationMessage(
           typeof res.message === 'string'
             ? vscode.l10n.t('{0}: {1}.', volumeLabel(volume), res.message)
             : vscode.l10n.t('{0}: changes accepted.', volumeLabel(volume)),
@@ -185,7 +186,7 @@ export class VolumeActions {
           reopened = true;
           continue;
         }
-        void vscode.window.showErrorMessage(
+        void notices.showErrorMessage(
           vscode.l10n.t('Could not edit {0}: {1}', volumeLabel(volume), errorMessage(e)),
         );
         return false;
@@ -245,7 +246,7 @@ export class VolumeActions {
       );
       return true;
     } catch (e) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         kindOf(e) === 'conflict'
           ? vscode.l10n.t(
               'Could not destroy {0}: {1} Turn deletion protection off and detach it from every cluster first.',

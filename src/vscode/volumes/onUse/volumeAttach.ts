@@ -13,6 +13,7 @@ import type { ClustersController } from '../../clusters';
 import type { VolumeActions } from './volumeActions';
 import type { VolumesController } from '../volumes';
 import * as vscode from 'vscode';
+import { notices } from '../../shared/notices';
 
 const UNKNOWN = new Set(['network', 'timeout', 'server', 'bad-response']);
 
@@ -107,7 +108,7 @@ export class VolumeAttach {
     if (fromCluster) {
       const why = attachIneligibility(fromCluster);
       if (why) {
-        void vscode.window.showWarningMessage(
+        void notices.showWarningMessage(
           vscode.l10n.t('{0} cannot take a volume: {1}', clusterLabel(fromCluster), why),
         );
         return false;
@@ -160,7 +161,7 @@ export class VolumeAttach {
         if (pick) await Promise.all([this.volumes.refresh(), this.refreshClusters()]);
         return false;
       }
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('Could not attach {0} to {1}: {2}', volumeLabel(volume), target.label, errorMessage(e)),
       );
       return false;
@@ -190,7 +191,7 @@ export class VolumeAttach {
     if (!clusterId) {
       const options = volume.attachments;
       if (options.length === 0) {
-        void vscode.window.showInformationMessage(
+        void notices.showInformationMessage(
           vscode.l10n.t('{0} is not attached to any cluster.', volumeLabel(volume)),
         );
         return false;
@@ -241,7 +242,7 @@ export class VolumeAttach {
         .then(() => this.refreshClusters());
       return true;
     } catch (e) {
-      void vscode.window.showErrorMessage(
+      void notices.showErrorMessage(
         vscode.l10n.t('Could not detach {0} from {1}: {2}', volumeLabel(volume), target, errorMessage(e)),
       );
       return false;
