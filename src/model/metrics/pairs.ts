@@ -132,6 +132,22 @@ function pair(name: string | undefined, k: number, unit: Unit | undefined, eq: b
   lastValue = k;
   if (what === IGNORED_KIND || (unit && what >= 0)) return; // `eta: 3s`; `step: 5s` is no step
   C.addNamed(withUnit(name, unit), num[k], k);
+  inParentheses(name, k, unit);
+}
+
+/** A number in parentheses right after a named value k: its running average in the same unit (`Loss 6.9 (7.1)`,
+ *  `Acc@1: 82.0 ( 81.5)`: `loss_avg`), or the same quantity in another unit (`memory: 45.2GiB(57.1%)`:
+ *  `memory_pct`). */
+function inParentheses(name: string, k: number, unit: Unit | undefined): void {
+  let j = k + 1;
+  if (kind[j] === SPACE) j++;
+  if (kind[j] !== LPAREN) return;
+  j++;
+  if (isWs(j)) j++;
+  if (kind[j] !== NUM || kind[isWs(j + 1) ? j + 2 : j + 1] !== RPAREN) return;
+  const own = unitAt[j] < end[j] ? parseUnit(s.slice(unitAt[j], end[j])) : undefined;
+  if (own?.suffix === unit?.suffix) C.addNamed(`${withUnit(name, unit)}_avg`, num[j], j);
+  else if (own && own.kind !== 'rate' && own.kind !== 'bareRate') C.addNamed(withUnit(name, own), num[j], j);
 }
 
 /** Token k's value as the x `key`; `of`: the N of a counter n/N. */
@@ -208,7 +224,9 @@ function value(k: number): void {
   if (kind[e] === SPACE) e++;
   const chained = b >= 0 && b === lastValue && first === j && (isMetricWord(name) || spacePairAt(e));
   const startsSegment = b < 0 || chained || SEGMENT_EDGE.has(kind[b]) || kind[b] === COLON || isBullet(b);
-  const endsSegment = e >= count || SEGMENT_EDGE.has(kind[e]) || (kind[e] === WORD && spacePairAt(e));
+  // a segment ends at a separator, the next pair, or an aside in parentheses (`train loss 5.3 (took 1452 ms)`)
+  const endsSegment =
+    e >= count || SEGMENT_EDGE.has(kind[e]) || kind[e] === LPAREN || (kind[e] === WORD && spacePairAt(e));
   // a column gap between name and value (`| loss  5.12 |`, `\tTime  0.512 ( 0.600)\t`), not in a chain
   if (startsSegment && endsSegment && (kind[k - 1] === SPACE || !chained)) pair(name, k, unit, false);
   else unnamed(k, unit);
