@@ -6,13 +6,14 @@
  * A line is a metric line when it holds at least one named metric and
  * - two or more, or the one is named like a metric (`loss`, `acc`, `lr`... see names.ts), or the line
  *   also has an x (step, epoch...): so `CUDA Version: 12.2`, `Get:1 http://...`, `rank 0` are not;
- * - and it is no dump of settings: two or more text values (`model='resnet'`, `amp=True`, `None`) and no
+ * - and it is no summary of settings: not every metric is named as a setting (a size, a count of parameters:
+ *   names.ts isSettingName), and not two or more text values (`model='resnet'`, `amp=True`, `None`) and no
  *   more than twice as many numbers (`Namespace(lr=0.1, model='resnet', amp=True, ...)`, a model config
  *   dict) are configuration, not metrics.
  * No `vscode` import.
  */
 import type { MetricPoint } from './types';
-import { EPOCH_RANK, isMetricWord, nameKind } from './names';
+import { EPOCH_RANK, isMetricWord, isSettingName, nameKind } from './names';
 
 // Parallel arrays with a count each (resetting a count is cheaper than `array.length = 0`).
 const names: string[] = [];
@@ -123,11 +124,18 @@ export function addNumber(): void {
   numberValues++;
 }
 
+function allSettings(): boolean {
+  for (let i = 0; i < nNames; i++) if (!isSettingName(names[i])) return false;
+  return true;
+}
+
 export function finish(): MetricPoint | undefined {
   finishedX = -1;
   finishedComputed = true;
   if (named === 0 || (textValues >= 2 && textValues * 2 >= numberValues)) return undefined;
+  if (textValues > 0 && textValues >= numberValues && nX === 0) return undefined; // `max tokens = 4096 and ... = None`
   if (named === 1 && nX === 0 && !isMetricWord(firstName)) return undefined;
+  if (nNames > 0 && allSettings()) return undefined; // a configuration summary (names.ts isSettingName)
   let best = -1;
   for (let i = 0; i < nX; i++) if (best < 0 || xRanks[i] < xRanks[best]) best = i;
   let xKey: string | undefined;

@@ -67,6 +67,16 @@ const IGNORED = new Set([
   'day',
   'hour',
   'minute',
+  // a device or a library's version (`cuda:0`, `cudnn 90100`), never a metric
+  'cuda',
+  'cudnn',
+  'cpu',
+  'xla',
+  'npu',
+  'mps',
+  'nccl',
+  'torch',
+  'python',
 ]);
 
 /** What a name is: an x key (its rank), ignored, or a metric (-1); cached like `seen`. */
@@ -109,13 +119,33 @@ const METRIC_WORDS = new Set(
 );
 /* eslint-enable tensorpool/l10n */
 
+/** Parts of names that say "this is a setting" (a size, a count of parameters, a capability): a line whose
+ *  every metric is named so is a configuration summary (`num_parameters: 124475904 => bytes: 248951808`,
+ *  `using world size: 64, data-parallel size: 8`), not metrics. */
+/* eslint-disable tensorpool/l10n -- parts of setting names the parser matches, never shown */
+const SETTING_WORDS = new Set(
+  (
+    'size sizes param params parameters num bytes capability capabilities processes len length workers ' +
+    'threads world parallel vocab dim layers heads seq'
+  ).split(' '),
+);
+/* eslint-enable tensorpool/l10n */
+
+export function isSettingName(name: string): boolean {
+  return hasPart(name, SETTING_WORDS);
+}
+
 export function isMetricWord(name: string): boolean {
+  return hasPart(name, METRIC_WORDS);
+}
+
+function hasPart(name: string, words: ReadonlySet<string>): boolean {
   let from = 0;
   for (let i = 0; i <= name.length; i++) {
     const c = i < name.length ? name.charCodeAt(i) : 95;
     if (c === 95 || c === 47 || c === 46 || c === 45 || c === 64) {
       // _ / . - @ (acc@1)
-      if (i > from && METRIC_WORDS.has(name.slice(from, i))) return true;
+      if (i > from && words.has(name.slice(from, i))) return true;
       from = i + 1;
     }
   }
@@ -233,6 +263,27 @@ function parseRate(text: string): Unit | undefined {
 export function withUnit(name: string, unit: Unit | undefined): string {
   if (!unit) return name;
   return name === unit.suffix || name.endsWith(`_${unit.suffix}`) ? name : `${name}_${unit.suffix}`;
+}
+
+/** Words of prose that end a multi-word name before them (`with local batch size 1` is `local_batch_size`). */
+const PROSE = new Set([
+  'and',
+  'with',
+  'using',
+  'used',
+  'at',
+  'is',
+  'are',
+  'was',
+  'will',
+  'when',
+  'to',
+  'from',
+]);
+
+/** Whether s[from, to) is a word of prose (PROSE, any case). */
+export function isProseAt(s: string, from: number, to: number): boolean {
+  return to - from <= 5 && PROSE.has(s.slice(from, to).toLowerCase());
 }
 
 /** Log levels, in capitals: never part of a metric name (`INFO train loss: 0.5` is `train_loss`). */

@@ -20,6 +20,7 @@ import {
   IGNORED_KIND,
   isMetricWord,
   isLogLevelAt,
+  isProseAt,
   nameKind,
   normaliseName,
   parseUnit,
@@ -88,7 +89,7 @@ function nameStart(last: number, max: number): number {
   }
   let words = 0;
   while (j >= 0 && kind[j] === WORD && words < max) {
-    if (isLogLevelAt(s, start[j], end[j])) break;
+    if (isLogLevelAt(s, start[j], end[j]) || isProseAt(s, start[j], end[j])) break;
     first = j;
     words++;
     if (j >= 2 && kind[j - 1] === SPACE && kind[j - 2] === WORD) j -= 2;
@@ -208,6 +209,7 @@ function value(k: number): void {
     const key = xWordAt(j - 1);
     if (key !== undefined) return x(key, k); // Epoch [1][...], Iter [5]
   }
+  if ((kind[j] === PIPE || kind[j] === LPAREN) && namedAfter(k, unit)) return;
   if (kind[j] !== WORD || j !== k - 2) return unnamed(k, unit);
   // name v
   const first = nameStart(j, 4);
@@ -232,6 +234,33 @@ function value(k: number): void {
   else unnamed(k, unit);
 }
 
+/** A value that starts a segment and is named by the words after it, to the segment's end (llm.c's
+ *  `| 1304.21 ms | 21.4% bf16 MFU | 402030 tok/s`: `ms`, `bf16_mfu_pct`, `tok_per_s`); a lone time or rate
+ *  unit names the value by its unit. Returns whether it was so named. */
+function namedAfter(k: number, unit: Unit | undefined): boolean {
+  if (kind[k + 1] !== SPACE || kind[k + 2] !== WORD) return false;
+  let e = k + 2;
+  let words = 1;
+  while (words < 3 && kind[e + 1] === SPACE && kind[e + 2] === WORD) {
+    e += 2;
+    words++;
+  }
+  const after = ahead(e + 1);
+  if (!(after >= count || kind[after] === PIPE || kind[after] === RPAREN || kind[after] === COMMA))
+    return false;
+  const written = s.slice(start[k + 2], end[e]);
+  const own = words === 1 && !unit ? parseUnit(written) : undefined;
+  if (own && (own.kind === 'time' || own.kind === 'rate' || own.kind === 'sizeRate')) {
+    C.addNamed(own.suffix, num[k], k);
+    return true;
+  }
+  if (own) return false; // `(0.00 B)`: a size alone names nothing
+  const name = normaliseName(written);
+  if (name === undefined || nameKind(name) !== -1) return false;
+  C.addNamed(withUnit(name, unit), num[k], k);
+  return true;
+}
+
 function counterAt(k: number): void {
   const j = back(k - 1);
   if (j >= 0 && kind[j] === WORD) {
@@ -242,7 +271,22 @@ function counterAt(k: number): void {
     const key = xWordAt(j - 1);
     if (key !== undefined) return x(key, k, den[k]); // Iter(train) [50/90000], Step [100/600]
   }
+  if (j >= 0 && (kind[j] === COLON || kind[j] === EQ)) {
+    // `Accuracy: 9843/10000 (98%)` (the MNIST example): the share in parentheses, under the counter's name
+    const first = j > 0 ? nameStart(back(j - 1), 6) : -1;
+    const name = first < 0 ? undefined : normaliseName(s.slice(start[first], end[back(j - 1)]));
+    if (name !== undefined && nameKind(name) === -1) inParentheses(name, k, undefined);
+  }
   C.addCounter(num[k], den[k], k, j >= 0 && kind[j] === PIPE);
+}
+
+/** Whether the `(` at k opens a call's arguments: right after a name (`AdamW(`), which is not itself a value's
+ *  wrapper (`loss=tensor(0.3)`) nor an x word (`Epoch(train)`). */
+function isCall(k: number): boolean {
+  if (k < 1 || kind[k - 1] !== WORD || end[k - 1] !== start[k]) return false;
+  const p = back(k - 2);
+  if (p >= 0 && (kind[p] === EQ || kind[p] === COLON)) return false;
+  return kind[k + 1] === WORD && kind[k + 2] === EQ;
 }
 
 /** After `=`: a value that is text (`model='resnet'`, `amp=True`) counts against the line being metrics. */
@@ -270,9 +314,20 @@ export function readPairs(line: string): number {
   s = line;
   lastValue = -1;
   count = tokenize(line);
+  let parens = 0; // open parentheses, and which of them open a call's arguments (bit per depth)
+  let calls = 0;
   for (let k = 0; k < count; k++) {
     const t = kind[k];
-    if (t === NUM) value(k);
+    if (t === LPAREN) {
+      if (parens < 31 && isCall(k)) calls |= 1 << parens;
+      parens++;
+    } else if (t === RPAREN && parens > 0) {
+      parens--;
+      calls &= ~(1 << parens);
+    } else if (calls !== 0 && (t === NUM || t === WORD || t === STRING) && back(k - 1) >= 0) {
+      // a call's arguments (`AdamW(lr=0.000119, momentum=0.9)`, `Namespace(...)`): settings, not metrics
+      if (kind[back(k - 1)] === EQ) C.addText();
+    } else if (t === NUM) value(k);
     else if (t === COUNTER) counterAt(k);
     else if (t === WORD || t === STRING) afterEq(k);
   }

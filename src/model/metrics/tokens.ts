@@ -5,7 +5,8 @@
  *
  * What a number is matters most: a number must stand alone, or end in a unit we know (units in
  * names.ts). A run starting with a digit that goes on with something else (`2026-11-27`, `10:14:22`,
- * `10.0.0.1:29500`, `3.11.4`, `3fa2b1c`, `11,689,512`, `34C`) is JUNK, never a value. `n/N` with
+ * `10.0.0.1:29500`, `3.11.4`, `3fa2b1c`, `34C`) is JUNK, never a value; so is a count with thousands
+ * separators (`11,689,512`) except right after `:` or `=`. `n/N` with
  * whole numbers (also `100 / 1000`) is a COUNTER. No `vscode` import, no I/O.
  */
 import { parseUnit } from './names';
@@ -115,6 +116,14 @@ function fastNumber(m: number, digits: number, exp: number): number {
   return exp < 0 ? m / POW10[-exp] : m * POW10[exp];
 }
 
+/** Whether a `:` or `=` (then blanks) comes right before s[from]. */
+function afterSeparator(s: string, from: number): boolean {
+  let i = from - 1;
+  while (s.charCodeAt(i) === 32) i--;
+  const c = s.charCodeAt(i);
+  return c === 58 || c === 61;
+}
+
 /** s[i] is a digit, `.digit` or a sign before one. Returns where the token ends. */
 function scanNumber(s: string, i: number): number {
   const from = i;
@@ -160,9 +169,22 @@ function scanNumber(s: string, i: number): number {
     }
   }
   const numEnd = i;
-  // 11,689,512: a count with thousands separators (a model summary), not a value followed by a comma.
+  // 11,689,512: a count with thousands separators, not a value followed by a comma: a value after `:` or `=`
+  // (torchtitan's `tps: 12,345`), else JUNK (a count in prose).
   if (whole && intDigits <= 3 && c === 44 && isDigit(s.charCodeAt(i + 1)) && isDigit(s.charCodeAt(i + 3))) {
-    if (isDigit(s.charCodeAt(i + 2)) && !isDigit(s.charCodeAt(i + 4))) return junk(s, from, i + 4);
+    if (isDigit(s.charCodeAt(i + 2)) && !isDigit(s.charCodeAt(i + 4))) {
+      let j = i;
+      while (s.charCodeAt(j) === 44 && isDigit(s.charCodeAt(j + 1)) && isDigit(s.charCodeAt(j + 3))) {
+        if (!isDigit(s.charCodeAt(j + 2)) || isDigit(s.charCodeAt(j + 4))) break;
+        j += 4;
+      }
+      if (!afterSeparator(s, from) || !endsNumber(s, j) || isUnitChar(s.charCodeAt(j)))
+        return junk(s, from, j);
+      num[n] = Number(s.slice(from, j).replace(/,/g, ''));
+      unitAt[n] = j;
+      push(NUM, from, j);
+      return j;
+    }
   }
   if (c === 47 /* / */ || (c === 32 && whole)) {
     // n/N, n / N, n/ N: a counter; x/unit: a bare rate (`256/s`)
