@@ -131,8 +131,17 @@ const SETTING_WORDS = new Set(
 );
 /* eslint-enable tensorpool/l10n */
 
+/** Names seen, and whether each is a setting's (a log prints the same few names on every line). */
+const settings = new Map<string, boolean>();
+
 export function isSettingName(name: string): boolean {
-  return hasPart(name, SETTING_WORDS);
+  let yes = settings.get(name);
+  if (yes === undefined) {
+    yes = hasPart(name, SETTING_WORDS);
+    if (settings.size >= SEEN_MAX) settings.clear();
+    settings.set(name, yes);
+  }
+  return yes;
 }
 
 export function isMetricWord(name: string): boolean {
@@ -283,7 +292,10 @@ const PROSE = new Set([
 
 /** Whether s[from, to) is a word of prose (PROSE, any case). */
 export function isProseAt(s: string, from: number, to: number): boolean {
-  return to - from <= 5 && PROSE.has(s.slice(from, to).toLowerCase());
+  if (to - from < 2 || to - from > 5) return false;
+  const c = s.charCodeAt(from) | 32; // a w u i t f: the first letters of PROSE, so most words cost no slice
+  if (c !== 97 && c !== 119 && c !== 117 && c !== 105 && c !== 116 && c !== 102) return false;
+  return PROSE.has(s.slice(from, to).toLowerCase());
 }
 
 /** Log levels, in capitals: never part of a metric name (`INFO train loss: 0.5` is `train_loss`). */

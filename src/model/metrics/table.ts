@@ -57,10 +57,15 @@ const OVERALL = new Set(['all', 'total', 'mean', 'avg', 'average', 'overall']);
 export function readHeader(s: string): boolean {
   if (s.indexOf('  ') < 0) return false;
   const to = cellsEnd(s);
+  for (let i = 0; i < to; i++) {
+    // most lines are no header at their first `=`, `:`, `|`, `,` or number: stop there
+    const c = s.charCodeAt(i);
+    if (c === 61 || c === 58 || c === 124 || c === 44) return false;
+    if (c >= 48 && c <= 57 && (i === 0 || s.charCodeAt(i - 1) === 32)) return false;
+  }
   const { cells, wide } = countCells(s, to);
   if (cells < 3 || cells > 32 || !wide) return false;
   const part = s.slice(0, to);
-  if (/[=:|,]/.test(part)) return false;
   const names: string[] = [];
   for (const cell of part.trim().split(/\s+/)) {
     const c = cell.charCodeAt(0) | 32;
