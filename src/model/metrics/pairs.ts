@@ -15,6 +15,7 @@
  *   rate such as tqdm's `36.2it/s` or Keras's `3ms/step` (`it_per_s`, `ms_per_step`) on a metric line.
  * No `vscode` import.
  */
+import { inParentheses, namedAfter } from './asides';
 import * as C from './collect';
 import {
   IGNORED_KIND,
@@ -133,22 +134,7 @@ function pair(name: string | undefined, k: number, unit: Unit | undefined, eq: b
   lastValue = k;
   if (what === IGNORED_KIND || (unit && what >= 0)) return; // `eta: 3s`; `step: 5s` is no step
   C.addNamed(withUnit(name, unit), num[k], k);
-  inParentheses(name, k, unit);
-}
-
-/** A number in parentheses right after a named value k: its running average in the same unit (`Loss 6.9 (7.1)`,
- *  `Acc@1: 82.0 ( 81.5)`: `loss_avg`), or the same quantity in another unit (`memory: 45.2GiB(57.1%)`:
- *  `memory_pct`). */
-function inParentheses(name: string, k: number, unit: Unit | undefined): void {
-  let j = k + 1;
-  if (kind[j] === SPACE) j++;
-  if (kind[j] !== LPAREN) return;
-  j++;
-  if (isWs(j)) j++;
-  if (kind[j] !== NUM || kind[isWs(j + 1) ? j + 2 : j + 1] !== RPAREN) return;
-  const own = unitAt[j] < end[j] ? parseUnit(s.slice(unitAt[j], end[j])) : undefined;
-  if (own?.suffix === unit?.suffix) C.addNamed(`${withUnit(name, unit)}_avg`, num[j], j);
-  else if (own && own.kind !== 'rate' && own.kind !== 'bareRate') C.addNamed(withUnit(name, own), num[j], j);
+  inParentheses(s, name, k, unit);
 }
 
 /** Token k's value as the x `key`; `of`: the N of a counter n/N. */
@@ -209,7 +195,7 @@ function value(k: number): void {
     const key = xWordAt(j - 1);
     if (key !== undefined) return x(key, k); // Epoch [1][...], Iter [5]
   }
-  if ((kind[j] === PIPE || kind[j] === LPAREN) && namedAfter(k, unit)) return;
+  if ((kind[j] === PIPE || kind[j] === LPAREN) && namedAfter(s, count, k, unit)) return;
   if (kind[j] !== WORD || j !== k - 2) return unnamed(k, unit);
   // name v
   const first = nameStart(j, 4);
@@ -234,33 +220,6 @@ function value(k: number): void {
   else unnamed(k, unit);
 }
 
-/** A value that starts a segment and is named by the words after it, to the segment's end (llm.c's
- *  `| 1304.21 ms | 21.4% bf16 MFU | 402030 tok/s`: `ms`, `bf16_mfu_pct`, `tok_per_s`); a lone time or rate
- *  unit names the value by its unit. Returns whether it was so named. */
-function namedAfter(k: number, unit: Unit | undefined): boolean {
-  if (kind[k + 1] !== SPACE || kind[k + 2] !== WORD) return false;
-  let e = k + 2;
-  let words = 1;
-  while (words < 3 && kind[e + 1] === SPACE && kind[e + 2] === WORD) {
-    e += 2;
-    words++;
-  }
-  const after = ahead(e + 1);
-  if (!(after >= count || kind[after] === PIPE || kind[after] === RPAREN || kind[after] === COMMA))
-    return false;
-  const written = s.slice(start[k + 2], end[e]);
-  const own = words === 1 && !unit ? parseUnit(written) : undefined;
-  if (own && (own.kind === 'time' || own.kind === 'rate' || own.kind === 'sizeRate')) {
-    C.addNamed(own.suffix, num[k], k);
-    return true;
-  }
-  if (own) return false; // `(0.00 B)`: a size alone names nothing
-  const name = normaliseName(written);
-  if (name === undefined || nameKind(name) !== -1) return false;
-  C.addNamed(withUnit(name, unit), num[k], k);
-  return true;
-}
-
 function counterAt(k: number): void {
   const j = back(k - 1);
   if (j >= 0 && kind[j] === WORD) {
@@ -275,7 +234,7 @@ function counterAt(k: number): void {
     // `Accuracy: 9843/10000 (98%)` (the MNIST example): the share in parentheses, under the counter's name
     const first = j > 0 ? nameStart(back(j - 1), 6) : -1;
     const name = first < 0 ? undefined : normaliseName(s.slice(start[first], end[back(j - 1)]));
-    if (name !== undefined && nameKind(name) === -1) inParentheses(name, k, undefined);
+    if (name !== undefined && nameKind(name) === -1) inParentheses(s, name, k, undefined);
   }
   C.addCounter(num[k], den[k], k, j >= 0 && kind[j] === PIPE);
 }

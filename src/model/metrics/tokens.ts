@@ -10,6 +10,7 @@
  * whole numbers (also `100 / 1000`) is a COUNTER. No `vscode` import, no I/O.
  */
 import { parseUnit } from './names';
+import { afterSeparator, digitsValue, fastNumber, groupsEnd } from './numbers';
 
 export const WORD = 1;
 export const NUM = 2;
@@ -88,12 +89,6 @@ function endsNumber(s: string, i: number): boolean {
   return !isUnitChar(c) && !isDigit(c);
 }
 
-function digitsValue(s: string, from: number, to: number): number {
-  let v = 0;
-  for (let i = from; i < to; i++) v = v * 10 + s.charCodeAt(i) - 48;
-  return v;
-}
-
 function push(k: number, from: number, to: number): void {
   kind[n] = k;
   start[n] = from;
@@ -105,23 +100,6 @@ function junk(s: string, from: number, i: number): number {
   while (!endsJunk(s.charCodeAt(i))) i++;
   push(JUNK, from, i);
   return i;
-}
-
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
-
-/** The number of `digits` decimal digits `m` times 10^`exp`, when that is exact in one step (at most 15
- *  digits, |exp| <= 22: both operands exact, so the one rounding is the correct one); else NaN. */
-function fastNumber(m: number, digits: number, exp: number): number {
-  if (digits > 15 || exp > 22 || exp < -22) return NaN;
-  return exp < 0 ? m / POW10[-exp] : m * POW10[exp];
-}
-
-/** Whether a `:` or `=` (then blanks) comes right before s[from]. */
-function afterSeparator(s: string, from: number): boolean {
-  let i = from - 1;
-  while (s.charCodeAt(i) === 32) i--;
-  const c = s.charCodeAt(i);
-  return c === 58 || c === 61;
 }
 
 /** s[i] is a digit, `.digit` or a sign before one. Returns where the token ends. */
@@ -173,11 +151,7 @@ function scanNumber(s: string, i: number): number {
   // (torchtitan's `tps: 12,345`), else JUNK (a count in prose).
   if (whole && intDigits <= 3 && c === 44 && isDigit(s.charCodeAt(i + 1)) && isDigit(s.charCodeAt(i + 3))) {
     if (isDigit(s.charCodeAt(i + 2)) && !isDigit(s.charCodeAt(i + 4))) {
-      let j = i;
-      while (s.charCodeAt(j) === 44 && isDigit(s.charCodeAt(j + 1)) && isDigit(s.charCodeAt(j + 3))) {
-        if (!isDigit(s.charCodeAt(j + 2)) || isDigit(s.charCodeAt(j + 4))) break;
-        j += 4;
-      }
+      const j = groupsEnd(s, i);
       if (!afterSeparator(s, from) || !endsNumber(s, j) || isUnitChar(s.charCodeAt(j)))
         return junk(s, from, j);
       num[n] = Number(s.slice(from, j).replace(/,/g, ''));
