@@ -45,3 +45,29 @@ export function withRank(point: MetricPoint, r: number): MetricPoint {
   for (const [name, value] of point.metrics) metrics.set(rankName(name, r), value);
   return { ...point, metrics };
 }
+
+/** The rank a kept name belongs to (0 for a name without a `rankN/` prefix). */
+export function nameRank(name: string): number {
+  if (!name.startsWith('rank')) return 0;
+  const slash = name.indexOf('/');
+  if (slash < 5 || slash > 10) return 0;
+  let r = 0;
+  for (let i = 4; i < slash; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 48 || c > 57) return 0;
+    r = r * 10 + c - 48;
+  }
+  return r;
+}
+
+/** The ranks the series' names belong to, in order (rank 0 first, also when it has none yet). */
+export function ranksOf(series: readonly { readonly name: string }[]): number[] {
+  const seen = new Set<number>([0]);
+  for (const s of series) seen.add(nameRank(s.name));
+  return [...seen].sort((a, b) => a - b);
+}
+
+/** The series of one rank (rank 0: those of lines without a rank prefix too). */
+export function ofRank<T extends { readonly name: string }>(series: readonly T[], rank: number): T[] {
+  return series.filter((s) => nameRank(s.name) === rank);
+}
