@@ -31,7 +31,8 @@ export interface Score {
   readonly misses: readonly string[];
 }
 
-const unescape = (s: string) => s.replace(/\\x1b/g, '\x1b');
+/** `\x1b` and `\r` in a fixture are an escape and a carriage return (a colour, a progress bar's redraw). */
+const unescape = (s: string) => s.replace(/\\x1b/g, '\x1b').replace(/\\r/g, '\r');
 
 export function loadFixtures(): LogFixture[] {
   return readdirSync(LOG_DIR)

@@ -1,11 +1,27 @@
 /**
  * Values named by what stands beside them on a line (read by pairs.ts, from the tokens tokens.ts keeps): a
  * number in parentheses after a named value (its running average, or the same quantity in another unit), and
- * a value at a segment's start named by the words after it. No `vscode` import.
+ * a value at a segment's start named by the words after it; and the `(` that opens a call's arguments (values
+ * inside are settings, not metrics). No `vscode` import.
  */
 import * as C from './collect';
 import { nameKind, normaliseName, parseUnit, withUnit, type Unit } from './names';
-import { COMMA, end, GAP, kind, LPAREN, num, NUM, PIPE, RPAREN, SPACE, start, unitAt, WORD } from './tokens';
+import {
+  COMMA,
+  end,
+  EQ,
+  GAP,
+  kind,
+  LPAREN,
+  num,
+  NUM,
+  PIPE,
+  RPAREN,
+  SPACE,
+  start,
+  unitAt,
+  WORD,
+} from './tokens';
 
 const isWs = (k: number) => kind[k] === SPACE || kind[k] === GAP;
 
@@ -50,4 +66,11 @@ export function namedAfter(s: string, count: number, k: number, unit: Unit | und
   if (name === undefined || nameKind(name) !== -1) return false;
   C.addNamed(withUnit(name, unit), num[k], k);
   return true;
+}
+
+/** Whether the `(` at k opens a call's arguments: right after a name and before `name=` (`AdamW(lr=`), so not
+ *  a value's wrapper (`loss=tensor(0.3)`) nor an x word (`Epoch(train)`). */
+export function isCall(k: number): boolean {
+  if (k < 1 || kind[k - 1] !== WORD || end[k - 1] !== start[k]) return false;
+  return kind[k + 1] === WORD && kind[k + 2] === EQ;
 }

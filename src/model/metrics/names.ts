@@ -108,59 +108,6 @@ function isIgnoredName(name: string): boolean {
   );
 }
 
-/** Parts of names that say "this is a training metric" (a line with one pair needs one of them, or an x). */
-/* eslint-disable tensorpool/l10n -- parts of metric names the parser matches, never shown */
-const METRIC_WORDS = new Set(
-  (
-    'loss losses acc accuracy lr learning ppl perplexity reward rewards return score f1 bleu rouge map auc ' +
-    'precision recall grad gnorm norm error mse mae rmse iou miou dice psnr ssim fid kl entropy nll bpb bpc ' +
-    'throughput mfu wer cer top1 top5 top1_acc tflops wps ups tps tokens samples'
-  ).split(' '),
-);
-/* eslint-enable tensorpool/l10n */
-
-/** Parts of names that say "this is a setting" (a size, a count of parameters, a capability): a line whose
- *  every metric is named so is a configuration summary (`num_parameters: 124475904 => bytes: 248951808`,
- *  `using world size: 64, data-parallel size: 8`), not metrics. */
-/* eslint-disable tensorpool/l10n -- parts of setting names the parser matches, never shown */
-const SETTING_WORDS = new Set(
-  (
-    'size sizes param params parameters num bytes capability capabilities processes len length workers ' +
-    'threads world parallel vocab dim layers heads seq'
-  ).split(' '),
-);
-/* eslint-enable tensorpool/l10n */
-
-/** Names seen, and whether each is a setting's (a log prints the same few names on every line). */
-const settings = new Map<string, boolean>();
-
-export function isSettingName(name: string): boolean {
-  let yes = settings.get(name);
-  if (yes === undefined) {
-    yes = hasPart(name, SETTING_WORDS);
-    if (settings.size >= SEEN_MAX) settings.clear();
-    settings.set(name, yes);
-  }
-  return yes;
-}
-
-export function isMetricWord(name: string): boolean {
-  return hasPart(name, METRIC_WORDS);
-}
-
-function hasPart(name: string, words: ReadonlySet<string>): boolean {
-  let from = 0;
-  for (let i = 0; i <= name.length; i++) {
-    const c = i < name.length ? name.charCodeAt(i) : 95;
-    if (c === 95 || c === 47 || c === 46 || c === 45 || c === 64) {
-      // _ / . - @ (acc@1)
-      if (i > from && words.has(name.slice(from, i))) return true;
-      from = i + 1;
-    }
-  }
-  return false;
-}
-
 const PLAIN_NAME = /^[a-z_][a-z0-9_./@-]*$/;
 
 /** Names seen, raw -> normalised (null: no name): a log prints the same few names on every line. */
@@ -240,6 +187,14 @@ const SIMPLE: ReadonlyMap<string, Unit> = new Map<string, Unit>(
 );
 
 const RATE_PART = /^[A-Za-zµμ]{1,12}$/;
+/* eslint-disable tensorpool/l10n -- units the parser matches, never shown */
+/** What a rate may be per, besides a time. */
+const PER = new Set(
+  'step steps it iter iters batch batches epoch epochs gpu device sample samples token tokens tok img image ex'.split(
+    ' ',
+  ),
+);
+/* eslint-enable tensorpool/l10n */
 
 /** The unit written right after a number (`ms`, `%`, `it/s`, `MB/s`, `/s`), or undefined if it is none
  *  we know: then the number is no value (`34C`, `60W`, `3rd`, `0x1f` are not metrics). */
@@ -262,6 +217,8 @@ function parseRate(text: string): Unit | undefined {
   if (!RATE_PART.test(b) || (a !== '' && !RATE_PART.test(a))) return undefined;
   const ua = SIMPLE.get(a);
   const ub = SIMPLE.get(b);
+  // per a time or per a unit of work (`it/s`, `ms/step`, `tok/s`, `s/it`), not `1/IB` (an NCCL device list)
+  if (ub?.kind !== 'time' && !PER.has(b.toLowerCase())) return undefined;
   const sa = ua ? ua.suffix : a.toLowerCase();
   const sb = ub ? ub.suffix : b.toLowerCase();
   if (a === '') return { suffix: `per_${sb}`, kind: 'bareRate' };
@@ -272,40 +229,4 @@ function parseRate(text: string): Unit | undefined {
 export function withUnit(name: string, unit: Unit | undefined): string {
   if (!unit) return name;
   return name === unit.suffix || name.endsWith(`_${unit.suffix}`) ? name : `${name}_${unit.suffix}`;
-}
-
-/** Words of prose that end a multi-word name before them (`with local batch size 1` is `local_batch_size`). */
-const PROSE = new Set([
-  'and',
-  'with',
-  'using',
-  'used',
-  'at',
-  'is',
-  'are',
-  'was',
-  'will',
-  'when',
-  'to',
-  'from',
-]);
-
-/** Whether s[from, to) is a word of prose (PROSE, any case). */
-export function isProseAt(s: string, from: number, to: number): boolean {
-  if (to - from < 2 || to - from > 5) return false;
-  const c = s.charCodeAt(from) | 32; // a w u i t f: the first letters of PROSE, so most words cost no slice
-  if (c !== 97 && c !== 119 && c !== 117 && c !== 105 && c !== 116 && c !== 102) return false;
-  return PROSE.has(s.slice(from, to).toLowerCase());
-}
-
-/** Log levels, in capitals: never part of a metric name (`INFO train loss: 0.5` is `train_loss`). */
-const LEVELS = new Set(['INFO', 'DEBUG', 'WARN', 'WARNING', 'ERROR', 'CRITICAL', 'TRACE', 'FATAL', 'NOTICE']);
-
-/** Whether s[from, to) is a log level word. */
-export function isLogLevelAt(s: string, from: number, to: number): boolean {
-  // written in capitals (INFO, WARNING): the first two letters say no to nearly every other word at once
-  const a = s.charCodeAt(from);
-  const b = s.charCodeAt(from + 1);
-  if (to - from < 4 || to - from > 8 || a < 65 || a > 90 || b < 65 || b > 90) return false;
-  return LEVELS.has(s.slice(from, to));
 }

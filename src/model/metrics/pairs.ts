@@ -15,20 +15,10 @@
  *   rate such as tqdm's `36.2it/s` or Keras's `3ms/step` (`it_per_s`, `ms_per_step`) on a metric line.
  * No `vscode` import.
  */
-import { inParentheses, namedAfter } from './asides';
+import { inParentheses, isCall, namedAfter } from './asides';
 import * as C from './collect';
-import {
-  IGNORED_KIND,
-  isMetricWord,
-  isLogLevelAt,
-  isProseAt,
-  nameKind,
-  normaliseName,
-  parseUnit,
-  withUnit,
-  xRank,
-  type Unit,
-} from './names';
+import { IGNORED_KIND, nameKind, normaliseName, parseUnit, withUnit, xRank, type Unit } from './names';
+import { isLogLevelAt, isMetricWord, isProseAt, isWarningAt } from './words';
 import {
   COLON,
   COMMA,
@@ -183,6 +173,13 @@ function value(k: number): void {
     let p = j - 1;
     if (p >= 0 && isWs(p)) p--; // `loss : 0.5`, `train_loss        =     0.5432` (Trainer's summary)
     if (p >= 0 && kind[p] === STRING) return pair(normaliseName(text(p)), k, unit, kind[j] === EQ);
+    if (p >= 0 && kind[p] === COUNTER && kind[j] === EQ) {
+      // `HellaSwag: 2935/10042 = 0.292272` (llm.c): the share, under the counter's name
+      const c = back(p - 1);
+      if (c < 1 || kind[c] !== COLON) return unnamed(k, unit);
+      p = back(c - 1);
+      C.addShare();
+    }
     const first = p >= 0 ? nameStart(p, 6) : -1;
     return pair(
       first < 0 ? undefined : normaliseName(s.slice(start[first], end[p])),
@@ -239,15 +236,6 @@ function counterAt(k: number): void {
   C.addCounter(num[k], den[k], k, j >= 0 && kind[j] === PIPE);
 }
 
-/** Whether the `(` at k opens a call's arguments: right after a name (`AdamW(`), which is not itself a value's
- *  wrapper (`loss=tensor(0.3)`) nor an x word (`Epoch(train)`). */
-function isCall(k: number): boolean {
-  if (k < 1 || kind[k - 1] !== WORD || end[k - 1] !== start[k]) return false;
-  const p = back(k - 2);
-  if (p >= 0 && (kind[p] === EQ || kind[p] === COLON)) return false;
-  return kind[k + 1] === WORD && kind[k + 2] === EQ;
-}
-
 /** After `=`: a value that is text (`model='resnet'`, `amp=True`) counts against the line being metrics. */
 function afterEq(k: number): void {
   const j = back(k - 1);
@@ -288,7 +276,10 @@ export function readPairs(line: string): number {
       if (kind[back(k - 1)] === EQ) C.addText();
     } else if (t === NUM) value(k);
     else if (t === COUNTER) counterAt(k);
-    else if (t === WORD || t === STRING) afterEq(k);
+    else if (t === WORD || t === STRING) {
+      if (t === WORD && isWarningAt(s, start[k], end[k])) C.addWarning();
+      afterEq(k);
+    }
   }
   s = '';
   return count;

@@ -4,8 +4,10 @@
  * and its validation table `Class Images Instances Box(P R mAP50 mAP50-95)` then `all 128 929 0.668 ...`).
  *
  * A header is a line of three or more names (each starting with a letter) set apart by two or more spaces, with
- * no `=`, `:`, `|` or `,` among them (text before a progress bar's `: NN%|` counts, the bar does not). It is
- * kept until the next header. A row is a later line with as many cells, all numbers (a unit allowed: `2.61G`)
+ * no `=`, `:`, `|` or `,` among them (text before a progress bar's `: NN%|` counts, the bar does not), or a
+ * Markdown table's `| AP | AP50 | AP75 |` (detectron2's evaluation results) of one word a column. Columns in a
+ * group (`Box(P R mAP50 mAP50-95)  Mask(P R ...)`) are named under it: `box/p`, `mask/p`. It is kept until
+ * the next header. A row is a later line with as many cells, all numbers (a unit allowed: `2.61G`)
  * or counters (`1/100`), except that the first may be a label: the overall row (`all`, `total`, `mean`) is read,
  * a row per class is not (a series per class would crowd out the rest). A value takes its column's name (and
  * its unit: `gpu_mem_gb`); a column named as an x (Epoch, Step, Iter) gives the row's x. One header kept, so
@@ -16,6 +18,8 @@ import { normaliseName, parseUnit, withUnit, xRank } from './names';
 import type { MetricPoint } from './types';
 
 let header: readonly string[] | undefined;
+/** The kept header's table has `|` between its cells (a Markdown table: tabulate's "pipe" format). */
+let piped = false;
 
 /** Forget the header (a new log). */
 export function forgetTable(): void {
@@ -31,6 +35,15 @@ function cellsEnd(s: string): number {
   let i = bar;
   while (i > 0 && s.charCodeAt(i - 1) !== 32) i--;
   return i;
+}
+
+/** Whether `s` is a `| a | b |` row: a `|` first and last (blanks aside). */
+function isPiped(s: string): boolean {
+  let i = 0;
+  while (s.charCodeAt(i) === 32) i++;
+  let j = s.length - 1;
+  while (j > i && s.charCodeAt(j) === 32) j--;
+  return j > i && s.charCodeAt(i) === 124 && s.charCodeAt(j) === 124;
 }
 
 /** The number of blank-separated cells in s[0, to), and whether every gap is two or more blanks. */
@@ -49,41 +62,90 @@ function countCells(s: string, to: number): { cells: number; wide: boolean } {
   return { cells, wide };
 }
 
+/** The number of cells of a `| a | b |` row. */
+function countPiped(s: string): number {
+  let n = -1;
+  for (let i = s.indexOf('|'); i >= 0; i = s.indexOf('|', i + 1)) n++;
+  return n;
+}
+
+const pipedCells = (s: string) =>
+  s
+    .trim()
+    .slice(1, -1)
+    .split('|')
+    .map((c) => c.trim());
+const blankCells = (s: string, to: number) => s.slice(0, to).trim().split(/\s+/);
+
 const NUMBER = /^([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([A-Za-z%/]*)$/;
 const COUNTER = /^(\d+)\/(\d+)$/;
+const GROUP = /^([A-Za-z][\w-]*)\(([^()]+)$/;
 const OVERALL = new Set(['all', 'total', 'mean', 'avg', 'average', 'overall']);
+
+/** A header's names: each cell's; cells in a group (`Box(P R mAP50 mAP50-95)`) under it (`box/p`, `box/r`). */
+function headerNames(cells: readonly string[]): string[] | undefined {
+  const names: string[] = [];
+  let group: string | undefined;
+  for (let cell of cells) {
+    const c = cell.charCodeAt(0) | 32;
+    if (c < 97 || c > 122) return undefined;
+    let prefix = group;
+    const open = GROUP.exec(cell);
+    if (open && group === undefined) {
+      prefix = group = normaliseName(open[1]);
+      cell = open[2];
+    }
+    if (group !== undefined && cell.endsWith(')') && !cell.includes('(')) {
+      cell = cell.slice(0, -1);
+      group = undefined;
+    }
+    const name = normaliseName(cell);
+    if (name === undefined) return undefined;
+    names.push(prefix === undefined ? name : `${prefix}/${name}`);
+  }
+  return new Set(names).size === names.length ? names : undefined;
+}
 
 /** Notes `s` as a table header when it is one (see the file comment); returns whether it was. */
 export function readHeader(s: string): boolean {
   if (s.indexOf('  ') < 0) return false;
-  const to = cellsEnd(s);
+  const pipe = isPiped(s);
+  const to = pipe ? s.length : cellsEnd(s);
   for (let i = 0; i < to; i++) {
     // most lines are no header at their first `=`, `:`, `|`, `,` or number: stop there
     const c = s.charCodeAt(i);
-    if (c === 61 || c === 58 || c === 124 || c === 44) return false;
+    if (c === 61 || c === 58 || (c === 124 && !pipe) || c === 44) return false;
     if (c >= 48 && c <= 57 && (i === 0 || s.charCodeAt(i - 1) === 32)) return false;
   }
-  const { cells, wide } = countCells(s, to);
-  if (cells < 3 || cells > 32 || !wide) return false;
-  const part = s.slice(0, to);
-  const names: string[] = [];
-  for (const cell of part.trim().split(/\s+/)) {
-    const c = cell.charCodeAt(0) | 32;
-    const name = c >= 97 && c <= 122 ? normaliseName(cell) : undefined;
-    if (name === undefined) return false;
-    names.push(name);
+  let cells: string[];
+  if (pipe) {
+    cells = pipedCells(s);
+    if (cells.some((c) => c === '' || /\s/.test(c))) return false; // one word a column
+  } else {
+    const { cells: n, wide } = countCells(s, to);
+    if (n < 3 || !wide) return false;
+    cells = blankCells(s, to);
   }
-  if (new Set(names).size !== names.length) return false;
+  if (cells.length < 3 || cells.length > 32) return false;
+  const names = headerNames(cells);
+  if (!names) return false;
   header = names;
+  piped = pipe;
   return true;
 }
 
 /** The point of `s` as a row of the kept header, or undefined when it is none. */
 export function readRow(s: string): MetricPoint | undefined {
   if (!header) return undefined;
-  const to = cellsEnd(s);
-  if (countCells(s, to).cells !== header.length) return undefined;
-  const cells = s.slice(0, to).trim().split(/\s+/);
+  let cells: string[];
+  if (piped) {
+    if (countPiped(s) !== header.length || !isPiped(s)) return undefined;
+    cells = pipedCells(s);
+  } else {
+    const to = cellsEnd(s);
+    if (countCells(s, to).cells !== header.length) return undefined;
+    cells = blankCells(s, to);
+  }
   const metrics = new Map<string, number>();
   let x: number | undefined;
   let xKey: string | undefined;

@@ -191,8 +191,9 @@ function scanNumber(s: string, i: number): number {
       }
     }
     if (!endsNumber(s, j) || !parseUnit(s.slice(i, j))) {
-      // `epoch=0/micro_step=100` (DeepSpeed): a `/` and a word that is no unit end the number
-      if (c !== 47) return junk(s, from, j);
+      // `epoch=0/micro_step=100` (DeepSpeed): a `/` and a word that is no unit end the number; right after a
+      // `:` it is an address (`mlx5_0:1/IB`, NCCL's devices)
+      if (c !== 47 || s.charCodeAt(from - 1) === 58) return junk(s, from, j);
       j = i;
     }
     i = j;
