@@ -69,11 +69,15 @@ export function parseMetricText(s: string): MetricPoint | undefined {
       return C.finish();
     }
   }
-  if (readHeader(s)) return undefined; // a table's header (table.ts): no metric, and no shape kept
-  if (!mayHoldMetrics(s)) return undefined;
+  // A line with no metric may be a table's header (table.ts), kept for the rows after it (and no shape kept).
+  if (!mayHoldMetrics(s)) {
+    readHeader(s);
+    return undefined;
+  }
   C.reset();
   const count = readPairs(s);
   const point = C.finish();
+  if (!point && readHeader(s)) return undefined;
   if (brace < 0 && !bypass && seenOutline(s)) learnShape(s, point, point && C.pointTokens(), count);
   return point;
 }

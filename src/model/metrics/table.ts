@@ -26,15 +26,26 @@ export function forgetTable(): void {
   header = undefined;
 }
 
-/** Where a line's cells end: before a progress bar's `: NN%|` (or `NN%|`), else the line's end. */
-function cellsEnd(s: string): number {
-  const bar = s.indexOf('%|');
-  if (bar < 0) return s.length;
-  const colon = s.lastIndexOf(':', bar);
-  if (colon >= 0) return colon;
-  let i = bar;
-  while (i > 0 && s.charCodeAt(i - 1) !== 32) i--;
-  return i;
+/** Where the `max` blank-separated cells of a row at the start of `s` end (before a progress bar's `: NN%|`),
+ *  or -1 when `s` is no such row: another number of cells, or a `=`, `,`, `|` or `:` among them. Stops at the
+ *  first of those, so a line that is no row costs a few characters. */
+function rowEnd(s: string, max: number): number {
+  let cells = 0;
+  let inCell = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      inCell = false;
+      continue;
+    }
+    if (c === 58) return barAt(s, i) && cells === max ? i : -1;
+    if (c === 61 || c === 44 || c === 124) return -1;
+    if (!inCell) {
+      inCell = true;
+      if (++cells > max) return -1;
+    }
+  }
+  return cells === max ? s.length : -1;
 }
 
 /** Whether `s` is a `| a | b |` row: a `|` first and last (blanks aside). */
@@ -106,19 +117,33 @@ function headerNames(cells: readonly string[]): string[] | undefined {
   return new Set(names).size === names.length ? names : undefined;
 }
 
+/** Whether a progress bar (`: 45%|`, blanks allowed) starts at the `:` at s[i]. */
+function barAt(s: string, i: number): boolean {
+  let j = i + 1;
+  while (s.charCodeAt(j) === 32) j++;
+  const digits = j;
+  while (s.charCodeAt(j) >= 48 && s.charCodeAt(j) <= 57) j++;
+  return j > digits && s.charCodeAt(j) === 37 && s.charCodeAt(j + 1) === 124;
+}
+
 /** Notes `s` as a table header when it is one (see the file comment); returns whether it was. */
 export function readHeader(s: string): boolean {
-  if (s.indexOf('  ') < 0) return false;
-  const pipe = isPiped(s);
-  const to = pipe ? s.length : cellsEnd(s);
+  if (s.indexOf('  ') < 0) return false; // columns are set apart by two or more blanks
+  let to = s.length;
+  let pipe = -1; // whether `s` is a `| a | b |` row: known at its first `|`
   for (let i = 0; i < to; i++) {
-    // most lines are no header at their first `=`, `:`, `|`, `,` or number: stop there
+    // most lines are no header at their first `=`, `:`, `,`, number or `|` (unless a Markdown row's): stop there;
+    // a `:` that starts a progress bar ends the header's cells
     const c = s.charCodeAt(i);
-    if (c === 61 || c === 58 || (c === 124 && !pipe) || c === 44) return false;
-    if (c >= 48 && c <= 57 && (i === 0 || s.charCodeAt(i - 1) === 32)) return false;
+    if (c === 124) {
+      if (pipe < 0) pipe = isPiped(s) ? 1 : 0;
+      if (pipe === 0) return false;
+    } else if (c === 58 && pipe !== 1 && barAt(s, i)) to = i;
+    else if (c === 61 || c === 58 || c === 44) return false;
+    else if (c >= 48 && c <= 57 && (i === 0 || s.charCodeAt(i - 1) === 32)) return false;
   }
   let cells: string[];
-  if (pipe) {
+  if (pipe === 1) {
     cells = pipedCells(s);
     if (cells.some((c) => c === '' || /\s/.test(c))) return false; // one word a column
   } else {
@@ -130,7 +155,7 @@ export function readHeader(s: string): boolean {
   const names = headerNames(cells);
   if (!names) return false;
   header = names;
-  piped = pipe;
+  piped = pipe === 1;
   return true;
 }
 
@@ -139,11 +164,11 @@ export function readRow(s: string): MetricPoint | undefined {
   if (!header) return undefined;
   let cells: string[];
   if (piped) {
-    if (countPiped(s) !== header.length || !isPiped(s)) return undefined;
+    if (!isPiped(s) || countPiped(s) !== header.length) return undefined;
     cells = pipedCells(s);
   } else {
-    const to = cellsEnd(s);
-    if (countCells(s, to).cells !== header.length) return undefined;
+    const to = rowEnd(s, header.length);
+    if (to < 0) return undefined;
     cells = blankCells(s, to);
   }
   const metrics = new Map<string, number>();
