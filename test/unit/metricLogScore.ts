@@ -15,6 +15,8 @@ export interface LogLine {
 export interface LogFixture {
   readonly family: string;
   readonly sources: readonly string[];
+  /** The other `# ` comments (where a source's code was not read, they say so). */
+  readonly notes: readonly string[];
   readonly lines: readonly LogLine[];
 }
 
@@ -40,10 +42,12 @@ export function loadFixtures(): LogFixture[] {
     .sort()
     .map((f) => {
       const sources: string[] = [];
+      const notes: string[] = [];
       const lines: { text: string; expect?: Map<string, number> }[] = [];
       for (const raw of readFileSync(path.join(LOG_DIR, f), 'utf8').split('\n')) {
         if (raw.startsWith('# ')) {
           if (raw.startsWith('# source: ')) sources.push(raw.slice(10));
+          else notes.push(raw.slice(2));
         } else if (raw.startsWith('= ')) {
           const last = lines[lines.length - 1];
           if (!last || last.expect)
@@ -63,7 +67,7 @@ export function loadFixtures(): LogFixture[] {
         } else lines.push({ text: unescape(raw) });
       }
       if (lines.length > 0 && lines[lines.length - 1].text === '') lines.pop();
-      return { family: f.replace(/\.txt$/, ''), sources, lines };
+      return { family: f.replace(/\.txt$/, ''), sources, notes, lines };
     });
 }
 

@@ -18,7 +18,12 @@ const fixtures = loadFixtures();
 describe('metric lines: training logs as the frameworks print them', () => {
   it('every fixture names its source and has both metric and other lines overall', () => {
     assert.ok(fixtures.length >= 18, `${fixtures.length} fixtures`);
-    for (const f of fixtures) assert.ok(f.lines.length > 0 && f.sources.length + 1 > 0, f.family);
+    for (const f of fixtures) {
+      assert.ok(f.lines.length > 0, f.family);
+      // `repo@commit:path:line` (or `:function`), or a note that the code was not read
+      for (const source of f.sources) assert.match(source, /^[\w.-]+\/[\w.-]+@[0-9a-f]{40}:\S+:\S+/, source);
+      assert.ok(f.sources.length > 0 || f.notes.some((n) => /not read/.test(n)), `${f.family}: no source`);
+    }
     const expected = fixtures.reduce((a, f) => a + f.lines.filter((l) => l.expect).length, 0);
     const noise = fixtures.reduce((a, f) => a + f.lines.filter((l) => !l.expect).length, 0);
     assert.ok(expected >= 70 && noise >= 140, `${expected} metric lines, ${noise} others`);
