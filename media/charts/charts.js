@@ -2,7 +2,7 @@
 // (src/model/charts/protocol.ts) with uPlot, one chart per series, in the theme's colours (VS Code's CSS
 // variables). Smoothing (EMA), log scale, hover values (uPlot's cursor and legend), a table of the
 // latest values for screen readers ("Show as table" shows it instead of the charts), Export CSV (asks
-// the host). Every element is made with the DOM API: no inline style, no HTML from data.
+// the host), and a choice the host may offer (a select: which rank's series). Every element is made with the DOM API: no inline style, no HTML from data.
 /* global uPlot, acquireVsCodeApi */
 (function () {
   'use strict';
@@ -12,6 +12,7 @@
   /** id -> { data, chart, el, legendEl } */
   const charts = new Map();
   let labels = {};
+  let choice;
   let order = [];
   let smoothing = 0;
   let logScale = false;
@@ -87,6 +88,21 @@
     exp.id = 'exportCsv';
     exp.addEventListener('click', () => vscode.postMessage({ type: 'exportCsv' }));
     bar.append(sLabel, log, table, exp);
+    if (choice && choice.options.length > 1) {
+      // a choice the host offers (which rank's series): the host sends a new snapshot for the value picked
+      const cLabel = el('label', undefined, choice.label + ' ');
+      const select = el('select');
+      select.id = 'choice';
+      for (const o of choice.options) {
+        const option = el('option', undefined, o.label);
+        option.value = o.value;
+        option.selected = o.value === choice.selected;
+        select.append(option);
+      }
+      select.addEventListener('change', () => vscode.postMessage({ type: 'choose', value: select.value }));
+      cLabel.append(select);
+      bar.append(cLabel);
+    }
     return bar;
   }
 
@@ -223,6 +239,7 @@
 
   function snapshot(m) {
     labels = m.labels;
+    choice = m.choice;
     document.title = m.title;
     for (const c of charts.values()) if (c.chart) c.chart.destroy();
     charts.clear();

@@ -27,6 +27,17 @@ let i = 0;
 const t = setInterval(() => { console.log(lines[i++]); if (i === lines.length) clearInterval(t); }, 60);
 `;
 const STEPS = Array.from({ length: LINES }, (_, i) => i + 1).filter(isMetricStep);
+/** A two-rank job (torchrun's `[rankN]:` prefixes): RANK_STEPS steps, each printed by rank 0 and rank 1. */
+const RANK_STEPS = 12;
+const rankLoss = (rank: number, k: number) => Number(((2 + rank) / k).toFixed(4));
+const RANKS_JS = `const lines = ${JSON.stringify(
+  Array.from({ length: RANK_STEPS }, (_, i) =>
+    [0, 1].map((r) => `[rank${r}]:step ${i + 1} | loss ${rankLoss(r, i + 1)} | lr 3.00e-04`),
+  ).flat(),
+)};
+let i = 0;
+const t = setInterval(() => { console.log(lines[i++]); if (i === lines.length) clearInterval(t); }, 20);
+`;
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -57,11 +68,11 @@ suite('Show Metrics: live charts from a job log, a finished job, Export CSV', ()
   let clusterLabel: string;
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'tp-metrics-'));
 
-  const runJob = async (): Promise<string> => {
+  const runJob = async (file = jobFile): Promise<string> => {
     ext.setPrompter(new ScriptedPrompter([clusterLabel, 'Keep the cluster', 'Run job', 'Run']));
     const out = await vscode.commands.executeCommand<{ kind: string; jobId?: string }>(
       'tensorpool.runJobFile',
-      jobFile,
+      file,
     );
     assert.equal(out.kind, 'submitted', JSON.stringify(out));
     return out.jobId ?? '';
@@ -89,6 +100,8 @@ suite('Show Metrics: live charts from a job log, a finished job, Export CSV', ()
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'train.tp.toml'), JOB_FILE);
     writeFileSync(path.join(folder, 'train.js'), TRAIN_JS);
+    writeFileSync(path.join(folder, 'ranks.tp.toml'), `commands = ["node ranks.js"]\n`);
+    writeFileSync(path.join(folder, 'ranks.js'), RANKS_JS);
     jobFile = vscode.Uri.file(path.join(folder, 'train.tp.toml'));
   });
   suiteTeardown(async () => {
@@ -223,5 +236,63 @@ suite('Show Metrics: live charts from a job log, a finished job, Export CSV', ()
     } finally {
       await config.update('jobMetrics', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  test("several ranks in one log: rank 0's charts first, another rank's on request", async () => {
+    const jobId = await runJob(vscode.Uri.file(path.join(folder, 'ranks.tp.toml')));
+    await vscode.commands.executeCommand('tensorpool.showMetrics', jobId);
+    const steps = Array.from({ length: RANK_STEPS }, (_, i) => i + 1);
+    await until('the whole log on the page, rank 0 shown', async () => {
+      const p = await panel(jobId);
+      return (
+        p?.state === 'ended' &&
+        p.series.find((x) => x.name === 'loss')?.xs.length === RANK_STEPS &&
+        p.drawn.length === 2 &&
+        p.drawn.every((c) => c.points === RANK_STEPS)
+      );
+    });
+    const first = await panel(jobId);
+    assert.ok(first);
+    assert.equal(first.rank, 0);
+    assert.deepEqual(first.ranks, [0, 1]);
+    assert.deepEqual(
+      first.series.map((x) => [x.name, x.xKey]),
+      [
+        ['loss', 'step'],
+        ['lr', 'step'],
+      ],
+    );
+    assert.deepEqual(first.series[0].xs, steps);
+    assert.deepEqual(
+      first.series[0].ys,
+      steps.map((k) => rankLoss(0, k)),
+    );
+    (await ext.testing.metrics(jobId))?.showRank(1);
+    await until("rank 1's charts on the page", async () => {
+      const p = await panel(jobId);
+      return (
+        p?.rank === 1 &&
+        p.series.some((x) => x.name === 'rank1/loss') &&
+        p.drawn.length === 2 &&
+        p.drawn.every((c) => c.points === RANK_STEPS)
+      );
+    });
+    const second = await panel(jobId);
+    assert.ok(second);
+    assert.deepEqual(
+      second.series.map((x) => x.name),
+      ['rank1/loss', 'rank1/lr'],
+    );
+    assert.deepEqual(
+      second.series[0].ys,
+      steps.map((k) => rankLoss(1, k)),
+    );
+    // Export CSV still writes every rank's series
+    const target = path.join(tmp, 'ranks.csv');
+    ext.testing.configure({ saveDialog: async () => vscode.Uri.file(target) });
+    assert.equal(await (await ext.testing.metrics(jobId))?.export(), target);
+    const names = new Set((parseCsv(readFileSync(target, 'utf8')) ?? []).slice(1).map((r) => r[0]));
+    assert.deepEqual([...names].sort(), ['loss', 'lr', 'rank1/loss', 'rank1/lr']);
+    ext.testing.configure({});
   });
 });

@@ -90,7 +90,7 @@ describe('metric lines: detection and vision toolkits', () => {
     });
   });
 
-  it('timm: the epoch before the bracketed counter, running averages in parentheses left out', () => {
+  it('timm: the epoch before the bracketed counter, a running average in parentheses as a second series', () => {
     const line =
       'Train: 0 [ 100/1251 (  8%)]  Loss: 6.926 (6.93)  Time: 2.345s,  109.16/s  (2.345s,  109.16/s)  LR: 1.000e-04  Data: 1.234 (1.234)';
     assert.deepEqual(parsed(line), {
@@ -98,9 +98,11 @@ describe('metric lines: detection and vision toolkits', () => {
       xKey: 'epoch',
       metrics: [
         ['loss', 6.926],
+        ['loss_avg', 6.93],
         ['time_s', 2.345],
         ['lr', 1e-4],
         ['data', 1.234],
+        ['data_avg', 1.234],
       ],
     });
     assert.deepEqual(
@@ -112,9 +114,13 @@ describe('metric lines: detection and vision toolkits', () => {
         xKey: undefined,
         metrics: [
           ['time', 0.512],
+          ['time_avg', 0.6],
           ['loss', 1.2],
+          ['loss_avg', 1.3],
           ['acc@1', 70],
+          ['acc@1_avg', 68.5],
           ['acc@5', 90],
+          ['acc@5_avg', 89.1],
         ],
       },
     );
@@ -128,10 +134,15 @@ describe('metric lines: detection and vision toolkits', () => {
       xKey: 'epoch',
       metrics: [
         ['time', 0.512],
+        ['time_avg', 0.6],
         ['data', 0.01],
+        ['data_avg', 0.02],
         ['loss', 6.9],
+        ['loss_avg', 6.9],
         ['acc@1', 0],
+        ['acc@1_avg', 0.1],
         ['acc@5', 0.39],
+        ['acc@5_avg', 0.5],
       ],
     });
     assert.deepEqual(parsed(' * Acc@1 76.130 Acc@5 92.862'), {

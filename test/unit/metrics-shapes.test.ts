@@ -4,8 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseMetricLine, parseMetricLineFully } from '../../src/model/metrics/parseLine';
+import { parseMetricLine, parseMetricLineFully, resetMetricReader } from '../../src/model/metrics/parseLine';
 import { forgetShapes } from '../../src/model/metrics/shapeCache';
+import { loadFixtures } from './metricLogScore';
 
 const LINES = JSON.parse(
   readFileSync(path.join(__dirname, '../../../test/fixtures/metricLines.json'), 'utf8'),
@@ -141,6 +142,26 @@ describe('metric lines read by the shape of an earlier line', () => {
     byShape += forgetShapes();
     assert.ok(compared > 10_000, `${compared} variants`);
     assert.ok(byShape > 500, `${byShape} of them read by a shape`);
+  });
+
+  it('every line of the training-log fixtures, in order, and 20 variants of each, read as the parser reads them', () => {
+    const next = random(20261205);
+    let compared = 0;
+    let byShape = 0;
+    for (const fixture of loadFixtures()) {
+      resetMetricReader();
+      for (const { text } of fixture.lines) {
+        for (let i = 0; i < 20; i++) {
+          const v = variant(text, next);
+          assert.deepEqual(shown(v), fully(v), `${fixture.family}: ${v} (after ${text})`);
+          compared++;
+        }
+        assert.deepEqual(shown(text), fully(text), `${fixture.family}: ${text}`);
+      }
+      byShape += forgetShapes();
+    }
+    assert.ok(compared > 5_000, `${compared} variants`);
+    assert.ok(byShape > 300, `${byShape} of them read by a shape`);
   });
 
   it('interleaved shapes (train and eval lines) are each kept', () => {

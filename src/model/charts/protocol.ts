@@ -52,6 +52,9 @@ export type ChartHostMessage =
       readonly empty?: { readonly text: string; readonly items: readonly string[] };
       /** Offer Export CSV. */
       readonly canExport: boolean;
+      /** A choice offered beside the charts (the metrics panel: whose series, rank 0's or another rank's); the
+       *  page says `choose` with the value picked. */
+      readonly choice?: ChartChoice;
     }
   | {
       readonly type: 'update';
@@ -59,6 +62,12 @@ export type ChartHostMessage =
       readonly replace: readonly ChartSeriesData[];
       readonly status?: string;
     };
+
+export interface ChartChoice {
+  readonly label: string;
+  readonly options: readonly { readonly value: string; readonly label: string }[];
+  readonly selected: string;
+}
 
 /** What the page drew: per chart its points and canvas size (the tests read it). */
 export interface ChartDrawn {
@@ -71,4 +80,5 @@ export interface ChartDrawn {
 export type ChartViewMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'exportCsv' }
+  | { readonly type: 'choose'; readonly value: string }
   | { readonly type: 'drawn'; readonly charts: readonly ChartDrawn[] };

@@ -14,7 +14,10 @@
  * import.
  */
 import { metricLineText, parseMetricText } from './parseLine';
+import { lineRank, rankName, withRank } from './ranks';
 import { matchShape, shapeNumbers, type Shape } from './shapeCache';
+import { readRow } from './table';
+import type { MetricPoint } from './types';
 import type { MetricSeries } from './series';
 import type { MetricStore } from './store';
 
@@ -81,14 +84,20 @@ export class MetricBatcher {
 
   private one(line: number, text: string): void {
     const s = metricLineText(text);
+    const rank = lineRank();
+    const row = readRow(s); // a row of a table whose header came before (table.ts)
+    if (row) return this.fromPoint(line, withRank(row, rank));
     // A line of a shape read before (most of a training log): its numbers, nothing allocated per line.
     const shape = s.indexOf('{') < 0 ? matchShape(s) : undefined;
     if (shape) {
-      if (!shape.none) this.fromShape(line, shape);
+      if (!shape.none) this.fromShape(line, shape, rank);
       return;
     }
     const point = parseMetricText(s);
-    if (!point) return;
+    if (point) this.fromPoint(line, withRank(point, rank));
+  }
+
+  private fromPoint(line: number, point: MetricPoint): void {
     this.lines.push(line);
     this.times.push(Date.now());
     this.xs.push(point.x ?? NaN);
@@ -100,13 +109,13 @@ export class MetricBatcher {
     this.ends.push(this.values.length);
   }
 
-  private fromShape(line: number, shape: Shape): void {
+  private fromShape(line: number, shape: Shape, rank: number): void {
     this.lines.push(line);
     this.times.push(Date.now());
     this.xs.push(shape.x < 0 ? NaN : shapeNumbers[shape.x]);
     this.xKeys.push(shape.xKey === undefined ? -1 : this.nameId(shape.xKey));
     for (let m = 0; m < shape.names.length; m++) {
-      this.nameIds.push(this.nameId(shape.names[m]));
+      this.nameIds.push(this.nameId(rank === 0 ? shape.names[m] : rankName(shape.names[m], rank)));
       this.values.push(shapeNumbers[shape.of[m]]);
     }
     this.ends.push(this.values.length);

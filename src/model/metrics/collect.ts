@@ -4,15 +4,18 @@
  * Module-level scratch (the parser runs one line at a time in one thread); `reset()` starts a line.
  *
  * A line is a metric line when it holds at least one named metric and
- * - two or more, or the one is named like a metric (`loss`, `acc`, `lr`... see names.ts), or the line
+ * - two or more, or the one is named like a metric (`loss`, `acc`, `lr`... see words.ts), or the line
  *   also has an x (step, epoch...): so `CUDA Version: 12.2`, `Get:1 http://...`, `rank 0` are not;
- * - and it is no dump of settings: two or more text values (`model='resnet'`, `amp=True`, `None`) and no
+ * - and it is no warning or error (words.ts isWarningAt: `WARNING`, `UserWarning`, `[W1127 ...]`);
+ * - and it is no summary of settings: not every metric is named as a setting (a size, a count of parameters:
+ *   words.ts isSettingName), and not two or more text values (`model='resnet'`, `amp=True`, `None`) and no
  *   more than twice as many numbers (`Namespace(lr=0.1, model='resnet', amp=True, ...)`, a model config
  *   dict) are configuration, not metrics.
  * No `vscode` import.
  */
 import type { MetricPoint } from './types';
-import { EPOCH_RANK, isMetricWord, nameKind } from './names';
+import { EPOCH_RANK, nameKind } from './names';
+import { isMetricWord, isSettingName } from './words';
 
 // Parallel arrays with a count each (resetting a count is cheaper than `array.length = 0`).
 const names: string[] = [];
@@ -33,6 +36,8 @@ let nRates = 0;
 let named = 0;
 let firstName = '';
 let textValues = 0;
+let warned = false;
+let share = false;
 let numberValues = 0;
 let epoch = NaN;
 let epochAt = -1;
@@ -48,6 +53,7 @@ let finishedComputed = false;
 export function reset(): void {
   nNames = nX = nRates = 0;
   named = textValues = numberValues = 0;
+  warned = share = false;
   firstName = '';
   epoch = counterN = counterD = NaN;
   epochAt = counterAt = -1;
@@ -113,6 +119,17 @@ export function addRate(name: string, value: number): void {
   }
 }
 
+/** The line's one metric is a share of a count (`HellaSwag: 2935/10042 = 0.292272`): a metric whatever its
+ *  name. */
+export function addShare(): void {
+  share = true;
+}
+
+/** A word that makes the line a warning or an error (names.ts isWarningAt): no metric line. */
+export function addWarning(): void {
+  warned = true;
+}
+
 /** A value that is text (`model='resnet'`, `flag=True`). */
 export function addText(): void {
   textValues++;
@@ -123,11 +140,18 @@ export function addNumber(): void {
   numberValues++;
 }
 
+function allSettings(): boolean {
+  for (let i = 0; i < nNames; i++) if (!isSettingName(names[i])) return false;
+  return true;
+}
+
 export function finish(): MetricPoint | undefined {
   finishedX = -1;
   finishedComputed = true;
-  if (named === 0 || (textValues >= 2 && textValues * 2 >= numberValues)) return undefined;
-  if (named === 1 && nX === 0 && !isMetricWord(firstName)) return undefined;
+  if (named === 0 || warned || (textValues >= 2 && textValues * 2 >= numberValues)) return undefined;
+  if (textValues > 0 && textValues >= numberValues && nX === 0) return undefined; // `max tokens = 4096 and ... = None`
+  if (named === 1 && nX === 0 && !share && !isMetricWord(firstName)) return undefined;
+  if (nNames > 0 && allSettings()) return undefined; // a configuration summary (words.ts isSettingName)
   let best = -1;
   for (let i = 0; i < nX; i++) if (best < 0 || xRanks[i] < xRanks[best]) best = i;
   let xKey: string | undefined;

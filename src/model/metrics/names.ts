@@ -67,6 +67,16 @@ const IGNORED = new Set([
   'day',
   'hour',
   'minute',
+  // a device or a library's version (`cuda:0`, `cudnn 90100`), never a metric
+  'cuda',
+  'cudnn',
+  'cpu',
+  'xla',
+  'npu',
+  'mps',
+  'nccl',
+  'torch',
+  'python',
 ]);
 
 /** What a name is: an x key (its rank), ignored, or a metric (-1); cached like `seen`. */
@@ -96,30 +106,6 @@ function isIgnoredName(name: string): boolean {
     last.endsWith('_id') ||
     last.endsWith('.py') // a source location, `train.py:123`
   );
-}
-
-/** Parts of names that say "this is a training metric" (a line with one pair needs one of them, or an x). */
-/* eslint-disable tensorpool/l10n -- parts of metric names the parser matches, never shown */
-const METRIC_WORDS = new Set(
-  (
-    'loss losses acc accuracy lr learning ppl perplexity reward rewards return score f1 bleu rouge map auc ' +
-    'precision recall grad gnorm norm error mse mae rmse iou miou dice psnr ssim fid kl entropy nll bpb bpc ' +
-    'throughput mfu wer cer top1 top5 top1_acc tflops wps ups tps tokens samples'
-  ).split(' '),
-);
-/* eslint-enable tensorpool/l10n */
-
-export function isMetricWord(name: string): boolean {
-  let from = 0;
-  for (let i = 0; i <= name.length; i++) {
-    const c = i < name.length ? name.charCodeAt(i) : 95;
-    if (c === 95 || c === 47 || c === 46 || c === 45 || c === 64) {
-      // _ / . - @ (acc@1)
-      if (i > from && METRIC_WORDS.has(name.slice(from, i))) return true;
-      from = i + 1;
-    }
-  }
-  return false;
 }
 
 const PLAIN_NAME = /^[a-z_][a-z0-9_./@-]*$/;
@@ -201,6 +187,14 @@ const SIMPLE: ReadonlyMap<string, Unit> = new Map<string, Unit>(
 );
 
 const RATE_PART = /^[A-Za-zµμ]{1,12}$/;
+/* eslint-disable tensorpool/l10n -- units the parser matches, never shown */
+/** What a rate may be per, besides a time. */
+const PER = new Set(
+  'step steps it iter iters batch batches epoch epochs gpu device sample samples token tokens tok img image ex'.split(
+    ' ',
+  ),
+);
+/* eslint-enable tensorpool/l10n */
 
 /** The unit written right after a number (`ms`, `%`, `it/s`, `MB/s`, `/s`), or undefined if it is none
  *  we know: then the number is no value (`34C`, `60W`, `3rd`, `0x1f` are not metrics). */
@@ -223,6 +217,8 @@ function parseRate(text: string): Unit | undefined {
   if (!RATE_PART.test(b) || (a !== '' && !RATE_PART.test(a))) return undefined;
   const ua = SIMPLE.get(a);
   const ub = SIMPLE.get(b);
+  // per a time or per a unit of work (`it/s`, `ms/step`, `tok/s`, `s/it`), not `1/IB` (an NCCL device list)
+  if (ub?.kind !== 'time' && !PER.has(b.toLowerCase())) return undefined;
   const sa = ua ? ua.suffix : a.toLowerCase();
   const sb = ub ? ub.suffix : b.toLowerCase();
   if (a === '') return { suffix: `per_${sb}`, kind: 'bareRate' };
@@ -233,16 +229,4 @@ function parseRate(text: string): Unit | undefined {
 export function withUnit(name: string, unit: Unit | undefined): string {
   if (!unit) return name;
   return name === unit.suffix || name.endsWith(`_${unit.suffix}`) ? name : `${name}_${unit.suffix}`;
-}
-
-/** Log levels, in capitals: never part of a metric name (`INFO train loss: 0.5` is `train_loss`). */
-const LEVELS = new Set(['INFO', 'DEBUG', 'WARN', 'WARNING', 'ERROR', 'CRITICAL', 'TRACE', 'FATAL', 'NOTICE']);
-
-/** Whether s[from, to) is a log level word. */
-export function isLogLevelAt(s: string, from: number, to: number): boolean {
-  // written in capitals (INFO, WARNING): the first two letters say no to nearly every other word at once
-  const a = s.charCodeAt(from);
-  const b = s.charCodeAt(from + 1);
-  if (to - from < 4 || to - from > 8 || a < 65 || a > 90 || b < 65 || b > 90) return false;
-  return LEVELS.has(s.slice(from, to));
 }

@@ -15,18 +15,10 @@
  *   rate such as tqdm's `36.2it/s` or Keras's `3ms/step` (`it_per_s`, `ms_per_step`) on a metric line.
  * No `vscode` import.
  */
+import { inParentheses, isCall, namedAfter } from './asides';
 import * as C from './collect';
-import {
-  IGNORED_KIND,
-  isMetricWord,
-  isLogLevelAt,
-  nameKind,
-  normaliseName,
-  parseUnit,
-  withUnit,
-  xRank,
-  type Unit,
-} from './names';
+import { IGNORED_KIND, nameKind, normaliseName, parseUnit, withUnit, xRank, type Unit } from './names';
+import { isLogLevelAt, isMetricWord, isProseAt, isWarningAt } from './words';
 import {
   COLON,
   COMMA,
@@ -88,7 +80,7 @@ function nameStart(last: number, max: number): number {
   }
   let words = 0;
   while (j >= 0 && kind[j] === WORD && words < max) {
-    if (isLogLevelAt(s, start[j], end[j])) break;
+    if (isLogLevelAt(s, start[j], end[j]) || isProseAt(s, start[j], end[j])) break;
     first = j;
     words++;
     if (j >= 2 && kind[j - 1] === SPACE && kind[j - 2] === WORD) j -= 2;
@@ -132,6 +124,7 @@ function pair(name: string | undefined, k: number, unit: Unit | undefined, eq: b
   lastValue = k;
   if (what === IGNORED_KIND || (unit && what >= 0)) return; // `eta: 3s`; `step: 5s` is no step
   C.addNamed(withUnit(name, unit), num[k], k);
+  inParentheses(s, name, k, unit);
 }
 
 /** Token k's value as the x `key`; `of`: the N of a counter n/N. */
@@ -180,6 +173,13 @@ function value(k: number): void {
     let p = j - 1;
     if (p >= 0 && isWs(p)) p--; // `loss : 0.5`, `train_loss        =     0.5432` (Trainer's summary)
     if (p >= 0 && kind[p] === STRING) return pair(normaliseName(text(p)), k, unit, kind[j] === EQ);
+    if (p >= 0 && kind[p] === COUNTER && kind[j] === EQ) {
+      // `HellaSwag: 2935/10042 = 0.292272` (llm.c): the share, under the counter's name
+      const c = back(p - 1);
+      if (c < 1 || kind[c] !== COLON) return unnamed(k, unit);
+      p = back(c - 1);
+      C.addShare();
+    }
     const first = p >= 0 ? nameStart(p, 6) : -1;
     return pair(
       first < 0 ? undefined : normaliseName(s.slice(start[first], end[p])),
@@ -192,6 +192,7 @@ function value(k: number): void {
     const key = xWordAt(j - 1);
     if (key !== undefined) return x(key, k); // Epoch [1][...], Iter [5]
   }
+  if ((kind[j] === PIPE || kind[j] === LPAREN) && namedAfter(s, count, k, unit)) return;
   if (kind[j] !== WORD || j !== k - 2) return unnamed(k, unit);
   // name v
   const first = nameStart(j, 4);
@@ -208,7 +209,9 @@ function value(k: number): void {
   if (kind[e] === SPACE) e++;
   const chained = b >= 0 && b === lastValue && first === j && (isMetricWord(name) || spacePairAt(e));
   const startsSegment = b < 0 || chained || SEGMENT_EDGE.has(kind[b]) || kind[b] === COLON || isBullet(b);
-  const endsSegment = e >= count || SEGMENT_EDGE.has(kind[e]) || (kind[e] === WORD && spacePairAt(e));
+  // a segment ends at a separator, the next pair, or an aside in parentheses (`train loss 5.3 (took 1452 ms)`)
+  const endsSegment =
+    e >= count || SEGMENT_EDGE.has(kind[e]) || kind[e] === LPAREN || (kind[e] === WORD && spacePairAt(e));
   // a column gap between name and value (`| loss  5.12 |`, `\tTime  0.512 ( 0.600)\t`), not in a chain
   if (startsSegment && endsSegment && (kind[k - 1] === SPACE || !chained)) pair(name, k, unit, false);
   else unnamed(k, unit);
@@ -223,6 +226,12 @@ function counterAt(k: number): void {
   if (j >= 0 && kind[j] === LBRACK) {
     const key = xWordAt(j - 1);
     if (key !== undefined) return x(key, k, den[k]); // Iter(train) [50/90000], Step [100/600]
+  }
+  if (j >= 0 && (kind[j] === COLON || kind[j] === EQ)) {
+    // `Accuracy: 9843/10000 (98%)` (the MNIST example): the share in parentheses, under the counter's name
+    const first = j > 0 ? nameStart(back(j - 1), 6) : -1;
+    const name = first < 0 ? undefined : normaliseName(s.slice(start[first], end[back(j - 1)]));
+    if (name !== undefined && nameKind(name) === -1) inParentheses(s, name, k, undefined);
   }
   C.addCounter(num[k], den[k], k, j >= 0 && kind[j] === PIPE);
 }
@@ -252,11 +261,25 @@ export function readPairs(line: string): number {
   s = line;
   lastValue = -1;
   count = tokenize(line);
+  let parens = 0; // open parentheses, and which of them open a call's arguments (bit per depth)
+  let calls = 0;
   for (let k = 0; k < count; k++) {
     const t = kind[k];
-    if (t === NUM) value(k);
+    if (t === LPAREN) {
+      if (parens < 31 && isCall(k)) calls |= 1 << parens;
+      parens++;
+    } else if (t === RPAREN && parens > 0) {
+      parens--;
+      calls &= ~(1 << parens);
+    } else if (calls !== 0 && (t === NUM || t === WORD || t === STRING) && back(k - 1) >= 0) {
+      // a call's arguments (`AdamW(lr=0.000119, momentum=0.9)`, `Namespace(...)`): settings, not metrics
+      if (kind[back(k - 1)] === EQ) C.addText();
+    } else if (t === NUM) value(k);
     else if (t === COUNTER) counterAt(k);
-    else if (t === WORD || t === STRING) afterEq(k);
+    else if (t === WORD || t === STRING) {
+      if (t === WORD && isWarningAt(s, start[k], end[k])) C.addWarning();
+      afterEq(k);
+    }
   }
   s = '';
   return count;

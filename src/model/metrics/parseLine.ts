@@ -17,8 +17,10 @@
 import * as C from './collect';
 import { readPairs } from './pairs';
 import { mayHoldMetrics } from './precheck';
-import { learnShape, matchShape, seenOutline, shapePoint } from './shapeCache';
+import { forgetShapes, learnShape, matchShape, seenOutline, shapePoint } from './shapeCache';
+import { lineRank, stripRank, withRank } from './ranks';
 import { readObject } from './structured';
+import { forgetTable, readHeader, readRow } from './table';
 import type { MetricPoint } from './types';
 
 export const MAX_LINE = 8192;
@@ -28,15 +30,18 @@ let bypass = false;
 
 export function parseMetricLine(line: string): MetricPoint | undefined {
   const s = metricLineText(line);
-  if (!bypass && s.indexOf('{') < 0) {
-    const shape = matchShape(s);
-    if (shape) return shapePoint(shape);
-  }
-  return parseMetricText(s);
+  const rank = lineRank();
+  const row = readRow(s);
+  if (row) return withRank(row, rank);
+  let point: MetricPoint | undefined;
+  const shape = !bypass && s.indexOf('{') < 0 ? matchShape(s) : undefined;
+  if (shape) point = shapePoint(shape);
+  else point = parseMetricText(s);
+  return point && withRank(point, rank);
 }
 
-/** What of a line the parser reads: the last redraw of a line with carriage returns, at most MAX_LINE
- *  characters (the line itself when it has neither). */
+/** What of a line the parser reads: the last redraw of a line with carriage returns, without a torchrun rank
+ *  prefix (ranks.ts: its rank is noted, lineRank), at most MAX_LINE characters. */
 export function metricLineText(line: string): string {
   let s = line;
   if (s.indexOf('\r') >= 0) {
@@ -49,6 +54,7 @@ export function metricLineText(line: string): string {
     }
     s = s.slice(from + 1, to);
   }
+  s = stripRank(s);
   return s.length > MAX_LINE ? s.slice(0, MAX_LINE) : s;
 }
 
@@ -63,10 +69,15 @@ export function parseMetricText(s: string): MetricPoint | undefined {
       return C.finish();
     }
   }
-  if (!mayHoldMetrics(s)) return undefined;
+  // A line with no metric may be a table's header (table.ts), kept for the rows after it (and no shape kept).
+  if (!mayHoldMetrics(s)) {
+    readHeader(s);
+    return undefined;
+  }
   C.reset();
   const count = readPairs(s);
   const point = C.finish();
+  if (!point && readHeader(s)) return undefined;
   if (brace < 0 && !bypass && seenOutline(s)) learnShape(s, point, point && C.pointTokens(), count);
   return point;
 }
@@ -79,4 +90,11 @@ export function parseMetricLineFully(line: string): MetricPoint | undefined {
   } finally {
     bypass = false;
   }
+}
+
+/** Forget what the reader kept from earlier lines (its shapes, a table's header): the next line starts a new
+ *  log. */
+export function resetMetricReader(): void {
+  forgetShapes();
+  forgetTable();
 }

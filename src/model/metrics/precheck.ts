@@ -3,8 +3,8 @@
  * and it visits only the few places that could hold a pair (found with indexOf: each `=`, each `:`, each
  * run of blanks), true when the line may hold a named value:
  * - `=` or `:` then (after spaces) a number, `nan`/`inf` or a wrapper (`tensor(`), after a name (a
- *   letter, `_`, a quote or a bracket, maybe then digits: `top1:`), so `10:14:22`, `10.0.0.1:29500` and
- *   `torch==2.1.0` do not count;
+ *   letter, `_`, a quote or a bracket, maybe then digits: `top1:`; or a count `n/N` before `=`), so
+ *   `10:14:22`, `10.0.0.1:29500` and `torch==2.1.0` do not count;
  * - or a word, spaces, and a number that ends a segment (`loss 4.2,`, `| ppl 550 |`, `iter 100:`, the
  *   line's end) or is followed by another word and number, the nanoGPT and fairseq style;
  * and in both, a number that is a number: not a time (`10:14`), a date (`2026-11-27`), an address or a
@@ -112,7 +112,10 @@ function separatedValue(s: string, sep: string): boolean {
     while (isBlank(s.charCodeAt(j))) j--;
     while (cls(s.charCodeAt(j)) & DIGIT) j--;
     const p = s.charCodeAt(j);
-    if (p !== 61 && s.charCodeAt(i + 1) !== 61 && (cls(p) & NAME_END) !== 0 && valueAt(s, i + 1)) return true;
+    // after a name, or after a count n/N (`HellaSwag: 2935/10042 = 0.2923`)
+    const named =
+      (cls(p) & NAME_END) !== 0 || (sep === '=' && p === 47 && (cls(s.charCodeAt(j - 1)) & DIGIT) !== 0);
+    if (p !== 61 && s.charCodeAt(i + 1) !== 61 && named && valueAt(s, i + 1)) return true;
   }
   return false;
 }

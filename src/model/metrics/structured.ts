@@ -1,6 +1,7 @@
 /**
  * Reads the `{...}` object on a line into the collector (collect.ts): a JSON object (`{"loss": 0.5}`), a
- * Python dict repr (Hugging Face Trainer's `{'loss': 0.4821, 'grad_norm': 1.9, 'epoch': 0.12}`), or a
+ * Python dict repr (Hugging Face Trainer's `{'loss': 0.4821, 'grad_norm': 1.9, 'epoch': 0.12}`, or its recent
+ * console's `{'loss': '1.235', 'epoch': '0.04'}`: a quoted value that is only a number is that number), or a
  * JavaScript-style literal with bare keys, after any prefix (a logger's timestamp). Values may be numbers,
  * `nan`/`inf`/`NaN`/`Infinity` (seen, not kept), wrapped numbers (`np.float64(0.3)`, `tensor(0.3,
  * device='cuda:0')`), text, booleans, `None`/`null`, lists (skipped) and nested objects (their keys joined
@@ -71,6 +72,16 @@ function number(): number | undefined {
   return undefined;
 }
 
+const QUOTED_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** The number a quoted value holds when it is nothing but one (`'1.96e-05'`), else undefined. */
+function quotedNumber(t: string): number | undefined {
+  const c = t.charCodeAt(0);
+  if (t.length === 0 || t.length > 32 || !((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46))
+    return undefined;
+  return QUOTED_NUMBER.test(t) ? Number(t) : undefined;
+}
+
 /** One value under `name` (undefined: a key that makes no name; its value is still read). */
 function value(name: string | undefined, depth: number): boolean {
   const c = s.charCodeAt(i);
@@ -80,8 +91,15 @@ function value(name: string | undefined, depth: number): boolean {
     return skipBalanced();
   }
   if (c === 39 || c === 34) {
-    C.addText();
-    return quoted() !== undefined;
+    const t = quoted();
+    if (t === undefined) return false;
+    const q = quotedNumber(t); // `'loss': '1.235'` (Transformers' console), `"loss": "9.876"` (fairseq's JSON)
+    if (q === undefined) C.addText();
+    else {
+      C.addNumber();
+      if (name !== undefined) C.addNamed(name, q, 0);
+    }
+    return true;
   }
   const from = i;
   let v = number();

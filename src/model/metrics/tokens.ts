@@ -5,10 +5,12 @@
  *
  * What a number is matters most: a number must stand alone, or end in a unit we know (units in
  * names.ts). A run starting with a digit that goes on with something else (`2026-11-27`, `10:14:22`,
- * `10.0.0.1:29500`, `3.11.4`, `3fa2b1c`, `11,689,512`, `34C`) is JUNK, never a value. `n/N` with
+ * `10.0.0.1:29500`, `3.11.4`, `3fa2b1c`, `34C`) is JUNK, never a value; so is a count with thousands
+ * separators (`11,689,512`) except right after `:` or `=`. `n/N` with
  * whole numbers (also `100 / 1000`) is a COUNTER. No `vscode` import, no I/O.
  */
 import { parseUnit } from './names';
+import { afterSeparator, digitsValue, fastNumber, groupsEnd } from './numbers';
 
 export const WORD = 1;
 export const NUM = 2;
@@ -87,12 +89,6 @@ function endsNumber(s: string, i: number): boolean {
   return !isUnitChar(c) && !isDigit(c);
 }
 
-function digitsValue(s: string, from: number, to: number): number {
-  let v = 0;
-  for (let i = from; i < to; i++) v = v * 10 + s.charCodeAt(i) - 48;
-  return v;
-}
-
 function push(k: number, from: number, to: number): void {
   kind[n] = k;
   start[n] = from;
@@ -104,15 +100,6 @@ function junk(s: string, from: number, i: number): number {
   while (!endsJunk(s.charCodeAt(i))) i++;
   push(JUNK, from, i);
   return i;
-}
-
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
-
-/** The number of `digits` decimal digits `m` times 10^`exp`, when that is exact in one step (at most 15
- *  digits, |exp| <= 22: both operands exact, so the one rounding is the correct one); else NaN. */
-function fastNumber(m: number, digits: number, exp: number): number {
-  if (digits > 15 || exp > 22 || exp < -22) return NaN;
-  return exp < 0 ? m / POW10[-exp] : m * POW10[exp];
 }
 
 /** s[i] is a digit, `.digit` or a sign before one. Returns where the token ends. */
@@ -160,9 +147,18 @@ function scanNumber(s: string, i: number): number {
     }
   }
   const numEnd = i;
-  // 11,689,512: a count with thousands separators (a model summary), not a value followed by a comma.
+  // 11,689,512: a count with thousands separators, not a value followed by a comma: a value after `:` or `=`
+  // (torchtitan's `tps: 12,345`), else JUNK (a count in prose).
   if (whole && intDigits <= 3 && c === 44 && isDigit(s.charCodeAt(i + 1)) && isDigit(s.charCodeAt(i + 3))) {
-    if (isDigit(s.charCodeAt(i + 2)) && !isDigit(s.charCodeAt(i + 4))) return junk(s, from, i + 4);
+    if (isDigit(s.charCodeAt(i + 2)) && !isDigit(s.charCodeAt(i + 4))) {
+      const j = groupsEnd(s, i);
+      if (!afterSeparator(s, from) || !endsNumber(s, j) || isUnitChar(s.charCodeAt(j)))
+        return junk(s, from, j);
+      num[n] = Number(s.slice(from, j).replace(/,/g, ''));
+      unitAt[n] = j;
+      push(NUM, from, j);
+      return j;
+    }
   }
   if (c === 47 /* / */ || (c === 32 && whole)) {
     // n/N, n / N, n/ N: a counter; x/unit: a bare rate (`256/s`)
@@ -195,8 +191,9 @@ function scanNumber(s: string, i: number): number {
       }
     }
     if (!endsNumber(s, j) || !parseUnit(s.slice(i, j))) {
-      // `epoch=0/micro_step=100` (DeepSpeed): a `/` and a word that is no unit end the number
-      if (c !== 47) return junk(s, from, j);
+      // `epoch=0/micro_step=100` (DeepSpeed): a `/` and a word that is no unit end the number; right after a
+      // `:` it is an address (`mlx5_0:1/IB`, NCCL's devices)
+      if (c !== 47 || s.charCodeAt(from - 1) === 58) return junk(s, from, j);
       j = i;
     }
     i = j;

@@ -6,9 +6,10 @@
  * loaded actions.
  */
 import * as vscode from 'vscode';
-import type { ChartLabels } from '../../../model/charts/protocol';
+import type { ChartChoice, ChartLabels } from '../../../model/charts/protocol';
 import { SeriesSync } from '../../../model/charts/seriesSync';
 import { toCsv } from '../../../model/metrics/csv';
+import { ofRank, ranksOf } from '../../../model/metrics/ranks';
 import type { MetricStore } from '../../../model/metrics/store';
 import { ChartPanel } from '../../shared/onUse/chartPanel';
 import type { HostSeams } from '../../shared/hostSeams';
@@ -24,6 +25,9 @@ export interface MetricsPanelState {
   readonly jobId: string;
   readonly state: string;
   readonly series: { name: string; xKey: string; xs: readonly number[]; ys: readonly number[] }[];
+  /** Whose series are shown (0 unless another rank was chosen), and the ranks the log has. */
+  readonly rank: number;
+  readonly ranks: readonly number[];
   /** What the page said it drew, per chart. */
   readonly drawn: readonly { id: string; points: number; width: number; height: number }[];
 }
@@ -49,17 +53,20 @@ function labels(): ChartLabels {
 /** The metric-line styles the parser reads (said when a job's log has none). */
 function formats(): string[] {
   return [
-    vscode.l10n.t('JSON objects, one per line: {"step": 10, "loss": 0.42}'),
     vscode.l10n.t(
-      "Python dicts (Hugging Face Trainer): {'loss': 0.4821, 'learning_rate': 4.9e-05, 'epoch': 0.12}",
+      "JSON objects and Python dicts, numbers bare or quoted: {\"step\": 10, \"loss\": 0.42}, {'loss': '1.235', 'epoch': '0.04'}",
     ),
     vscode.l10n.t(
       'key=value and key: value pairs, with step, epoch, iter or it as x: step=100 loss=0.42 lr=1e-4',
     ),
+    vscode.l10n.t(
+      'name value, with a running average in parentheses and units on values: iter 10: loss 4.2, time 12.3ms | Loss 6.9 (7.1)',
+    ),
+    vscode.l10n.t('Column tables whose header line comes first (Ultralytics YOLO: Epoch GPU_mem box_loss …)'),
     vscode.l10n.t('Keras: 100/100 - loss: 0.2310 - accuracy: 0.9312'),
     vscode.l10n.t('tqdm postfixes: 12%|█▎ | 120/1000 [00:10<01:20, 11.0it/s, loss=0.123, lr=1e-4]'),
     vscode.l10n.t(
-      'Lightning, mmdetection, detectron2, Megatron, DeepSpeed, fairseq, timm and nanoGPT log lines',
+      'Lines of Transformers, TRL, Lightning, mmengine, detectron2, Megatron, DeepSpeed, torchtitan, fairseq, timm, nanoGPT and llm.c; with several ranks, rank 0 first',
     ),
   ];
 }
@@ -67,6 +74,8 @@ function formats(): string[] {
 /** A panel as the test API sees it. */
 export interface MetricsPanelHandle {
   state(): MetricsPanelState;
+  /** Show another rank's series, as the page's Rank select does. */
+  showRank(rank: number): void;
   export(): Promise<string | undefined>;
 }
 
@@ -75,6 +84,9 @@ class MetricsPanel implements MetricsPanelHandle {
   private sync = new SeriesSync();
   private store: MetricStore | undefined;
   private loaded = false;
+  /** The rank whose series are shown, and the ranks offered in the last snapshot. */
+  private rank = 0;
+  private ranks: readonly number[] = [0];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly listener: vscode.Disposable;
 
@@ -92,6 +104,7 @@ class MetricsPanel implements MetricsPanelHandle {
         this.snapshot();
       },
       onExportCsv: () => void this.exportCsv(),
+      onChoose: (value) => this.showRank(Number(value)),
       onClosed: () => {
         this.listener.dispose();
         clearTimeout(this.timer);
@@ -123,7 +136,10 @@ class MetricsPanel implements MetricsPanelHandle {
     this.timer = undefined;
     this.store = this.entry.store;
     this.sync = new SeriesSync();
-    const series = this.sync.snapshot(this.store.series());
+    const all = this.store.series();
+    this.ranks = ranksOf(all);
+    if (!this.ranks.includes(this.rank)) this.rank = 0;
+    const series = this.sync.snapshot(ofRank(all, this.rank));
     const waiting = this.entry.state === 'reading' || this.entry.state === 'live';
     void this.chart.post({
       type: 'snapshot',
@@ -141,7 +157,24 @@ class MetricsPanel implements MetricsPanelHandle {
             }
           : undefined,
       canExport: true,
+      choice: this.choice(),
     });
+  }
+
+  /** The Rank select, when the log has lines of several ranks (torchrun's `[rank1]:` prefixes). */
+  private choice(): ChartChoice | undefined {
+    if (this.ranks.length < 2) return undefined;
+    return {
+      label: vscode.l10n.t('Rank'),
+      options: this.ranks.map((r) => ({ value: String(r), label: vscode.l10n.t('Rank {0}', r) })),
+      selected: String(this.rank),
+    };
+  }
+
+  showRank(rank: number): void {
+    if (!Number.isInteger(rank) || rank === this.rank) return;
+    this.rank = rank;
+    if (this.loaded) this.snapshot();
   }
 
   private schedule(): void {
@@ -151,11 +184,13 @@ class MetricsPanel implements MetricsPanelHandle {
   private update(): void {
     this.timer = undefined;
     if (!this.loaded) return;
-    if (this.store !== this.entry.store || this.store.series().length === 0) {
+    const all = this.store?.series() ?? [];
+    // a new store, or a new rank in the log (the Rank select changes): everything again
+    if (this.store !== this.entry.store || all.length === 0 || ranksOf(all).length !== this.ranks.length) {
       this.snapshot();
       return;
     }
-    const changes = this.sync.update(this.store.series());
+    const changes = this.sync.update(ofRank(all, this.rank));
     void this.chart.post({
       type: 'update',
       append: changes?.append ?? [],
@@ -206,6 +241,8 @@ class MetricsPanel implements MetricsPanelHandle {
       jobId: this.entry.jobId,
       state: this.entry.state,
       series: this.sync.held(),
+      rank: this.rank,
+      ranks: this.ranks,
       drawn: this.chart.drawn,
     };
   }

@@ -42,6 +42,8 @@ export interface ChartPanelOwner {
   /** The page (re)loaded: send it a snapshot. */
   onReady(panel: ChartPanel): void;
   onExportCsv?(): void;
+  /** The page's choice (ChartChoice) was set to `value`. */
+  onChoose?(value: string): void;
   onClosed(): void;
 }
 
@@ -63,6 +65,7 @@ export class ChartPanel implements vscode.Disposable {
       webview.onDidReceiveMessage((m: ChartViewMessage) => {
         if (m?.type === 'ready') owner.onReady(this);
         else if (m?.type === 'exportCsv') owner.onExportCsv?.();
+        else if (m?.type === 'choose' && typeof m.value === 'string') owner.onChoose?.(m.value);
         else if (m?.type === 'drawn' && Array.isArray(m.charts)) this.drawnCharts = m.charts;
       }),
       this.panel.onDidDispose(() => {
