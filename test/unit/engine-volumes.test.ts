@@ -132,14 +132,25 @@ describe('Local engine: storage volumes', function () {
     assert.equal(protectedRes.status, 409);
     assert.match(protectedRes.body.message, /deletion protection/);
     await call('PATCH', `/storage/edit/${id}`, { deletion_protection: false });
-    await call('POST', '/storage/attach', { storage_id: id, cluster_ids: [c.multi] });
+    // A PENDING phase long enough that the next two calls see the attach under way on a busy machine.
+    await engine.config({ pendingMs: 1000, processingMs: 20 });
+    const attach = await call('POST', '/storage/attach', { storage_id: id, cluster_ids: [c.multi] });
     const attached = await call('DELETE', `/storage/${id}`);
     assert.equal(attached.status, 409);
     assert.match(attached.body.detail, /Detach/);
     const det = await call('POST', '/storage/detach', { storage_id: id, cluster_id: c.multi });
     assert.equal(det.status, 409, 'still attaching: not detachable yet');
-    await wait(60);
-    await call('POST', '/storage/detach', { storage_id: id, cluster_id: c.multi });
+    await engine.config({ pendingMs: 10, processingMs: 20 });
+    let status = '';
+    for (const deadline = Date.now() + 10_000; status !== 'COMPLETED' && Date.now() < deadline;) {
+      await wait(50);
+      status = (await call('GET', `/request/info/${attach.body.request_ids[0]}`)).body.status;
+    }
+    assert.equal(status, 'COMPLETED', 'the attach completed');
+    assert.equal(
+      (await call('POST', '/storage/detach', { storage_id: id, cluster_id: c.multi })).status,
+      202,
+    );
     await wait(60);
     const gone = await call('DELETE', `/storage/${id}`);
     assert.equal(gone.status, 202);
