@@ -235,7 +235,17 @@ suite('Text-only answers: tree, actions, pickers and account label', () => {
     await ext.refresh();
     ext.setPrompter(new ScriptedPrompter(['alpha-2']));
     const copied = await vscode.commands.executeCommand<string>('tensorpool.copySshCommand');
-    assert.equal(copied, await sshCommandFor(second), 'the service’s command when nothing else gives one');
+    // The service's command when nothing else gives one, after the extension's own options (ssh keeps the
+    // first value it reads: our known_hosts and host-key checking, no password prompts).
+    const service = await sshCommandFor(second);
+    assert.ok(
+      copied?.endsWith(` ${service.slice('ssh '.length)}`),
+      `the service's words, whole and last: ${copied}`,
+    );
+    assert.match(
+      copied ?? '',
+      /^ssh -o UserKnownHostsFile=\S+\/\.ssh\/tensorpool\/known_hosts -o StrictHostKeyChecking=accept-new -o HostKeyAlias=tp-alpha-2-1\.\S+ -o PasswordAuthentication=no -o KbdInteractiveAuthentication=no /,
+    );
   });
 
   test('when no answer names a node, copy SSH command says so instead of doing nothing', async () => {
