@@ -10,7 +10,7 @@ import type { HostSeamValues } from '../shared/hostSeams';
 import type { ApiLoadTiming } from '../shared/lazyApi';
 import { enableTimingMarks } from './timingMarks';
 import type { Store } from '../shared/store';
-import type { StoredState } from '../shared/storedState';
+import type { StoredState, WorkspaceState } from '../shared/storedState';
 import type { ClusterNode } from '../clusters';
 import type { GpuSampler, NodeTarget } from '../gpu';
 import type { Cluster } from '../../model/cluster';
@@ -58,6 +58,8 @@ export interface TensorPoolExtensionApi {
     globalState(): Record<string, unknown>;
     /** The typed globalState the extension reads and writes (the stored-state tests write through it). */
     readonly storedState: StoredState;
+    /** The typed workspaceState (a test starts from a workspace where no command was allowed for good). */
+    readonly workspaceState: WorkspaceState;
     /** Run the startup token check again (what activation does in the background). */
     initializeAccount(): Promise<void>;
     refreshObjectStorage(): Promise<void>;

@@ -60,6 +60,7 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
       logTail: core.log.tail,
       globalState: () => core.state.snapshot(),
       storedState: core.state,
+      workspaceState: core.workspaceState,
       initializeAccount: () => p.account.account.initialize(),
       refreshObjectStorage: () => p.storage.controller.refresh(),
       sshKeys: p.sshKeys.controller,

@@ -65,6 +65,8 @@ suite("Reliability: hostile upload commands from the service, after Don't Ask Ag
     writeFileSync(path.join(folder, 'train.tp.toml'), ticksJob(2, 100));
     jobFile = vscode.Uri.file(path.join(folder, 'train.tp.toml'));
     scratch = mkdtempSync(path.join(os.tmpdir(), 'tp-commands-hostile-'));
+    // A workspace where nothing was allowed yet (an earlier file in this host may have said Don't Ask Again).
+    await ext.testing.workspaceState.update('tensorpool.localCommandsAllowed', undefined);
     // The user allows the (real, understood) upload for good.
     const { out, p } = await push([ALWAYS], '');
     assert.equal(out.kind, 'submitted', JSON.stringify(out));
