@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { control } from './control';
 import { until, useJobKit } from './jobKit';
-import { processesIn, writeFiles } from './realCluster';
+import { processesIn, removeCluster, writeFiles } from './realCluster';
 
 type Outcome = { ok: boolean; remote?: string; why?: string } | undefined;
 
@@ -84,6 +84,24 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.equal(r, undefined);
     assert.equal(p.rejections.length, 3, JSON.stringify(p.rejections));
     assert.equal(kit.ext.testing.sync.state(), undefined, 'no sync started');
+  });
+
+  test('rsync missing on this computer: which package to install, nothing copied', async () => {
+    kit.ext.testing.configure({
+      env: () => ({ ...process.env, PATH: path.join(kit.folder, 'no-such-bin') }),
+    });
+    kit.ext.setPrompter(new ScriptedPrompter([kit.cluster.name, ACCEPT]));
+    const r = await vscode.commands.executeCommand<Outcome>(
+      'tensorpool.syncFolderToNode',
+      vscode.Uri.file(kit.folder),
+    );
+    assert.ok(
+      r && !r.ok && /rsync was not found on this computer.*apt install rsync/.test(r.why ?? ''),
+      JSON.stringify(r),
+    );
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'failed');
+    assert.deepEqual(Object.keys(tree(remoteDir)), ['made-on-node.txt']);
+    kit.ext.testing.configure({});
   });
 
   test("first sync: every file equal on the node (sha256), ignored ones absent, the node's own kept", async () => {
@@ -165,6 +183,21 @@ suite('Sync Folder to Node against real nodes', function () {
     await new Promise((r) => setTimeout(r, 600));
     assert.deepEqual(processesIn(kit.folder), [], 'no process runs in the folder');
     assert.equal(kit.ext.testing.sync.state(), undefined, 'nothing started again');
+  });
+
+  test('the cluster goes: the sync stops and its status bar item goes', async () => {
+    kit.ext.setPrompter(new ScriptedPrompter([kit.cluster.name, ACCEPT]));
+    // The node is down (the test before): the sync starts and fails, and stays until its cluster goes.
+    const r = await vscode.commands.executeCommand<Outcome>(
+      'tensorpool.syncFolderToNode',
+      vscode.Uri.file(kit.folder),
+    );
+    assert.equal(r?.ok, false);
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'failed');
+    await removeCluster(kit.cluster);
+    await kit.ext.refresh();
+    await until('the sync stopped', () => kit.ext.testing.sync.state() === undefined);
+    assert.equal(kit.ext.testing.sync.watching(), undefined);
   });
 });
 

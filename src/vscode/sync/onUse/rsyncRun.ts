@@ -22,8 +22,9 @@ export function runRsync(
   opts: {
     input?: string;
     signal: AbortSignal;
+    /** The environment rsync and its ssh get (less any credential: childEnv). */
+    env: Readonly<Record<string, string | undefined>>;
     progress?: (p: SyncProgress) => void;
-    stderr?: (s: string) => void;
   },
 ): Promise<RsyncResult> {
   return new Promise((resolve) => {
@@ -31,7 +32,7 @@ export function runRsync(
     let stderr = '';
     const child = spawn(argv[0], argv.slice(1), {
       cwd,
-      env: childEnv(process.env, process.platform),
+      env: childEnv(opts.env, process.platform),
       detached: process.platform !== 'win32',
       shell: false,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -47,7 +48,6 @@ export function runRsync(
     child.stdout.setEncoding('utf8').on('data', (d: string) => reader.push(d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < MAX_STDERR) stderr += d;
-      opts.stderr?.(d);
     });
     child.stdin.on('error', () => undefined); // rsync ended before reading it all: its exit says why
     child.stdin.end(opts.input ?? '');

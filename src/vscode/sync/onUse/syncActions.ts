@@ -98,6 +98,7 @@ export class SyncActions {
       show: (s, state) => this.d.status.update(s, state),
       ended: (s) => this.d.status.end(s),
       log: this.d.log,
+      env: () => this.d.host.env(),
     });
     this.d.status.begin(session);
     this.d.log.info(`Syncing ${folder} to ~/${remote} on node ${target.node} of ${target.cluster.id}.`);

@@ -34,6 +34,8 @@ export interface SessionDeps {
   readonly show: (s: RunningSync, state: SyncState) => void;
   readonly ended: (s: RunningSync) => void;
   readonly log: Log;
+  /** The environment rsync runs with (the host seam's). */
+  readonly env: () => Readonly<Record<string, string | undefined>>;
 }
 
 export class SyncSession implements RunningSync {
@@ -193,7 +195,12 @@ export class SyncSession implements RunningSync {
                 ? fullSyncArgv(this.d.target, this.d.excludes)
                 : batchArgv(this.d.target, this.d.excludes),
               this.folder,
-              { input: stdin && filesFromInput(stdin), signal: this.abort.signal, progress },
+              {
+                input: stdin && filesFromInput(stdin),
+                signal: this.abort.signal,
+                progress,
+                env: this.d.env(),
+              },
             );
       for (const n of result.names) this.d.sent.add(n);
       if (result.ok) {
@@ -202,6 +209,7 @@ export class SyncSession implements RunningSync {
           result = await runRsync(deleteArgv(this.d.target), this.folder, {
             input: filesFromInput(gone),
             signal: this.abort.signal,
+            env: this.d.env(),
           });
           for (const n of result.names) this.d.sent.delete(n);
         }
