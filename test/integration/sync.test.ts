@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
-import { control } from './control';
+import { accountIs, control, signIn } from './control';
 import { until, useJobKit } from './jobKit';
 import { processesIn, removeCluster, writeFiles } from './realCluster';
 
@@ -164,6 +164,29 @@ suite('Sync Folder to Node against real nodes', function () {
     await kit.ext.testing.sync.flushed();
     assert.equal(fs.readFileSync(path.join(remoteDir, 'train.py'), 'utf8'), 'print("while broken")\n');
     assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+  });
+
+  test('signing out stops the sync; signing in again offers to resume, and what changed meanwhile is sent', async () => {
+    await vscode.commands.executeCommand('tensorpool.signOut');
+    await accountIs(kit.ext, 'signedOut');
+    assert.equal(kit.ext.testing.sync.state(), undefined, 'stopped at sign-out');
+    fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("while signed out")\n');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.notEqual(fs.readFileSync(path.join(remoteDir, 'train.py'), 'utf8'), 'print("while signed out")\n');
+    const p = new ScriptedPrompter(['Resume']);
+    kit.ext.setPrompter(p);
+    assert.equal((await signIn()).ok, true);
+    await kit.ext.refresh();
+    await until('resumed and sent', async () => {
+      await kit.ext.testing.sync.flushed();
+      return fs.readFileSync(path.join(remoteDir, 'train.py'), 'utf8') === 'print("while signed out")\n';
+    });
+    assert.match(
+      p.shown[0]?.message ?? '',
+      /Resume syncing .* to ~\/sync proj; \$\(touch pwned\) on its node\?/,
+    );
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+    assert.equal(kit.ext.testing.sync.watching(), true);
   });
 
   test('the node goes down: the sync fails with a clear sentence, and nothing here is touched', async () => {

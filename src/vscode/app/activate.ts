@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   });
   const terminalTap = core.production ? undefined : new TerminalTapRecord();
   // The running folder sync's status bar item (the sync loads on first use: sync/onUse/).
-  const sync = new SyncStatus(clusters.controller, store);
+  const sync = new SyncStatus(clusters.controller, store, core.workspaceState);
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
   const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, terminalTap, sync };
   const actions = featureActions(core, features);

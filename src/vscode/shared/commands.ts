@@ -7,6 +7,7 @@ export const Commands = {
   stopSync: 'tensorpool.stopSync',
   toggleSyncWatch: 'tensorpool.toggleSyncWatch',
   syncMenu: 'tensorpool.syncMenu',
+  resumeSync: 'tensorpool.resumeSync',
   signIn: 'tensorpool.signIn',
   signOut: 'tensorpool.signOut',
   retryAccountCheck: 'tensorpool.retryAccountCheck',

@@ -8,4 +8,5 @@ export const SYNC_COMMANDS: readonly ActionCommand<{ sync: SyncActions }>[] = [
   [Commands.stopSync, (a) => a.sync.stop()],
   [Commands.toggleSyncWatch, (a) => a.sync.toggleWatch()],
   [Commands.syncMenu, (a) => a.sync.menu()],
+  [Commands.resumeSync, (a) => a.sync.offerResume()],
 ];

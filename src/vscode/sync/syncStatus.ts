@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Cluster } from '../../model/cluster';
 import { Commands } from '../shared/commands';
 import type { Store } from '../shared/store';
+import type { WorkspaceState } from '../shared/storedState';
 
 /** What the status bar needs of a running sync. */
 export interface RunningSync {
@@ -41,20 +42,30 @@ export class SyncStatus implements vscode.Disposable {
   private current: RunningSync | undefined;
   private state: SyncState | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Resuming this window's stored syncs was offered (once per sign-in). */
+  private offered = false;
 
-  constructor(list: SyncClusterList, store: Store) {
+  constructor(list: SyncClusterList, store: Store, workspaceState: WorkspaceState) {
     this.item = vscode.window.createStatusBarItem('tensorpool.sync', vscode.StatusBarAlignment.Left, 40);
     this.item.name = vscode.l10n.t('TensorPool folder sync');
     this.item.command = Commands.syncMenu;
     this.subscriptions = [
       list.onDidChange(() => {
         const c = this.current;
-        if (c && list.data && !list.data.lastSession && !list.clusters.some((x) => x.id === c.clusterId))
+        if (!list.data || list.data.lastSession) return;
+        if (c && !list.clusters.some((x) => x.id === c.clusterId))
           c.stop(vscode.l10n.t('its cluster is gone'));
+        // A folder this workspace synced before, to a cluster listed again: offer to resume (sync/onUse).
+        const stored = Object.values(workspaceState.get('tensorpool.syncs', {}));
+        if (!c && !this.offered && stored.some((s) => list.clusters.some((x) => x.id === s.clusterId))) {
+          this.offered = true;
+          void vscode.commands.executeCommand(Commands.resumeSync);
+        }
       }),
       store.onDidChange((topic) => {
-        if (topic === 'account' && store.account.kind === 'signedOut')
-          this.current?.stop(vscode.l10n.t('signed out'));
+        if (topic !== 'account' || store.account.kind !== 'signedOut') return;
+        this.current?.stop(vscode.l10n.t('signed out'));
+        this.offered = false;
       }),
     ];
   }

@@ -10,7 +10,7 @@ import { defaultRemoteFolder, remoteFolderProblem, remoteRelative } from '../../
 import { SentRecord } from '../../../model/syncQueue';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ClusterFinder } from '../../clusters/onUse';
-import { resolveConnectTarget, transferNodes } from '../../connect/onUse';
+import { resolveConnectTarget, transferNodes, type ConnectTarget } from '../../connect/onUse';
 import { Commands } from '../../shared/commands';
 import type { HostSeams } from '../../shared/hostSeams';
 import type { Log } from '../../shared/log';
@@ -63,7 +63,46 @@ export class SyncActions {
       validate: (v) => remoteFolderProblem(v),
     });
     if (answer.kind !== 'value') return undefined;
-    const remote = remoteRelative(answer.value);
+    return this.begin(folder, target, remoteRelative(answer.value));
+  }
+
+  /**
+   * Offer to resume a folder of this window synced before (its cluster is listed again): asked once, then
+   * the same sync as before (its node, its folder there, the record of what it sent). What was resumed.
+   */
+  async offerResume(): Promise<SyncOutcome | undefined> {
+    if (this.d.status.running) return undefined;
+    const stored = this.d.workspaceState.get('tensorpool.syncs', {});
+    const open = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const folder = Object.keys(stored)
+      .reverse()
+      .find(
+        (f) =>
+          open.some((o) => f === o || f.startsWith(o + path.sep)) &&
+          fs.statSync(f, { throwIfNoEntry: false })?.isDirectory(),
+      );
+    if (!folder) return undefined;
+    const s = stored[folder];
+    const resume = vscode.l10n.t('Resume');
+    const answer = await this.d
+      .prompts()
+      .confirm({
+        message: vscode.l10n.t('Resume syncing {0} to ~/{1} on its node?', path.basename(folder), s.remote),
+        actions: [resume, vscode.l10n.t('Not Now')],
+      })
+      .catch(() => undefined);
+    if (answer !== resume) return undefined;
+    const listed = await this.d.finder.byId(s.clusterId);
+    const cluster = listed && (await this.d.finder.withInstances(listed));
+    const n = cluster ? cluster.instances.findIndex((i) => i.id === s.instanceId) : -1;
+    if (!cluster || n < 0)
+      return this.fail(vscode.l10n.t('The node {0} was synced to is gone.', s.instanceId));
+    return this.begin(folder, { cluster, instance: cluster.instances[n], node: n + 1 }, s.remote);
+  }
+
+  /** The sync of `folder` to `remote` (relative to the home) on the target node. */
+  private async begin(folder: string, target: ConnectTarget, remote: string): Promise<SyncOutcome> {
+    const stored = this.d.workspaceState.get('tensorpool.syncs', {})[folder];
     const nodes = await transferNodes(
       target.cluster,
       this.d.state.get('tensorpool.identityFiles', {}),

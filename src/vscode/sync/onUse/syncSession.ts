@@ -168,7 +168,12 @@ export class SyncSession implements RunningSync {
       if (!this.timer) this.schedule();
       return;
     }
-    if (!this.timer) for (const r of this.idle.splice(0)) r();
+    this.settle();
+  }
+
+  /** Nothing queued, waiting or running: the `flushed` calls resolve. */
+  private settle(): void {
+    if (!this.busy && !this.timer && !this.queue.pending) for (const r of this.idle.splice(0)) r();
   }
 
   /** One transfer at a time: the batch (or the whole folder), then the deletions of sent paths now gone. */
@@ -217,6 +222,7 @@ export class SyncSession implements RunningSync {
     } finally {
       this.busy = false;
     }
+    queueMicrotask(() => this.settle());
     this.d.saveSent();
     if (this.stopped) return result;
     if (result.ok) {
