@@ -50,6 +50,8 @@ export class SyncSession implements RunningSync {
   private busy = false;
   private stopped = false;
   private lastFailed: Batch | undefined;
+  /** Watch after each successful transfer (the setting, then the Watch toggle). */
+  private wantWatch: boolean;
   /** When the last transfer finished (resolves the waiting `flushed` calls; tests). */
   private idle: Array<() => void> = [];
 
@@ -57,6 +59,7 @@ export class SyncSession implements RunningSync {
     this.clusterId = d.clusterId;
     this.label = d.label;
     this.folder = d.folder;
+    this.wantWatch = d.watch;
     this.filter = new SyncFilter(d.excludes, (dir) => {
       try {
         return fs.readFileSync(path.join(d.folder, dir, '.gitignore'), 'utf8');
@@ -87,11 +90,11 @@ export class SyncSession implements RunningSync {
         );
       },
     );
-    if (r.ok && this.d.watch && !this.stopped) this.startWatch();
     return r;
   }
 
   toggleWatch(): void {
+    this.wantWatch = !this.watching;
     if (this.watching) this.stopWatch();
     else {
       this.startWatch();
@@ -222,10 +225,14 @@ export class SyncSession implements RunningSync {
     } finally {
       this.busy = false;
     }
+    // Changes that came during the transfer (their timer may have fired while it ran): the next batch.
+    if (this.queue.pending && !this.timer && !this.stopped) this.schedule();
     queueMicrotask(() => this.settle());
     this.d.saveSent();
     if (this.stopped) return result;
     if (result.ok) {
+      // The watch starts once the folder is there (the first sync, or its Retry).
+      if (this.wantWatch && !this.watching) this.startWatch();
       this.d.log.info(
         `Synced ${batch.whole ? 'the folder' : `${count} path(s)`} of ${this.folder} to ${this.label} in ${Date.now() - started} ms.`,
       );
