@@ -7,7 +7,8 @@
 
 /** A path relative to the synced folder, with `/` separators, that stays inside it. */
 export function isInsidePath(rel: string): boolean {
-  if (rel === '' || rel.startsWith('/') || /^[A-Za-z]:/.test(rel) || rel.includes('\0')) return false;
+  // `a:b` is a name here (a path on another Windows drive is absolute: the caller drops it first).
+  if (rel === '' || rel.startsWith('/') || rel.includes('\0')) return false;
   return !rel.split('/').some((s) => s === '..' || s === '' || s === '.');
 }
 

@@ -145,7 +145,9 @@ export class SyncSession implements RunningSync {
   }
 
   private changed(uri: vscode.Uri): void {
-    const rel = path.relative(this.folder, uri.fsPath).split(path.sep).join('/');
+    const relative = path.relative(this.folder, uri.fsPath);
+    if (path.isAbsolute(relative)) return; // another drive
+    const rel = relative.split(path.sep).join('/');
     if (!isInsidePath(rel)) return;
     if (path.posix.basename(rel) === '.gitignore')
       this.filter.forget(path.posix.dirname(rel).replace(/^\.$/, ''));
