@@ -36,7 +36,15 @@ suite('Sync Folder to Node against real nodes', function () {
   this.timeout(90_000);
   const kit = useJobKit('sync-itest', 'sync proj; $(touch pwned)');
   let remoteDir: string;
-  const IGNORED = ['debug.log', 'later.log', 'node_modules', '.git', 'sub/secret.txt', 'escape'];
+  const IGNORED = [
+    'debug.log',
+    'later.log',
+    'checkpoints',
+    'node_modules',
+    '.git',
+    'sub/secret.txt',
+    'escape',
+  ];
 
   suiteSetup(async () => {
     await vscode.workspace
@@ -55,6 +63,8 @@ suite('Sync Folder to Node against real nodes', function () {
       'co:lon "q" \'s\'.txt': 'quotes\n',
       'π ünï.txt': 'unicode\n',
       'big.bin': 'x'.repeat(300_000),
+      'train.tp.toml': 'commands = ["python train.py"]\nignore = ["checkpoints"]\n',
+      'checkpoints/model.pt': 'weights\n',
     });
     fs.symlinkSync('/etc', path.join(kit.folder, 'escape'));
     fs.symlinkSync('train.py', path.join(kit.folder, 'inside'));

@@ -18,6 +18,22 @@ import { readSyncSettings } from '../../shared/settings';
 import type { StoredState, StoredSync, WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../index';
 import { SyncSession } from './syncSession';
+import type * as JobFilesModule from '../../jobFiles/onUse/jobFiles';
+
+/** The `ignore` patterns of the job files at the top of `folder` (their uploads leave those out too). */
+function jobFileIgnores(folder: string): string[] {
+  const files = fs.readdirSync(folder).filter((n) => n.endsWith('.tp.toml'));
+  if (files.length === 0) return [];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- dist/jobFiles.js, see esbuild.mjs
+  const jobFiles = require('../../jobFiles/onUse/jobFiles.js') as typeof JobFilesModule;
+  return files.flatMap((n) => {
+    try {
+      return jobFiles.jobFileIgnores(fs.readFileSync(path.join(folder, n), 'utf8'));
+    } catch {
+      return [];
+    }
+  });
+}
 
 export interface SyncActionDeps {
   readonly status: SyncStatus;
@@ -118,6 +134,7 @@ export class SyncActions {
       stored.remote === remote;
     const sent = new SentRecord(same ? stored.sent : [], SENT_LIMIT);
     const settings = readSyncSettings();
+    const excludes = [...settings.exclude, ...jobFileIgnores(folder)];
     const record = (): StoredSync => ({
       clusterId: target.cluster.id,
       instanceId: target.instance.id,
@@ -129,7 +146,7 @@ export class SyncActions {
       target: { node, remote },
       label: vscode.l10n.t('node {0}', target.node),
       clusterId: target.cluster.id,
-      excludes: settings.exclude,
+      excludes,
       delayMs: settings.delayMs,
       watch: settings.watch,
       sent,
