@@ -8,6 +8,7 @@
  * not copied, never followed), through the extension's own ssh for the node (transferNodes.ts).
  */
 import * as l10n from '@vscode/l10n';
+import { missingProgram } from './sshFailure';
 import { rsyncRemoteShell, type TransferNode } from './transferCommand';
 
 /** Why `p` is not a folder inside the node user's home (relative or `~/…`), if it is not. */
@@ -197,6 +198,9 @@ export function rsyncSucceeded(code: number): boolean {
 
 /** The sentence to show for a failed rsync: its own last error words (disk full, permission denied…). */
 export function rsyncFailure(code: number, stderr: string): string {
+  // `bash: rsync: command not found` from the node's shell, before its rsync could answer.
+  if (missingProgram(stderr) === 'rsync')
+    return l10n.t('rsync was not found on the node: install it there (sudo apt install rsync).');
   const lines = stderr
     .split(/\r?\n/)
     .map((l) => l.trim())

@@ -174,6 +174,13 @@ describe('Sync: rsync output', () => {
       /cannot be reached/,
     );
     assert.equal(rsyncFailure(3, ''), 'rsync ended with exit code 3.');
+    assert.equal(
+      rsyncFailure(
+        12,
+        'bash: line 1: rsync: command not found\nrsync: connection unexpectedly closed (0 bytes received so far) [sender]\n',
+      ),
+      'rsync was not found on the node: install it there (sudo apt install rsync).',
+    );
     assert.ok(rsyncSucceeded(0) && rsyncSucceeded(24), '24: some files vanished while sent');
     assert.ok(!rsyncSucceeded(23) && !rsyncSucceeded(11));
   });

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { childEnv } from '../../../model/childEnv';
-import { missingProgram, missingProgramMessage } from '../../../model/sshFailure';
+import { missingProgramMessage } from '../../../model/sshFailure';
 import { RsyncOutputReader, rsyncFailure, rsyncSucceeded, type SyncProgress } from '../../../model/syncPlan';
 import { endGroup } from '../../shared/onUse/commandProcess';
 
@@ -70,13 +70,6 @@ export function runRsync(
       const exit = code ?? (sig ? 128 : 1);
       if (opts.signal.aborted) return done({ ok: false, why: vscode.l10n.t('stopped'), names });
       if (rsyncSucceeded(exit)) return done({ ok: true, names });
-      const missing = missingProgram(stderr);
-      if (missing === 'rsync')
-        return done({
-          ok: false,
-          why: vscode.l10n.t('rsync was not found on the node: install it there (sudo apt install rsync).'),
-          names,
-        });
       done({ ok: false, why: rsyncFailure(exit, stderr), names });
     });
   });
