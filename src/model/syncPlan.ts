@@ -107,6 +107,34 @@ export function deleteArgv(t: SyncTarget): string[] {
   ];
 }
 
+/** The source side of a pull: the folder on the node, `./`-prefixed. */
+function source(t: SyncTarget): string {
+  return destination(t);
+}
+
+/** What a pull would bring (a dry run from the node): each file as `>size name`, nothing written. */
+export function pullListArgv(t: SyncTarget, excludes: readonly string[]): string[] {
+  return [
+    ...common(t),
+    ...filterArgs(excludes),
+    '--dry-run',
+    `--out-format=${NAME_MARK}%l %n`,
+    source(t),
+    './',
+  ];
+}
+
+/** Bringing the chosen files (written NUL-separated to stdin) from the node into the folder (the cwd). */
+export function pullArgv(t: SyncTarget): string[] {
+  return [...common(t), '--from0', '--files-from=-', `--out-format=${NAME_MARK}%n`, source(t), './'];
+}
+
+/** A pull's listing line (`1234 dir/name`, as RsyncOutputReader passes it on) as a size and a path. */
+export function pullEntry(line: string): { readonly path: string; readonly size: number } | undefined {
+  const m = /^(\d+) (.+)$/s.exec(line);
+  return m ? { size: Number(m[1]), path: m[2] } : undefined;
+}
+
 /** The NUL-separated list rsync reads with `--from0 --files-from=-`. */
 export function filesFromInput(paths: readonly string[]): string {
   return paths.map((p) => `${p}\0`).join('');

@@ -199,6 +199,37 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.equal(kit.ext.testing.sync.watching(), true);
   });
 
+  test('Pull from Node: lists what is new or changed there, never overwrites a file here without asking', async () => {
+    await kit.ext.testing.sync.flushed();
+    writeFiles(remoteDir, {
+      'results/out.txt': 'made by a job\n',
+      'train.py': 'print("edited on the node")\n',
+    });
+    const local = fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8');
+    let p = new ScriptedPrompter(['All 3 files', 'Only New Files']);
+    kit.ext.setPrompter(p);
+    const first = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
+      'tensorpool.pullFromNode',
+    );
+    assert.deepEqual(first?.files?.sort(), ['made-on-node.txt', 'results/out.txt'], JSON.stringify(first));
+    const listed = p.shown[0]?.items ?? [];
+    assert.ok(
+      listed.some((i) => /^train\.py$/.test(i)),
+      JSON.stringify(listed),
+    );
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), local, 'not overwritten');
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'results/out.txt'), 'utf8'), 'made by a job\n');
+    p = new ScriptedPrompter(['train.py', 'Overwrite']);
+    kit.ext.setPrompter(p);
+    const second = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
+      'tensorpool.pullFromNode',
+    );
+    assert.deepEqual(second?.files, ['train.py']);
+    assert.equal(p.shown[1]?.kind, 'confirm', 'asked before overwriting');
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), 'print("edited on the node")\n');
+    await kit.ext.testing.sync.flushed();
+  });
+
   test('the node goes down: the sync fails with a clear sentence, and nothing here is touched', async () => {
     await control.setNodes({ down: kit.cluster.instanceId });
     fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("while down")\n');

@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { jobFileIgnores } from '../../src/model/jobFile';
 import { SyncFilter } from '../../src/model/syncFilter';
 import {
   batchArgv,
@@ -242,17 +241,5 @@ describe('Sync: the filter of changed paths', () => {
     ignores[''] = '';
     f.forget('');
     assert.ok(!f.ignored('a.log'), 'read again after a change');
-  });
-});
-
-describe("Sync: a job file's ignore list", () => {
-  it('the string patterns of `ignore`; nothing from a file without one or that does not parse', () => {
-    assert.deepEqual(
-      jobFileIgnores('commands = ["python t.py"]\nignore = ["data/raw", "*.ckpt", 3, " "]\n'),
-      ['data/raw', '*.ckpt'],
-    );
-    assert.deepEqual(jobFileIgnores('commands = ["x"]\n'), []);
-    assert.deepEqual(jobFileIgnores('ignore = [\n'), []);
-    assert.deepEqual(jobFileIgnores('ignore = "one"\n'), []);
   });
 });

@@ -8,6 +8,7 @@ export const Commands = {
   toggleSyncWatch: 'tensorpool.toggleSyncWatch',
   syncMenu: 'tensorpool.syncMenu',
   resumeSync: 'tensorpool.resumeSync',
+  pullFromNode: 'tensorpool.pullFromNode',
   signIn: 'tensorpool.signIn',
   signOut: 'tensorpool.signOut',
   retryAccountCheck: 'tensorpool.retryAccountCheck',

@@ -9,4 +9,5 @@ export const SYNC_COMMANDS: readonly ActionCommand<{ sync: SyncActions }>[] = [
   [Commands.toggleSyncWatch, (a) => a.sync.toggleWatch()],
   [Commands.syncMenu, (a) => a.sync.menu()],
   [Commands.resumeSync, (a) => a.sync.offerResume()],
+  [Commands.pullFromNode, (a) => a.sync.pull()],
 ];

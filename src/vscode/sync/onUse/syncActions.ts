@@ -18,6 +18,7 @@ import { readSyncSettings } from '../../shared/settings';
 import type { StoredState, StoredSync, WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../index';
 import { SyncSession } from './syncSession';
+import { pullFromNode, type PullOutcome } from './syncPull';
 import type * as JobFilesModule from '../../jobFiles/onUse/jobFiles';
 
 /** The `ignore` patterns of the job files at the top of `folder` (their uploads leave those out too). */
@@ -170,6 +171,20 @@ export class SyncActions {
     return { ok: false, why: r.why };
   }
 
+  /** Pull from Node…: for the running sync of this window. */
+  async pull(): Promise<PullOutcome | undefined> {
+    const s = this.d.status.running;
+    if (!(s instanceof SyncSession)) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Sync a folder to a node first (Sync Folder to Node…): Pull from Node brings files back into it.',
+        ),
+      );
+      return undefined;
+    }
+    return pullFromNode(s, this.d.prompts, this.d.host.env(), this.d.log);
+  }
+
   /** Stop the running sync; whether there was one. */
   stop(): boolean {
     const s = this.d.status.running;
@@ -197,6 +212,7 @@ export class SyncActions {
       items: [
         { label: vscode.l10n.t('Show Log'), value: () => vscode.commands.executeCommand(Commands.showLog) },
         { label: vscode.l10n.t('Retry'), value: () => s.retry() },
+        { label: vscode.l10n.t('Pull from Node…'), value: () => this.pull() },
         {
           label: s.watching ? vscode.l10n.t('Stop Watching') : vscode.l10n.t('Watch'),
           value: () => s.toggleWatch(),

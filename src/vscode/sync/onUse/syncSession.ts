@@ -55,7 +55,7 @@ export class SyncSession implements RunningSync {
   /** When the last transfer finished (resolves the waiting `flushed` calls; tests). */
   private idle: Array<() => void> = [];
 
-  constructor(private readonly d: SessionDeps) {
+  constructor(readonly d: SessionDeps) {
     this.clusterId = d.clusterId;
     this.label = d.label;
     this.folder = d.folder;
