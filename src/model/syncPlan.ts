@@ -5,7 +5,9 @@
  * separated on stdin, `--from0`, never read as options), the deletions (only paths this sync sent, with
  * `--delete-missing-args`), and rsync's output read back (progress, the names it sent). Every rsync runs
  * with `--protect-args` (no remote shell reads a name) and `--safe-links` (a link out of the folder is
- * not copied, never followed), through the extension's own ssh for the node (transferNodes.ts).
+ * not copied, never followed), through the extension's own ssh for the node (transferNodes.ts). No
+ * `--partial`: rsync writes each file under a temporary name and renames it, so an interrupted transfer
+ * never leaves a cut-off file under its name, on either side.
  */
 import * as l10n from '@vscode/l10n';
 import { missingProgram } from './sshFailure';
@@ -54,7 +56,7 @@ export function destination(t: SyncTarget): string {
 function common(t: SyncTarget): string[] {
   const rsh = rsyncRemoteShell(t.node.ssh);
   if (rsh === undefined) throw new Error(l10n.t('the ssh of the extension cannot be written as rsync -e'));
-  return ['rsync', '-rltpz', '--protect-args', '--safe-links', '--partial', '-e', rsh];
+  return ['rsync', '-rltpz', '--protect-args', '--safe-links', '-e', rsh];
 }
 
 /** The filter rules: `.gitignore` per directory, then each excluded pattern. */

@@ -62,6 +62,7 @@ describe('Sync: rsync argv', () => {
     assert.equal(argv[0], 'rsync');
     for (const a of ['--protect-args', '--safe-links', '--filter=:- .gitignore', '--exclude=.git'])
       assert.ok(argv.includes(a), a);
+    assert.ok(!argv.some((a) => a.startsWith('--partial') || a === '-P'), 'no cut-off file under its name');
     assert.ok(!argv.includes('--exclude= '), 'a blank pattern is dropped');
     assert.equal(argv[argv.indexOf('-e') + 1], "ssh -p 2222 -i '/k/my key' -o BatchMode=yes");
     assert.deepEqual(argv.slice(-2), ['./', 'root@127.0.0.1:./proj/']);
