@@ -230,6 +230,19 @@ suite('Sync Folder to Node against real nodes', function () {
     await kit.ext.testing.sync.flushed();
   });
 
+  test('Watch off: changes wait here; Watch on again sends what changed meanwhile', async () => {
+    assert.equal(await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'), false);
+    fs.writeFileSync(path.join(kit.folder, 'watch.txt'), 'while not watching\n');
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!fs.existsSync(path.join(remoteDir, 'watch.txt')), 'not sent while not watching');
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+    assert.equal(await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'), true);
+    await until('sent once watching again', async () => {
+      await kit.ext.testing.sync.flushed();
+      return fs.existsSync(path.join(remoteDir, 'watch.txt'));
+    });
+  });
+
   test('the node goes down: the sync fails with a clear sentence, and nothing here is touched', async () => {
     await control.setNodes({ down: kit.cluster.instanceId });
     fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("while down")\n');
