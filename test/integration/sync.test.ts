@@ -130,6 +130,7 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.ok(!fs.existsSync(path.join(path.dirname(kit.folder), 'pwned')));
     assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
     assert.equal(kit.ext.testing.sync.watching(), true);
+    assert.match(kit.ext.testing.sync.text() ?? '', /^⇅ node 1 · synced \d+ s ago$/);
   });
 
   test('watching: edits, creations, renames and deletions reach the node; only files it sent are deleted', async () => {
@@ -236,11 +237,13 @@ suite('Sync Folder to Node against real nodes', function () {
     await new Promise((r) => setTimeout(r, 800));
     assert.ok(!fs.existsSync(path.join(remoteDir, 'watch.txt')), 'not sent while not watching');
     assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+    assert.match(kit.ext.testing.sync.text() ?? '', /synced .* \(not watching\)$/);
     assert.equal(await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'), true);
     await until('sent once watching again', async () => {
       await kit.ext.testing.sync.flushed();
       return fs.existsSync(path.join(remoteDir, 'watch.txt'));
     });
+    assert.doesNotMatch(kit.ext.testing.sync.text() ?? '', /not watching/);
   });
 
   test('the node goes down: the sync fails with a clear sentence, and nothing here is touched', async () => {
@@ -249,6 +252,7 @@ suite('Sync Folder to Node against real nodes', function () {
     await until('the sync failed', async () => kit.ext.testing.sync.state()?.kind === 'failed');
     const state = kit.ext.testing.sync.state();
     assert.ok(state?.kind === 'failed' && /cannot be reached/.test(state.why), JSON.stringify(state));
+    assert.match(kit.ext.testing.sync.text() ?? '', /node 1 · sync failed: The node cannot be reached/);
     assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), 'print("while down")\n');
   });
 

@@ -79,6 +79,11 @@ export class SyncStatus implements vscode.Disposable {
     return this.current ? this.state : undefined;
   }
 
+  /** The status bar item's text while a sync runs (tests read it). */
+  get text(): string | undefined {
+    return this.current ? this.item.text : undefined;
+  }
+
   /** A new sync runs in this window (one at a time: the one before it stops). */
   begin(sync: RunningSync): void {
     if (this.current && this.current !== sync) this.current.stop(vscode.l10n.t('another sync started'));

@@ -98,6 +98,8 @@ export interface TensorPoolExtensionApi {
     /** Sync Folder to Node: what the status bar shows, whether the sync watches, and waiting for it. */
     readonly sync: {
       state(): SyncState | undefined;
+      /** The status bar item's text (undefined without a sync). */
+      text(): string | undefined;
       watching(): boolean | undefined;
       /** Resolves once the running sync has nothing queued or running (at once without one). */
       flushed(): Promise<void>;

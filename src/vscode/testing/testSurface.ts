@@ -84,6 +84,7 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
       setRefreshTimeScale: p.shared.setRefreshTimeScale,
       sync: {
         state: () => p.sync.shown,
+        text: () => p.sync.text,
         watching: () => p.sync.running?.watching,
         flushed: () => p.sync.running?.flushed() ?? Promise.resolve(),
       },

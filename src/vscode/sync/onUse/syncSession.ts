@@ -50,6 +50,8 @@ export class SyncSession implements RunningSync {
   private busy = false;
   private stopped = false;
   private lastFailed: Batch | undefined;
+  /** What the status bar shows of this sync. */
+  private shown: SyncState | undefined;
   /** Watch after each successful transfer (the setting, then the Watch toggle). */
   private wantWatch: boolean;
   /** When the last transfer finished (resolves the waiting `flushed` calls; tests). */
@@ -102,6 +104,12 @@ export class SyncSession implements RunningSync {
       this.schedule();
     }
     this.d.log.info(`Sync of ${this.folder}: watching ${this.watching ? 'on' : 'off'}.`);
+    if (this.shown) this.show(this.shown); // the status bar says whether it watches
+  }
+
+  private show(state: SyncState): void {
+    this.shown = state;
+    this.d.show(this, state);
   }
 
   /** Send the batch that failed last (or the whole folder) again, after what is queued. */
@@ -188,9 +196,9 @@ export class SyncSession implements RunningSync {
   ): Promise<RsyncResult> {
     this.busy = true;
     const count = batch.whole ? 0 : batch.paths.length;
-    this.d.show(this, { kind: 'syncing', files: count });
+    this.show({ kind: 'syncing', files: count });
     const progress = (p: { files: number; bytes: number; rate: number }) => {
-      if (batch.whole) this.d.show(this, { kind: 'syncing', files: p.files });
+      if (batch.whole) this.show({ kind: 'syncing', files: p.files });
       report?.(p.files, p.bytes, p.rate);
     };
     let result: RsyncResult;
@@ -238,11 +246,11 @@ export class SyncSession implements RunningSync {
       this.d.log.info(
         `Synced ${batch.whole ? 'the folder' : `${count} path(s)`} of ${this.folder} to ${this.label} in ${Date.now() - started} ms.`,
       );
-      this.d.show(this, { kind: 'synced', at: Date.now() });
+      this.show({ kind: 'synced', at: Date.now() });
     } else {
       this.lastFailed = batch;
       this.d.log.warn(`Sync of ${this.folder} to ${this.label} failed: ${result.why}`);
-      this.d.show(this, { kind: 'failed', why: result.why });
+      this.show({ kind: 'failed', why: result.why });
     }
     return result;
   }
