@@ -142,7 +142,19 @@ export class SyncSession implements RunningSync {
     if (this.watching || this.stopped) return;
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '**/*'));
     const changed = (uri: vscode.Uri) => this.changed(uri);
-    this.watcher = [w, w.onDidCreate(changed), w.onDidChange(changed), w.onDidDelete(changed)];
+    const ws = vscode.workspace;
+    this.watcher = [
+      w,
+      w.onDidCreate(changed),
+      w.onDidChange(changed),
+      w.onDidDelete(changed),
+      // What VS Code itself saved, created, deleted or renamed (the file watcher may miss an editor's save in
+      // a folder created after the window opened): the same paths, coalesced by the queue.
+      ws.onDidSaveTextDocument((d) => changed(d.uri)),
+      ws.onDidCreateFiles((e) => e.files.forEach(changed)),
+      ws.onDidDeleteFiles((e) => e.files.forEach(changed)),
+      ws.onDidRenameFiles((e) => e.files.forEach((f) => (changed(f.oldUri), changed(f.newUri)))),
+    ];
   }
 
   private stopWatch(): void {
@@ -153,6 +165,7 @@ export class SyncSession implements RunningSync {
   }
 
   private changed(uri: vscode.Uri): void {
+    if (uri.scheme !== 'file') return;
     const relative = path.relative(this.folder, uri.fsPath);
     if (path.isAbsolute(relative)) return; // another drive
     const rel = relative.split(path.sep).join('/');
