@@ -225,3 +225,15 @@ export function jobFileRefusal(fileName: string, text: string): string | undefin
     errors.length - 1,
   );
 }
+
+/** A job file's `ignore` patterns (what its upload leaves out), or none when it has none or cannot be read. */
+export function jobFileIgnores(text: string): string[] {
+  try {
+    const ignore = (parse(text) as Record<string, unknown>).ignore;
+    return Array.isArray(ignore)
+      ? ignore.filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+      : [];
+  } catch {
+    return [];
+  }
+}

@@ -193,7 +193,7 @@ function localPathProblem(p: string): string | undefined {
  * An argv as rsync's `-e` reads it: split at spaces, single or double quotes keeping a space (no
  * backslashes). Undefined when a word cannot be written so (it has both kinds of quote, or other blanks).
  */
-function rsyncRemoteShell(argv: readonly string[]): string | undefined {
+export function rsyncRemoteShell(argv: readonly string[]): string | undefined {
   const out: string[] = [];
   for (const a of argv) {
     if (/[\t\n\r]/.test(a) || (a.includes("'") && a.includes('"'))) return undefined;

@@ -6,7 +6,15 @@
 
 const GROUPS: readonly (readonly string[])[] = [
   ['badInput', 'faults', 'duplicates', 'volumeDuplicates', 'network', 'proxyAuthorization', 'gpuFaults'],
-  ['operationFaults', 'sshCommand', 'serviceLinks', 'priceFaults', 'serviceCommands', 'sshControlMaster'],
+  [
+    'operationFaults',
+    'sshCommand',
+    'serviceLinks',
+    'priceFaults',
+    'serviceCommands',
+    'sshControlMaster',
+    'syncFaults',
+  ],
 ];
 const LAST = ['secrets', 'unhandled'];
 

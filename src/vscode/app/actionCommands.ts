@@ -12,6 +12,7 @@ import { PORT_COMMANDS } from '../ports';
 import { Commands } from '../shared/commands';
 import { registerActionCommands, type ActionCommand } from '../shared/commandTable';
 import { SSH_KEY_COMMANDS } from '../sshKeys';
+import { SYNC_COMMANDS } from '../sync';
 import { VOLUME_COMMANDS } from '../volumes';
 import type { Actions } from './lazyActions';
 
@@ -32,5 +33,6 @@ export function registerFeatureCommands(actions: () => Promise<Actions>): vscode
     OBJECT_STORAGE_COMMANDS,
     VOLUME_COMMANDS,
     JOB_COMMANDS,
+    SYNC_COMMANDS,
   );
 }

@@ -16,6 +16,7 @@ import { featureActions, gpuSessions, quickInputPrompter } from './lazyActions';
 import { setupObjectStorage } from '../objectStorage';
 import { recordRemoteFolder } from '../connect';
 import { setupSshKeys } from '../sshKeys';
+import { SyncStatus } from '../sync';
 import {
   TerminalTapRecord,
   unlessProduction,
@@ -64,8 +65,10 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     fetchTemplate: async () => (await (await api.client()).jobs.init()).template,
   });
   const terminalTap = core.production ? undefined : new TerminalTapRecord();
+  // The running folder sync's status bar item (the sync loads on first use: sync/onUse/).
+  const sync = new SyncStatus(clusters.controller, store, core.workspaceState);
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
-  const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, terminalTap };
+  const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, terminalTap, sync };
   const actions = featureActions(core, features);
   // Clusters gone from a complete list (destroyed elsewhere): their ssh host entries go (connect.ts).
   clusters.controller.onGone = (ids) =>
@@ -75,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   core.own(
     jobFiles.addLenses(jobRunLenses(core.workspaceState)),
     statusBar,
+    sync,
     registerWalkthroughCommand(),
     ...registerFeatureCommands(actions),
     log,

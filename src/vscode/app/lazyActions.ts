@@ -4,6 +4,7 @@
  * it loads dist/actions.js the first time such a command runs. The actions are made once, from the
  * services activation built, and every later command gets the same ones.
  */
+import type { SyncStatus } from '../sync';
 import * as path from 'node:path';
 import type * as ActionsModule from './onUse/actions';
 import type { Prompter } from '../../wizards/prompter';
@@ -43,6 +44,7 @@ export function featureActions(
     jobs: JobsFeature;
     jobFiles: JobFilesFeature;
     terminalTap: TerminalTapRecord | undefined;
+    sync: SyncStatus;
   },
 ): () => Promise<ActionsModule.Actions> {
   // The seam's home (a test's scratch folder), as for the ssh config.
@@ -63,6 +65,7 @@ export function featureActions(
     terminalTap: f.terminalTap?.record,
     forwards: f.clusters.forwards,
     gpu: { sampler: f.clusters.gpuSampler, targets: f.clusters.gpu.targets },
+    sync: f.sync,
   });
 }
 

@@ -3,6 +3,12 @@
  * package.json `contributes.commands` both ways.
  */
 export const Commands = {
+  syncFolderToNode: 'tensorpool.syncFolderToNode',
+  stopSync: 'tensorpool.stopSync',
+  toggleSyncWatch: 'tensorpool.toggleSyncWatch',
+  syncMenu: 'tensorpool.syncMenu',
+  resumeSync: 'tensorpool.resumeSync',
+  pullFromNode: 'tensorpool.pullFromNode',
   signIn: 'tensorpool.signIn',
   signOut: 'tensorpool.signOut',
   retryAccountCheck: 'tensorpool.retryAccountCheck',

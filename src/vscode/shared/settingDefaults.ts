@@ -22,6 +22,9 @@ export const SETTING_DEFAULTS = {
   'ports.tensorBoardPort': 6006,
   objectStorageProfile: 'tp',
   jobMetrics: true,
+  'sync.exclude': ['.git', 'node_modules', '.venv', '__pycache__', 'outputs'] as readonly string[],
+  'sync.delayMs': 500,
+  'sync.watch': true,
 } as const;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;

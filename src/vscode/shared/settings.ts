@@ -135,3 +135,26 @@ export function readPortsOpenIn(): 'simpleBrowser' | 'external' | 'ask' {
   const v = tensorpool().get<string>('ports.openIn', D['ports.openIn']);
   return v === 'external' || v === 'ask' ? v : 'simpleBrowser';
 }
+
+export interface SyncSettings {
+  /** Patterns left out of a folder sync, besides each .gitignore. */
+  readonly exclude: readonly string[];
+  /** How long after the last change a batch is sent. */
+  readonly delayMs: number;
+  /** Whether a folder sync goes on watching after the first. */
+  readonly watch: boolean;
+}
+
+/** Sync Folder to Node's settings (tensorpool.sync.*). */
+export function readSyncSettings(): SyncSettings {
+  const c = tensorpool();
+  const exclude = c.get<unknown>('sync.exclude');
+  const delay = c.get<unknown>('sync.delayMs');
+  return {
+    exclude: Array.isArray(exclude)
+      ? exclude.filter((e): e is string => typeof e === 'string')
+      : D['sync.exclude'],
+    delayMs: typeof delay === 'number' && delay >= 0 && delay <= 60_000 ? delay : D['sync.delayMs'],
+    watch: c.get<boolean>('sync.watch', D['sync.watch']) !== false,
+  };
+}

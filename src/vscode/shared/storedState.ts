@@ -83,12 +83,23 @@ export interface WorkspaceStateTypes {
   'tensorpool.jobClusters': Record<string, string>;
   /** Job file (workspace-relative path) -> the id of the job last started from it (Show Last Run). */
   'tensorpool.jobRuns': Record<string, string>;
+  /** Local folder -> its sync (Sync Folder to Node): the node, the folder there, and the files this sync
+   *  sent (only those are ever deleted on the node; bounded, model/syncQueue.ts). */
+  'tensorpool.syncs': Record<string, StoredSync>;
+}
+
+export interface StoredSync {
+  readonly clusterId: string;
+  readonly instanceId: string;
+  readonly remote: string;
+  readonly sent: readonly string[];
 }
 
 const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {
   'tensorpool.localCommandsAllowed': true,
   'tensorpool.jobClusters': true,
   'tensorpool.jobRuns': true,
+  'tensorpool.syncs': true,
 };
 
 export const WORKSPACE_KEYS = Object.keys(WORKSPACE_LISTED) as readonly (keyof WorkspaceStateTypes)[];

@@ -3,6 +3,7 @@
  * views' data, and read-only views and seams for the integration tests and benchmarks. An installed
  * (production) extension returns nothing, so it exposes no hooks.
  */
+import type { SyncState } from '../sync';
 import type { ContextKey, ContextKeyTypes } from '../shared/contextKeys';
 import type * as vscode from 'vscode';
 import type { Prompter } from '../../wizards/prompter';
@@ -96,6 +97,15 @@ export interface TensorPoolExtensionApi {
     setRequestTimeout(ms: number | undefined): void;
     /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
     setRefreshTimeScale(scale: number): void;
+    /** Sync Folder to Node: what the status bar shows, whether the sync watches, and waiting for it. */
+    readonly sync: {
+      state(): SyncState | undefined;
+      /** The status bar item's text (undefined without a sync). */
+      text(): string | undefined;
+      watching(): boolean | undefined;
+      /** Resolves once the running sync has nothing queued or running (at once without one). */
+      flushed(): Promise<void>;
+    };
     /** GPU telemetry: the sampler (its counters and running sessions) and the Clusters view to expand. */
     readonly gpu: {
       readonly sampler: GpuSampler;

@@ -4,6 +4,7 @@
  * only outside production and not packaged in the VSIX, so it takes the activation bundle's module state
  * (timing marks, the refresh time scale…) as arguments rather than importing a second copy of it.
  */
+import type { SyncStatus } from '../sync';
 import type { AccountFeature } from '../account';
 import type { GpuMonitors } from '../gpu/onUse';
 import type { MetricsPanels } from '../jobs/onUse';
@@ -29,6 +30,7 @@ export interface SurfaceParts {
   jobs: JobsFeature;
   statusBar: AccountStatusBar;
   terminalTap: TerminalTapRecord | undefined;
+  sync: SyncStatus;
   /** The part of the actions (dist/actions.js, loaded on first use) the tests read. */
   actions: () => Promise<{ gpuMonitors: GpuMonitors; metrics: MetricsPanels; follower: OperationFollower }>;
   activation: ActivationTimings;
@@ -81,6 +83,12 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
       },
       marks: p.shared.marks,
       setRefreshTimeScale: p.shared.setRefreshTimeScale,
+      sync: {
+        state: () => p.sync.shown,
+        text: () => p.sync.text,
+        watching: () => p.sync.running?.watching,
+        flushed: () => p.sync.running?.flushed() ?? Promise.resolve(),
+      },
       gpu: {
         sampler: clusters.gpuSampler,
         clustersView: clusters.view,

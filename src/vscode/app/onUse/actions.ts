@@ -37,6 +37,8 @@ import { OperationFollower } from '../../shared/onUse/operationFollower';
 import { CLUSTER_OP_MESSAGES } from '../../clusters/onUse';
 import { VOLUME_OP_MESSAGES } from '../../volumes/onUse';
 import { SshKeyActions } from '../../sshKeys/onUse';
+import { SyncActions } from '../../sync/onUse';
+import type { SyncStatus } from '../../sync';
 import type { LocalKeySource, SshKeysController } from '../../sshKeys';
 import { StorageConfigController } from '../../objectStorage/onUse';
 import type { Store } from '../../shared/store';
@@ -80,6 +82,8 @@ export interface ActionDeps {
   readonly forwards: PortForwards;
   /** GPU telemetry (the monitor watches its nodes through it) and how to reach a cluster's nodes. */
   readonly gpu: { readonly sampler: GpuSampler; readonly targets: (c: Cluster) => NodeTarget[] };
+  /** The running folder sync (the status bar, and the reasons a sync stops). */
+  readonly sync: SyncStatus;
 }
 
 export interface Actions {
@@ -103,6 +107,8 @@ export interface Actions {
   readonly portApps: PortApps;
   /** Show GPU Monitor's panels. */
   readonly gpuMonitors: GpuMonitors;
+  /** Sync Folder to Node. */
+  readonly sync: SyncActions;
 }
 
 export function createActions(d: ActionDeps): Actions {
@@ -207,5 +213,14 @@ export function createActions(d: ActionDeps): Actions {
     ports,
     portApps: new PortApps(ports),
     gpuMonitors,
+    sync: new SyncActions({
+      status: d.sync,
+      finder,
+      prompts,
+      state,
+      workspaceState: d.workspaceState,
+      host,
+      log,
+    }),
   };
 }

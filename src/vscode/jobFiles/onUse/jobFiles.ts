@@ -8,8 +8,9 @@ import * as vscode from 'vscode';
 import { JobFileDiagnostics } from './jobFileDiagnostics';
 import { newJobFile, type NewJobFileDeps, type NewJobFileResult } from './newJobFile';
 
-/** Run on Cluster… (dist/actions.js) asks this bundle whether a job file can be sent (keeps smol-toml here). */
-export { jobFileRefusal } from '../../../model/jobFile';
+/** Run on Cluster… (dist/actions.js) asks this bundle whether a job file can be sent, and Sync Folder to Node
+ *  what a job file's upload leaves out (keeps smol-toml here). */
+export { jobFileIgnores, jobFileRefusal } from '../../../model/jobFile';
 
 /** Lenses another feature adds at the top of every job file (e.g. Run on Cluster…). */
 export type JobFileLensSource = (document: vscode.TextDocument) => readonly vscode.Command[];

@@ -1,0 +1,76 @@
+/**
+ * One rsync of a folder sync: spawned without a shell in the synced folder, in a process group of its own
+ * (ended with its ssh on cancel, stop and the window's end), the paths it works on written to its stdin
+ * (NUL-separated), its output read as it comes (the names it sent, its progress), its errors kept bounded.
+ */
+import { spawn } from 'node:child_process';
+import * as vscode from 'vscode';
+import { childEnv } from '../../../model/childEnv';
+import { missingProgramMessage } from '../../../model/sshFailure';
+import { RsyncOutputReader, rsyncFailure, rsyncSucceeded, type SyncProgress } from '../../../model/syncPlan';
+import { endGroup } from '../../shared/onUse/commandProcess';
+
+export type RsyncResult =
+  | { readonly ok: true; readonly names: readonly string[] }
+  | { readonly ok: false; readonly why: string; readonly names: readonly string[] };
+
+const MAX_STDERR = 64 * 1024;
+
+export function runRsync(
+  argv: readonly string[],
+  cwd: string,
+  opts: {
+    input?: string;
+    signal: AbortSignal;
+    /** The environment rsync and its ssh get (less any credential: childEnv). */
+    env: Readonly<Record<string, string | undefined>>;
+    progress?: (p: SyncProgress) => void;
+  },
+): Promise<RsyncResult> {
+  return new Promise((resolve) => {
+    const names: string[] = [];
+    let stderr = '';
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      env: childEnv(opts.env, process.platform),
+      detached: process.platform !== 'win32',
+      shell: false,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const abort = () => endGroup(child);
+    opts.signal.addEventListener('abort', abort, { once: true });
+    if (opts.signal.aborted) abort();
+    const reader = new RsyncOutputReader(
+      (n) => names.push(n),
+      (p) => opts.progress?.(p),
+    );
+    child.stdout.setEncoding('utf8').on('data', (d: string) => reader.push(d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      if (stderr.length < MAX_STDERR) stderr += d;
+    });
+    child.stdin.on('error', () => undefined); // rsync ended before reading it all: its exit says why
+    child.stdin.end(opts.input ?? '');
+    let settled = false;
+    const done = (r: RsyncResult) => {
+      if (settled) return;
+      settled = true;
+      opts.signal.removeEventListener('abort', abort);
+      resolve(r);
+    };
+    child.on('error', (e) => {
+      const why =
+        (e as NodeJS.ErrnoException).code === 'ENOENT'
+          ? missingProgramMessage(argv[0], process.platform)
+          : e.message;
+      done({ ok: false, why, names });
+    });
+    child.on('close', (code, sig) => {
+      reader.end();
+      const exit = code ?? (sig ? 128 : 1);
+      if (opts.signal.aborted) return done({ ok: false, why: vscode.l10n.t('stopped'), names });
+      if (rsyncSucceeded(exit)) return done({ ok: true, names });
+      done({ ok: false, why: rsyncFailure(exit, stderr), names });
+    });
+  });
+}

@@ -1,0 +1,292 @@
+// Sync Folder to Node against the engine's real nodes (OpenSSH sshd, rsync over the extension's own ssh):
+// after the first sync and after edits, creations, renames and deletions, every file's sha256 is equal on
+// both sides (ignored files absent on the node, a link out of the folder not copied); files made on the node
+// survive; a path outside the home is refused before anything runs; a node that goes down fails the sync
+// with a clear sentence and a Retry brings it back once it is up. The folder's name has shell characters.
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import * as vscode from 'vscode';
+import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { accountIs, control, signIn } from './control';
+import { until, useJobKit } from './jobKit';
+import { processesIn, removeCluster, writeFiles } from './realCluster';
+
+type Outcome = { ok: boolean; remote?: string; why?: string } | undefined;
+
+/** Every file under `root` (relative path -> sha256), links as `-> target`. */
+function tree(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!fs.existsSync(root)) return out;
+  for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    const p = path.join(root, rel);
+    const st = fs.lstatSync(p);
+    if (st.isSymbolicLink()) out[rel] = `-> ${fs.readlinkSync(p)}`;
+    else if (st.isFile()) out[rel] = createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+  }
+  return out;
+}
+
+const without = (t: Record<string, string>, ...names: string[]) =>
+  Object.fromEntries(Object.entries(t).filter(([k]) => !names.some((n) => k === n || k.startsWith(`${n}/`))));
+
+suite('Sync Folder to Node against real nodes', function () {
+  this.timeout(90_000);
+  const kit = useJobKit('sync-itest', 'sync proj; $(touch pwned)');
+  let remoteDir: string;
+  const IGNORED = [
+    'debug.log',
+    'later.log',
+    'checkpoints',
+    'node_modules',
+    '.git',
+    'sub/secret.txt',
+    'escape',
+  ];
+
+  suiteSetup(async () => {
+    await vscode.workspace
+      .getConfiguration('tensorpool')
+      .update('sync.delayMs', 200, vscode.ConfigurationTarget.Global);
+    writeFiles(kit.folder, {
+      'train.py': 'print("hi")\n',
+      'sub/data.csv': 'a,b\n1,2\n',
+      'sub/.gitignore': 'secret.txt\n',
+      'sub/secret.txt': 'never sent\n',
+      '.gitignore': '*.log\n',
+      'debug.log': 'noise\n',
+      'node_modules/m.js': 'x\n',
+      '.git/HEAD': 'ref\n',
+      '-rf': 'a leading dash\n',
+      'co:lon "q" \'s\'.txt': 'quotes\n',
+      'π ünï.txt': 'unicode\n',
+      'big.bin': 'x'.repeat(300_000),
+      'train.tp.toml': 'commands = ["python train.py"]\nignore = ["checkpoints"]\n',
+      'checkpoints/model.pt': 'weights\n',
+    });
+    fs.symlinkSync('/etc', path.join(kit.folder, 'escape'));
+    fs.symlinkSync('train.py', path.join(kit.folder, 'inside'));
+    remoteDir = path.join(kit.cluster.nodeDir, 'home', path.basename(kit.folder));
+    // Made on the node before the sync: kept.
+    writeFiles(remoteDir, { 'made-on-node.txt': 'theirs\n' });
+  });
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('tensorpool.stopSync');
+    await vscode.workspace
+      .getConfiguration('tensorpool')
+      .update('sync.delayMs', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  const expected = () => ({
+    ...without(tree(kit.folder), ...IGNORED),
+    'made-on-node.txt': tree(remoteDir)['made-on-node.txt'],
+  });
+
+  test('a folder outside the home on the node is refused before anything runs', async () => {
+    const p = new ScriptedPrompter([kit.cluster.name, '/etc', '~/../x', '~root/x', ESCAPE]);
+    kit.ext.setPrompter(p);
+    const r = await vscode.commands.executeCommand<Outcome>(
+      'tensorpool.syncFolderToNode',
+      vscode.Uri.file(kit.folder),
+    );
+    assert.equal(r, undefined);
+    assert.equal(p.rejections.length, 3, JSON.stringify(p.rejections));
+    assert.equal(kit.ext.testing.sync.state(), undefined, 'no sync started');
+  });
+
+  test('rsync missing on this computer: which package to install, nothing copied', async () => {
+    kit.ext.testing.configure({
+      env: () => ({ ...process.env, PATH: path.join(kit.folder, 'no-such-bin') }),
+    });
+    kit.ext.setPrompter(new ScriptedPrompter([kit.cluster.name, ACCEPT]));
+    const r = await vscode.commands.executeCommand<Outcome>(
+      'tensorpool.syncFolderToNode',
+      vscode.Uri.file(kit.folder),
+    );
+    assert.ok(
+      r && !r.ok && /rsync was not found on this computer.*apt install rsync/.test(r.why ?? ''),
+      JSON.stringify(r),
+    );
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'failed');
+    assert.deepEqual(Object.keys(tree(remoteDir)), ['made-on-node.txt']);
+    kit.ext.testing.configure({});
+  });
+
+  test("first sync: every file equal on the node (sha256), ignored ones absent, the node's own kept", async () => {
+    const p = new ScriptedPrompter([kit.cluster.name, ACCEPT]);
+    kit.ext.setPrompter(p);
+    const r = await vscode.commands.executeCommand<Outcome>(
+      'tensorpool.syncFolderToNode',
+      vscode.Uri.file(kit.folder),
+    );
+    assert.deepEqual(r, { ok: true, remote: path.basename(kit.folder) });
+    assert.equal(p.shown.find((s) => s.kind === 'input')?.value, `~/${path.basename(kit.folder)}`);
+    assert.deepEqual(tree(remoteDir), expected());
+    assert.equal(tree(remoteDir).inside, '-> train.py', 'a link inside the folder stays a link');
+    assert.ok(!fs.existsSync(path.join(remoteDir, 'escape')), 'a link out of the folder is not copied');
+    assert.ok(!fs.existsSync(path.join(kit.cluster.nodeDir, 'home', 'pwned')), 'no shell read the name');
+    assert.ok(!fs.existsSync(path.join(path.dirname(kit.folder), 'pwned')));
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+    assert.equal(kit.ext.testing.sync.watching(), true);
+    assert.match(kit.ext.testing.sync.text() ?? '', /^⇅ node 1 · synced \d+ s ago$/);
+  });
+
+  test('watching: edits, creations, renames and deletions reach the node; only files it sent are deleted', async () => {
+    fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("edited")\n');
+    writeFiles(kit.folder, {
+      'new dir/new file.txt': 'new\n',
+      'sub/more.csv': '3,4\n',
+      'later.log': 'ignored\n',
+    });
+    fs.renameSync(path.join(kit.folder, 'π ünï.txt'), path.join(kit.folder, 'renamed.txt'));
+    fs.rmSync(path.join(kit.folder, 'sub', 'data.csv'));
+    // A local file of the name of the node's own file, never sent, then deleted: the node's stays.
+    fs.writeFileSync(path.join(kit.folder, 'made-on-node.txt.local'), 'x');
+    fs.rmSync(path.join(kit.folder, 'made-on-node.txt.local'));
+    await until('the node has every change', async () => {
+      await kit.ext.testing.sync.flushed();
+      return isDeepStrictEqual(tree(remoteDir), expected());
+    }).catch(() =>
+      assert.fail(`${diff(tree(remoteDir), expected())}\n${kit.ext.testing.logTail.slice(-6).join('\n')}`),
+    );
+    const node = tree(remoteDir);
+    assert.ok(!('sub/data.csv' in node) && !('π ünï.txt' in node) && 'renamed.txt' in node);
+    assert.ok(!('later.log' in node), 'an ignored new file stays here');
+    assert.equal(fs.readFileSync(path.join(remoteDir, 'made-on-node.txt'), 'utf8'), 'theirs\n');
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+  });
+
+  test("a failure on the node in rsync's own words; Retry sends the change once it is fixed", async () => {
+    fs.renameSync(remoteDir, `${remoteDir}.moved`);
+    fs.writeFileSync(remoteDir, 'a file where the folder was\n');
+    fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("while broken")\n');
+    await until('the sync failed', async () => kit.ext.testing.sync.state()?.kind === 'failed');
+    const state = kit.ext.testing.sync.state();
+    assert.ok(
+      state?.kind === 'failed' && /not a directory|file exists/i.test(state.why),
+      JSON.stringify(state),
+    );
+    fs.rmSync(remoteDir);
+    fs.renameSync(`${remoteDir}.moved`, remoteDir);
+    kit.ext.setPrompter(new ScriptedPrompter(['Retry']));
+    await vscode.commands.executeCommand('tensorpool.syncMenu');
+    await kit.ext.testing.sync.flushed();
+    assert.equal(fs.readFileSync(path.join(remoteDir, 'train.py'), 'utf8'), 'print("while broken")\n');
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+  });
+
+  test('signing out stops the sync; signing in again offers to resume, and what changed meanwhile is sent', async () => {
+    await vscode.commands.executeCommand('tensorpool.signOut');
+    await accountIs(kit.ext, 'signedOut');
+    assert.equal(kit.ext.testing.sync.state(), undefined, 'stopped at sign-out');
+    fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("while signed out")\n');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.notEqual(fs.readFileSync(path.join(remoteDir, 'train.py'), 'utf8'), 'print("while signed out")\n');
+    const p = new ScriptedPrompter(['Resume']);
+    kit.ext.setPrompter(p);
+    assert.equal((await signIn()).ok, true);
+    await kit.ext.refresh();
+    await until('resumed and sent', async () => {
+      await kit.ext.testing.sync.flushed();
+      return fs.readFileSync(path.join(remoteDir, 'train.py'), 'utf8') === 'print("while signed out")\n';
+    });
+    assert.match(
+      p.shown[0]?.message ?? '',
+      /Resume syncing .* to ~\/sync proj; \$\(touch pwned\) on its node\?/,
+    );
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+    assert.equal(kit.ext.testing.sync.watching(), true);
+  });
+
+  test('Pull from Node: lists what is new or changed there, never overwrites a file here without asking', async () => {
+    await kit.ext.testing.sync.flushed();
+    writeFiles(remoteDir, {
+      'results/out.txt': 'made by a job\n',
+      'train.py': 'print("edited on the node")\n',
+    });
+    const local = fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8');
+    let p = new ScriptedPrompter(['All 3 files', 'Only New Files']);
+    kit.ext.setPrompter(p);
+    const first = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
+      'tensorpool.pullFromNode',
+    );
+    assert.deepEqual(first?.files?.sort(), ['made-on-node.txt', 'results/out.txt'], JSON.stringify(first));
+    const listed = p.shown[0]?.items ?? [];
+    assert.ok(
+      listed.some((i) => /^train\.py$/.test(i)),
+      JSON.stringify(listed),
+    );
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), local, 'not overwritten');
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'results/out.txt'), 'utf8'), 'made by a job\n');
+    p = new ScriptedPrompter(['train.py', 'Overwrite']);
+    kit.ext.setPrompter(p);
+    const second = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
+      'tensorpool.pullFromNode',
+    );
+    assert.deepEqual(second?.files, ['train.py']);
+    assert.equal(p.shown[1]?.kind, 'confirm', 'asked before overwriting');
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), 'print("edited on the node")\n');
+    await kit.ext.testing.sync.flushed();
+  });
+
+  test('Watch off: changes wait here; Watch on again sends what changed meanwhile', async () => {
+    assert.equal(await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'), false);
+    fs.writeFileSync(path.join(kit.folder, 'watch.txt'), 'while not watching\n');
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!fs.existsSync(path.join(remoteDir, 'watch.txt')), 'not sent while not watching');
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
+    assert.match(kit.ext.testing.sync.text() ?? '', /synced .* \(not watching\)$/);
+    assert.equal(await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'), true);
+    await until('sent once watching again', async () => {
+      await kit.ext.testing.sync.flushed();
+      return fs.existsSync(path.join(remoteDir, 'watch.txt'));
+    });
+    assert.doesNotMatch(kit.ext.testing.sync.text() ?? '', /not watching/);
+  });
+
+  test('the node goes down: the sync fails with a clear sentence, and nothing here is touched', async () => {
+    await control.setNodes({ down: kit.cluster.instanceId });
+    fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("while down")\n');
+    await until('the sync failed', async () => kit.ext.testing.sync.state()?.kind === 'failed');
+    const state = kit.ext.testing.sync.state();
+    assert.ok(state?.kind === 'failed' && /cannot be reached/.test(state.why), JSON.stringify(state));
+    assert.match(kit.ext.testing.sync.text() ?? '', /node 1 · sync failed: The node cannot be reached/);
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), 'print("while down")\n');
+  });
+
+  test('Stop: the status bar item goes, the watch ends, no rsync is left running', async () => {
+    assert.equal(await vscode.commands.executeCommand('tensorpool.stopSync'), true);
+    assert.equal(kit.ext.testing.sync.state(), undefined);
+    assert.equal(kit.ext.testing.sync.watching(), undefined);
+    fs.writeFileSync(path.join(kit.folder, 'train.py'), 'after stop\n');
+    await new Promise((r) => setTimeout(r, 600));
+    assert.deepEqual(processesIn(kit.folder), [], 'no process runs in the folder');
+    assert.equal(kit.ext.testing.sync.state(), undefined, 'nothing started again');
+  });
+
+  test('the cluster goes: the sync stops and its status bar item goes', async () => {
+    kit.ext.setPrompter(new ScriptedPrompter([kit.cluster.name, ACCEPT]));
+    // The node is down (the test before): the sync starts and fails, and stays until its cluster goes.
+    const r = await vscode.commands.executeCommand<Outcome>(
+      'tensorpool.syncFolderToNode',
+      vscode.Uri.file(kit.folder),
+    );
+    assert.equal(r?.ok, false);
+    assert.equal(kit.ext.testing.sync.state()?.kind, 'failed');
+    await removeCluster(kit.cluster);
+    await kit.ext.refresh();
+    await until('the sync stopped', () => kit.ext.testing.sync.state() === undefined);
+    assert.equal(kit.ext.testing.sync.watching(), undefined);
+  });
+});
+
+/** The paths that differ between two trees (node, expected), for a failure's message. */
+function diff(node: Record<string, string>, want: Record<string, string>): string {
+  const keys = [...new Set([...Object.keys(node), ...Object.keys(want)])].sort();
+  return keys
+    .filter((k) => node[k] !== want[k])
+    .map((k) => `${JSON.stringify(k)}: node ${node[k] ?? 'absent'}, expected ${want[k] ?? 'absent'}`)
+    .join('\n');
+}
