@@ -1,8 +1,8 @@
 /**
- * The running folder sync of this window (Sync Folder to Node) as the status bar shows it: `⇅ node 1 ·
- * synced 2 s ago`, `syncing 3 files…`, `sync failed: <why>` (a click offers the log, Retry, Stop). In the
- * activation bundle because the reasons a sync ends are here: its cluster leaves the list, the user signs
- * out, the window closes (dispose). The sync itself (sync/onUse/syncSession.ts) loads on first use.
+ * The running folder sync of this window (Sync Folder to Node). In the activation bundle because the
+ * reasons a sync ends are here: its cluster leaves the list, the user signs out, the window closes
+ * (dispose); and a folder synced before is offered to resume when its cluster is listed again. The sync
+ * itself and its status bar item (`⇅ node 1 · synced 2 s ago`, onUse/syncStatusBar.ts) load on first use.
  */
 import * as vscode from 'vscode';
 import type { Cluster } from '../../model/cluster';
@@ -24,6 +24,13 @@ export interface RunningSync {
   flushed(): Promise<void>;
 }
 
+/** The status bar item of a running sync (onUse/syncStatusBar.ts). */
+export interface SyncDisplay extends vscode.Disposable {
+  readonly state: SyncState | undefined;
+  readonly text: string | undefined;
+  update(state: SyncState): void;
+}
+
 export type SyncState =
   | { readonly kind: 'syncing'; readonly files: number }
   | { readonly kind: 'synced'; readonly at: number }
@@ -37,18 +44,13 @@ export interface SyncClusterList {
 }
 
 export class SyncStatus implements vscode.Disposable {
-  private readonly item: vscode.StatusBarItem;
   private readonly subscriptions: vscode.Disposable[];
   private current: RunningSync | undefined;
-  private state: SyncState | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private display: SyncDisplay | undefined;
   /** Resuming this window's stored syncs was offered (once per sign-in). */
   private offered = false;
 
   constructor(list: SyncClusterList, store: Store, workspaceState: WorkspaceState) {
-    this.item = vscode.window.createStatusBarItem('tensorpool.sync', vscode.StatusBarAlignment.Left, 40);
-    this.item.name = vscode.l10n.t('TensorPool folder sync');
-    this.item.command = Commands.syncMenu;
     this.subscriptions = [
       list.onDidChange(() => {
         const c = this.current;
@@ -76,73 +78,37 @@ export class SyncStatus implements vscode.Disposable {
 
   /** The state the status bar shows (tests read it). */
   get shown(): SyncState | undefined {
-    return this.current ? this.state : undefined;
+    return this.current ? this.display?.state : undefined;
   }
 
   /** The status bar item's text while a sync runs (tests read it). */
   get text(): string | undefined {
-    return this.current ? this.item.text : undefined;
+    return this.current ? this.display?.text : undefined;
   }
 
-  /** A new sync runs in this window (one at a time: the one before it stops). */
-  begin(sync: RunningSync): void {
+  /** A new sync runs in this window, shown by `display` (one at a time: the one before it stops). */
+  begin(sync: RunningSync, display: SyncDisplay): void {
     if (this.current && this.current !== sync) this.current.stop(vscode.l10n.t('another sync started'));
+    this.display?.dispose();
     this.current = sync;
+    this.display = display;
   }
 
-  /** The sync ended: the item goes. */
+  /** The sync ended: its item goes. */
   end(sync: RunningSync): void {
     if (this.current !== sync) return;
     this.current = undefined;
-    this.state = undefined;
-    this.clearTimer();
-    this.item.hide();
+    this.display?.dispose();
+    this.display = undefined;
   }
 
   update(sync: RunningSync, state: SyncState): void {
-    if (this.current !== sync) return;
-    this.state = state;
-    this.clearTimer();
-    // "synced N s ago" is redrawn while it shows (a timer of this window only: nothing is asked of anyone).
-    if (state.kind === 'synced') this.timer = setInterval(() => this.draw(), 5000);
-    this.draw();
-    this.item.show();
-  }
-
-  private draw(): void {
-    const sync = this.current;
-    const state = this.state;
-    if (!sync || !state) return;
-    const eye = sync.watching ? '' : vscode.l10n.t(' (not watching)');
-    switch (state.kind) {
-      case 'syncing':
-        this.item.text = vscode.l10n.t('$(sync~spin) {0} · syncing {1} files…', sync.label, state.files);
-        this.item.backgroundColor = undefined;
-        break;
-      case 'synced': {
-        const s = Math.max(0, Math.round((Date.now() - state.at) / 1000));
-        const ago = s < 60 ? vscode.l10n.t('{0} s ago', s) : vscode.l10n.t('{0} min ago', Math.floor(s / 60));
-        this.item.text = vscode.l10n.t('⇅ {0} · synced {1}{2}', sync.label, ago, eye);
-        this.item.backgroundColor = undefined;
-        break;
-      }
-      case 'failed':
-        this.item.text = vscode.l10n.t('$(error) {0} · sync failed: {1}', sync.label, state.why);
-        this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-        break;
-    }
-    this.item.tooltip = vscode.l10n.t('{0} ⇄ {1}: click for the log, Retry, Stop', sync.folder, sync.label);
-  }
-
-  private clearTimer(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    if (this.current === sync) this.display?.update(state);
   }
 
   dispose(): void {
     this.current?.stop(vscode.l10n.t('the window closed'));
-    this.clearTimer();
+    this.display?.dispose();
     for (const s of this.subscriptions) s.dispose();
-    this.item.dispose();
   }
 }

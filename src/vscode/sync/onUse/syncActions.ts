@@ -14,10 +14,12 @@ import { resolveConnectTarget, transferNodes, type ConnectTarget } from '../../c
 import { Commands } from '../../shared/commands';
 import type { HostSeams } from '../../shared/hostSeams';
 import type { Log } from '../../shared/log';
+import { notices } from '../../shared/notices';
 import { readSyncSettings } from '../../shared/settings';
 import type { StoredState, StoredSync, WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../index';
 import { SyncSession } from './syncSession';
+import { SyncStatusBar } from './syncStatusBar';
 import { pullFromNode, type PullOutcome } from './syncPull';
 import type * as JobFilesModule from '../../jobFiles/onUse/jobFiles';
 
@@ -157,12 +159,12 @@ export class SyncActions {
       log: this.d.log,
       env: () => this.d.host.env(),
     });
-    this.d.status.begin(session);
+    this.d.status.begin(session, new SyncStatusBar(session));
     this.d.log.info(`Syncing ${folder} to ~/${remote} on node ${target.node} of ${target.cluster.id}.`);
     const r = await session.start();
     if (r.ok) return { ok: true, remote };
     if (this.d.status.running === session)
-      void vscode.window
+      void notices
         .showErrorMessage(
           vscode.l10n.t('Sync of {0} failed: {1}', path.basename(folder), r.why),
           vscode.l10n.t('Show Log'),
@@ -175,7 +177,7 @@ export class SyncActions {
   async pull(): Promise<PullOutcome | undefined> {
     const s = this.d.status.running;
     if (!(s instanceof SyncSession)) {
-      void vscode.window.showInformationMessage(
+      void notices.showInformationMessage(
         vscode.l10n.t(
           'Sync a folder to a node first (Sync Folder to Node…): Pull from Node brings files back into it.',
         ),
@@ -227,7 +229,7 @@ export class SyncActions {
     const folders = vscode.workspace.workspaceFolders ?? [];
     if (folders.length === 1) return folders[0].uri.fsPath;
     if (folders.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder to sync it to a node.'));
+      void notices.showInformationMessage(vscode.l10n.t('Open a folder to sync it to a node.'));
       return undefined;
     }
     const picked = await this.d.prompts().pick<string>({
@@ -242,7 +244,7 @@ export class SyncActions {
   }
 
   private fail(why: string): SyncOutcome {
-    void vscode.window.showErrorMessage(why);
+    void notices.showErrorMessage(why);
     return { ok: false, why };
   }
 

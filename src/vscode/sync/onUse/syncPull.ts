@@ -10,6 +10,7 @@ import { filesFromInput, pullArgv, pullEntry, pullListArgv } from '../../../mode
 import { isInsidePath } from '../../../model/syncQueue';
 import type { Prompter } from '../../../wizards/prompter';
 import type { Log } from '../../shared/log';
+import { notices } from '../../shared/notices';
 import { runRsync } from './rsyncRun';
 import type { SyncSession } from './syncSession';
 
@@ -42,7 +43,7 @@ export async function pullFromNode(
     .map(pullEntry)
     .filter((e): e is { path: string; size: number } => e !== undefined && isInsidePath(e.path));
   if (entries.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Nothing on {0} is new or changed.', s.label));
+    void notices.showInformationMessage(vscode.l10n.t('Nothing on {0} is new or changed.', s.label));
     return { kind: 'nothing' };
   }
   const total = entries.reduce((a, e) => a + e.size, 0);
@@ -98,9 +99,7 @@ export async function pullFromNode(
   );
   if (!r.ok) return fail(r.why, log);
   log.info(`Pulled ${r.names.length} file(s) from ${s.label} into ${s.folder}.`);
-  void vscode.window.showInformationMessage(
-    vscode.l10n.t('Pulled {0} files from {1}.', r.names.length, s.label),
-  );
+  void notices.showInformationMessage(vscode.l10n.t('Pulled {0} files from {1}.', r.names.length, s.label));
   return { kind: 'pulled', files: r.names };
 }
 
@@ -114,6 +113,6 @@ function size(bytes: number): string {
 
 function fail(why: string, log: Log): PullOutcome {
   log.warn(`Pull from node failed: ${why}`);
-  void vscode.window.showErrorMessage(vscode.l10n.t('Pull from node failed: {0}', why));
+  void notices.showErrorMessage(vscode.l10n.t('Pull from node failed: {0}', why));
   return { kind: 'failed', why };
 }
