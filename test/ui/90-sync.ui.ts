@@ -100,7 +100,8 @@ export const tests: UiTest[] = [
       try {
         await page.keyboard.press('Control+P');
         await workbench.waitForQuickInput(/./);
-        await page.keyboard.type('hello.py');
+        // Into the box's own input: the focus can stay on a terminal an earlier flow left focused.
+        await page.locator('.quick-input-widget input').fill('hello.py');
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'hello.py' }).first().waitFor();
         await page.keyboard.press('Enter');
         const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
