@@ -235,23 +235,27 @@ async function runFlow(
 }
 
 if (require.main === module) {
-  runSuite('ui', async (ctx) => {
-    const targets = selectTargets();
-    ctx.watchdog.arm(15 * 60_000, 'installing');
-    await ensureInstalled(targets);
-    ctx.watchdog.arm(15 * 60_000, 'the UI suite');
-    await timed('vsce package', packageExtension);
-    const flows = loadFlows();
-    const pseudoFlows = loadPseudoFlows();
-    const pseudo =
-      pseudoFlows.length > 0 ? await timed('pseudo-localised bundles', pseudoBundles) : undefined;
-    for (const target of targets) {
-      if (flows.length > 0)
-        await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, flows, ctx, own));
-      if (pseudo)
-        await part(ctx, `VS Code ${target.name} (${PSEUDO_LOCALE})`, (own) =>
-          runOn(target, pseudoFlows, ctx, own, pseudo),
-        );
-    }
-  });
+  runSuite(
+    'ui',
+    async (ctx) => {
+      const targets = selectTargets();
+      ctx.watchdog.arm(15 * 60_000, 'installing');
+      await ensureInstalled(targets);
+      ctx.watchdog.arm(15 * 60_000, 'the UI suite');
+      await timed('vsce package', packageExtension);
+      const flows = loadFlows();
+      const pseudoFlows = loadPseudoFlows();
+      const pseudo =
+        pseudoFlows.length > 0 ? await timed('pseudo-localised bundles', pseudoBundles) : undefined;
+      for (const target of targets) {
+        if (flows.length > 0)
+          await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, flows, ctx, own));
+        if (pseudo)
+          await part(ctx, `VS Code ${target.name} (${PSEUDO_LOCALE})`, (own) =>
+            runOn(target, pseudoFlows, ctx, own, pseudo),
+          );
+      }
+    },
+    { retries: true },
+  );
 }
