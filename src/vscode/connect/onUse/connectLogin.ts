@@ -10,6 +10,7 @@ import { errorMessage } from '../../../api/errors';
 import type { SshPaths } from '../../../config/sshConfig';
 import type { RenderOptions } from '../../../config/sshHosts';
 import type { Cluster, Instance } from '../../../model/cluster';
+import { buildSshArgv } from '../../../model/sshCommand';
 import { configWriters } from '../../shared/lazyConfig';
 import type { Log } from '../../shared/log';
 import type { StoredState } from '../../shared/storedState';
@@ -69,6 +70,19 @@ export function nodeLogin(
     keyAlias: configWriters().hostKeyAlias(alias, cluster.id),
     knownHosts: knownHostsRefFor(home),
   };
+}
+
+/** ssh's words to log into a node at `host` as `login` says (its port, user and key, our known_hosts and the
+ *  host-key alias), the destination last: what a terminal, the GPU sampler and an upload each start from. */
+export function loginArgv(login: NodeLogin, host: string): string[] {
+  return buildSshArgv({
+    user: login.user,
+    host,
+    port: login.port,
+    identity: login.identity,
+    knownHosts: login.knownHosts,
+    hostKeyAlias: login.keyAlias,
+  });
 }
 
 /**

@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { clusterLabel } from '../../../model/cluster';
 import { isSshHost, isSshPort, isSshUser } from '../../../model/sshAddress';
-import { buildSshArgv, formatCommand, splitCommand, sshLoginOf } from '../../../model/sshCommand';
+import { formatCommand, splitCommand, sshLoginOf } from '../../../model/sshCommand';
 import { checkSshCommand, type SshRefusal } from '../../../model/sshCommandPolicy';
 import { enforcedSshOptions } from '../../../model/sshOptions';
 import type { Prompter } from '../../../wizards/prompter';
@@ -24,7 +24,7 @@ import type { ApiService } from '../../shared/apiService';
 import type { ConnectTarget } from './connectTarget';
 import type { HostSeams } from '../../shared/hostSeams';
 import type { Log } from '../../shared/log';
-import { nodeLogin } from './connectLogin';
+import { loginArgv, nodeLogin } from './connectLogin';
 import { configWriters } from '../../shared/lazyConfig';
 import type { StoredState } from '../../shared/storedState';
 import { notices } from '../../shared/notices';
@@ -150,14 +150,7 @@ export class SshCommandChooser {
       );
       return undefined;
     }
-    const argv = buildSshArgv({
-      user: login.user,
-      host: ip,
-      port: login.port,
-      identity: login.identity,
-      knownHosts: login.knownHosts,
-      hostKeyAlias: login.keyAlias,
-    });
+    const argv = loginArgv(login, ip);
     return { kind: 'run', argv, text: formatCommand(argv), built: true, checked: true };
   }
 

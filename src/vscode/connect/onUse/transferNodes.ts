@@ -8,11 +8,10 @@ import { errorMessage } from '../../../api/errors';
 import { SSH_OWN_CONNECTION } from '../../../model/childEnv';
 import { clusterPhase, type Cluster } from '../../../model/cluster';
 import { isSshHost, isSshPort, isSshUser } from '../../../model/sshAddress';
-import { buildSshArgv } from '../../../model/sshCommand';
 import type { TransferNode } from '../../../model/transferCommand';
 import { configWriters } from '../../shared/lazyConfig';
 import type { Log } from '../../shared/log';
-import { nodeLogin } from './connectLogin';
+import { loginArgv, nodeLogin } from './connectLogin';
 
 const QUIET = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=15', '-o', 'LogLevel=ERROR'];
 
@@ -30,14 +29,7 @@ export async function transferNodes(
     if (!ip || !isSshHost(ip)) continue;
     const login = nodeLogin(cluster, instance, identityFiles, home);
     if (!isSshUser(login.user) || !isSshPort(login.port)) continue;
-    const argv = buildSshArgv({
-      user: login.user,
-      host: ip,
-      port: login.port,
-      identity: login.identity,
-      knownHosts: login.knownHosts,
-      hostKeyAlias: login.keyAlias,
-    });
+    const argv = loginArgv(login, ip);
     argv.pop(); // the destination: rsync and scp add it
     out.push({ user: login.user, host: ip, ssh: [...argv, ...QUIET, ...SSH_OWN_CONNECTION] });
   }

@@ -9,8 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnv, SSH_OWN_CONNECTION } from '../../../model/childEnv';
 import { clusterPhase, type Cluster } from '../../../model/cluster';
 import { isSshHost, isSshPort, isSshUser } from '../../../model/sshAddress';
-import { buildSshArgv } from '../../../model/sshCommand';
-import { nodeLogin } from '../../connect/onUse';
+import { loginArgv, nodeLogin } from '../../connect/onUse';
 import type { NodeTarget } from '../gpuSampler';
 
 const OPTIONS = [
@@ -36,14 +35,7 @@ export function nodeTargets(
     if (!ip || !isSshHost(ip) || (instance.status && clusterPhase(instance.status) !== 'running')) continue;
     const login = nodeLogin(cluster, instance, identityFiles, home);
     if (!isSshUser(login.user) || !isSshPort(login.port)) continue;
-    const argv = buildSshArgv({
-      user: login.user,
-      host: ip,
-      port: login.port,
-      identity: login.identity,
-      knownHosts: login.knownHosts,
-      hostKeyAlias: login.keyAlias,
-    });
+    const argv = loginArgv(login, ip);
     const dest = argv.pop()!;
     out.push({ clusterId: cluster.id, instanceId: instance.id, argv: [...argv, ...OPTIONS, '-T', dest] });
   }
