@@ -3,4 +3,5 @@
  * src/vscode/app/activate.ts, and this is the only file that imports it.
  */
 export { activate, deactivate } from './vscode/app/activate';
-export type { ActivationTimings, TensorPoolExtensionApi } from './vscode/testing';
+export type { TensorPoolExtensionApi } from './vscode/app/activate';
+export type { ActivationTimings } from './vscode/testing';

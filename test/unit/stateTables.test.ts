@@ -50,7 +50,30 @@ describe('state tables', () => {
         .filter((k) => k.startsWith('tensorpool.')),
     );
     assert.ok(used.size > 0, 'found no tensorpool.* context key in package.json');
-    assert.deepEqual([...used].sort(), Object.keys(CONTEXT_KEY_DEFAULTS).sort());
+    // A list section's scope key is derived from its name (shared/listSection.ts): it names a view.
+    const views = new Set(
+      (manifest.contributes.views as { tensorpool: { id: string }[] }).tensorpool.map((v) => v.id),
+    );
+    const scopes = [...used].filter((k) => /^tensorpool\.\w+IncludeOrg$/.test(k));
+    assert.ok(scopes.length >= 3, "the sections' scope keys are found");
+    for (const k of scopes) {
+      const view = k.replace(/IncludeOrg$/, '');
+      assert.ok(views.has(view), `${k} is the scope key of a section whose view is ${view}`);
+    }
+    assert.deepEqual(
+      [...used].filter((k) => !scopes.includes(k)).sort(),
+      Object.keys(CONTEXT_KEY_DEFAULTS).sort(),
+    );
+  });
+
+  it('every section view with Mine / Organisation menus uses its own derived scope key', () => {
+    const menus = manifest.contributes.menus as Record<string, { when?: string }[]>;
+    const titled = (menus['view/title'] ?? []).map((m) => m.when ?? '');
+    for (const view of ['tensorpool.jobs', 'tensorpool.volumes', 'tensorpool.sshKeys']) {
+      const own = titled.filter((w) => w.includes(`view == ${view}`) && /IncludeOrg/.test(w));
+      assert.ok(own.length > 0, `${view} has scope menus`);
+      for (const w of own) assert.ok(w.includes(`${view}IncludeOrg`), `${view}: ${w}`);
+    }
   });
 
   it('a value in a clause is not taken for a key', () => {

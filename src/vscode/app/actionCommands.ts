@@ -1,19 +1,18 @@
 /**
- * The command tables of every feature (each feature's own `<feature>Commands.ts`, shared/commandTable.ts),
- * registered at activation against the actions, which load on the first such command (lazyActions.ts).
+ * The command tables of every feature (each feature's own `<feature>Commands.ts`, shared/commandTable.ts;
+ * the list sections' come with their descriptors, features.ts), registered at activation against the
+ * actions, which load on the first such command (lazyActions.ts).
  */
 import type * as vscode from 'vscode';
 import { CLUSTER_COMMANDS } from '../clusters';
 import { CONNECT_COMMANDS } from '../connect';
 import { GPU_COMMANDS } from '../gpu';
-import { JOB_COMMANDS } from '../jobs';
 import { OBJECT_STORAGE_COMMANDS } from '../objectStorage';
 import { PORT_COMMANDS } from '../ports';
 import { Commands } from '../shared/commands';
 import { registerActionCommands, type ActionCommand } from '../shared/commandTable';
-import { SSH_KEY_COMMANDS } from '../sshKeys';
 import { SYNC_COMMANDS } from '../sync';
-import { VOLUME_COMMANDS } from '../volumes';
+import { SECTION_COMMANDS } from './features';
 import type { Actions } from './lazyActions';
 
 /** The composition root's own: the operations every feature starts (onUse/actions.ts makes the follower). */
@@ -29,10 +28,8 @@ export function registerFeatureCommands(actions: () => Promise<Actions>): vscode
     CONNECT_COMMANDS,
     PORT_COMMANDS,
     GPU_COMMANDS,
-    SSH_KEY_COMMANDS,
     OBJECT_STORAGE_COMMANDS,
-    VOLUME_COMMANDS,
-    JOB_COMMANDS,
     SYNC_COMMANDS,
+    ...SECTION_COMMANDS,
   );
 }

@@ -1,8 +1,8 @@
 /**
  * Composition root: the shared core, then each feature's setup (which registers its own views and the
- * commands it handles at activation, and reacts to sign-in/out and settings changes itself), then every
- * feature's table of commands whose work loads on first use (actionCommands.ts). Only src/extension.ts
- * imports this folder. Nothing here waits on the network.
+ * commands it handles at activation, and reacts to sign-in/out and settings changes itself; the list
+ * sections from their descriptors, features.ts), then every feature's table of commands whose work loads on
+ * first use (actionCommands.ts). Only src/extension.ts imports this folder. Nothing here waits on the network.
  */
 import * as vscode from 'vscode';
 import { setL10nContents } from '../../model/l10nSlot';
@@ -11,11 +11,9 @@ import { registerFeatureCommands } from './actionCommands';
 import { setupClusters } from '../clusters';
 import { createCore } from '../shared/extensionCore';
 import { setupJobFiles, jobRunLenses } from '../jobFiles';
-import { setupJobs } from '../jobs';
 import { featureActions, gpuSessions, quickInputPrompter } from './lazyActions';
 import { setupObjectStorage } from '../objectStorage';
 import { recordRemoteFolder } from '../connect';
-import { setupSshKeys } from '../sshKeys';
 import { SyncStatus } from '../sync';
 import {
   TerminalTapRecord,
@@ -23,16 +21,19 @@ import {
   enableTimingMarks,
   timingMarks,
   type ActivationTimings,
-  type TensorPoolExtensionApi,
+  type TestApi,
 } from '../testing';
 import { apiLoadTiming } from '../shared/lazyApi';
 import { setRefreshTimeScale } from '../shared/listScope';
-import { setupVolumes } from '../volumes';
+import { setupSections, type Sections } from './features';
 import { openWalkthroughOnce, registerWalkthroughCommand } from '../shared/walkthrough';
 
 /** Set by the first statement of dist/extension.js (esbuild.mjs banner; `end` by its last statement):
  *  when the bundle started and finished evaluating. Absent when this file is not run from the bundle. */
 declare const __TP_LOAD__: { readonly start: number; readonly end?: number } | undefined;
+
+/** What activate() returns outside production: the test API, with each list section under its name. */
+export type TensorPoolExtensionApi = TestApi<Sections>;
 
 /** The test surface outside production (see testing/testApi.ts); an installed extension returns nothing. */
 export function activate(context: vscode.ExtensionContext): TensorPoolExtensionApi | undefined {
@@ -44,10 +45,9 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   const core = createCore(context, quickInputPrompter);
   const { store, api, state, log } = core;
   const account = setupAccount(core);
-  const volumes = setupVolumes(core);
-  const jobs = setupJobs(core);
-  const clusters = setupClusters(core, { account: account.account, volumes, gpuSessions });
-  const sshKeys = setupSshKeys(core);
+  const sections = setupSections(core);
+  const { sshKeys } = sections;
+  const clusters = setupClusters(core, { account: account.account, volumes: sections.volumes, gpuSessions });
   // A login a node refused is tried again once the user's saved keys change (gpu/gpuSampler.ts).
   let keysSeen: string | undefined;
   core.own(
@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // The running folder sync's status bar item (the sync loads on first use: sync/onUse/).
   const sync = new SyncStatus(clusters.controller, store, core.workspaceState);
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
-  const features = { clusters, sshKeys, storage, volumes, jobs, jobFiles, terminalTap, sync };
+  const features = { clusters, sections, storage, jobFiles, terminalTap, sync };
   const actions = featureActions(core, features);
   // Clusters gone from a complete list (destroyed elsewhere): their ssh host entries go (connect.ts).
   clusters.controller.onGone = (ids) =>

@@ -11,13 +11,11 @@ import type { Prompter } from '../../wizards/prompter';
 import type { ClustersFeature } from '../clusters';
 import type { Core } from '../shared/extensionCore';
 import type { JobFilesFeature } from '../jobFiles';
-import type { JobsFeature } from '../jobs';
 import { configWriters } from '../shared/lazyConfig';
 import type { ObjectStorageFeature } from '../objectStorage';
-import type { SshKeysFeature } from '../sshKeys';
 import type { TerminalTapRecord } from '../testing';
-import type { VolumesFeature } from '../volumes';
 import type { GpuSessions } from '../gpu';
+import type { Sections } from './features';
 
 export type { Actions } from './onUse/actions';
 
@@ -38,10 +36,8 @@ export function featureActions(
   core: Core,
   f: {
     clusters: ClustersFeature;
-    sshKeys: SshKeysFeature;
+    sections: Sections;
     storage: ObjectStorageFeature;
-    volumes: VolumesFeature;
-    jobs: JobsFeature;
     jobFiles: JobFilesFeature;
     terminalTap: TerminalTapRecord | undefined;
     sync: SyncStatus;
@@ -53,15 +49,13 @@ export function featureActions(
     ...core,
     clusters: f.clusters.controller,
     subscriptions: core.context.subscriptions,
-    sshKeys: f.sshKeys.controller,
+    sections: f.sections,
     localKeys: {
       list: () => configWriters().readPublicKeys(sshDir()),
       generate: () => configWriters().generateEd25519Key(sshDir()),
     },
     storage: f.storage.controller,
-    volumes: f.volumes.controller,
     jobStarted: () => f.jobFiles.refreshLenses(),
-    jobs: f.jobs.controller,
     terminalTap: f.terminalTap?.record,
     forwards: f.clusters.forwards,
     gpu: { sampler: f.clusters.gpuSampler, targets: f.clusters.gpu.targets },

@@ -48,7 +48,6 @@ export function setupClusters(
     { gpu: gpuSampler, hourly: (c) => prices.hourly(c), forwards },
   );
   const view = createListView(core, 'tensorpool.clusters', controller, tree, {
-    scopeKey: 'tensorpool.includeOrg',
     commands: [Commands.refresh, Commands.showMine, Commands.showOrganization, Commands.showListingText],
     textDocument: vscode.l10n.t('Cluster list.txt'),
     showCollapseAll: true,

@@ -5,6 +5,7 @@
  * import: the composition root passes the function that runs `setContext`.
  */
 import type { AccountState, ObjectStorageState } from './store';
+import type { SectionScopeKey } from './storedState';
 
 export interface ContextKeyTypes {
   /** The account state's kind (signedOut, checking, signedIn, rejected, forbidden, unreachable). */
@@ -13,26 +14,21 @@ export interface ContextKeyTypes {
   'tensorpool.includeOrg': boolean;
   /** The object-storage state's kind (unknown, loading, disabled, enabled, error). */
   'tensorpool.objectStorage': ObjectStorageState['kind'];
-  /** The SSH Keys view shows the whole organisation's keys. */
-  'tensorpool.sshKeysIncludeOrg': boolean;
-  /** The Volumes view shows the whole organisation's volumes. */
-  'tensorpool.volumesIncludeOrg': boolean;
-  /** The Jobs view shows the whole organisation's jobs. */
-  'tensorpool.jobsIncludeOrg': boolean;
+  /** A list section's view (`tensorpool.<section>`) shows the whole organisation's (listViewSetup.ts). */
+  [scope: SectionScopeKey]: boolean;
   /** The last cluster list named at least one cluster (the walkthrough's "Create a cluster" step). */
   'tensorpool.hasClusters': boolean;
 }
 
 export type ContextKey = keyof ContextKeyTypes;
 
-/** Every key with its value before anything is known. */
-export const CONTEXT_KEY_DEFAULTS: { readonly [K in ContextKey]: ContextKeyTypes[K] } = {
+/** Every key but the sections' scopes (false until set) with its value before anything is known. */
+export const CONTEXT_KEY_DEFAULTS: {
+  readonly [K in Exclude<ContextKey, SectionScopeKey>]: ContextKeyTypes[K];
+} = {
   'tensorpool.account': 'checking',
   'tensorpool.includeOrg': false,
   'tensorpool.objectStorage': 'unknown',
-  'tensorpool.sshKeysIncludeOrg': false,
-  'tensorpool.volumesIncludeOrg': false,
-  'tensorpool.jobsIncludeOrg': false,
   'tensorpool.hasClusters': false,
 };
 
@@ -56,6 +52,7 @@ export class ContextKeys {
   }
 
   get<K extends ContextKey>(key: K): ContextKeyTypes[K] {
-    return (this.values.has(key) ? this.values.get(key) : CONTEXT_KEY_DEFAULTS[key]) as ContextKeyTypes[K];
+    const fallback = (CONTEXT_KEY_DEFAULTS as Partial<Record<ContextKey, unknown>>)[key] ?? false;
+    return (this.values.has(key) ? this.values.get(key) : fallback) as ContextKeyTypes[K];
   }
 }

@@ -4,7 +4,7 @@
  * the automatic-refresh timer with its delays (tensorpool.refreshInterval; 5 s while something changes).
  */
 import { readSettings } from './settings';
-import type { StoredState } from './storedState';
+import type { SectionScopeKey, StoredState } from './storedState';
 
 const FAST_REFRESH_MS = 5000;
 
@@ -50,11 +50,8 @@ export class SingleFlight {
   }
 }
 
-export type ScopeKey =
-  | 'tensorpool.includeOrg'
-  | 'tensorpool.sshKeysIncludeOrg'
-  | 'tensorpool.volumesIncludeOrg'
-  | 'tensorpool.jobsIncludeOrg';
+/** The Clusters view's scope key, or a list section's (`tensorpool.<section>IncludeOrg`). */
+export type ScopeKey = 'tensorpool.includeOrg' | SectionScopeKey;
 
 /** A list controller: its scope (only mine, or the whole organisation) and single-flight refresh. */
 export abstract class ScopedList {
@@ -62,7 +59,8 @@ export abstract class ScopedList {
 
   constructor(
     private readonly scopeState: StoredState,
-    private readonly scopeKey: ScopeKey,
+    /** Where the scope is kept, also the context key the view's Mine / Organisation menus read. */
+    readonly scopeKey: ScopeKey,
   ) {}
 
   get includeOrg(): boolean {

@@ -1,8 +1,8 @@
 /**
  * The wiring every list view shares (Clusters, Volumes, Jobs, SSH Keys): refresh, the two scope commands and
- * their context key, the text-only answer's document and the command that opens it, refresh on sign-in and
- * when the view shows, clear on sign-out, and re-arming the automatic refresh when the view hides or the
- * interval setting changes.
+ * their context key (the controller's scope key, ScopedList.scopeKey), the text-only answer's document and the
+ * command that opens it, refresh on sign-in and when the view shows, clear on sign-out, and re-arming the
+ * automatic refresh when the view hides or the interval setting changes.
  */
 import * as vscode from 'vscode';
 import type { Core } from './extensionCore';
@@ -13,11 +13,6 @@ import type { ViewedList } from './viewedList';
 type Listed = ViewedList<{ readonly message: string | undefined }>;
 
 export interface ListViewOptions {
-  readonly scopeKey:
-    | 'tensorpool.includeOrg'
-    | 'tensorpool.volumesIncludeOrg'
-    | 'tensorpool.jobsIncludeOrg'
-    | 'tensorpool.sshKeysIncludeOrg';
   /** Command ids: refresh, show mine, show the organisation's, open the list text. */
   readonly commands: readonly [string, string, string, string];
   /** The text-only answer's document name ("Volume list.txt": `tensorpool:/Volume list.txt`). */
@@ -55,7 +50,7 @@ function wireListView(
   o: ListViewOptions,
 ): vscode.Disposable[] {
   const [refresh, mine, org, text] = o.commands;
-  const setScope = (includeOrg: boolean) => contextKeys.set(o.scopeKey, includeOrg);
+  const setScope = (includeOrg: boolean) => contextKeys.set(controller.scopeKey, includeOrg);
   const scope = (includeOrg: boolean) =>
     controller.setIncludeOrg(includeOrg).then(() => setScope(includeOrg));
   setScope(controller.includeOrg);

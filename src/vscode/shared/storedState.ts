@@ -6,9 +6,15 @@
 import type * as vscode from 'vscode';
 import type { Cluster } from '../../model/cluster';
 
+/** A list section's Mine / Organisation scope (`tensorpool.<section>IncludeOrg`, shared/listSection.ts): the
+ *  whole organisation (true) or only mine. The Clusters view's is `tensorpool.includeOrg`. */
+export type SectionScopeKey = `tensorpool.${string}IncludeOrg`;
+
 export interface StoredStateTypes {
   /** Clusters view scope: the whole organisation (true) or only mine. */
   'tensorpool.includeOrg': boolean;
+  /** Each list section's scope (Jobs, Volumes, SSH Keys…), named after the section. */
+  [scope: SectionScopeKey]: boolean;
   /** TENSORPOOL_KEY from the environment was offered once. */
   'tensorpool.envTokenOffered': boolean;
   /** Cluster id -> private key file chosen when it was created (for ssh -i / IdentityFile). */
@@ -23,12 +29,6 @@ export interface StoredStateTypes {
   'tensorpool.configuredStorageProfiles': { aws?: string; rclone?: string };
   /** The workspace `.env` files whose token was offered (each once). */
   'tensorpool.dotenvTokenOffered': string[];
-  /** SSH Keys view scope: the whole organisation (true) or only mine. */
-  'tensorpool.sshKeysIncludeOrg': boolean;
-  /** Volumes view scope: the whole organisation (true) or only mine. */
-  'tensorpool.volumesIncludeOrg': boolean;
-  /** Jobs view scope: the whole organisation (true) or only mine. */
-  'tensorpool.jobsIncludeOrg': boolean;
   /** The Get Started walkthrough was opened (or skipped) after the first activation. */
   'tensorpool.walkthroughOffered': boolean;
   /** The extension version POST /health last refused (the next check then asks for nothing alongside it). */
@@ -48,8 +48,9 @@ export interface LastClusters {
 
 export type StoredKey = keyof StoredStateTypes;
 
-/** Every key once (the mapped type makes a missing or unknown key a compile error). */
-const LISTED: { readonly [K in StoredKey]: true } = {
+/** Every key once but the sections' scopes (the mapped type makes a missing or unknown key a compile
+ *  error); a section's scope key is derived from its name. */
+const LISTED: { readonly [K in Exclude<StoredKey, SectionScopeKey>]: true } = {
   'tensorpool.includeOrg': true,
   'tensorpool.envTokenOffered': true,
   'tensorpool.identityFiles': true,
@@ -58,9 +59,6 @@ const LISTED: { readonly [K in StoredKey]: true } = {
   'tensorpool.sshIncludeDecision': true,
   'tensorpool.configuredStorageProfiles': true,
   'tensorpool.dotenvTokenOffered': true,
-  'tensorpool.sshKeysIncludeOrg': true,
-  'tensorpool.volumesIncludeOrg': true,
-  'tensorpool.jobsIncludeOrg': true,
   'tensorpool.walkthroughOffered': true,
   'tensorpool.refusedVersion': true,
   'tensorpool.lastClusters': true,

@@ -3,4 +3,4 @@
 export { TerminalTapRecord } from './terminalTap';
 export { enableTimingMarks, mark, markSpan, markWhen, timingMarks } from './timingMarks';
 export { unlessProduction } from './testApi';
-export type { ActivationTimings, TensorPoolExtensionApi } from './testApi';
+export type { ActivationTimings, TestApi } from './testApi';

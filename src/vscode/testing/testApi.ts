@@ -18,15 +18,10 @@ import type { Cluster } from '../../model/cluster';
 import type { IdleWatch, IdleWatchTiming } from '../gpu/onUse';
 import type { GpuMonitorState } from '../gpu/onUse';
 import type { StorageNode } from '../objectStorage';
-import type { SshKeyNode } from '../sshKeys';
-import type { SshKeysController } from '../sshKeys';
 import type { CliSetup } from '../account';
-import type { VolumeNode } from '../volumes';
-import type { VolumesController } from '../volumes';
 import type { ClustersController } from '../clusters';
-import type { JobsController } from '../jobs';
-import type { JobNode } from '../jobs';
 import type { MetricsPanelHandle } from '../jobs/onUse';
+import type { SectionParts } from '../shared/listSection';
 import type * as TestSurfaceModule from './testSurface';
 
 /** Activation timings for the benchmarks (test/bench): performance.now() in ms; activatedAt is Date.now(). */
@@ -39,14 +34,24 @@ export interface ActivationTimings {
   activatedAt: number;
 }
 
-export interface TensorPoolExtensionApi {
+/** The list sections' parts by name (app/features.ts): what the test API shows of each. */
+export type SectionMap = { readonly [name: string]: SectionParts };
+
+/** The test API with the list sections `S`: each one's tree under `views.<name>`, its list (data, loading,
+ *  error, refresh, scope) under `testing.<name>`. The composition root names `S` (TensorPoolExtensionApi). */
+export type TestApi<S extends SectionMap> = BaseTestApi & {
+  readonly views: { readonly [K in keyof S]: vscode.TreeDataProvider<RowOf<S[K]['tree']>> };
+  readonly testing: { readonly [K in keyof S]: S[K]['controller'] };
+};
+
+/** The row type a tree draws. */
+type RowOf<T> = T extends { getTreeItem(row: infer R): unknown } ? R : never;
+
+interface BaseTestApi {
   readonly store: Store;
   readonly views: {
     readonly clusters: vscode.TreeDataProvider<ClusterNode>;
     readonly objectStorage: vscode.TreeDataProvider<StorageNode>;
-    readonly sshKeys: vscode.TreeDataProvider<SshKeyNode>;
-    readonly volumes: vscode.TreeDataProvider<VolumeNode>;
-    readonly jobs: vscode.TreeDataProvider<JobNode>;
   };
   refresh(): Promise<void>;
   /** Replace the prompter the wizards use (tests script their answers); undefined restores the real one. */
@@ -64,17 +69,12 @@ export interface TensorPoolExtensionApi {
     /** Run the startup token check again (what activation does in the background). */
     initializeAccount(): Promise<void>;
     refreshObjectStorage(): Promise<void>;
-    /** Saved SSH keys (add/remove/refresh) and the command-line setup (health check, `.env` offer). */
-    readonly sshKeys: SshKeysController;
+    /** The command-line setup (health check, `.env` offer). */
     readonly cliSetup: CliSetup;
     /** The cluster list (data, loading, error, refresh, scope) as the Clusters view shows it. */
     readonly clusters: ClustersController;
-    /** Storage volumes: list, operations being followed, refresh. */
-    readonly volumes: VolumesController;
     /** The status-bar item of the followed cluster and volume operations (loads the actions). */
     operationsItem(): Promise<vscode.StatusBarItem>;
-    /** Jobs: list, scope, refresh. */
-    readonly jobs: JobsController;
     /** The text job terminals received (bounded: the most recent part only). */
     terminalText(): string;
     /**

@@ -11,23 +11,19 @@ import type { MetricsPanels } from '../jobs/onUse';
 import type { OperationFollower } from '../shared/onUse/operationFollower';
 import type { ClustersFeature } from '../clusters';
 import type { Core } from '../shared/extensionCore';
-import type { JobsFeature } from '../jobs';
 import type { ApiLoadTiming } from '../shared/lazyApi';
 import type { ObjectStorageFeature } from '../objectStorage';
-import type { SshKeysFeature } from '../sshKeys';
 import type { AccountStatusBar } from '../account';
 import type { TerminalTapRecord } from './terminalTap';
-import type { ActivationTimings, TensorPoolExtensionApi } from './testApi';
-import type { VolumesFeature } from '../volumes';
+import type { ActivationTimings, SectionMap, TestApi } from './testApi';
 
-export interface SurfaceParts {
+export interface SurfaceParts<S extends SectionMap> {
   core: Core;
   account: AccountFeature;
   clusters: ClustersFeature;
-  sshKeys: SshKeysFeature;
+  /** The list sections' parts, by name (app/features.ts). */
+  sections: S;
   storage: ObjectStorageFeature;
-  volumes: VolumesFeature;
-  jobs: JobsFeature;
   statusBar: AccountStatusBar;
   terminalTap: TerminalTapRecord | undefined;
   sync: SyncStatus;
@@ -43,20 +39,21 @@ export interface SurfaceParts {
   };
 }
 
-export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
+export function testSurface<S extends SectionMap>(p: SurfaceParts<S>): TestApi<S> {
   const { core, clusters } = p;
+  const each = <T>(part: 'tree' | 'controller') =>
+    Object.fromEntries(Object.entries(p.sections).map(([name, s]) => [name, s[part]])) as T;
   return {
     store: core.store,
     views: {
+      ...each<TestApi<S>['views']>('tree'),
       clusters: clusters.tree,
       objectStorage: p.storage.tree,
-      sshKeys: p.sshKeys.tree,
-      volumes: p.volumes.tree,
-      jobs: p.jobs.tree,
     },
     refresh: () => clusters.controller.refresh(),
     setPrompter: (prompter) => core.setPrompter(prompter),
     testing: {
+      ...each<TestApi<S>['testing']>('controller'),
       statusBar: p.statusBar.item,
       authProvider: p.account.authProvider,
       logTail: core.log.tail,
@@ -65,11 +62,8 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
       workspaceState: core.workspaceState,
       initializeAccount: () => p.account.account.initialize(),
       refreshObjectStorage: () => p.storage.controller.refresh(),
-      sshKeys: p.sshKeys.controller,
       cliSetup: p.account.cliSetup,
       clusters: clusters.controller,
-      volumes: p.volumes.controller,
-      jobs: p.jobs.controller,
       terminalText: () => p.terminalTap?.text() ?? '',
       configure: (seams) => core.host.configure(seams),
       nextRefreshDelay: () => clusters.controller.nextDelay(),

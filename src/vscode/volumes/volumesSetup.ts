@@ -1,28 +1,37 @@
 /**
- * Wiring of the storage-volume feature (called once by the composition root): the Volumes view,
- * its controller, the list commands, context keys, and refresh on visibility / sign-in. The commands
- * that act on a volume (create, edit, attach…) load with the other actions (actionCommands.ts).
+ * The Volumes section (its descriptor, VOLUMES_SECTION, is listed by the composition root): the Volumes view,
+ * its controller, the list commands, the scope's context key, and refresh on visibility / sign-in. The commands
+ * that act on a volume (create, edit, attach…) are its table (volumeCommands.ts), loaded on first use.
  */
 import * as vscode from 'vscode';
 import type { AttachedVolume } from '../../model/volume';
 import { Commands } from '../shared/commands';
 import type { Core } from '../shared/extensionCore';
+import { defineSection } from '../shared/listSection';
 import { createListView } from '../shared/listViewSetup';
+import { VOLUME_COMMANDS } from './volumeCommands';
 import { VolumesController } from './volumes';
-import { VolumesTreeProvider } from './volumesTree';
+import { VolumesTreeProvider, type VolumeNode } from './volumesTree';
 
 export interface VolumesFeature {
   readonly controller: VolumesController;
   readonly tree: VolumesTreeProvider;
+  readonly view: vscode.TreeView<VolumeNode>;
   /** Volumes attached to a cluster, from the Volumes list (when cluster records do not say). */
   attachedTo(clusterId: string): AttachedVolume[];
 }
 
-export function setupVolumes(core: Core): VolumesFeature {
+/** The Volumes section (app/features.ts lists it). */
+export const VOLUMES_SECTION = defineSection({
+  name: 'volumes',
+  setup: setupVolumes,
+  commands: VOLUME_COMMANDS,
+});
+
+function setupVolumes(core: Core): VolumesFeature {
   const controller = new VolumesController(core.store, core.api, core.state, core.log);
   const tree = new VolumesTreeProvider(core.store, controller);
-  createListView(core, 'tensorpool.volumes', controller, tree, {
-    scopeKey: 'tensorpool.volumesIncludeOrg',
+  const view = createListView(core, 'tensorpool.volumes', controller, tree, {
     commands: [
       Commands.refreshVolumes,
       Commands.showVolumesMine,
@@ -34,6 +43,7 @@ export function setupVolumes(core: Core): VolumesFeature {
   return {
     controller,
     tree,
+    view,
     attachedTo: (clusterId) =>
       controller.volumes
         .filter((v) => v.attachments.some((a) => a.clusterId === clusterId))

@@ -20,7 +20,6 @@ import { JobFollowers } from '../../jobs/onUse';
 import { JobMetrics } from '../../jobs/onUse';
 import { JobPull } from '../../jobs/onUse';
 import { JobRunner } from '../../jobs/onUse';
-import type { JobsController } from '../../jobs';
 import type { TerminalTap } from '../../jobs/onUse';
 import { LocalCommandRunner } from '../../shared/onUse/localCommands';
 import { PortActions } from '../../ports/onUse';
@@ -39,15 +38,15 @@ import { VOLUME_OP_MESSAGES } from '../../volumes/onUse';
 import { SshKeyActions } from '../../sshKeys/onUse';
 import { SyncActions } from '../../sync/onUse';
 import type { SyncStatus } from '../../sync';
-import type { LocalKeySource, SshKeysController } from '../../sshKeys';
+import type { LocalKeySource } from '../../sshKeys';
 import { StorageConfigController } from '../../objectStorage/onUse';
 import type { Store } from '../../shared/store';
 import { ObjectStorageActions } from '../../objectStorage/onUse';
 import type { StoredState, WorkspaceState } from '../../shared/storedState';
 import { VolumeActions } from '../../volumes/onUse';
 import { VolumeAttach } from '../../volumes/onUse';
-import type { VolumesController } from '../../volumes';
 import type { Prompter } from '../../../wizards/prompter';
+import type { Sections } from '../features';
 
 /** The activation bundle's services the actions work with. */
 /** For lazyActions.quickInputPrompter(): the real prompter lives in this bundle. */
@@ -68,14 +67,13 @@ export interface ActionDeps {
   readonly clusters: ClustersController;
   /** Where disposables made here go (the extension context's subscriptions). */
   readonly subscriptions: { dispose(): unknown }[];
-  readonly sshKeys: SshKeysController;
+  /** The list sections' parts, by name (app/features.ts). */
+  readonly sections: Sections;
   readonly localKeys: LocalKeySource;
   readonly storage: ObjectStorageController;
-  readonly volumes: VolumesController;
   readonly workspaceState: WorkspaceState;
   /** A job was started from a job file (the job files' lenses change). */
   readonly jobStarted?: () => void;
-  readonly jobs: JobsController;
   /** Records what job terminals receive (the test API; undefined in production). */
   readonly terminalTap?: TerminalTap;
   /** The ports forwarded from nodes (activation bundle: the tree lists them, the window's end stops them). */
@@ -113,6 +111,9 @@ export interface Actions {
 
 export function createActions(d: ActionDeps): Actions {
   const { store, api, state, log, prompts, host } = d;
+  const jobList = d.sections.jobs.controller;
+  const keyList = d.sections.sshKeys.controller;
+  const volumeList = d.sections.volumes.controller;
   const created = new CreatedInstances();
   const follower = new OperationFollower(store, api, log, {
     cluster: {
@@ -128,8 +129,8 @@ export function createActions(d: ActionDeps): Actions {
     },
     volume: {
       words: VOLUME_OP_MESSAGES,
-      refresh: () => void d.volumes.refresh(),
-      refreshIfVisible: () => d.volumes.refreshIfVisible(),
+      refresh: () => void volumeList.refresh(),
+      refreshIfVisible: () => volumeList.refreshIfVisible(),
     },
   });
   d.subscriptions.push(follower);
@@ -144,10 +145,10 @@ export function createActions(d: ActionDeps): Actions {
     finder,
   };
   const connect = new ConnectController(api, state, log, prompts, host, finder);
-  const volumes = new VolumeActions(d.volumes, api, log, prompts, follower);
+  const volumes = new VolumeActions(volumeList, api, log, prompts, follower);
   const create = new CreateClusterAction(
     clusterDeps,
-    { ...d.localKeys, saved: d.sshKeys.savedForWizard },
+    { ...d.localKeys, saved: keyList.savedForWizard },
     (clusterId, answers) => {
       if (answers.key.kind === 'file') void connect.rememberIdentity(clusterId, answers.key.path);
     },
@@ -168,7 +169,7 @@ export function createActions(d: ActionDeps): Actions {
     (arg) => clusterActions.resolveTarget(arg),
   );
   d.subscriptions.push(metrics, jobMetrics, gpuMonitors);
-  const followers = new JobFollowers(api, d.jobs, log, d.terminalTap, jobMetrics);
+  const followers = new JobFollowers(api, jobList, log, d.terminalTap, jobMetrics);
   const commands = new LocalCommandRunner(host, d.workspaceState, log, prompts);
   d.subscriptions.push(commands);
   const nodesOf = async (clusterId: string) => {
@@ -179,7 +180,7 @@ export function createActions(d: ActionDeps): Actions {
     }
     return cluster ? transferNodes(cluster, state.get('tensorpool.identityFiles', {}), host.home(), log) : [];
   };
-  const jobs = new JobActions(d.jobs, api, log, prompts, followers, metrics);
+  const jobs = new JobActions(jobList, api, log, prompts, followers, metrics);
   const origins = new Map<string, string>();
   const ports = new PortActions({ api, state, log, prompts, host, finder, forwards: d.forwards });
   return {
@@ -187,12 +188,12 @@ export function createActions(d: ActionDeps): Actions {
     clusters: clusterActions,
     create,
     connect,
-    sshKeys: new SshKeyActions(d.sshKeys, api, log, prompts, d.localKeys),
+    sshKeys: new SshKeyActions(keyList, api, log, prompts, d.localKeys),
     buckets: new BucketActions(store, api, prompts, log, () => d.storage.refresh()),
     storageConfig: new StorageConfigController(d.storage, api, state, log, prompts, host),
     storage: new ObjectStorageActions(d.storage, api, log, prompts),
     volumes,
-    attach: new VolumeAttach(d.clusters, d.volumes, volumes, api, prompts),
+    attach: new VolumeAttach(d.clusters, volumeList, volumes, api, prompts),
     jobs,
     runJob: new JobRunner({
       api,
@@ -200,7 +201,7 @@ export function createActions(d: ActionDeps): Actions {
       prompts,
       workspaceState: d.workspaceState,
       jobStarted: d.jobStarted,
-      jobs: d.jobs,
+      jobs: jobList,
       followers,
       commands,
       clusters: d.clusters,
