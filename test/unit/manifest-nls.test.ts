@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
-import { ALL_COMMANDS } from '../../src/vscode/shared/commands';
+import { allCommandIds } from '../shared/commandIds';
 import {
   englishMessages,
   localisedManifest,
@@ -18,6 +18,9 @@ import {
   readJsonFile,
   repoRoot,
 } from '../shared/manifest';
+
+/** Every command id declared: shared/commands.ts and each feature's commandIds.ts. */
+const ALL_COMMANDS = allCommandIds();
 
 /**
  * The fields VS Code shows to the user, as paths of property names joined by spaces with `#` for an

@@ -4,8 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALL_COMMANDS } from '../../src/vscode/shared/commands';
+import { allCommandIds } from '../shared/commandIds';
 import { localisedManifest } from '../shared/manifest';
+
+/** Every command id declared: shared/commands.ts and each feature's commandIds.ts. */
+const ALL_COMMANDS = allCommandIds();
 
 interface Manifest {
   contributes: {

@@ -1,8 +1,9 @@
 /**
- * Every command id the extension registers, in one typed list. A test checks it against
- * package.json `contributes.commands` both ways. Each id is the extension's prefix and its name
- * (`Commands.refresh` is `'tensorpool.refresh'`): the list holds the names only, which keeps it small in
- * the activation bundle.
+ * The command ids the extension registers, in typed lists: the ones here, and a section's own in its folder's
+ * `commandIds.ts` (`volumes/commandIds.ts`), made with `featureCommands`. A test checks them, every
+ * `src/vscode/<folder>/commandIds.ts` found by name, against package.json `contributes.commands` both ways
+ * (test/shared/commandIds.ts). Each id is the extension's prefix and its name (`Commands.refresh` is
+ * `'tensorpool.refresh'`): the lists hold the names only, which keeps them small in the activation bundle.
  */
 const NAMES = [
   'syncFolderToNode',
@@ -66,17 +67,6 @@ const NAMES = [
   'showSshKeysMine',
   'showSshKeysOrganization',
   'showSshKeysText',
-  'refreshVolumes',
-  'showVolumesMine',
-  'showVolumesOrganization',
-  'showVolumeListText',
-  'createVolume',
-  'editVolume',
-  'attachVolume',
-  'detachVolume',
-  'destroyVolume',
-  'copyMountPath',
-  'copyVolumeId',
   'newJobFile',
   'refreshJobs',
   'showJobsMine',
@@ -93,11 +83,16 @@ const NAMES = [
   'showJobInfo',
 ] as const;
 
-type Name = (typeof NAMES)[number];
+/** Each name's id: `{ refresh: 'tensorpool.refresh' }`. A feature's `commandIds.ts` (no `vscode` import: the
+ *  manifest test loads it) declares its own with this. */
+export function featureCommands<const N extends string>(
+  names: readonly N[],
+): { readonly [K in N]: `tensorpool.${K}` } {
+  return Object.fromEntries(names.map((n) => [n, `tensorpool.${n}`])) as {
+    readonly [K in N]: `tensorpool.${K}`;
+  };
+}
 
-export const Commands = Object.fromEntries(NAMES.map((n) => [n, `tensorpool.${n}`])) as {
-  readonly [K in Name]: `tensorpool.${K}`;
-};
+export const Commands = featureCommands(NAMES);
 
-export type CommandId = (typeof Commands)[Name];
-export const ALL_COMMANDS: readonly CommandId[] = Object.values(Commands);
+export const ALL_COMMANDS: readonly string[] = Object.values(Commands);

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { AttachedVolume } from '../../model/volume';
-import { Commands } from '../shared/commands';
+import { VolumeCommands } from './commandIds';
 import type { Core } from '../shared/extensionCore';
 import { defineSection } from '../shared/listSection';
 import { createListView } from '../shared/listViewSetup';
@@ -33,10 +33,10 @@ function setupVolumes(core: Core): VolumesFeature {
   const tree = new VolumesTreeProvider(core.store, controller);
   const view = createListView(core, 'tensorpool.volumes', controller, tree, {
     commands: [
-      Commands.refreshVolumes,
-      Commands.showVolumesMine,
-      Commands.showVolumesOrganization,
-      Commands.showVolumeListText,
+      VolumeCommands.refreshVolumes,
+      VolumeCommands.showVolumesMine,
+      VolumeCommands.showVolumesOrganization,
+      VolumeCommands.showVolumeListText,
     ],
     textDocument: vscode.l10n.t('Volume list.txt'),
   });

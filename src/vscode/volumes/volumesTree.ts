@@ -15,7 +15,7 @@ import {
   type VolumeAttachment,
   type VolumePhase,
 } from '../../model/volume';
-import { Commands } from '../shared/commands';
+import { VolumeCommands } from './commandIds';
 import type { Store } from '../shared/store';
 import type { VolumeData, VolumesController } from './volumes';
 import { emptyRow } from '../shared/commonRows';
@@ -126,11 +126,11 @@ export class VolumesTreeProvider extends ListTree<VolumeRow, VolumeData> {
   protected texts(): ListTreeTexts {
     return {
       errorTitle: vscode.l10n.t('Could not load volumes'),
-      refreshCommand: Commands.refreshVolumes,
+      refreshCommand: VolumeCommands.refreshVolumes,
       errorContext: 'error',
       loading: vscode.l10n.t('Loading volumes…'),
       listingTitle: vscode.l10n.t('Volume list (text from the server)'),
-      listingCommand: Commands.showVolumeListText,
+      listingCommand: VolumeCommands.showVolumeListText,
       listingOpen: vscode.l10n.t('Open volume list text'),
     };
   }
@@ -197,7 +197,7 @@ export class VolumesTreeProvider extends ListTree<VolumeRow, VolumeData> {
           node.includeOrg
             ? vscode.l10n.t('No volumes in your organisation')
             : vscode.l10n.t('No volumes yet'),
-          { command: Commands.createVolume, title: vscode.l10n.t('Create Volume…') },
+          { command: VolumeCommands.createVolume, title: vscode.l10n.t('Create Volume…') },
         );
     }
   }

@@ -25,7 +25,7 @@ import {
 } from '../../../wizards/editVolume';
 import type { Prompter } from '../../../wizards/prompter';
 import type { ApiService } from '../../shared/apiService';
-import { Commands } from '../../shared/commands';
+import { VolumeCommands } from '../commandIds';
 import type { Log } from '../../shared/log';
 import type { OperationFollower } from '../../shared/onUse/operationFollower';
 import type { VolumesController } from '../volumes';
@@ -207,7 +207,7 @@ export class VolumeActions {
         actions: [vscode.l10n.t('Turn Off Protection…')],
         modal: true,
       });
-      if (pick) await vscode.commands.executeCommand(Commands.editVolume, volume.id);
+      if (pick) await vscode.commands.executeCommand(VolumeCommands.editVolume, volume.id);
       return false;
     }
     if (volume.attachments.length) {
@@ -218,7 +218,7 @@ export class VolumeActions {
         actions: [vscode.l10n.t('Detach…')],
         modal: true,
       });
-      if (pick) await vscode.commands.executeCommand(Commands.detachVolume, volume.id);
+      if (pick) await vscode.commands.executeCommand(VolumeCommands.detachVolume, volume.id);
       return false;
     }
     const typed = await this.prompts().input({
