@@ -7,15 +7,13 @@ import * as vscode from 'vscode';
 import { isTensorPoolError, errorMessage } from '../../api/errors';
 import type { SecretRegistry } from '../../api/redact';
 import { accountLabel } from '../../model/account';
-import { validateApiToken } from '../../model/validate';
 import type { ApiService } from '../shared/apiService';
 import { Commands } from '../shared/commands';
 import type { Log } from '../shared/log';
-import type { CliSetup } from './cliSetup';
+import type { AccountOnUse, CliSetup } from './cliSetup';
 import type { AccountState, OrgSummary, Store } from '../shared/store';
 import { SECRET_KEYS } from '../shared/storedState';
 import { markSpan } from '../testing';
-import { promptForToken } from './tokenInput';
 import { notices } from '../shared/notices';
 
 const TOKEN_KEY = SECRET_KEYS.apiToken;
@@ -26,7 +24,7 @@ function accountId(me: Record<string, unknown>): string | undefined {
 }
 
 /** What a failed token check means for the account state. */
-function stateForError(e: unknown): AccountState {
+function stateForError(e: unknown): NonNullable<TokenRefusal> {
   if (isTensorPoolError(e)) {
     switch (e.kind) {
       case 'unauthorized':
@@ -45,6 +43,9 @@ export interface SignInResult {
   readonly message?: string;
 }
 
+/** Why a candidate token was not taken (the account state its check would have meant), or undefined: taken. */
+export type TokenRefusal = Exclude<AccountState, { kind: 'signedIn' | 'signedOut' | 'checking' }> | undefined;
+
 export class AccountController implements vscode.Disposable {
   private token: string | undefined;
   private checkSeq = 0;
@@ -60,6 +61,8 @@ export class AccountController implements vscode.Disposable {
     private readonly api: ApiService,
     private readonly registry: SecretRegistry,
     private readonly log: Log,
+    /** Signing in and what the user is told (onUse/signIn.ts), loaded on the first sign-in. */
+    private readonly onUse: () => AccountOnUse,
     /** The command-line setup: health check and the environment/`.env` token offer (cliSetup.ts). */
     private readonly cli?: CliSetup,
   ) {
@@ -188,27 +191,14 @@ export class AccountController implements vscode.Disposable {
 
   /**
    * Sign in. With `{ token }` (automation, tests) no UI is shown; otherwise a password input box that
-   * keeps what was typed when the check fails.
+   * keeps what was typed when the check fails (onUse/signIn.ts, loaded on the first sign-in).
    */
-  async signIn(arg?: { token?: string }): Promise<SignInResult> {
-    if (arg && typeof arg.token === 'string') {
-      const problem = validateApiToken(arg.token);
-      if (problem) return { ok: false, message: problem };
-      const result = await this.tryToken(arg.token.trim());
-      if (result.ok) this.showSignedIn();
-      return result;
-    }
-    return this.promptForToken();
-  }
-
-  private showSignedIn(): void {
-    const a = this.store.account;
-    const who = a.kind === 'signedIn' ? a.label : vscode.l10n.t('TensorPool account');
-    void notices.showInformationMessage(vscode.l10n.t('Signed in to TensorPool as {0}.', who));
+  signIn(arg?: { token?: string }): Promise<SignInResult> {
+    return this.onUse().signIn(this, this.store, arg);
   }
 
   /** Check a candidate token with GET /me; store it only when the server accepts it. */
-  private async tryToken(token: string): Promise<SignInResult> {
+  async tryToken(token: string): Promise<TokenRefusal> {
     this.ownWrites++;
     try {
       return await this.tryTokenInner(token);
@@ -217,7 +207,7 @@ export class AccountController implements vscode.Disposable {
     }
   }
 
-  private async tryTokenInner(token: string): Promise<SignInResult> {
+  private async tryTokenInner(token: string): Promise<TokenRefusal> {
     let me: Record<string, unknown>;
     try {
       const client = await this.api.clientFor(token);
@@ -225,15 +215,7 @@ export class AccountController implements vscode.Disposable {
       me = await client.me();
     } catch (e) {
       if (token !== this.token) this.registry.delete(token);
-      const state = stateForError(e);
-      const reason = 'message' in state ? state.message : vscode.l10n.t('The token could not be checked.');
-      const message =
-        state.kind === 'rejected'
-          ? vscode.l10n.t('TensorPool rejected this token: {0}', reason)
-          : state.kind === 'forbidden'
-            ? vscode.l10n.t('This token may not read the account: {0}', reason)
-            : vscode.l10n.t('Could not check the token: {0}', reason);
-      return { ok: false, message };
+      return stateForError(e);
     }
     this.checkSeq++;
     this.setToken(token);
@@ -241,14 +223,7 @@ export class AccountController implements vscode.Disposable {
     this.store.setAccount({ kind: 'signedIn', label: accountLabel(me), id: accountId(me) });
     this.log.info('Signed in; token stored in SecretStorage.');
     void this.loadOrganization(this.checkSeq);
-    return { ok: true };
-  }
-
-  private promptForToken(): Promise<SignInResult> {
-    return promptForToken(
-      (token) => this.tryToken(token),
-      () => this.showSignedIn(),
-    );
+    return undefined;
   }
 
   async signOut(): Promise<void> {
@@ -288,11 +263,8 @@ export class AccountController implements vscode.Disposable {
     );
   };
 
-  private async useOfferedToken(token: string, source: string): Promise<void> {
-    const problem = validateApiToken(token);
-    const result = problem ? { ok: false, message: problem } : await this.tryToken(token.trim());
-    if (result.ok) return this.showSignedIn();
-    withSignIn(notices.showErrorMessage, result.message ?? vscode.l10n.t('{0} could not be used.', source));
+  private useOfferedToken(token: string, source: string): Promise<void> {
+    return this.onUse().useOfferedToken(this, this.store, token, source);
   }
 
   dispose(): void {
@@ -301,7 +273,7 @@ export class AccountController implements vscode.Disposable {
 }
 
 /** A notification with a Sign In button that starts signing in. */
-function withSignIn(show: typeof notices.showErrorMessage, message: string): void {
+export function withSignIn(show: typeof notices.showErrorMessage, message: string): void {
   void show(message, vscode.l10n.t('Sign In')).then((pick) => {
     if (pick) void vscode.commands.executeCommand(Commands.signIn);
   });

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { AccountController } from './account';
 import { TensorPoolAuthProvider } from './authProvider';
-import { CliSetup } from './cliSetup';
+import { CliSetup, type AccountOnUse } from './cliSetup';
 import { Commands } from '../shared/commands';
 import type { Core } from '../shared/extensionCore';
 import { affectsApi } from '../shared/settings';
@@ -19,7 +19,8 @@ export interface AccountFeature {
   readonly authProvider: TensorPoolAuthProvider;
 }
 
-export function setupAccount(core: Core): AccountFeature {
+/** `onUse` loads the account's dialogs (sign-in box, the token offers, a refusal: dist/actions.js). */
+export function setupAccount(core: Core, onUse: () => AccountOnUse): AccountFeature {
   const cliSetup = new CliSetup(
     core.api,
     core.state,
@@ -27,6 +28,7 @@ export function setupAccount(core: Core): AccountFeature {
     core.extensionVersion,
     core.prompts,
     core.host,
+    onUse,
   );
   const account = new AccountController(
     core.context.secrets,
@@ -34,6 +36,7 @@ export function setupAccount(core: Core): AccountFeature {
     core.api,
     core.secrets,
     core.log,
+    onUse,
     cliSetup,
   );
   core.api.useAccount(account);

@@ -2,6 +2,6 @@
 // this folder's code only from here (eslint/layersRule.mjs).
 export type { AccountController } from './account';
 export type { AccountFeature } from './accountSetup';
-export type { CliSetup } from './cliSetup';
+export type { AccountOnUse, CliSetup } from './cliSetup';
 export { AccountStatusBar } from './statusBar';
 export { setupAccount } from './accountSetup';

@@ -11,7 +11,7 @@ import { registerFeatureCommands } from './actionCommands';
 import { setupClusters } from '../clusters';
 import { createCore } from '../shared/extensionCore';
 import { setupJobFiles, jobRunLenses } from '../jobFiles';
-import { featureActions, gpuSessions, quickInputPrompter } from './lazyActions';
+import { accountOnUse, featureActions, gpuSessions, quickInputPrompter } from './lazyActions';
 import { setupObjectStorage } from '../objectStorage';
 import { recordRemoteFolder } from '../connect';
 import { SyncStatus } from '../sync';
@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   setL10nContents(vscode.l10n.bundle);
   const core = createCore(context, quickInputPrompter);
   const { store, api, state, log } = core;
-  const account = setupAccount(core);
+  const account = setupAccount(core, accountOnUse);
   const sections = setupSections(core);
   const { sshKeys } = sections;
   const clusters = setupClusters(core, { account: account.account, volumes: sections.volumes, gpuSessions });

@@ -15,6 +15,7 @@ import { configWriters } from '../shared/lazyConfig';
 import type { ObjectStorageFeature } from '../objectStorage';
 import type { TerminalTapRecord } from '../testing';
 import type { GpuSessions } from '../gpu';
+import type { AccountOnUse } from '../account';
 import type { Sections } from './features';
 
 export type { Actions } from './onUse/actions';
@@ -68,6 +69,13 @@ export function quickInputPrompter(): Prompter {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
   const m = require('./onUse/actions.js') as typeof ActionsModule;
   return new m.QuickInputPrompter();
+}
+
+/** The account's dialogs (the sign-in box, the token offers, a refusal), from dist/actions.js: loaded when one
+ *  is first shown, not at activation (handed to the account, accountSetup.ts). */
+export function accountOnUse(): AccountOnUse {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
+  return require('./onUse/actions.js') as typeof ActionsModule;
 }
 
 /** The GPU telemetry's session side (ssh argv, spawn, the nvidia-smi loop and its reader) and the idle

@@ -1,5 +1,4 @@
 /** The Object Storage section's commands whose work loads on first use (shared/commandTable.ts). */
-import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import type { ActionCommand } from '../shared/commandTable';
 import type { StorageNode } from './objectStorageTree';
@@ -11,13 +10,7 @@ export const OBJECT_STORAGE_COMMANDS: readonly ActionCommand<{
   storage: ObjectStorageActions;
 }>[] = [
   [Commands.createBucket, (a) => a.buckets.createBucket()],
-  [
-    Commands.deleteBucket,
-    (a, node?: StorageNode | string) =>
-      a.buckets.deleteBucket(
-        typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
-      ),
-  ],
+  [Commands.deleteBucket, (a, node?: StorageNode | string) => a.buckets.deleteBucketRow(node)],
   [Commands.configureAws, (a) => a.storageConfig.configureAws()],
   [Commands.configureRclone, (a) => a.storageConfig.configureRclone()],
   [Commands.copyStorageEnvironment, (a) => a.storageConfig.copyEnvironment()],
@@ -29,14 +22,5 @@ export const OBJECT_STORAGE_COMMANDS: readonly ActionCommand<{
   [Commands.copyStorageRegion, (a) => a.storage.copy('region')],
   [Commands.copyStorageAccessKeyId, (a) => a.storage.copy('access_key_id')],
   [Commands.copyStorageSecretKey, (a) => a.storage.copySecret()],
-  [
-    Commands.copyStorageValue,
-    (a, node?: StorageNode) => {
-      if (node?.kind !== 'field') return undefined;
-      if (node.field === 'secret') return a.storage.copySecret();
-      if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id')
-        return a.storage.copy(node.field);
-      return vscode.env.clipboard.writeText(node.value);
-    },
-  ],
+  [Commands.copyStorageValue, (a, node?: StorageNode) => a.storage.copyValue(node)],
 ];

@@ -55,6 +55,15 @@ export { QuickInputPrompter } from '../../shared/onUse/quickInputPrompter';
 export { nodeTargets, spawnSsh } from '../../gpu/onUse';
 export { loopCommand, SmiLoopReader } from '../../../model/gpu/smiLoop';
 export { IdleWatch } from '../../gpu/onUse';
+/** For lazyActions.accountOnUse(): the account's dialogs (not needed before one is shown). */
+export {
+  offerDotenvFile,
+  offerEnvToken,
+  showRefusal,
+  signIn,
+  tellDotenvUntrusted,
+  useOfferedToken,
+} from '../../account/onUse';
 
 export interface ActionDeps {
   readonly store: Store;

@@ -11,6 +11,7 @@ import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
 import type { BucketInfo, Store } from '../../shared/store';
+import type { StorageNode } from '../objectStorageTree';
 import { notices } from '../../shared/notices';
 
 export class BucketActions {
@@ -48,6 +49,13 @@ export class BucketActions {
     await this.refresh();
     vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Bucket {0} created', name), 3000);
     return name;
+  }
+
+  /** Delete Bucket from a bucket row, with a bucket's name, or from the palette (which asks). */
+  deleteBucketRow(node?: StorageNode | string): Promise<boolean> {
+    return this.deleteBucket(
+      typeof node === 'string' ? node : node?.kind === 'bucket' ? node.bucket : undefined,
+    );
   }
 
   async deleteBucket(bucket?: BucketInfo | string): Promise<boolean> {

@@ -10,6 +10,7 @@ import type { ApiService } from '../../shared/apiService';
 import { Commands } from '../../shared/commands';
 import type { Log } from '../../shared/log';
 import type { ObjectStorageController } from '../objectStorage';
+import type { StorageNode } from '../objectStorageTree';
 import { notices } from '../../shared/notices';
 
 export class ObjectStorageActions {
@@ -105,6 +106,15 @@ export class ObjectStorageActions {
           ? vscode.l10n.t('$(check) Copied the object-storage endpoint')
           : vscode.l10n.t('$(check) Copied the object-storage region');
     vscode.window.setStatusBarMessage(copied, 3000);
+  }
+
+  /** A field row's copy action: the secret through copySecret, the others with their status-bar note. */
+  async copyValue(node?: StorageNode): Promise<void> {
+    if (node?.kind !== 'field') return;
+    if (node.field === 'secret') return this.copySecret();
+    if (node.field === 'endpoint' || node.field === 'region' || node.field === 'access_key_id')
+      return this.copy(node.field);
+    await vscode.env.clipboard.writeText(node.value);
   }
 
   async copySecret(): Promise<void> {

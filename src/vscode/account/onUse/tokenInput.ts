@@ -3,7 +3,7 @@
  * what was typed and says why when the server refuses the token.
  */
 import * as vscode from 'vscode';
-import { validateApiToken } from '../../model/validate';
+import { validateApiToken } from '../../../model/validate';
 
 const DASHBOARD_URL = 'https://tensorpool.dev/dashboard';
 
