@@ -193,7 +193,7 @@ export class AccountController implements vscode.Disposable {
    * Sign in. With `{ token }` (automation, tests) no UI is shown; otherwise a password input box that
    * keeps what was typed when the check fails (onUse/signIn.ts, loaded on the first sign-in).
    */
-  signIn(arg?: { token?: string }): Promise<SignInResult> {
+  async signIn(arg?: { token?: string }): Promise<SignInResult> {
     return this.onUse().signIn(this, this.store, arg);
   }
 
@@ -263,7 +263,7 @@ export class AccountController implements vscode.Disposable {
     );
   };
 
-  private useOfferedToken(token: string, source: string): Promise<void> {
+  private async useOfferedToken(token: string, source: string): Promise<void> {
     return this.onUse().useOfferedToken(this, this.store, token, source);
   }
 

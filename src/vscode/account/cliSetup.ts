@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../api/errors';
+import type { HealthVerdict } from '../../api/sshKeys';
 import { tokenFromEnvironment } from '../../model/envToken';
 import { validateApiToken } from '../../model/validate';
 import type { Prompter } from '../../wizards/prompter';
@@ -60,26 +61,27 @@ export class CliSetup {
       `Service: ${url} (${source === 'setting' ? 'from the tensorpool.apiUrl setting' : source === 'TENSORPOOL_ENGINE' ? 'from TENSORPOOL_ENGINE in the environment; the tensorpool.apiUrl setting is not set' : 'default'}).`,
     );
     this.api.refusedBecause = undefined;
+    let verdict: HealthVerdict;
     try {
       const client = await this.api.client('health');
-      const verdict = await client.health({
+      verdict = await client.health({
         package_version: this.extensionVersion,
         uname: `${os.type()} ${os.release()} ${os.arch()}`,
       });
-      this.api.refusedBecause = verdict.ok ? undefined : verdict.message;
-      const refused = verdict.ok ? undefined : this.extensionVersion;
-      if (this.state.get('tensorpool.refusedVersion') !== refused)
-        void this.state.update('tensorpool.refusedVersion', refused);
-      if (verdict.ok) return undefined;
-      this.log.warn(`The service refused this client (HTTP ${verdict.status}): ${verdict.message}`);
-      if (this.refusalShown !== verdict.message)
-        this.onUse().showRefusal(this.deps(), this.extensionVersion, verdict.message);
-      this.refusalShown = verdict.message;
-      return verdict.message;
     } catch (e) {
       this.log.info(`Health check not answered: ${errorMessage(e)}`);
       return undefined;
     }
+    this.api.refusedBecause = verdict.ok ? undefined : verdict.message;
+    const refused = verdict.ok ? undefined : this.extensionVersion;
+    if (this.state.get('tensorpool.refusedVersion') !== refused)
+      void this.state.update('tensorpool.refusedVersion', refused);
+    if (verdict.ok) return undefined;
+    this.log.warn(`The service refused this client (HTTP ${verdict.status}): ${verdict.message}`);
+    if (this.refusalShown !== verdict.message)
+      this.onUse().showRefusal(this.deps(), this.extensionVersion, verdict.message);
+    this.refusalShown = verdict.message;
+    return verdict.message;
   }
 
   /** Whether the account check may ask for more alongside POST /health: it did not refuse this version last. */
