@@ -1,0 +1,326 @@
+/**
+ * Notebooks running on TensorPool nodes: the kernel picker's entries (kernelControllers.ts), and for each
+ * notebook and node the kernel session: the node's Jupyter server and the tunnel (nodeServer.ts), the kernel
+ * started in the notebook's folder on the node (the running folder sync's, or one started after asking) or
+ * reattached (the kernel id is kept in workspace state per notebook, no token), and the runs of its cells
+ * (cellOutputs.ts): outputs, the execution count and time, `input()` through an input box, interrupt.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { KernelMessage } from '@jupyterlab/services';
+import { clusterLabel } from '../../../model/cluster';
+import { sessionPath } from '../../../model/jupyterNode';
+import type { Prompter } from '../../../wizards/prompter';
+import type { ClustersController } from '../../clusters';
+import type { ConnectTarget } from '../../connect/onUse';
+import type { ClusterPrices } from '../../cost';
+import type { PortActions } from '../../ports/onUse';
+import type { Log } from '../../shared/log';
+import type { StoredKernel, WorkspaceState } from '../../shared/storedState';
+import type { SyncStatus } from '../../sync';
+import type { SyncActions } from '../../sync/onUse';
+import { CellOutputs, type DisplayOutputs } from './cellOutputs';
+import { KernelControllers, type NodeController } from './kernelControllers';
+import { KernelSession } from './kernelSession';
+import { NodeServers, NotebookServerError } from './nodeServer';
+
+export interface NotebookDeps {
+  readonly log: Log;
+  readonly prompts: () => Prompter;
+  readonly workspaceState: WorkspaceState;
+  readonly clusters: ClustersController;
+  readonly prices: ClusterPrices;
+  readonly ports: () => Promise<PortActions>;
+  readonly syncActions: () => Promise<SyncActions>;
+  readonly syncStatus: SyncStatus;
+  readonly jupyterCommand: () => string;
+}
+
+const keyOf = (notebook: vscode.NotebookDocument, c: NodeController) =>
+  `${notebook.uri.toString()}|${c.controller.id}`;
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class NotebookKernels implements vscode.Disposable {
+  readonly servers: NodeServers;
+  readonly controllers: KernelControllers;
+  private readonly sessions = new Map<string, Promise<KernelSession>>();
+  private readonly displays = new Map<string, DisplayOutputs>();
+  /** The cell running on each session now. */
+  private readonly running = new Map<
+    string,
+    { execution: vscode.NotebookCellExecution; outputs: CellOutputs }
+  >();
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly d: NotebookDeps) {
+    this.servers = new NodeServers({ ports: d.ports, log: d.log, command: d.jupyterCommand });
+    this.controllers = new KernelControllers(d.clusters, d.prices, {
+      execute: (cells, notebook, c) => this.execute(cells, notebook, c),
+      interrupt: (notebook, c) => this.interrupt(notebook, c),
+      gone: (c, why) => this.gone(c, why),
+      preferred: (c) => vscode.workspace.notebookDocuments.filter((n) => this.ranOn(n, c.target)),
+    });
+    this.subscriptions.push(
+      this.controllers,
+      vscode.workspace.onDidOpenNotebookDocument((n) => {
+        const c = this.controllers.all().find((x) => this.ranOn(n, x.target));
+        c?.controller.updateNotebookAffinity(n, vscode.NotebookControllerAffinity.Preferred);
+      }),
+    );
+  }
+
+  private stored(notebook: vscode.NotebookDocument): StoredKernel | undefined {
+    return this.d.workspaceState.get('tensorpool.notebookKernels', {})[notebook.uri.toString()];
+  }
+
+  private ranOn(notebook: vscode.NotebookDocument, t: ConnectTarget): boolean {
+    const s = this.stored(notebook);
+    return !!s && s.clusterId === t.cluster.id && s.instanceId === t.instance.id;
+  }
+
+  private async remember(notebook: vscode.NotebookDocument, s: StoredKernel | undefined): Promise<void> {
+    const all = { ...this.d.workspaceState.get('tensorpool.notebookKernels', {}) };
+    delete all[notebook.uri.toString()];
+    if (s) all[notebook.uri.toString()] = s;
+    await this.d.workspaceState.update(
+      'tensorpool.notebookKernels',
+      Object.fromEntries(Object.entries(all).slice(-50)),
+    );
+  }
+
+  /** The kernel session of a notebook on a node: the one open, else reattached or started. */
+  session(notebook: vscode.NotebookDocument, c: NodeController): Promise<KernelSession> {
+    const key = keyOf(notebook, c);
+    const open = this.sessions.get(key);
+    if (open) return open;
+    const t = c.target;
+    const opening = vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Window,
+        title: vscode.l10n.t('Connecting to node {0} of {1}…', t.node, clusterLabel(t.cluster)),
+      },
+      async (progress) => {
+        const link = await this.servers.ensure(t, (m) => progress.report({ message: m }));
+        const where = await this.folderOnNode(notebook, t);
+        const previous = this.ranOn(notebook, t) ? this.stored(notebook) : undefined;
+        const s = await KernelSession.open(link, sessionPath(where.folder, where.relative), previous);
+        await this.remember(notebook, { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record });
+        this.d.log.info(
+          `${s.reattached ? 'Reattached to' : 'Started'} kernel ${s.kernel.id} on ${t.instance.id} for ${path.basename(notebook.uri.path)} (folder ${where.folder ?? '~'}).`,
+        );
+        return s;
+      },
+    );
+    this.sessions.set(key, Promise.resolve(opening));
+    opening.then(undefined, () => this.sessions.delete(key));
+    return Promise.resolve(opening);
+  }
+
+  /** Where the kernel starts: the notebook's folder inside the folder synced to this node (a sync running,
+   *  or one started when the user agrees), else the home folder there. */
+  private async folderOnNode(
+    notebook: vscode.NotebookDocument,
+    t: ConnectTarget,
+  ): Promise<{ folder: string | undefined; relative: string }> {
+    const file = notebook.uri.scheme === 'file' ? notebook.uri.fsPath : undefined;
+    const name = path.basename(notebook.uri.path);
+    if (!file) return { folder: undefined, relative: name };
+    const syncs = this.d.workspaceState.get('tensorpool.syncs', {});
+    const running = this.d.syncStatus.running;
+    if (
+      running &&
+      running.clusterId === t.cluster.id &&
+      syncs[running.folder]?.instanceId === t.instance.id &&
+      file.startsWith(running.folder + path.sep)
+    )
+      return { folder: syncs[running.folder].remote, relative: path.relative(running.folder, file) };
+    const ws = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath;
+    if (!ws) return { folder: undefined, relative: name };
+    const sync = vscode.l10n.t('Sync Folder');
+    const answer = await this.d.prompts().confirm({
+      message: vscode.l10n.t(
+        'Sync {0} to node {1} of {2} for this notebook?',
+        path.basename(ws),
+        t.node,
+        clusterLabel(t.cluster),
+      ),
+      detail: vscode.l10n.t(
+        'The kernel starts in the notebook’s folder there, kept up to date as you save, so imports and relative paths work as they do here. Otherwise it starts in your home folder on the node.',
+      ),
+      actions: [sync, vscode.l10n.t('Use Home Folder')],
+      modal: true,
+    });
+    if (answer === sync) {
+      const r = await (await this.d.syncActions()).syncTo(ws, t);
+      if (r.ok) return { folder: r.remote, relative: path.relative(ws, file) };
+    }
+    return { folder: undefined, relative: name };
+  }
+
+  private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument, c: NodeController) {
+    for (const cell of cells) if (!(await this.run(cell, notebook, c))) break;
+  }
+
+  /** Run one cell; whether it succeeded. */
+  private async run(
+    cell: vscode.NotebookCell,
+    notebook: vscode.NotebookDocument,
+    c: NodeController,
+  ): Promise<boolean> {
+    const execution = c.controller.createNotebookCellExecution(cell);
+    execution.start(Date.now());
+    await execution.clearOutput();
+    let displays = this.displays.get(notebook.uri.toString());
+    if (!displays) this.displays.set(notebook.uri.toString(), (displays = new Map() as DisplayOutputs));
+    const outputs = new CellOutputs(execution, displays);
+    const finish = async (ok: boolean) => {
+      await outputs.done();
+      execution.end(ok, Date.now());
+      return ok;
+    };
+    if (cell.document.languageId !== 'python') {
+      outputs.fail(
+        'TensorPool',
+        vscode.l10n.t('This kernel runs Python; this cell is {0}.', cell.document.languageId),
+      );
+      return finish(false);
+    }
+    let session: KernelSession;
+    try {
+      session = await this.session(notebook, c);
+      await this.syncFlushed(notebook, c.target);
+    } catch (e) {
+      outputs.fail(e instanceof NotebookServerError ? 'TensorPool' : 'Error', message(e));
+      return finish(false);
+    }
+    const key = keyOf(notebook, c);
+    this.running.set(key, { execution, outputs });
+    const future = session.execute(cell.document.getText());
+    future.onIOPub = (m) => outputs.handle(m);
+    future.onStdin = (m) => this.input(session, m);
+    try {
+      const reply = await future.done;
+      execution.executionOrder = reply.content.execution_count ?? undefined;
+      return await finish(reply.content.status === 'ok');
+    } catch (e) {
+      this.d.log.warn(`A cell on ${c.target.instance.id} ended without its reply: ${message(e)}`);
+      outputs.fail(
+        'TensorPool',
+        vscode.l10n.t(
+          'The kernel stopped before this cell finished (it died, was restarted, or the connection to node {0} ended). What it printed before is above.',
+          c.target.node,
+        ),
+      );
+      return finish(false);
+    } finally {
+      if (this.running.get(key)?.execution === execution) this.running.delete(key);
+    }
+  }
+
+  /** A save just before a run: the sync sends it before the cell reads it. */
+  private async syncFlushed(notebook: vscode.NotebookDocument, t: ConnectTarget): Promise<void> {
+    const running = this.d.syncStatus.running;
+    if (
+      !running ||
+      running.clusterId !== t.cluster.id ||
+      !notebook.uri.fsPath.startsWith(running.folder + path.sep)
+    )
+      return;
+    await Promise.race([running.flushed(), new Promise((r) => setTimeout(r, 30_000))]);
+  }
+
+  /** `input()` in a cell: an input box (a password box for getpass); Escape interrupts the cell. */
+  private async input(session: KernelSession, m: KernelMessage.IStdinMessage): Promise<void> {
+    if (m.header.msg_type !== 'input_request') return;
+    const content = m.content as KernelMessage.IInputRequestMsg['content'];
+    const answer = await this.d.prompts().input({
+      title: vscode.l10n.t('Input for the running cell'),
+      step: 1,
+      totalSteps: 1,
+      canGoBack: false,
+      prompt: content.prompt || vscode.l10n.t('The cell asks for input'),
+      password: content.password,
+      value: '',
+      validate: () => undefined,
+    });
+    session.kernel.sendInputReply(
+      { status: 'ok', value: answer.kind === 'value' ? answer.value : '' },
+      m.header as KernelMessage.IInputReplyMsg['parent_header'],
+    );
+    if (answer.kind !== 'value') await session.interrupt().catch(() => undefined);
+  }
+
+  private async interrupt(notebook: vscode.NotebookDocument, c: NodeController): Promise<void> {
+    const s = await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined);
+    await s?.interrupt();
+  }
+
+  /** The session of the active notebook (its selected TensorPool entry), for Restart and Shut Down. */
+  async activeSession(): Promise<
+    { notebook: vscode.NotebookDocument; c: NodeController; s?: KernelSession } | undefined
+  > {
+    const notebook = vscode.window.activeNotebookEditor?.notebook;
+    const c = notebook && this.controllers.selected.get(notebook);
+    if (!notebook || !c) return undefined;
+    return { notebook, c, s: await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined) };
+  }
+
+  async restart(): Promise<boolean> {
+    const a = await this.activeSession();
+    if (!a?.s) return false;
+    await a.s.restart();
+    this.d.log.info(`Restarted kernel ${a.s.kernel.id}.`);
+    return true;
+  }
+
+  async shutDown(): Promise<boolean> {
+    const a = await this.activeSession();
+    if (!a?.s) return false;
+    this.sessions.delete(keyOf(a.notebook, a.c));
+    await a.s.shutdown();
+    await this.remember(a.notebook, undefined);
+    this.d.log.info(`Shut down kernel ${a.s.kernel.id}.`);
+    return true;
+  }
+
+  /** Stop Jupyter on a node: the connections to it go first. */
+  async stopServer(t: ConnectTarget): Promise<boolean> {
+    const c = this.controllers.byNode(t.cluster.id, t.instance.id);
+    if (c) this.drop(c, vscode.l10n.t('Jupyter was stopped on node {0}', t.node));
+    return this.servers.stop(t);
+  }
+
+  private gone(c: NodeController, why: string): void {
+    this.drop(c, why);
+  }
+
+  /** Forget the sessions of an entry (the kernels run on where the server still runs). */
+  private drop(c: NodeController, why: string): void {
+    for (const [key, s] of [...this.sessions]) {
+      if (!key.endsWith(`|${c.controller.id}`)) continue;
+      this.sessions.delete(key);
+      const run = this.running.get(key);
+      run?.outputs.fail('TensorPool', why);
+      void s.then((x) => x.dispose()).catch(() => undefined);
+    }
+  }
+
+  /** Tests: drop every connection and tunnel as a new extension host starts without them. */
+  async dropConnections(): Promise<void> {
+    const ports = await this.d.ports();
+    for (const [key, s] of [...this.sessions]) {
+      this.sessions.delete(key);
+      const x = await s.catch(() => undefined);
+      x?.dispose();
+      if (x) ports.d.forwards.end(x.link.forwardId);
+    }
+    this.displays.clear();
+  }
+
+  dispose(): void {
+    for (const s of this.sessions.values()) void s.then((x) => x.dispose()).catch(() => undefined);
+    this.sessions.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
