@@ -9,13 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 
-/** The command that starts a Jupyter server on the node when the user set none
- *  (`tensorpool.notebooks.jupyterCommand`): what Debian's `jupyter-server` package and `pip install
- *  jupyter-server` (or jupyterlab) both put on PATH. */
-export const DEFAULT_JUPYTER_COMMAND = 'jupyter-server';
-
 /** The mark the scripts print when the Jupyter command is not on the node's PATH. */
-export const JUPYTER_MISSING = 'tp-jupyter-missing';
+const JUPYTER_MISSING = 'tp-jupyter-missing';
 /** The mark the start script prints before the server's record. */
 const STARTED = 'tp-jupyter-started';
 const FAILED = 'tp-jupyter-failed';

@@ -49,7 +49,7 @@ export function mimeItems(data: Readonly<Record<string, unknown>>): MimeItem[] {
 }
 
 /** How much of a stream one cell keeps (characters); the rest is cut and the cut is said. */
-export const STREAM_LIMIT = 1_000_000;
+const STREAM_LIMIT = 1_000_000;
 
 /**
  * One stream of a cell (stdout or stderr): what it printed so far, up to `limit` characters. Once the limit

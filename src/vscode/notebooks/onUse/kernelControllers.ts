@@ -13,7 +13,7 @@ import type { ClusterPrices } from '../../cost';
 import type { ConnectTarget } from '../../connect/onUse';
 import { notices } from '../../shared/notices';
 
-export const NOTEBOOK_TYPE = 'jupyter-notebook';
+const NOTEBOOK_TYPE = 'jupyter-notebook';
 
 export interface NodeController {
   readonly controller: vscode.NotebookController;

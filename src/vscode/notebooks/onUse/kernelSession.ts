@@ -25,7 +25,7 @@ function authWebSocket(token: string): unknown {
   };
 }
 
-export function serverSettings(link: ServerLink): ServerConnection.ISettings {
+function serverSettings(link: ServerLink): ServerConnection.ISettings {
   const base = `http://127.0.0.1:${link.local}/`;
   return ServerConnection.makeSettings({
     baseUrl: base,

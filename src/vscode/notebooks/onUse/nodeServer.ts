@@ -46,7 +46,7 @@ export interface ServerLink {
 }
 
 /** Run a script on the node with `stdin` as its input; what it printed, or undefined if ssh failed. */
-export function runOnNode(
+function runOnNode(
   ssh: NodeSsh,
   script: string,
   stdin = '',

@@ -49,7 +49,7 @@ export class NotebookKernels implements vscode.Disposable {
   /** The cell running on each session now. */
   private readonly running = new Map<
     string,
-    { execution: vscode.NotebookCellExecution; outputs: CellOutputs }
+    { execution: vscode.NotebookCellExecution; abort: (why: string) => void }
   >();
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -195,12 +195,18 @@ export class NotebookKernels implements vscode.Disposable {
       return finish(false);
     }
     const key = keyOf(notebook, c);
-    this.running.set(key, { execution, outputs });
+    let abort: (why: string) => void = () => undefined;
+    const aborted = new Promise<string>((resolve) => (abort = resolve));
+    this.running.set(key, { execution, abort });
     const future = session.execute(cell.document.getText());
     future.onIOPub = (m) => outputs.handle(m);
     future.onStdin = (m) => this.input(session, m);
     try {
-      const reply = await future.done;
+      const reply = await Promise.race([future.done, aborted]);
+      if (typeof reply === 'string') {
+        outputs.fail('TensorPool', reply);
+        return await finish(false);
+      }
       execution.executionOrder = reply.content.execution_count ?? undefined;
       return await finish(reply.content.status === 'ok');
     } catch (e) {
@@ -300,8 +306,7 @@ export class NotebookKernels implements vscode.Disposable {
     for (const [key, s] of [...this.sessions]) {
       if (!key.endsWith(`|${c.controller.id}`)) continue;
       this.sessions.delete(key);
-      const run = this.running.get(key);
-      run?.outputs.fail('TensorPool', why);
+      this.running.get(key)?.abort(why);
       void s.then((x) => x.dispose()).catch(() => undefined);
     }
   }

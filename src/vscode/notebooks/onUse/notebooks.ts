@@ -9,7 +9,6 @@ import { notices } from '../../shared/notices';
 import { NotebookKernels, type NotebookDeps } from './notebookKernels';
 
 export type { NotebookDeps } from './notebookKernels';
-export { NotebookServerError } from './nodeServer';
 
 export class Notebooks extends NotebookKernels {
   constructor(private readonly deps: NotebookDeps) {
