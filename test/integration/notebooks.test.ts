@@ -165,6 +165,35 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
     assert.equal(textOf(cell, 'text/plain'), '42');
   });
 
+  test('a notebook outside the synced folder: asked first; "Use Home Folder" starts its kernel in the home', async () => {
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const file = path.join(root, 'nb-outside.ipynb');
+    fs.writeFileSync(file, ipynb(['import os\nos.getcwd()']));
+    try {
+      const other = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+      await vscode.window.showNotebookDocument(other);
+      await vscode.commands.executeCommand('notebook.selectKernel', {
+        id: controllerId,
+        extension: 'tensorpool.tensorpool-vscode',
+      });
+      const p = new ScriptedPrompter(['Use Home Folder']);
+      kit.ext.setPrompter(p);
+      const started = Date.now();
+      await vscode.commands.executeCommand('notebook.cell.execute', {
+        ranges: [{ start: 0, end: 1 }],
+        document: other.uri,
+      });
+      await until('the cell ran', () => (other.cellAt(0).executionSummary?.timing?.endTime ?? 0) >= started);
+      assert.match(p.shown[0]?.message ?? '', /^Sync .+ to node 1 of nb-itest for this notebook\?$/);
+      assert.equal(textOf(other.cellAt(0), 'text/plain'), `'${path.join(kit.cluster.nodeDir, 'home')}'`);
+      await vscode.commands.executeCommand('tensorpool.shutDownKernel');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      fs.rmSync(file, { force: true });
+      await vscode.window.showNotebookDocument(nb);
+    }
+  });
+
   test('display_data of each mime type, matplotlib PNG', async () => {
     const rich = await runCell(2);
     for (const m of ['text/html', 'text/markdown', 'image/svg+xml', 'application/json', 'image/jpeg'])
