@@ -35,6 +35,7 @@ const CELLS = [
   /* 9 */ 'x = 41',
   /* 10 */ 'x + 1',
   /* 11 */ "name = input('Your name? ')\nprint('hello', name)",
+  /* 12 */ 'import time\ntime.sleep(6)',
 ];
 
 function ipynb(cells: readonly string[]): string {
@@ -71,6 +72,8 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
   let home: string;
   let nb: vscode.NotebookDocument;
   let controllerId: string;
+  /** This suite's ssh tunnels (`ssh -N -L …`). */
+  const tunnels = () => sshProcesses(home).filter((p) => p.args.includes(' -N '));
   const remoteDir = () => path.join(kit.cluster.nodeDir, 'home', 'nbproj');
 
   /** Run cell i (the notebook's own Run command) and wait until its run ended. */
@@ -127,6 +130,9 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
       () => notebooks.controllers.selected.get(nb) === c,
     );
   });
+
+  // The kit's teardown restores the host seams after each test: this suite's home again.
+  setup(() => kit.ext.testing.configure({ home: () => home, isTrusted: () => true }));
 
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('tensorpool.stopSync');
@@ -256,10 +262,23 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
     const stored = kit.ext.testing.workspaceState.get('tensorpool.notebookKernels', {})[nb.uri.toString()];
     assert.ok(stored?.kernelId, 'the kernel id is kept in workspace state');
     await kit.ext.testing.notebooks().dropConnections();
-    await until('the tunnel ended with the connections', () => sshProcesses(home).length === 0);
+    await until('the tunnel ended with the connections', () => tunnels().length === 0);
     const cell = await runCell(10);
     assert.equal(textOf(cell, 'text/plain'), '42', 'x survived');
     assert.ok(kit.ext.testing.logTail.some((l) => l.includes(`Reattached to kernel ${stored.kernelId}`)));
+  });
+
+  test('the tunnel drops while a cell runs: the cell says so; the next run reconnects to the same kernel', async () => {
+    const run = runCell(12);
+    await new Promise((r) => setTimeout(r, 2000));
+    const [tunnel] = tunnels();
+    assert.ok(tunnel, JSON.stringify(sshProcesses(home)));
+    process.kill(tunnel.pid, 'SIGKILL');
+    const cell = await run;
+    assert.equal(cell.executionSummary?.success, false);
+    assert.match(textOf(cell, ERROR), /connection to node 1 was lost while this cell ran/);
+    const next = await runCell(10);
+    assert.equal(textOf(next, 'text/plain'), '42', 'the same kernel: x is still there');
   });
 
   test('Restart Kernel: the variables are gone, the count starts again', async () => {
@@ -289,7 +308,7 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
     await kit.ext.refresh();
     const cell = await run;
     assert.equal(cell.executionSummary?.success, false);
-    assert.match(textOf(cell, ERROR), /destroyed/);
+    assert.match(textOf(cell, ERROR), /nb-itest (was|is being) destroyed/);
     assert.equal(
       kit.ext.testing.notebooks().controllers.byNode(kit.cluster.id, kit.cluster.instanceId),
       undefined,

@@ -81,9 +81,11 @@ export class KernelControllers implements vscode.Disposable {
         const listed = this.list.clusters.find((x) => x.id === c.target.cluster.id);
         this.remove(
           id,
-          listed
-            ? vscode.l10n.t('{0} is {1}', clusterLabel(listed), listed.status?.toLowerCase() ?? '')
-            : vscode.l10n.t('{0} was destroyed', clusterLabel(c.target.cluster)),
+          !listed
+            ? vscode.l10n.t('{0} was destroyed', clusterLabel(c.target.cluster))
+            : /destroy|delet|terminat/i.test(listed.status ?? '')
+              ? vscode.l10n.t('{0} is being destroyed', clusterLabel(listed))
+              : vscode.l10n.t('{0} is {1}', clusterLabel(listed), listed.status?.toLowerCase() ?? ''),
         );
       }
   }

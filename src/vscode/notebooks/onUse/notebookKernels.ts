@@ -49,8 +49,9 @@ export class NotebookKernels implements vscode.Disposable {
   /** The cell running on each session now. */
   private readonly running = new Map<
     string,
-    { execution: vscode.NotebookCellExecution; abort: (why: string) => void }
+    { execution: vscode.NotebookCellExecution; abort: (why: string) => void; forwardId: string; node: number }
   >();
+  private forwardsWatched = false;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly d: NotebookDeps) {
@@ -90,10 +91,19 @@ export class NotebookKernels implements vscode.Disposable {
   }
 
   /** The kernel session of a notebook on a node: the one open, else reattached or started. */
-  session(notebook: vscode.NotebookDocument, c: NodeController): Promise<KernelSession> {
+  async session(notebook: vscode.NotebookDocument, c: NodeController): Promise<KernelSession> {
     const key = keyOf(notebook, c);
-    const open = this.sessions.get(key);
-    if (open) return open;
+    const open = await this.sessions.get(key)?.catch(() => undefined);
+    if (open && (await this.usable(open))) return open;
+    if (open) {
+      // The tunnel dropped or the kernel's connection gave up: reconnect (the same kernel, reattached).
+      this.sessions.delete(key);
+      open.dispose();
+      (await this.d.ports()).d.forwards.end(open.link.forwardId);
+      this.d.log.info(`The connection to kernel ${open.kernel.id} was lost; reconnecting.`);
+    }
+    const pending = this.sessions.get(key);
+    if (pending) return pending;
     const t = c.target;
     const opening = vscode.window.withProgress(
       {
@@ -114,7 +124,46 @@ export class NotebookKernels implements vscode.Disposable {
     );
     this.sessions.set(key, Promise.resolve(opening));
     opening.then(undefined, () => this.sessions.delete(key));
-    return Promise.resolve(opening);
+    return opening;
+  }
+
+  /** Is the session's tunnel up and its kernel connection not given up? */
+  private async usable(s: KernelSession): Promise<boolean> {
+    const forwards = (await this.d.ports()).d.forwards;
+    this.watchForwards(forwards);
+    return (
+      forwards.get(s.link.forwardId)?.state === 'up' &&
+      !s.kernel.isDisposed &&
+      s.kernel.connectionStatus !== 'disconnected' &&
+      s.kernel.status !== 'dead'
+    );
+  }
+
+  /** A tunnel that drops ends the cells running through it, saying so (a later run reconnects). */
+  private watchForwards(forwards: PortActions['d']['forwards']): void {
+    if (this.forwardsWatched) return;
+    this.forwardsWatched = true;
+    this.subscriptions.push(
+      forwards.onDidChange(() => {
+        for (const run of this.running.values()) {
+          const state = forwards.get(run.forwardId)?.state;
+          if (state === 'up' || state === 'starting') continue;
+          const why = vscode.l10n.t(
+            'The connection to node {0} was lost while this cell ran. The kernel may still be running it there; run a cell to reconnect to it, with what it holds.',
+            run.node,
+          );
+          // A tunnel ended on purpose (its cluster went, Stop Jupyter): that says why first.
+          // A dropped tunnel may mean the cluster is going: the list is asked first, so that is said instead.
+          const later = () => setTimeout(() => run.abort(why), 0);
+          if (state === 'dropped')
+            void Promise.race([this.d.clusters.refresh(), new Promise((r) => setTimeout(r, 10_000))]).then(
+              later,
+              later,
+            );
+          else later();
+        }
+      }),
+    );
   }
 
   /** Where the kernel starts: the notebook's folder inside the folder synced to this node (a sync running,
@@ -197,7 +246,7 @@ export class NotebookKernels implements vscode.Disposable {
     const key = keyOf(notebook, c);
     let abort: (why: string) => void = () => undefined;
     const aborted = new Promise<string>((resolve) => (abort = resolve));
-    this.running.set(key, { execution, abort });
+    this.running.set(key, { execution, abort, forwardId: session.link.forwardId, node: c.target.node });
     const future = session.execute(cell.document.getText());
     future.onIOPub = (m) => outputs.handle(m);
     future.onStdin = (m) => this.input(session, m);
