@@ -54,6 +54,15 @@ function ipynb(cells: readonly string[]): string {
   });
 }
 
+/** A process that runs (not ended, not a zombie waiting for its parent). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 const decoder = new TextDecoder();
 const mimes = (cell: vscode.NotebookCell) => cell.outputs.flatMap((o) => o.items.map((i) => i.mime));
 const textOf = (cell: vscode.NotebookCell, mime: string) =>
@@ -299,6 +308,20 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
     assert.equal(textOf(cell, 'text/plain'), '2');
     const after = kit.ext.testing.workspaceState.get('tensorpool.notebookKernels', {})[nb.uri.toString()];
     assert.notEqual(after?.kernelId, before?.kernelId);
+  });
+
+  test('Stop Jupyter on Node (asked first) ends the server; the next run starts a new one', async () => {
+    const dir = path.join(kit.cluster.nodeDir, 'home', '.tensorpool', 'jupyter');
+    const pid = Number(fs.readFileSync(path.join(dir, 'server.pid'), 'utf8'));
+    const p = new ScriptedPrompter([kit.cluster.name, 'Stop Jupyter']);
+    kit.ext.setPrompter(p);
+    assert.equal(await vscode.commands.executeCommand('tensorpool.stopJupyter'), true);
+    assert.match(p.shown.at(-1)?.message ?? '', /^Stop Jupyter on node 1 of nb-itest\?$/);
+    assert.ok(!alive(pid), 'the server ended');
+    await until('its tunnel ended', () => tunnels().length === 0);
+    const cell = await runCell(0);
+    assert.equal(textOf(cell, 'text/plain'), '2');
+    assert.notEqual(Number(fs.readFileSync(path.join(dir, 'server.pid'), 'utf8')), pid);
   });
 
   test('the cluster destroyed while a cell runs: the cell says why, the entry leaves, no ssh is left', async () => {

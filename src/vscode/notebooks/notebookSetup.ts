@@ -5,10 +5,9 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import type { Core } from '../shared/extensionCore';
-import { readJupyterCommand } from '../shared/settings';
 import type * as M from './onUse/notebooks';
 
-type Deps = Omit<M.NotebookDeps, 'log' | 'prompts' | 'workspaceState' | 'jupyterCommand'>;
+type Deps = Omit<M.NotebookDeps, 'log' | 'prompts' | 'workspaceState'>;
 
 export function setupNotebooks(core: Core, deps: Deps): () => M.Notebooks {
   let loaded: M.Notebooks | undefined;
@@ -17,7 +16,7 @@ export function setupNotebooks(core: Core, deps: Deps): () => M.Notebooks {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see esbuild.mjs (lazy-layers)
     const m = require('./onUse/notebooks.js') as typeof M;
     const { log, prompts, workspaceState } = core;
-    loaded = m.createNotebooks({ ...deps, log, prompts, workspaceState, jupyterCommand: readJupyterCommand });
+    loaded = m.createNotebooks({ ...deps, log, prompts, workspaceState });
     core.own(loaded);
     return loaded;
   };

@@ -16,6 +16,7 @@ import type { ConnectTarget } from '../../connect/onUse';
 import type { ClusterPrices } from '../../cost';
 import type { PortActions } from '../../ports/onUse';
 import type { Log } from '../../shared/log';
+import { readJupyterCommand } from '../../shared/settings';
 import type { StoredKernel, WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../../sync';
 import type { SyncActions } from '../../sync/onUse';
@@ -33,7 +34,6 @@ export interface NotebookDeps {
   readonly ports: () => Promise<PortActions>;
   readonly syncActions: () => Promise<SyncActions>;
   readonly syncStatus: SyncStatus;
-  readonly jupyterCommand: () => string;
 }
 
 const keyOf = (notebook: vscode.NotebookDocument, c: NodeController) =>
@@ -55,7 +55,7 @@ export class NotebookKernels implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly d: NotebookDeps) {
-    this.servers = new NodeServers({ ports: d.ports, log: d.log, command: d.jupyterCommand });
+    this.servers = new NodeServers({ ports: d.ports, log: d.log, command: readJupyterCommand });
     this.controllers = new KernelControllers(d.clusters, d.prices, {
       execute: (cells, notebook, c) => this.execute(cells, notebook, c),
       interrupt: (notebook, c) => this.interrupt(notebook, c),
