@@ -248,11 +248,18 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
   test('the stop button interrupts time.sleep(60) on the node', async () => {
     const started = Date.now();
     const run = runCell(8);
-    await new Promise((r) => setTimeout(r, 3000));
+    await until(
+      'the kernel runs the cell',
+      async () => (await kit.ext.testing.notebooks().activeSession())?.s?.kernel.status === 'busy',
+    );
+    await new Promise((r) => setTimeout(r, 1000));
     await vscode.commands.executeCommand('notebook.cell.cancelExecution', {
       ranges: [{ start: 8, end: 9 }],
       document: nb.uri,
     });
+    await until('the stop button reached the kernel', () =>
+      kit.ext.testing.logTail.some((l) => l.includes('Interrupting kernel')),
+    );
     const cell = await run;
     assert.ok(Date.now() - started < 30_000, 'ended long before 60 s');
     assert.equal(JSON.parse(textOf(cell, ERROR)).name, 'KeyboardInterrupt');

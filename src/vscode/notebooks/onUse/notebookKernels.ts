@@ -308,7 +308,9 @@ export class NotebookKernels implements vscode.Disposable {
 
   private async interrupt(notebook: vscode.NotebookDocument, c: NodeController): Promise<void> {
     const s = await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined);
-    await s?.interrupt();
+    if (!s) return;
+    this.d.log.info(`Interrupting kernel ${s.kernel.id}.`);
+    await s.interrupt();
   }
 
   /** The session of the active notebook (its selected TensorPool entry), for Restart and Shut Down. */
