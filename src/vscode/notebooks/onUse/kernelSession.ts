@@ -14,6 +14,7 @@ import {
 } from '@jupyterlab/services';
 import * as vscode from 'vscode';
 import WebSocket from 'ws';
+import type { Prompter } from '../../../wizards/prompter';
 import type { ServerLink } from './nodeServer';
 
 /** A WebSocket class whose connections carry the token as a header. */
@@ -116,4 +117,29 @@ export class KernelSession {
 
 function connect(model: Kernel.IModel, serverSettings: ServerConnection.ISettings): Kernel.IKernelConnection {
   return new KernelConnection({ model, serverSettings, handleComms: false, username: 'tensorpool' });
+}
+
+/** `input()` in a cell: an input box (a password box for getpass); Escape interrupts the cell. */
+export async function askInput(
+  prompts: () => Prompter,
+  session: KernelSession,
+  m: KernelMessage.IStdinMessage,
+): Promise<void> {
+  if (m.header.msg_type !== 'input_request') return;
+  const content = m.content as KernelMessage.IInputRequestMsg['content'];
+  const answer = await prompts().input({
+    title: vscode.l10n.t('Input for the running cell'),
+    step: 1,
+    totalSteps: 1,
+    canGoBack: false,
+    prompt: content.prompt || vscode.l10n.t('The cell asks for input'),
+    password: content.password,
+    value: '',
+    validate: () => undefined,
+  });
+  session.kernel.sendInputReply(
+    { status: 'ok', value: answer.kind === 'value' ? answer.value : '' },
+    m.header as KernelMessage.IInputReplyMsg['parent_header'],
+  );
+  if (answer.kind !== 'value') await session.interrupt().catch(() => undefined);
 }

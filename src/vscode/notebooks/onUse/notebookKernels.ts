@@ -7,7 +7,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { KernelMessage } from '@jupyterlab/services';
 import { clusterLabel } from '../../../model/cluster';
 import { sessionPath } from '../../../model/jupyterNode';
 import type { Prompter } from '../../../wizards/prompter';
@@ -21,8 +20,9 @@ import type { StoredKernel, WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../../sync';
 import type { SyncActions } from '../../sync/onUse';
 import { CellOutputs, type DisplayOutputs } from './cellOutputs';
+import { folderOnNode, syncFlushed } from './notebookFolder';
 import { KernelControllers, type NodeController } from './kernelControllers';
-import { KernelSession } from './kernelSession';
+import { askInput, KernelSession } from './kernelSession';
 import { NodeServers, NotebookServerError } from './nodeServer';
 
 export interface NotebookDeps {
@@ -112,7 +112,7 @@ export class NotebookKernels implements vscode.Disposable {
       },
       async (progress) => {
         const link = await this.servers.ensure(t, (m) => progress.report({ message: m }));
-        const where = await this.folderOnNode(notebook, t);
+        const where = await folderOnNode(this.d, notebook, t);
         const previous = this.ranOn(notebook, t) ? this.stored(notebook) : undefined;
         const s = await KernelSession.open(link, sessionPath(where.folder, where.relative), previous);
         await this.remember(notebook, { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record });
@@ -166,47 +166,6 @@ export class NotebookKernels implements vscode.Disposable {
     );
   }
 
-  /** Where the kernel starts: the notebook's folder inside the folder synced to this node (a sync running,
-   *  or one started when the user agrees), else the home folder there. */
-  private async folderOnNode(
-    notebook: vscode.NotebookDocument,
-    t: ConnectTarget,
-  ): Promise<{ folder: string | undefined; relative: string }> {
-    const file = notebook.uri.scheme === 'file' ? notebook.uri.fsPath : undefined;
-    const name = path.basename(notebook.uri.path);
-    if (!file) return { folder: undefined, relative: name };
-    const syncs = this.d.workspaceState.get('tensorpool.syncs', {});
-    const running = this.d.syncStatus.running;
-    if (
-      running &&
-      running.clusterId === t.cluster.id &&
-      syncs[running.folder]?.instanceId === t.instance.id &&
-      file.startsWith(running.folder + path.sep)
-    )
-      return { folder: syncs[running.folder].remote, relative: path.relative(running.folder, file) };
-    const ws = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath;
-    if (!ws) return { folder: undefined, relative: name };
-    const sync = vscode.l10n.t('Sync Folder');
-    const answer = await this.d.prompts().confirm({
-      message: vscode.l10n.t(
-        'Sync {0} to node {1} of {2} for this notebook?',
-        path.basename(ws),
-        t.node,
-        clusterLabel(t.cluster),
-      ),
-      detail: vscode.l10n.t(
-        'The kernel starts in the notebook’s folder there, kept up to date as you save, so imports and relative paths work as they do here. Otherwise it starts in your home folder on the node.',
-      ),
-      actions: [sync, vscode.l10n.t('Use Home Folder')],
-      modal: true,
-    });
-    if (answer === sync) {
-      const r = await (await this.d.syncActions()).syncTo(ws, t);
-      if (r.ok) return { folder: r.remote, relative: path.relative(ws, file) };
-    }
-    return { folder: undefined, relative: name };
-  }
-
   private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument, c: NodeController) {
     for (const cell of cells) if (!(await this.run(cell, notebook, c))) break;
   }
@@ -238,7 +197,7 @@ export class NotebookKernels implements vscode.Disposable {
     let session: KernelSession;
     try {
       session = await this.session(notebook, c);
-      await this.syncFlushed(notebook, c.target);
+      await syncFlushed(this.d.syncStatus, notebook, c.target);
     } catch (e) {
       outputs.fail(e instanceof NotebookServerError ? 'TensorPool' : 'Error', message(e));
       return finish(false);
@@ -249,7 +208,7 @@ export class NotebookKernels implements vscode.Disposable {
     this.running.set(key, { execution, abort, forwardId: session.link.forwardId, node: c.target.node });
     const future = session.execute(cell.document.getText());
     future.onIOPub = (m) => outputs.handle(m);
-    future.onStdin = (m) => this.input(session, m);
+    future.onStdin = (m) => askInput(this.d.prompts, session, m);
     try {
       const reply = await Promise.race([future.done, aborted]);
       if (typeof reply === 'string') {
@@ -271,39 +230,6 @@ export class NotebookKernels implements vscode.Disposable {
     } finally {
       if (this.running.get(key)?.execution === execution) this.running.delete(key);
     }
-  }
-
-  /** A save just before a run: the sync sends it before the cell reads it. */
-  private async syncFlushed(notebook: vscode.NotebookDocument, t: ConnectTarget): Promise<void> {
-    const running = this.d.syncStatus.running;
-    if (
-      !running ||
-      running.clusterId !== t.cluster.id ||
-      !notebook.uri.fsPath.startsWith(running.folder + path.sep)
-    )
-      return;
-    await Promise.race([running.flushed(), new Promise((r) => setTimeout(r, 30_000))]);
-  }
-
-  /** `input()` in a cell: an input box (a password box for getpass); Escape interrupts the cell. */
-  private async input(session: KernelSession, m: KernelMessage.IStdinMessage): Promise<void> {
-    if (m.header.msg_type !== 'input_request') return;
-    const content = m.content as KernelMessage.IInputRequestMsg['content'];
-    const answer = await this.d.prompts().input({
-      title: vscode.l10n.t('Input for the running cell'),
-      step: 1,
-      totalSteps: 1,
-      canGoBack: false,
-      prompt: content.prompt || vscode.l10n.t('The cell asks for input'),
-      password: content.password,
-      value: '',
-      validate: () => undefined,
-    });
-    session.kernel.sendInputReply(
-      { status: 'ok', value: answer.kind === 'value' ? answer.value : '' },
-      m.header as KernelMessage.IInputReplyMsg['parent_header'],
-    );
-    if (answer.kind !== 'value') await session.interrupt().catch(() => undefined);
   }
 
   private async interrupt(notebook: vscode.NotebookDocument, c: NodeController): Promise<void> {
