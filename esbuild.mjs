@@ -32,6 +32,7 @@ const LAZY_ENTRIES = {
   actions: 'src/vscode/app/onUse/actions.ts',
   jobFiles: 'src/vscode/jobFiles/onUse/jobFiles.ts',
   objectBrowser: 'src/vscode/objectBrowser/onUse/objectBrowser.ts',
+  notebooks: 'src/vscode/notebooks/onUse/notebooks.ts',
   testSurface: 'src/vscode/testing/testSurface.ts',
 };
 
@@ -132,6 +133,14 @@ const builds = [
   {
     ...bundle,
     entryPoints: { objectBrowser: LAZY_ENTRIES.objectBrowser },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [lazyLayers, vscodeOnce, l10nShared],
+  },
+  // Notebooks on nodes with the Jupyter client (@jupyterlab/services, ws), loaded with the first .ipynb.
+  {
+    ...bundle,
+    entryPoints: { notebooks: LAZY_ENTRIES.notebooks },
     outdir: 'dist',
     external: ['vscode'],
     plugins: [lazyLayers, vscodeOnce, l10nShared],
@@ -254,7 +263,7 @@ if (watch) {
   // would quietly pull them in again.
   const leaked = Object.keys(results[0].metafile.inputs).filter(
     (f) =>
-      /^(src\/config\/|src\/s3\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod|@aws-sdk|@smithy)\/)/.test(
+      /^(src\/config\/|src\/s3\/|src\/wizards\/(?!prompter\.ts$)|node_modules\/(undici|zod|@aws-sdk|@smithy|@jupyterlab|@lumino|ws)\/)/.test(
         f,
       ) ||
       f.includes('/onUse/') ||

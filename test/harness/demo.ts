@@ -39,7 +39,18 @@ const JOBS_LINES = [
   'without sshd installed, the engine said so above and its nodes and jobs are simulated).',
   'Sample job: training-job/train.tp.toml (Run on Cluster…). The demo clusters accept the SSH keys saved',
   'in the SSH Keys view: add your public key there first (ssh uses your own ~/.ssh key or agent).',
+  ...notebookLines(),
 ];
+
+/** Notebooks run on the nodes' real Jupyter (Select Kernel → TensorPool): said once when it is missing here. */
+function notebookLines(): string[] {
+  if (fs.existsSync('/usr/bin/jupyter-server') && fs.existsSync('/usr/lib/python3/dist-packages/ipykernel'))
+    return ['Notebooks: open an .ipynb, Select Kernel → TensorPool → a node; Jupyter runs on the node.'];
+  return [
+    "Notebooks on the demo's nodes need Jupyter here (the nodes are this machine): install it with",
+    '  sudo apt-get install jupyter-server python3-ipykernel python3-numpy python3-matplotlib',
+  ];
+}
 
 function onPath(command: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {

@@ -222,7 +222,9 @@ async function npmInstallOnce(
  *  tinyproxy (a real proxy for the proxy tests), openssl (self-signed certificates for the reliability
  * suite's TLS checks), squid-openssl (a TLS-inspecting proxy), ca-certificates (update-ca-certificates),
  * rclone (the object-storage bench compares the extension's transfers with it), openssh-server,
- * openssh-client and rsync (the engine's cluster nodes are real sshd; jobs upload with rsync over ssh). */
+ * openssh-client and rsync (the engine's cluster nodes are real sshd; jobs upload with rsync over ssh),
+ * jupyter-server, python3-ipykernel, python3-numpy and python3-matplotlib (notebooks run on the nodes' real
+ * Jupyter server and IPython kernel, the image outputs come from matplotlib). */
 export async function ensureSystemPackages(): Promise<void> {
   const missing: string[] = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
@@ -237,6 +239,9 @@ export async function ensureSystemPackages(): Promise<void> {
   if (!fs.existsSync('/usr/sbin/sshd')) missing.push('openssh-server');
   if (!fs.existsSync('/usr/bin/ssh') || !fs.existsSync('/usr/bin/scp')) missing.push('openssh-client');
   if (!fs.existsSync('/usr/bin/rsync')) missing.push('rsync');
+  if (!fs.existsSync('/usr/bin/jupyter-server')) missing.push('jupyter-server');
+  for (const m of ['ipykernel', 'numpy', 'matplotlib'])
+    if (!fs.existsSync(`/usr/lib/python3/dist-packages/${m}`)) missing.push(`python3-${m}`);
   if (missing.length === 0) return;
   if (otherInstall()) return afterOtherInstall().then(ensureSystemPackages);
   if (process.getuid?.() !== 0) {

@@ -63,12 +63,21 @@ const views = new Set<string>(
 );
 
 describe('Marketplace listing (package.json)', () => {
-  it('the walkthrough has the seven first-run steps, each with its own Markdown and a way to complete by itself', () => {
+  it('the walkthrough has the eight first-run steps, each with its own Markdown and a way to complete by itself', () => {
     const [walk] = manifest.contributes.walkthroughs;
     assert.equal(walk.id, 'gettingStarted');
     assert.deepEqual(
       walk.steps.map((s) => s.id),
-      ['signIn', 'createCluster', 'connect', 'runJob', 'watchMetrics', 'enableObjectStorage', 'uploadFile'],
+      [
+        'signIn',
+        'createCluster',
+        'connect',
+        'runJob',
+        'notebookKernel',
+        'watchMetrics',
+        'enableObjectStorage',
+        'uploadFile',
+      ],
     );
     for (const step of walk.steps) {
       const media = step.media.markdown ?? step.media.image;

@@ -11,6 +11,7 @@ import { registerFeatureCommands } from './actionCommands';
 import { setupClusters } from '../clusters';
 import { createCore } from '../shared/extensionCore';
 import { setupJobFiles, jobRunLenses } from '../jobFiles';
+import { setupNotebooks } from '../notebooks';
 import { accountOnUse, featureActions, gpuSessions, quickInputPrompter } from './lazyActions';
 import { setupObjectStorage } from '../objectStorage';
 import { recordRemoteFolder } from '../connect';
@@ -70,6 +71,13 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
   // The command actions (wizards, create/edit/destroy, connect…) load on the first such command.
   const features = { clusters, sections, storage, jobFiles, terminalTap, sync };
   const actions = featureActions(core, features);
+  const notebooks = setupNotebooks(core, {
+    clusters: clusters.controller,
+    prices: clusters.prices,
+    ports: async () => (await actions()).ports,
+    syncActions: async () => (await actions()).sync,
+    syncStatus: sync,
+  });
   // Clusters gone from a complete list (destroyed elsewhere): their ssh host entries go (connect.ts).
   clusters.controller.onGone = (ids) =>
     void actions()
@@ -104,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     openWalkthroughOnce: () => openWalkthroughOnce(state),
   };
   const result = unlessProduction(context.extensionMode, vscode.ExtensionMode.Production, (surface) =>
-    surface({ core, account, statusBar, actions, activation, shared, ...features }),
+    surface({ core, account, statusBar, actions, activation, shared, notebooks, ...features }),
   );
   // The API layer loads while the token is read.
   api.preload();

@@ -25,6 +25,7 @@ export const SETTING_DEFAULTS = {
   'sync.exclude': ['.git', 'node_modules', '.venv', '__pycache__', 'outputs'] as readonly string[],
   'sync.delayMs': 500,
   'sync.watch': true,
+  'notebooks.jupyterCommand': 'jupyter-server',
 } as const;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;

@@ -158,3 +158,9 @@ export function readSyncSettings(): SyncSettings {
     watch: c.get<boolean>('sync.watch', D['sync.watch']) !== false,
   };
 }
+
+/** The command that starts a Jupyter server on a node for notebooks (tensorpool.notebooks.jupyterCommand). */
+export function readJupyterCommand(): string {
+  const v = tensorpool().get<unknown>('notebooks.jupyterCommand');
+  return typeof v === 'string' && v.trim() && !/[\r\n\0]/.test(v) ? v.trim() : D['notebooks.jupyterCommand'];
+}

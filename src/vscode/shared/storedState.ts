@@ -84,6 +84,15 @@ export interface WorkspaceStateTypes {
   /** Local folder -> its sync (Sync Folder to Node): the node, the folder there, and the files this sync
    *  sent (only those are ever deleted on the node; bounded, model/syncQueue.ts). */
   'tensorpool.syncs': Record<string, StoredSync>;
+  /** Notebook (URI) -> the kernel it last ran on (no token: that stays on the node). */
+  'tensorpool.notebookKernels': Record<string, StoredKernel>;
+}
+
+export interface StoredKernel {
+  readonly clusterId: string;
+  readonly instanceId: string;
+  readonly kernelId: string;
+  readonly sessionId?: string;
 }
 
 export interface StoredSync {
@@ -98,6 +107,7 @@ const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {
   'tensorpool.jobClusters': true,
   'tensorpool.jobRuns': true,
   'tensorpool.syncs': true,
+  'tensorpool.notebookKernels': true,
 };
 
 export const WORKSPACE_KEYS = Object.keys(WORKSPACE_LISTED) as readonly (keyof WorkspaceStateTypes)[];

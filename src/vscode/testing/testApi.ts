@@ -4,6 +4,7 @@
  * (production) extension returns nothing, so it exposes no hooks.
  */
 import type { SyncState } from '../sync';
+import type { Notebooks } from '../notebooks/onUse';
 import type { ContextKey, ContextKeyTypes } from '../shared/contextKeys';
 import type * as vscode from 'vscode';
 import type { Prompter } from '../../wizards/prompter';
@@ -97,6 +98,8 @@ interface BaseTestApi {
     setRequestTimeout(ms: number | undefined): void;
     /** The soak benchmark's accelerated time: automatic refresh delays divided by `scale` (1 = real time). */
     setRefreshTimeScale(scale: number): void;
+    /** Notebooks on nodes: the kernel entries and sessions (loads dist/notebooks.js). */
+    notebooks(): Notebooks;
     /** Sync Folder to Node: what the status bar shows, whether the sync watches, and waiting for it. */
     readonly sync: {
       state(): SyncState | undefined;

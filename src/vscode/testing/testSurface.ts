@@ -5,6 +5,7 @@
  * (timing marks, the refresh time scale…) as arguments rather than importing a second copy of it.
  */
 import type { SyncStatus } from '../sync';
+import type { Notebooks } from '../notebooks/onUse';
 import type { AccountFeature } from '../account';
 import type { GpuMonitors } from '../gpu/onUse';
 import type { MetricsPanels } from '../jobs/onUse';
@@ -27,6 +28,8 @@ export interface SurfaceParts<S extends SectionMap> {
   statusBar: AccountStatusBar;
   terminalTap: TerminalTapRecord | undefined;
   sync: SyncStatus;
+  /** Notebooks on nodes (loads dist/notebooks.js). */
+  notebooks: () => Notebooks;
   /** The part of the actions (dist/actions.js, loaded on first use) the tests read. */
   actions: () => Promise<{ gpuMonitors: GpuMonitors; metrics: MetricsPanels; follower: OperationFollower }>;
   activation: ActivationTimings;
@@ -77,6 +80,7 @@ export function testSurface<S extends SectionMap>(p: SurfaceParts<S>): TestApi<S
       },
       marks: p.shared.marks,
       setRefreshTimeScale: p.shared.setRefreshTimeScale,
+      notebooks: () => p.notebooks(),
       sync: {
         state: () => p.sync.shown,
         text: () => p.sync.text,

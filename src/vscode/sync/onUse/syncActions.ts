@@ -119,6 +119,17 @@ export class SyncActions {
     return this.begin(folder, { cluster, instance: cluster.instances[n], node: n + 1 }, s.remote);
   }
 
+  /** Sync `folder` to the node without asking where (a notebook's kernel needs it there): to the folder
+   *  it was synced to before, else `~/<folder name>`. */
+  syncTo(folder: string, target: ConnectTarget): Promise<SyncOutcome> {
+    const stored = this.d.workspaceState.get('tensorpool.syncs', {})[folder];
+    const remote =
+      stored?.instanceId === target.instance.id
+        ? stored.remote
+        : remoteRelative(defaultRemoteFolder(path.basename(folder)));
+    return this.begin(folder, target, remote);
+  }
+
   /** The sync of `folder` to `remote` (relative to the home) on the target node. */
   private async begin(folder: string, target: ConnectTarget, remote: string): Promise<SyncOutcome> {
     const stored = this.d.workspaceState.get('tensorpool.syncs', {})[folder];

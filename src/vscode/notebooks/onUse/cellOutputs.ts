@@ -1,0 +1,165 @@
+/**
+ * One cell's outputs while it runs on a Jupyter kernel: the kernel's IOPub messages become the cell's
+ * outputs (model/jupyterOutputs.ts gives the items). Streams are coalesced into one output per run of the
+ * same stream, redrawn at most every STREAM_MS and bounded (the cut is said); `clear_output(wait=True)`
+ * clears just before the next output, so a progress bar redraws in place; `update_display_data` replaces
+ * the output that showed its display id. Every change to the cell goes through one queue, in order.
+ */
+import * as vscode from 'vscode';
+import type { KernelMessage } from '@jupyterlab/services';
+import { BoundedStream, mimeItems } from '../../../model/jupyterOutputs';
+
+const STREAM_MS = 100;
+
+/** The display ids shown by a notebook's cells (across cells: a later cell may update an earlier one's). */
+export type DisplayOutputs = Map<string, { output: vscode.NotebookCellOutput; owner: CellOutputs }>;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function items(data: Readonly<Record<string, unknown>>): vscode.NotebookCellOutputItem[] {
+  return mimeItems(data).map((i) => new vscode.NotebookCellOutputItem(i.data, i.mime));
+}
+
+export class CellOutputs {
+  private queue: Promise<unknown> = Promise.resolve();
+  private clearOnNext = false;
+  private stream: { name: string; output: vscode.NotebookCellOutput; text: BoundedStream } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly execution: vscode.NotebookCellExecution,
+    private readonly displays: DisplayOutputs,
+  ) {}
+
+  private then(op: () => Thenable<unknown> | void): void {
+    this.queue = this.queue.then(op).catch(() => undefined);
+  }
+
+  /** Add an output (after a waiting clear). */
+  private append(output: vscode.NotebookCellOutput): void {
+    this.flushStream();
+    this.stream = undefined;
+    this.takeClear();
+    this.then(() => this.execution.appendOutput(output));
+  }
+
+  private takeClear(): void {
+    if (!this.clearOnNext) return;
+    this.clearOnNext = false;
+    this.stream = undefined;
+    this.then(() => this.execution.clearOutput());
+  }
+
+  /** One IOPub message of this cell's request. */
+  handle(msg: KernelMessage.IIOPubMessage): void {
+    if (this.ended) return;
+    const c = msg.content as Record<string, unknown>;
+    switch (msg.header.msg_type) {
+      case 'stream':
+        this.onStream(String(c.name), str(c.text));
+        break;
+      case 'execute_result':
+      case 'display_data': {
+        const output = new vscode.NotebookCellOutput(items((c.data ?? {}) as Record<string, unknown>), {
+          outputType: msg.header.msg_type,
+          ...(msg.header.msg_type === 'execute_result' ? { executionCount: c.execution_count } : {}),
+          metadata: c.metadata ?? {},
+        });
+        const id = (c.transient as { display_id?: string } | undefined)?.display_id;
+        if (id) this.displays.set(id, { output, owner: this });
+        this.append(output);
+        break;
+      }
+      case 'update_display_data': {
+        const id = (c.transient as { display_id?: string } | undefined)?.display_id;
+        const shown = id ? this.displays.get(id) : undefined;
+        if (shown && !shown.owner.ended) {
+          const next = items((c.data ?? {}) as Record<string, unknown>);
+          shown.owner.then(() => shown.owner.execution.replaceOutputItems(next, shown.output));
+        }
+        break;
+      }
+      case 'clear_output':
+        if (c.wait) this.clearOnNext = true;
+        else {
+          this.clearOnNext = true;
+          this.takeClear();
+        }
+        break;
+      case 'error':
+        this.append(
+          new vscode.NotebookCellOutput(
+            [
+              vscode.NotebookCellOutputItem.error({
+                name: str(c.ename) || 'Error',
+                message: str(c.evalue),
+                stack: Array.isArray(c.traceback) ? c.traceback.join('\n') : undefined,
+              }),
+            ],
+            { outputType: 'error' },
+          ),
+        );
+        break;
+    }
+  }
+
+  /** Add an error output of ours (what went wrong outside the code). */
+  fail(name: string, message: string): void {
+    this.append(
+      new vscode.NotebookCellOutput(
+        [vscode.NotebookCellOutputItem.error({ name, message, stack: undefined })],
+        {
+          outputType: 'error',
+        },
+      ),
+    );
+  }
+
+  private onStream(name: string, chunk: string): void {
+    if (!this.stream || this.stream.name !== name || this.clearOnNext) {
+      this.flushStream();
+      this.takeClear();
+      const text = new BoundedStream();
+      text.append(chunk);
+      const s = { name, text, output: new vscode.NotebookCellOutput([], { outputType: 'stream' }) };
+      s.output.items.push(this.streamItem(s));
+      this.stream = s;
+      this.then(() => this.execution.appendOutput(s.output));
+      return;
+    }
+    if (this.stream.text.append(chunk) || this.stream.text.cut > 0) this.scheduleStream();
+  }
+
+  private streamItem(s: { name: string; text: BoundedStream }): vscode.NotebookCellOutputItem {
+    const shown = s.text.text((n) => vscode.l10n.t('… output cut here: {0} more characters not shown.', n));
+    return s.name === 'stderr'
+      ? vscode.NotebookCellOutputItem.stderr(shown)
+      : vscode.NotebookCellOutputItem.stdout(shown);
+  }
+
+  private scheduleStream(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.flushStream();
+    }, STREAM_MS);
+  }
+
+  /** Redraw the current stream output with all it holds now. */
+  private flushStream(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const s = this.stream;
+    if (!s) return;
+    this.then(() => this.execution.replaceOutputItems(this.streamItem(s), s.output));
+  }
+
+  /** Everything sent to the cell (the run ends after this). */
+  async done(): Promise<void> {
+    this.flushStream();
+    await this.queue;
+    this.ended = true;
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * Notebooks running on TensorPool nodes: the kernel picker's entries (kernelControllers.ts), and for each
+ * notebook and node the kernel session: the node's Jupyter server and the tunnel (nodeServer.ts), the kernel
+ * started in the notebook's folder on the node (the running folder sync's, or one started after asking) or
+ * reattached (the kernel id is kept in workspace state per notebook, no token), and the runs of its cells
+ * (cellOutputs.ts): outputs, the execution count and time, `input()` through an input box, interrupt.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { clusterLabel } from '../../../model/cluster';
+import { sessionPath } from '../../../model/jupyterNode';
+import type { Prompter } from '../../../wizards/prompter';
+import type { ClustersController } from '../../clusters';
+import type { ConnectTarget } from '../../connect/onUse';
+import type { ClusterPrices } from '../../cost';
+import type { PortActions } from '../../ports/onUse';
+import type { Log } from '../../shared/log';
+import { readJupyterCommand } from '../../shared/settings';
+import type { StoredKernel, WorkspaceState } from '../../shared/storedState';
+import type { SyncStatus } from '../../sync';
+import type { SyncActions } from '../../sync/onUse';
+import { CellOutputs, type DisplayOutputs } from './cellOutputs';
+import { folderOnNode, syncFlushed } from './notebookFolder';
+import { KernelControllers, type NodeController } from './kernelControllers';
+import { askInput, KernelSession } from './kernelSession';
+import { NodeServers, NotebookServerError } from './nodeServer';
+
+export interface NotebookDeps {
+  readonly log: Log;
+  readonly prompts: () => Prompter;
+  readonly workspaceState: WorkspaceState;
+  readonly clusters: ClustersController;
+  readonly prices: ClusterPrices;
+  readonly ports: () => Promise<PortActions>;
+  readonly syncActions: () => Promise<SyncActions>;
+  readonly syncStatus: SyncStatus;
+}
+
+const keyOf = (notebook: vscode.NotebookDocument, c: NodeController) =>
+  `${notebook.uri.toString()}|${c.controller.id}`;
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class NotebookKernels implements vscode.Disposable {
+  readonly servers: NodeServers;
+  readonly controllers: KernelControllers;
+  private readonly sessions = new Map<string, Promise<KernelSession>>();
+  private readonly displays = new Map<string, DisplayOutputs>();
+  /** The cell running on each session now. */
+  private readonly running = new Map<
+    string,
+    { execution: vscode.NotebookCellExecution; abort: (why: string) => void; forwardId: string; node: number }
+  >();
+  private forwardsWatched = false;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly d: NotebookDeps) {
+    this.servers = new NodeServers({ ports: d.ports, log: d.log, command: readJupyterCommand });
+    this.controllers = new KernelControllers(d.clusters, d.prices, {
+      execute: (cells, notebook, c) => this.execute(cells, notebook, c),
+      interrupt: (notebook, c) => this.interrupt(notebook, c),
+      gone: (c, why) => this.gone(c, why),
+      preferred: (c) => vscode.workspace.notebookDocuments.filter((n) => this.ranOn(n, c.target)),
+    });
+    this.subscriptions.push(
+      this.controllers,
+      vscode.workspace.onDidOpenNotebookDocument((n) => {
+        const c = this.controllers.all().find((x) => this.ranOn(n, x.target));
+        c?.controller.updateNotebookAffinity(n, vscode.NotebookControllerAffinity.Preferred);
+      }),
+    );
+  }
+
+  private stored(notebook: vscode.NotebookDocument): StoredKernel | undefined {
+    return this.d.workspaceState.get('tensorpool.notebookKernels', {})[notebook.uri.toString()];
+  }
+
+  private ranOn(notebook: vscode.NotebookDocument, t: ConnectTarget): boolean {
+    const s = this.stored(notebook);
+    return !!s && s.clusterId === t.cluster.id && s.instanceId === t.instance.id;
+  }
+
+  private async remember(notebook: vscode.NotebookDocument, s: StoredKernel | undefined): Promise<void> {
+    const all = { ...this.d.workspaceState.get('tensorpool.notebookKernels', {}) };
+    delete all[notebook.uri.toString()];
+    if (s) all[notebook.uri.toString()] = s;
+    await this.d.workspaceState.update(
+      'tensorpool.notebookKernels',
+      Object.fromEntries(Object.entries(all).slice(-50)),
+    );
+  }
+
+  /** The kernel session of a notebook on a node: the one open, else reattached or started. */
+  async session(notebook: vscode.NotebookDocument, c: NodeController): Promise<KernelSession> {
+    const key = keyOf(notebook, c);
+    const open = await this.sessions.get(key)?.catch(() => undefined);
+    if (open && (await this.usable(open))) return open;
+    if (open) {
+      // The tunnel dropped or the kernel's connection gave up: reconnect (the same kernel, reattached).
+      this.sessions.delete(key);
+      open.dispose();
+      (await this.d.ports()).d.forwards.end(open.link.forwardId);
+      this.d.log.info(`The connection to kernel ${open.kernel.id} was lost; reconnecting.`);
+    }
+    const pending = this.sessions.get(key);
+    if (pending) return pending;
+    const t = c.target;
+    const opening = vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Window,
+        title: vscode.l10n.t('Connecting to node {0} of {1}…', t.node, clusterLabel(t.cluster)),
+      },
+      async (progress) => {
+        const link = await this.servers.ensure(t, (m) => progress.report({ message: m }));
+        const where = await folderOnNode(this.d, notebook, t);
+        const previous = this.ranOn(notebook, t) ? this.stored(notebook) : undefined;
+        const s = await KernelSession.open(link, sessionPath(where.folder, where.relative), previous);
+        await this.remember(notebook, { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record });
+        this.d.log.info(
+          `${s.reattached ? 'Reattached to' : 'Started'} kernel ${s.kernel.id} on ${t.instance.id} for ${path.basename(notebook.uri.path)} (folder ${where.folder ?? '~'}).`,
+        );
+        return s;
+      },
+    );
+    this.sessions.set(key, Promise.resolve(opening));
+    opening.then(undefined, () => this.sessions.delete(key));
+    return opening;
+  }
+
+  /** Is the session's tunnel up and its kernel connection not given up? */
+  private async usable(s: KernelSession): Promise<boolean> {
+    const forwards = (await this.d.ports()).d.forwards;
+    this.watchForwards(forwards);
+    return (
+      forwards.get(s.link.forwardId)?.state === 'up' &&
+      !s.kernel.isDisposed &&
+      s.kernel.connectionStatus !== 'disconnected' &&
+      s.kernel.status !== 'dead'
+    );
+  }
+
+  /** A tunnel that drops ends the cells running through it, saying so (a later run reconnects). */
+  private watchForwards(forwards: PortActions['d']['forwards']): void {
+    if (this.forwardsWatched) return;
+    this.forwardsWatched = true;
+    this.subscriptions.push(
+      forwards.onDidChange(() => {
+        for (const run of this.running.values()) {
+          const state = forwards.get(run.forwardId)?.state;
+          if (state === 'up' || state === 'starting') continue;
+          const why = vscode.l10n.t(
+            'The connection to node {0} was lost while this cell ran. The kernel may still be running it there; run a cell to reconnect to it, with what it holds.',
+            run.node,
+          );
+          // A tunnel ended on purpose (its cluster went, Stop Jupyter): that says why first.
+          // A dropped tunnel may mean the cluster is going: the list is asked first, so that is said instead.
+          const later = () => setTimeout(() => run.abort(why), 0);
+          if (state === 'dropped')
+            void Promise.race([this.d.clusters.refresh(), new Promise((r) => setTimeout(r, 10_000))]).then(
+              later,
+              later,
+            );
+          else later();
+        }
+      }),
+    );
+  }
+
+  private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument, c: NodeController) {
+    for (const cell of cells) if (!(await this.run(cell, notebook, c))) break;
+  }
+
+  /** Run one cell; whether it succeeded. */
+  private async run(
+    cell: vscode.NotebookCell,
+    notebook: vscode.NotebookDocument,
+    c: NodeController,
+  ): Promise<boolean> {
+    const execution = c.controller.createNotebookCellExecution(cell);
+    execution.start(Date.now());
+    await execution.clearOutput();
+    let displays = this.displays.get(notebook.uri.toString());
+    if (!displays) this.displays.set(notebook.uri.toString(), (displays = new Map() as DisplayOutputs));
+    const outputs = new CellOutputs(execution, displays);
+    const finish = async (ok: boolean) => {
+      await outputs.done();
+      execution.end(ok, Date.now());
+      return ok;
+    };
+    if (cell.document.languageId !== 'python') {
+      outputs.fail(
+        'TensorPool',
+        vscode.l10n.t('This kernel runs Python; this cell is {0}.', cell.document.languageId),
+      );
+      return finish(false);
+    }
+    let session: KernelSession;
+    try {
+      session = await this.session(notebook, c);
+      await syncFlushed(this.d.syncStatus, notebook, c.target);
+    } catch (e) {
+      outputs.fail(e instanceof NotebookServerError ? 'TensorPool' : 'Error', message(e));
+      return finish(false);
+    }
+    const key = keyOf(notebook, c);
+    let abort: (why: string) => void = () => undefined;
+    const aborted = new Promise<string>((resolve) => (abort = resolve));
+    this.running.set(key, { execution, abort, forwardId: session.link.forwardId, node: c.target.node });
+    const future = session.execute(cell.document.getText());
+    future.onIOPub = (m) => outputs.handle(m);
+    future.onStdin = (m) => askInput(this.d.prompts, session, m);
+    try {
+      const reply = await Promise.race([future.done, aborted]);
+      if (typeof reply === 'string') {
+        outputs.fail('TensorPool', reply);
+        return await finish(false);
+      }
+      execution.executionOrder = reply.content.execution_count ?? undefined;
+      return await finish(reply.content.status === 'ok');
+    } catch (e) {
+      this.d.log.warn(`A cell on ${c.target.instance.id} ended without its reply: ${message(e)}`);
+      outputs.fail(
+        'TensorPool',
+        vscode.l10n.t(
+          'The kernel stopped before this cell finished (it died, was restarted, or the connection to node {0} ended). What it printed before is above.',
+          c.target.node,
+        ),
+      );
+      return finish(false);
+    } finally {
+      if (this.running.get(key)?.execution === execution) this.running.delete(key);
+    }
+  }
+
+  private async interrupt(notebook: vscode.NotebookDocument, c: NodeController): Promise<void> {
+    const s = await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined);
+    if (!s) return;
+    this.d.log.info(`Interrupting kernel ${s.kernel.id}.`);
+    await s.interrupt();
+  }
+
+  /** The session of the active notebook (its selected TensorPool entry), for Restart and Shut Down. */
+  async activeSession(): Promise<
+    { notebook: vscode.NotebookDocument; c: NodeController; s?: KernelSession } | undefined
+  > {
+    const notebook = vscode.window.activeNotebookEditor?.notebook;
+    const c = notebook && this.controllers.selected.get(notebook);
+    if (!notebook || !c) return undefined;
+    return { notebook, c, s: await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined) };
+  }
+
+  async restart(): Promise<boolean> {
+    const a = await this.activeSession();
+    if (!a?.s) return false;
+    await a.s.restart();
+    this.d.log.info(`Restarted kernel ${a.s.kernel.id}.`);
+    return true;
+  }
+
+  async shutDown(): Promise<boolean> {
+    const a = await this.activeSession();
+    if (!a?.s) return false;
+    this.sessions.delete(keyOf(a.notebook, a.c));
+    await a.s.shutdown();
+    await this.remember(a.notebook, undefined);
+    this.d.log.info(`Shut down kernel ${a.s.kernel.id}.`);
+    return true;
+  }
+
+  /** Stop Jupyter on a node: the connections to it go first. */
+  async stopServer(t: ConnectTarget): Promise<boolean> {
+    const c = this.controllers.byNode(t.cluster.id, t.instance.id);
+    if (c) this.drop(c, vscode.l10n.t('Jupyter was stopped on node {0}', t.node));
+    return this.servers.stop(t);
+  }
+
+  private gone(c: NodeController, why: string): void {
+    this.drop(c, why);
+  }
+
+  /** Forget the sessions of an entry (the kernels run on where the server still runs). */
+  private drop(c: NodeController, why: string): void {
+    for (const [key, s] of [...this.sessions]) {
+      if (!key.endsWith(`|${c.controller.id}`)) continue;
+      this.sessions.delete(key);
+      this.running.get(key)?.abort(why);
+      void s.then((x) => x.dispose()).catch(() => undefined);
+    }
+  }
+
+  /** Tests: drop every connection and tunnel as a new extension host starts without them. */
+  async dropConnections(): Promise<void> {
+    const ports = await this.d.ports();
+    for (const [key, s] of [...this.sessions]) {
+      this.sessions.delete(key);
+      const x = await s.catch(() => undefined);
+      x?.dispose();
+      if (x) ports.d.forwards.end(x.link.forwardId);
+    }
+    this.displays.clear();
+  }
+
+  dispose(): void {
+    for (const s of this.sessions.values()) void s.then((x) => x.dispose()).catch(() => undefined);
+    this.sessions.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The Jupyter server a notebook kernel runs under on a node (src/model/jupyterNode.ts): the start script run
+ * by a real `sh` with Debian's `jupyter-server` (the token read from standard input, on no command line, in
+ * a 0600 file; the server in its own session, found again by the probe, stopped by the stop script), a
+ * missing Jupyter named, and the outputs' mime items and bounded streams (src/model/jupyterOutputs.ts).
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  gpuLabel,
+  newJupyterToken,
+  parseServerRecord,
+  parseStartAnswer,
+  probeScript,
+  sessionPath,
+  startScript,
+  stopScript,
+} from '../../src/model/jupyterNode';
+import { BoundedStream, mimeItems } from '../../src/model/jupyterOutputs';
+
+function sh(script: string, home: string, stdin = '', pathVar = '/usr/bin:/bin'): string {
+  const r = spawnSync('sh', ['-c', script], {
+    input: stdin,
+    encoding: 'utf8',
+    env: { HOME: home, PATH: pathVar },
+    timeout: 60_000,
+  });
+  return r.stdout;
+}
+
+describe('Jupyter on a node (model/jupyterNode.ts)', () => {
+  it('starts jupyter-server detached with the token from stdin, probes it, stops it', function () {
+    this.timeout(60_000);
+    if (!fs.existsSync('/usr/bin/jupyter-server')) this.skip(); // the harness installs it (test/harness/install.ts)
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-jupyter-'));
+    const token = newJupyterToken();
+    try {
+      const started = parseStartAnswer(
+        sh(startScript('jupyter-server', 30_000 + (process.pid % 20_000)), home, `${token}\n`),
+      );
+      assert.equal(started?.kind, 'started', JSON.stringify(started));
+      const server = started.kind === 'started' ? started.server : undefined;
+      assert.ok(server);
+      assert.equal(server.token, token);
+      const cmdline = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8');
+      assert.ok(!cmdline.includes(token), 'no token on the command line');
+      assert.ok(
+        !fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8').includes(token),
+        'nor in its environment',
+      );
+      const dir = path.join(home, '.tensorpool', 'jupyter');
+      assert.equal(fs.statSync(path.join(dir, 'config.json')).mode & 0o777, 0o600);
+      const stat = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      assert.equal(Number(stat[3]), server.pid, 'its own session (setsid)');
+      assert.deepEqual(parseServerRecord(sh(probeScript(), home)), server, 'the probe finds it again');
+      assert.match(sh(stopScript(), home), /tp-jupyter-stopped/);
+      assert.equal(sh(probeScript(), home), '', 'nothing runs after the stop');
+    } finally {
+      sh(stopScript(), home);
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('names a Jupyter that is not installed', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-jupyter-'));
+    try {
+      assert.deepEqual(parseStartAnswer(sh(startScript('no-such-jupyter --x', 20_000), home, 'tok\n')), {
+        kind: 'missing',
+      });
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the start answer, the GPU label and the session path', () => {
+    assert.equal(parseStartAnswer('noise'), undefined);
+    assert.deepEqual(parseStartAnswer('tp-jupyter-failed\nTraceback: boom'), {
+      kind: 'failed',
+      log: 'Traceback: boom',
+    });
+    assert.equal(parseServerRecord('{"port": 0, "pid": 1}'), undefined);
+    assert.equal(gpuLabel('8xH100'), '8×H100');
+    assert.equal(gpuLabel('1xB200'), '1×B200');
+    assert.equal(gpuLabel('cpu-small'), 'cpu-small');
+    assert.equal(sessionPath('proj', 'sub\\nb.ipynb'), 'proj/sub/nb.ipynb');
+    assert.equal(sessionPath(undefined, 'nb.ipynb'), 'nb.ipynb');
+    assert.match(newJupyterToken(), /^[0-9a-f]{48}$/);
+  });
+});
+
+describe('Jupyter outputs (model/jupyterOutputs.ts)', () => {
+  it('orders a mime bundle richest first and decodes images', () => {
+    const items = mimeItems({
+      'text/plain': '<Figure>',
+      'image/png': 'iVBORw0KGgo=\n',
+      'application/json': { a: 1 },
+    });
+    assert.deepEqual(
+      items.map((i) => i.mime),
+      ['application/json', 'image/png', 'text/plain'],
+    );
+    assert.deepEqual([...items[1].data.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    assert.equal(new TextDecoder().decode(items[0].data), '{"a":1}');
+    assert.equal(new TextDecoder().decode(items[2].data), '<Figure>');
+  });
+
+  it('bounds a stream at a line end and says how much was cut', () => {
+    const s = new BoundedStream(20);
+    assert.equal(s.append('line one\n'), true);
+    s.append('line two\nline three\n');
+    s.append('more\n');
+    assert.equal(
+      s.text((n) => `cut ${n}`),
+      'line one\nline two\ncut 16\n',
+    );
+    assert.equal(s.cut, 16);
+  });
+});
