@@ -38,14 +38,29 @@ function item(mime: string, value: unknown): MimeItem {
   return { mime, data: utf8.encode(text(value)) };
 }
 
-/** The items of a mime bundle (`data` of execute_result, display_data, update_display_data). */
-export function mimeItems(data: Readonly<Record<string, unknown>>): MimeItem[] {
+/** The largest item of a mime bundle shown (bytes); a larger one is left out and that is said. */
+const ITEM_LIMIT = 5_000_000;
+
+/**
+ * The items of a mime bundle (`data` of execute_result, display_data, update_display_data). An item over
+ * `limit` bytes is left out; then a text/plain item saying so (`tooBig(mime, bytes)`) comes first.
+ */
+export function mimeItems(
+  data: Readonly<Record<string, unknown>>,
+  tooBig: (mime: string, bytes: number) => string,
+  limit = ITEM_LIMIT,
+): MimeItem[] {
   const mimes = Object.keys(data);
   const rank = (m: string) => {
     const i = ORDER.indexOf(m);
     return i < 0 ? ORDER.length - 0.5 : i;
   };
-  return mimes.sort((a, b) => rank(a) - rank(b)).map((m) => item(m, data[m]));
+  const all = mimes.sort((a, b) => rank(a) - rank(b)).map((m) => item(m, data[m]));
+  const big = all.filter((i) => i.data.byteLength > limit);
+  if (!big.length) return all;
+  const note = big.map((i) => tooBig(i.mime, i.data.byteLength)).join('\n');
+  const kept = all.filter((i) => i.data.byteLength <= limit && i.mime !== 'text/plain');
+  return [{ mime: 'text/plain', data: utf8.encode(note) }, ...kept];
 }
 
 /** How much of a stream one cell keeps (characters); the rest is cut and the cut is said. */

@@ -101,10 +101,28 @@ export const GPU_FAULT_KINDS = {
 
 export type GpuFaultKind = keyof typeof GPU_FAULT_KINDS;
 
+/** Notebooks on a real node's Jupyter server (host/notebookFaults.test.ts). */
+export const NOTEBOOK_FAULT_KINDS = {
+  'nb-jupyter-missing': 'notebooks: Jupyter not on the node’s PATH, or installed but not runnable',
+  'nb-login-refused': 'notebooks: the node refuses the login (none of the user’s keys)',
+  'nb-port-taken': 'notebooks: the port the server would use is taken on the node',
+  'nb-wrong-token': 'notebooks: the server refuses the token (403)',
+  'nb-html-page': 'notebooks: an HTML error page where the server should be',
+  'nb-hung-port': 'notebooks: a port that accepts and never answers (bounded wait, cancellable)',
+  'nb-kernel-died': 'notebooks: the kernel killed mid-cell (os.kill(os.getpid(), 9))',
+  'nb-million-lines': 'notebooks: a cell printing 1,000,000 lines',
+  'nb-50mb-output': 'notebooks: a 50 MB output (a stream and a result)',
+  'nb-hostile-html': 'notebooks: HTML and JavaScript outputs from the kernel',
+  'nb-other-language': 'notebooks: cells in another language (R, Julia)',
+} as const;
+
+export type NotebookFaultKind = keyof typeof NOTEBOOK_FAULT_KINDS;
+
 export const FAULT_KIND_IDS: string[] = [
   ...Object.keys(FAULT_KINDS),
   ...Object.keys(OPERATION_FAULT_KINDS),
   ...Object.keys(GPU_FAULT_KINDS),
+  ...Object.keys(NOTEBOOK_FAULT_KINDS),
 ];
 export const faultSubject = (k: string): string => `fault:${k}`;
 

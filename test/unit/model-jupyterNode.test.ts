@@ -93,11 +93,14 @@ describe('Jupyter on a node (model/jupyterNode.ts)', () => {
 
 describe('Jupyter outputs (model/jupyterOutputs.ts)', () => {
   it('orders a mime bundle richest first and decodes images', () => {
-    const items = mimeItems({
-      'text/plain': '<Figure>',
-      'image/png': 'iVBORw0KGgo=\n',
-      'application/json': { a: 1 },
-    });
+    const items = mimeItems(
+      {
+        'text/plain': '<Figure>',
+        'image/png': 'iVBORw0KGgo=\n',
+        'application/json': { a: 1 },
+      },
+      () => 'cut',
+    );
     assert.deepEqual(
       items.map((i) => i.mime),
       ['application/json', 'image/png', 'text/plain'],
@@ -105,6 +108,23 @@ describe('Jupyter outputs (model/jupyterOutputs.ts)', () => {
     assert.deepEqual([...items[1].data.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
     assert.equal(new TextDecoder().decode(items[0].data), '{"a":1}');
     assert.equal(new TextDecoder().decode(items[2].data), '<Figure>');
+  });
+
+  it('leaves out an item over the limit and says so first, keeping the small ones', () => {
+    const items = mimeItems(
+      { 'text/plain': 'x'.repeat(50), 'text/html': '<b>small</b>' },
+      (mime, bytes) => `${mime} ${bytes} cut`,
+      20,
+    );
+    assert.deepEqual(
+      items.map((i) => [i.mime, new TextDecoder().decode(i.data)]),
+      [
+        ['text/plain', 'text/plain 50 cut'],
+        ['text/html', '<b>small</b>'],
+      ],
+    );
+    const whole = mimeItems({ 'text/plain': 'x'.repeat(20) }, () => 'cut', 20);
+    assert.equal(new TextDecoder().decode(whole[0].data), 'x'.repeat(20));
   });
 
   it('bounds a stream at a line end and says how much was cut', () => {

@@ -17,7 +17,13 @@ export type DisplayOutputs = Map<string, { output: vscode.NotebookCellOutput; ow
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function items(data: Readonly<Record<string, unknown>>): vscode.NotebookCellOutputItem[] {
-  return mimeItems(data).map((i) => new vscode.NotebookCellOutputItem(i.data, i.mime));
+  const tooBig = (mime: string, bytes: number) =>
+    vscode.l10n.t(
+      'This {0} output is {1} MB, more than a notebook cell shows: it was cut and is not shown.',
+      mime,
+      (bytes / 1e6).toFixed(1),
+    );
+  return mimeItems(data, tooBig).map((i) => new vscode.NotebookCellOutputItem(i.data, i.mime));
 }
 
 export class CellOutputs {

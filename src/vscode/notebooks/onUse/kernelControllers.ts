@@ -92,7 +92,12 @@ export class KernelControllers implements vscode.Disposable {
 
   private create(id: string, target: ConnectTarget): NodeController {
     const controller = vscode.notebooks.createNotebookController(id, NOTEBOOK_TYPE, id);
+    // Python first (new cells get it); every other language too, so a cell in one is refused with a message
+    // (execute) rather than skipped without a word.
     controller.supportedLanguages = ['python'];
+    void vscode.languages.getLanguages().then((all) => {
+      controller.supportedLanguages = ['python', ...all.filter((l) => l !== 'python')];
+    });
     controller.supportsExecutionOrder = true;
     const c: NodeController = { controller, target };
     controller.executeHandler = (cells, notebook) => this.handlers.execute(cells, notebook, c);

@@ -15,7 +15,7 @@ import {
 import * as vscode from 'vscode';
 import WebSocket from 'ws';
 import type { Prompter } from '../../../wizards/prompter';
-import type { ServerLink } from './nodeServer';
+import { NotebookServerError, type ServerLink } from './nodeServer';
 
 /** A WebSocket class whose connections carry the token as a header. */
 function authWebSocket(token: string): unknown {
@@ -26,7 +26,16 @@ function authWebSocket(token: string): unknown {
   };
 }
 
-function serverSettings(link: ServerLink): ServerConnection.ISettings {
+/** How long one REST request to the server may take (a hung port ends here, said as such). */
+const REQUEST_MS = 30_000;
+
+/** Why the last request of a session's settings was aborted (the client library keeps only a message). */
+interface Guard {
+  readonly signal?: AbortSignal;
+  aborted?: 'timeout' | 'cancelled';
+}
+
+function serverSettings(link: ServerLink, guard: Guard = {}): ServerConnection.ISettings {
   const base = `http://127.0.0.1:${link.local}/`;
   return ServerConnection.makeSettings({
     baseUrl: base,
@@ -34,7 +43,17 @@ function serverSettings(link: ServerLink): ServerConnection.ISettings {
     token: link.server.token,
     appendToken: false,
     init: {},
-    fetch: (...a: Parameters<typeof fetch>) => fetch(...a),
+    fetch: async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const timeout = AbortSignal.timeout(REQUEST_MS);
+      const signal = guard.signal ? AbortSignal.any([guard.signal, timeout]) : timeout;
+      try {
+        return await fetch(input, { ...init, signal });
+      } catch (e) {
+        if (guard.signal?.aborted) guard.aborted = 'cancelled';
+        else if (timeout.aborted) guard.aborted = 'timeout';
+        throw e;
+      }
+    },
     Request,
     Headers,
     WebSocket: authWebSocket(link.server.token) as typeof globalThis.WebSocket,
@@ -65,12 +84,26 @@ export class KernelSession {
     link: ServerLink,
     path: string,
     previous: KernelRecord | undefined,
+    signal?: AbortSignal,
   ): Promise<KernelSession> {
-    const settings = serverSettings(link);
+    const guard: Guard = { signal };
+    try {
+      return await KernelSession.attach(link, path, previous, serverSettings(link, guard));
+    } catch (e) {
+      throw serverFailure(e, link, guard);
+    }
+  }
+
+  private static async attach(
+    link: ServerLink,
+    path: string,
+    previous: KernelRecord | undefined,
+    settings: ServerConnection.ISettings,
+  ): Promise<KernelSession> {
     if (previous) {
-      const model = await KernelAPI.getKernelModel(previous.kernelId, settings).catch(() => undefined);
+      const model = await KernelAPI.getKernelModel(previous.kernelId, settings).catch(answered(undefined));
       if (model) {
-        const sessions = await SessionAPI.listRunning(settings).catch(() => []);
+        const sessions = await SessionAPI.listRunning(settings).catch(answered([]));
         const session = sessions.find((s) => s.kernel?.id === model.id);
         return new KernelSession(link, settings, connect(model, settings), session?.id, true);
       }
@@ -142,4 +175,70 @@ export async function askInput(
     m.header as KernelMessage.IInputReplyMsg['parent_header'],
   );
   if (answer.kind !== 'value') await session.interrupt().catch(() => undefined);
+}
+
+/** A fallback for an error the server answered with; anything else (no answer, a timeout) goes on. */
+function answered<T>(fallback: T): (e: unknown) => T {
+  return (e) => {
+    if (e instanceof ServerConnection.ResponseError) return fallback;
+    throw e;
+  };
+}
+
+/** What went wrong talking to the server, said without anything it sent that could hold a secret. */
+function serverFailure(e: unknown, link: ServerLink, guard: Guard): Error {
+  if (e instanceof NotebookServerError) return e;
+  const node = link.target.node;
+  if (guard.aborted === 'cancelled')
+    return new NotebookServerError('cancelled', vscode.l10n.t('Connecting to node {0} was cancelled.', node));
+  if (guard.aborted === 'timeout')
+    return new NotebookServerError(
+      'timeout',
+      vscode.l10n.t(
+        'Jupyter on node {0} did not answer within {1} seconds. Run the cell again; if it still hangs, use TensorPool: Stop Jupyter on Node and run again to start a fresh server.',
+        node,
+        REQUEST_MS / 1000,
+      ),
+    );
+  const response = e instanceof ServerConnection.ResponseError ? e.response : undefined;
+  const status = response?.status;
+  if (status === 401 || status === 403)
+    return new NotebookServerError(
+      'auth',
+      vscode.l10n.t(
+        'Jupyter on node {0} refused the token TensorPool holds for it (HTTP {1}): it is not the server TensorPool started. Use TensorPool: Stop Jupyter on Node, then run the cell again to start a fresh one.',
+        node,
+        status,
+      ),
+    );
+  const html = /html/i.test(response?.headers.get('content-type') ?? '');
+  if (
+    html ||
+    e instanceof SyntaxError ||
+    (response && !/json/i.test(response.headers.get('content-type') ?? ''))
+  )
+    return new NotebookServerError(
+      'notJupyter',
+      vscode.l10n.t(
+        'What answers on the Jupyter port of node {0} is not a Jupyter server ({1}). Use TensorPool: Stop Jupyter on Node, then run the cell again to start a fresh one.',
+        node,
+        status
+          ? vscode.l10n.t('HTTP {0}{1}', status, html ? vscode.l10n.t(' with an HTML page') : '')
+          : vscode.l10n.t('an answer that is not JSON'),
+      ),
+    );
+  if (e instanceof ServerConnection.NetworkError)
+    return new NotebookServerError(
+      'tunnel',
+      vscode.l10n.t('The connection to Jupyter on node {0} failed: {1}', node, e.message),
+    );
+  return new NotebookServerError(
+    'serverFailed',
+    vscode.l10n.t(
+      'Jupyter on node {0} could not start the kernel{1}: {2}',
+      node,
+      status ? ` (HTTP ${status})` : '',
+      (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300),
+    ),
+  );
 }

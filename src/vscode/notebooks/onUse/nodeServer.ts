@@ -27,7 +27,16 @@ import type { Log } from '../../shared/log';
 /** Why a kernel could not be reached: said to the user in `message`; `kind` for tests and later handling. */
 export class NotebookServerError extends Error {
   constructor(
-    readonly kind: 'login' | 'jupyterMissing' | 'serverFailed' | 'tunnel' | 'gone',
+    readonly kind:
+      | 'login'
+      | 'jupyterMissing'
+      | 'serverFailed'
+      | 'tunnel'
+      | 'gone'
+      | 'auth'
+      | 'notJupyter'
+      | 'timeout'
+      | 'cancelled',
     message: string,
   ) {
     super(message);
@@ -126,11 +135,13 @@ export class NodeServers {
     if (r.code === 255 || r.code === -1) throw await this.loginFailed(t, ssh, r.stderr);
     const answer = parseStartAnswer(r.stdout);
     const node = clusterLabel(t.cluster);
-    if (answer?.kind === 'missing')
+    // Jupyter found but not runnable as installed (a module missing): said as missing too.
+    const broken = answer?.kind === 'failed' && /No module named|ModuleNotFoundError/.test(answer.log);
+    if (answer?.kind === 'missing' || broken)
       throw new NotebookServerError(
         'jupyterMissing',
         vscode.l10n.t(
-          'Jupyter is not installed on node {0} of {1} (`{2}` is not on its PATH). Install it there, for example with `sudo apt-get install jupyter-server python3-ipykernel` or `pip install jupyter-server ipykernel`, or set tensorpool.notebooks.jupyterCommand; then run the cell again.',
+          'Jupyter is not installed on node {0} of {1} (`{2}` is not on its PATH or does not run), and TensorPool installs nothing there without you. Install it on the node: on Debian or Ubuntu `sudo apt-get install python3-jupyter-server python3-ipykernel`, elsewhere `pip install jupyter-server ipykernel`; or run on a container image that has both (for example quay.io/jupyter/base-notebook), or set tensorpool.notebooks.jupyterCommand to the command that starts it. Then run the cell again.',
           t.node,
           node,
           command.trim().split(/\s+/)[0] ?? command,
@@ -193,16 +204,26 @@ export class NodeServers {
 
   private async loginFailed(t: ConnectTarget, ssh: NodeSsh, stderr: string): Promise<NotebookServerError> {
     const ports = await this.d.ports();
-    const why = await ports.failures.explain(t, buildSshArgv(ssh));
+    // The check says what it found in a notice of its own (a refused key offers Add SSH Key there).
+    const kind = await ports.failures.explain(t, buildSshArgv(ssh));
+    const node = clusterLabel(t.cluster);
+    if (kind === 'denied')
+      return new NotebookServerError(
+        'login',
+        vscode.l10n.t(
+          'Node {0} of {1} accepted none of your SSH keys, so the notebook cannot reach it. Add one of your public keys with TensorPool: Add SSH Key…, or pick a node created with your key.',
+          t.node,
+          node,
+        ),
+      );
     return new NotebookServerError(
       'login',
-      why ??
-        vscode.l10n.t(
-          'Could not log in to node {0} of {1}: {2}',
-          t.node,
-          clusterLabel(t.cluster),
-          this.d.log.secrets.redact(stderr.trim().split('\n').pop() ?? ''),
-        ),
+      vscode.l10n.t(
+        'Could not log in to node {0} of {1}: {2}',
+        t.node,
+        node,
+        this.d.log.secrets.redact(stderr.trim().split('\n').pop() ?? ''),
+      ),
     );
   }
 }

@@ -24,6 +24,7 @@ import { folderOnNode, syncFlushed } from './notebookFolder';
 import { KernelControllers, type NodeController } from './kernelControllers';
 import { askInput, KernelSession } from './kernelSession';
 import { NodeServers, NotebookServerError } from './nodeServer';
+import { notices } from '../../shared/notices';
 
 export interface NotebookDeps {
   readonly log: Log;
@@ -51,6 +52,8 @@ export class NotebookKernels implements vscode.Disposable {
     string,
     { execution: vscode.NotebookCellExecution; abort: (why: string) => void; forwardId: string; node: number }
   >();
+  /** Sessions being opened: the stop button cancels them. */
+  private readonly openings = new Map<string, AbortController>();
   private forwardsWatched = false;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -105,6 +108,8 @@ export class NotebookKernels implements vscode.Disposable {
     const pending = this.sessions.get(key);
     if (pending) return pending;
     const t = c.target;
+    const cancel = new AbortController();
+    this.openings.set(key, cancel);
     const opening = vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Window,
@@ -114,7 +119,12 @@ export class NotebookKernels implements vscode.Disposable {
         const link = await this.servers.ensure(t, (m) => progress.report({ message: m }));
         const where = await folderOnNode(this.d, notebook, t);
         const previous = this.ranOn(notebook, t) ? this.stored(notebook) : undefined;
-        const s = await KernelSession.open(link, sessionPath(where.folder, where.relative), previous);
+        const s = await KernelSession.open(
+          link,
+          sessionPath(where.folder, where.relative),
+          previous,
+          cancel.signal,
+        );
         await this.remember(notebook, { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record });
         this.d.log.info(
           `${s.reattached ? 'Reattached to' : 'Started'} kernel ${s.kernel.id} on ${t.instance.id} for ${path.basename(notebook.uri.path)} (folder ${where.folder ?? '~'}).`,
@@ -123,7 +133,13 @@ export class NotebookKernels implements vscode.Disposable {
       },
     );
     this.sessions.set(key, Promise.resolve(opening));
-    opening.then(undefined, () => this.sessions.delete(key));
+    opening.then(
+      () => this.openings.delete(key),
+      () => {
+        this.openings.delete(key);
+        this.sessions.delete(key);
+      },
+    );
     return opening;
   }
 
@@ -206,11 +222,32 @@ export class NotebookKernels implements vscode.Disposable {
     let abort: (why: string) => void = () => undefined;
     const aborted = new Promise<string>((resolve) => (abort = resolve));
     this.running.set(key, { execution, abort, forwardId: session.link.forwardId, node: c.target.node });
+    // A kernel that dies mid-cell: Jupyter restarts it (autorestarting) or gives up (dead).
+    let died = false;
+    const onStatus = (_: unknown, status: string) => {
+      if (status !== 'autorestarting' && status !== 'dead') return;
+      died = true;
+      // The reply may never come: end the run now (a tick later, so what the kernel printed is in).
+      setTimeout(() => abort(''), 1000);
+    };
+    session.kernel.statusChanged.connect(onStatus);
+    const diedFail = async () => {
+      outputs.fail(
+        'TensorPool',
+        vscode.l10n.t(
+          'The kernel died while this cell ran (on node {0}): its variables are gone. What it printed before is above. Restart the kernel to start clean.',
+          c.target.node,
+        ),
+      );
+      this.offerRestart(notebook, c);
+      return finish(false);
+    };
     const future = session.execute(cell.document.getText());
     future.onIOPub = (m) => outputs.handle(m);
     future.onStdin = (m) => askInput(this.d.prompts, session, m);
     try {
       const reply = await Promise.race([future.done, aborted]);
+      if (typeof reply === 'string' && died) return await diedFail();
       if (typeof reply === 'string') {
         outputs.fail('TensorPool', reply);
         return await finish(false);
@@ -219,6 +256,8 @@ export class NotebookKernels implements vscode.Disposable {
       return await finish(reply.content.status === 'ok');
     } catch (e) {
       this.d.log.warn(`A cell on ${c.target.instance.id} ended without its reply: ${message(e)}`);
+      if (died || session.kernel.status === 'dead' || session.kernel.status === 'autorestarting')
+        return await diedFail();
       outputs.fail(
         'TensorPool',
         vscode.l10n.t(
@@ -228,11 +267,33 @@ export class NotebookKernels implements vscode.Disposable {
       );
       return finish(false);
     } finally {
+      session.kernel.statusChanged.disconnect(onStatus);
       if (this.running.get(key)?.execution === execution) this.running.delete(key);
     }
   }
 
+  /** Say that a notebook's kernel died, with Restart Kernel. */
+  private offerRestart(notebook: vscode.NotebookDocument, c: NodeController): void {
+    const restart = vscode.l10n.t('Restart Kernel');
+    void notices
+      .showErrorMessage(
+        vscode.l10n.t(
+          'The kernel of {0} on node {1} died while a cell ran.',
+          path.basename(notebook.uri.path),
+          c.target.node,
+        ),
+        restart,
+      )
+      .then(async (answer) => {
+        if (answer !== restart) return;
+        const s = await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined);
+        await s?.restart();
+      });
+  }
+
   private async interrupt(notebook: vscode.NotebookDocument, c: NodeController): Promise<void> {
+    const opening = this.openings.get(keyOf(notebook, c));
+    if (opening) return opening.abort();
     const s = await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined);
     if (!s) return;
     this.d.log.info(`Interrupting kernel ${s.kernel.id}.`);
