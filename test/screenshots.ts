@@ -23,6 +23,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'port-forward.png': '81-ports-forward-row',
   'gpu-nodes.png': '90-gpu-node-rows',
   'gpu-monitor.png': '91-gpu-monitor',
+  'notebook.png': '95-notebook-plot',
 };
 
 function main(): void {

@@ -77,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): TensorPoolExtensionA
     ports: async () => (await actions()).ports,
     syncActions: async () => (await actions()).sync,
     syncStatus: sync,
+    gpu: { sampler: clusters.gpuSampler, targets: clusters.gpu.targets },
   });
   // Clusters gone from a complete list (destroyed elsewhere): their ssh host entries go (connect.ts).
   clusters.controller.onGone = (ids) =>

@@ -40,6 +40,9 @@ export class KernelControllers implements vscode.Disposable {
   private readonly byId = new Map<string, NodeController>();
   /** The notebooks each entry is selected for. */
   readonly selected = new Map<vscode.NotebookDocument, NodeController>();
+  private readonly selectedChange = new vscode.EventEmitter<void>();
+  /** `selected` changed (the notebooks' status bar item follows it: notebookStatusBar.ts). */
+  readonly onDidChangeSelected = this.selectedChange.event;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -105,6 +108,7 @@ export class KernelControllers implements vscode.Disposable {
     controller.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
       if (selected) this.selected.set(notebook, c);
       else if (this.selected.get(notebook) === c) this.selected.delete(notebook);
+      this.selectedChange.fire();
     });
     this.byId.set(id, c);
     for (const n of this.handlers.preferred(c))
@@ -135,6 +139,7 @@ export class KernelControllers implements vscode.Disposable {
     this.byId.delete(id);
     const attached = [...this.selected].filter(([, x]) => x === c).map(([n]) => n);
     for (const n of attached) this.selected.delete(n);
+    if (attached.length) this.selectedChange.fire();
     this.handlers.gone(c, why);
     c.controller.dispose();
     if (attached.length)
@@ -150,6 +155,7 @@ export class KernelControllers implements vscode.Disposable {
 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
+    this.selectedChange.dispose();
     for (const c of this.byId.values()) c.controller.dispose();
     this.byId.clear();
   }

@@ -6,13 +6,26 @@
 import * as vscode from 'vscode';
 import { clusterLabel } from '../../../model/cluster';
 import { notices } from '../../shared/notices';
-import { NotebookKernels, type NotebookDeps } from './notebookKernels';
+import { NotebookKernels, type NotebookDeps as KernelDeps } from './notebookKernels';
+import { NotebookStatusBar, type NotebookGpuDeps } from './notebookStatusBar';
 
-export type { NotebookDeps } from './notebookKernels';
+export type NotebookDeps = KernelDeps & {
+  /** The GPU telemetry, for the status bar item of the node a visible notebook runs on. */
+  readonly gpu: NotebookGpuDeps;
+};
 
 export class Notebooks extends NotebookKernels {
+  /** The GPUs of the node a visible notebook runs on (notebookStatusBar.ts). */
+  readonly statusBar: NotebookStatusBar;
+
   constructor(private readonly deps: NotebookDeps) {
     super(deps);
+    this.statusBar = new NotebookStatusBar(this.controllers, deps.gpu, deps.prices);
+  }
+
+  override dispose(): void {
+    this.statusBar.dispose();
+    super.dispose();
   }
 
   private noKernel(): void {
