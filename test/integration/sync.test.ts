@@ -1,15 +1,16 @@
 // Sync Folder to Node against the engine's real nodes (OpenSSH sshd, rsync over the extension's own ssh):
 // after the first sync and after edits, creations, renames and deletions, every file's sha256 is equal on
 // both sides (ignored files absent on the node, a link out of the folder not copied); files made on the node
-// survive; a path outside the home is refused before anything runs; a node that goes down fails the sync
-// with a clear sentence and a Retry brings it back once it is up. The folder's name has shell characters.
+// survive; Pull from Node brings back the files ticked; a path outside the home is refused before anything
+// runs; a node that goes down fails the sync with a clear sentence and a Retry brings it back once it is up.
+// The folder's name has shell characters.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
-import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { ACCEPT, ESCAPE, ScriptedPrompter, ticks } from '../fixtures/scriptedPrompter';
 import { accountIs, control, signIn } from './control';
 import { until, useJobKit } from './jobKit';
 import { processesIn, removeCluster, writeFiles } from './realCluster';
@@ -200,33 +201,29 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.equal(kit.ext.testing.sync.watching(), true);
   });
 
-  test('Pull from Node: lists what is new or changed there, never overwrites a file here without asking', async () => {
+  test('Pull from Node: lists what is new or changed there (several can be ticked); a file changed only there comes back unasked', async () => {
     await kit.ext.testing.sync.flushed();
     writeFiles(remoteDir, {
       'results/out.txt': 'made by a job\n',
       'train.py': 'print("edited on the node")\n',
     });
     const local = fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8');
-    let p = new ScriptedPrompter(['All 3 files', 'Only New Files']);
+    let p = new ScriptedPrompter([ticks('made-on-node.txt', 'results/out.txt')]);
     kit.ext.setPrompter(p);
     const first = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
       'tensorpool.pullFromNode',
     );
     assert.deepEqual(first?.files?.sort(), ['made-on-node.txt', 'results/out.txt'], JSON.stringify(first));
-    const listed = p.shown[0]?.items ?? [];
-    assert.ok(
-      listed.some((i) => /^train\.py$/.test(i)),
-      JSON.stringify(listed),
-    );
-    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), local, 'not overwritten');
+    assert.deepEqual(p.shown[0]?.items?.sort(), ['made-on-node.txt', 'results/out.txt', 'train.py']);
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), local, 'not ticked: not pulled');
     assert.equal(fs.readFileSync(path.join(kit.folder, 'results/out.txt'), 'utf8'), 'made by a job\n');
-    p = new ScriptedPrompter(['train.py', 'Overwrite']);
+    p = new ScriptedPrompter([ACCEPT]);
     kit.ext.setPrompter(p);
     const second = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
       'tensorpool.pullFromNode',
     );
     assert.deepEqual(second?.files, ['train.py']);
-    assert.equal(p.shown[1]?.kind, 'confirm', 'asked before overwriting');
+    assert.equal(p.shown.length, 1, 'changed only on the node: no question');
     assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), 'print("edited on the node")\n');
     await kit.ext.testing.sync.flushed();
   });

@@ -88,6 +88,8 @@ export function testSurface(p: SurfaceParts): TensorPoolExtensionApi {
         text: () => p.sync.text,
         watching: () => p.sync.running?.watching,
         flushed: () => p.sync.running?.flushed() ?? Promise.resolve(),
+        conflicts: () => p.sync.running?.conflicts,
+        cancel: () => p.sync.running?.cancel(),
       },
       gpu: {
         sampler: clusters.gpuSampler,
