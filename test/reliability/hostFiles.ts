@@ -5,7 +5,16 @@
 // then the unhandled-rejection check.
 
 const GROUPS: readonly (readonly string[])[] = [
-  ['badInput', 'faults', 'duplicates', 'volumeDuplicates', 'network', 'proxyAuthorization', 'gpuFaults'],
+  [
+    'badInput',
+    'faults',
+    'duplicates',
+    'volumeDuplicates',
+    'network',
+    'proxyAuthorization',
+    'gpuFaults',
+    'syncNodeFaults',
+  ],
   [
     'operationFaults',
     'sshCommand',

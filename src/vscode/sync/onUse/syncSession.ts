@@ -180,7 +180,8 @@ export class SyncSession implements RunningSync {
     if (this.watching || this.stopped) return;
     this.watcher = watchFolder(this.folder, this.filter, (rel) => {
       this.queue.add(rel);
-      this.schedule();
+      // Before the folder is there whole (a first sync failed), changes wait for the Retry's whole sync.
+      if (!this.lastFailed?.whole || !this.d.sent.empty) this.schedule();
     });
   }
 
@@ -288,11 +289,9 @@ export class SyncSession implements RunningSync {
     } else {
       this.lastFailed = batch;
       const cancelled = running.signal.aborted;
-      if (first) {
-        // The folder is not there whole: nothing is sent piecemeal until a whole sync (Retry) succeeds.
-        this.stopWatch();
-        this.queue.take();
-      }
+      // The folder is not there whole: nothing is sent piecemeal until a whole sync (Retry) succeeds (the
+      // watch goes on: a watcher disposed and made again at once can miss what follows).
+      if (first) this.queue.take();
       this.d.log.warn(
         `Sync of ${this.folder} to ${this.label} ${cancelled ? 'cancelled' : `failed: ${result.why}`}`,
       );
