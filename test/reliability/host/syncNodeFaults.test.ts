@@ -3,9 +3,10 @@
 // disk full (simulated: the node's rsync answers with rsync's own words for ENOSPC and ends), files that
 // vanish or change during the first sync (exit 24 is no failure; which files is said), permission denied on
 // either side (a file here nobody may read; a read-only folder on the node owned by another user: as root,
-// the rsync on that side runs without the capabilities that let root read, write or chmod anything), the node's sessions
-// dropped in the middle of a large first sync (it stops, says so, Retry resends it whole), Cancel of a first
-// sync (no rsync left here or on the node, the status bar says cancelled, no cut-off file under its name),
+// the rsync on that side runs without the capabilities that let root read, write or chmod anything), the
+// node's sessions dropped in the middle of a large first sync (it stops, says so, Retry resends it whole),
+// Cancel of a first sync (no rsync left here or on the node, the status bar says cancelled, no cut-off file
+// under its name),
 // and the cluster destroyed during one (the sync stops). Each fault ends with a clear sentence; nothing is lost.
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
