@@ -120,6 +120,7 @@ function describe(kind: PullKind): string {
 }
 
 function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
