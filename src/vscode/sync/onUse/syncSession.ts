@@ -131,6 +131,8 @@ export class SyncSession implements RunningSync {
     );
     if (this.shown) this.show(this.shown);
     this.schedule();
+    // Files that became conflicts while the question was open: asked next (all asked were decided).
+    if (this.held.size > 0) void this.resolveConflicts();
   }
 
   toggleWatch(): void {
