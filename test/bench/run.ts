@@ -28,6 +28,8 @@
 //   env TENSORPOOL_BENCH_ONLY=gpu: the production build, the launches the host needs (shorten them with
 //   TENSORPOOL_BENCH_LAUNCHES=2 TENSORPOOL_BENCH_TREE_LAUNCHES=1), then the GPU rows only (./gpuRows.ts);
 //   the figures go to test-results/bench-gpu.json.
+//   env TENSORPOOL_BENCH_ONLY=sync: the same, then the folder-sync rows only (./syncRows.ts); the figures go
+//   to test-results/bench-sync.json.
 //
 // What runs where:
 //   1. `vsce package --no-dependencies` (which builds dist/ for production, minified, as shipped): VSIX
@@ -41,11 +43,11 @@
 //      over several launches of the window; the time to first tree on 5 more launches that open with the
 //      view showing (./firstTreeRows.ts); the tree with 1,000 clusters; a job printing 100,000 lines
 //      followed into its terminal (event-loop delay, heap); the engine's request log.
-//      The first version also runs the real jobs and the GPU telemetry, sits 30 s (60 s of the refresh
-//      schedule) with all five sections hidden (the object-storage step runs meanwhile, ./s3DuringIdle.ts),
-//      then runs the soak (./soakRows.ts, about 1 minute); the versions run one after the other, so no launch
-//      being timed shares the machine with another code-server. What runs on one version only, and why:
-//      notes/performance.md.
+//      The first version also runs the real jobs, the folder sync (./syncRows.ts) and the GPU telemetry, sits
+//      30 s (60 s of the refresh schedule) with all five sections hidden (the object-storage step runs
+//      meanwhile, ./s3DuringIdle.ts), then runs the soak (./soakRows.ts, about 1 minute); the versions run
+//      one after the other, so no launch being timed shares the machine with another code-server. What runs
+//      on one version only, and why: notes/performance.md.
 // At the end dist/ is rebuilt for development (what `npm run build` leaves).
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -70,7 +72,7 @@ import { nodeBenchmarks } from './nodeRows';
 import { isProduction, vsixAndBundle } from './packaging';
 import { runProcess } from './processes';
 import { hostRows, type HostBench } from './hostRows';
-import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_NODE, ONLY_S3 } from './only';
+import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_NODE, ONLY_S3, ONLY_SYNC } from './only';
 import { VSIX_LIMIT_KB } from './vsixParts';
 
 /** Costs injected to show the gates can fail (./inject.ts; `--inject all` or the environment): then nothing
@@ -149,7 +151,7 @@ async function hostBenchmarks(
   // activation figures of the later version depend on the overlap (loads of 36-114 ms for a 77 KB bundle).
   // A version whose gating rows fail is measured once more (a whole second host run) before the run fails;
   // when only soak rows failed, a short host run measures the soak alone (about a minute instead of four).
-  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU;
+  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU && !ONLY_SYNC;
   await table.measure(
     () => runOne(first, idle),
     async (broken) => {
@@ -239,7 +241,7 @@ runSuite(
       );
     }
     try {
-      if (ONLY_JOB_LOG || ONLY_FIRST_TREE || ONLY_GPU) {
+      if (ONLY_JOB_LOG || ONLY_FIRST_TREE || ONLY_GPU || ONLY_SYNC) {
         await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets, refs));
         // The other steps did not run: their rows would only read as missing.
@@ -332,7 +334,9 @@ runSuite(
                 ? 'bench-firstTree.json'
                 : ONLY_GPU
                   ? 'bench-gpu.json'
-                  : 'bench.json',
+                  : ONLY_SYNC
+                    ? 'bench-sync.json'
+                    : 'bench.json',
     );
     fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(
