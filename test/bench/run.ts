@@ -63,6 +63,7 @@ import { FIRST_TREE_READY_BAR } from './firstTreeRows';
 import { LAYER_BUDGET_MS } from './layerRows';
 import { SOAK_BUDGET, isSoakRow } from './soakRows';
 import { s3DuringIdle } from './s3DuringIdle';
+import { isSyncRow } from './syncRows';
 import { round } from './stats';
 import { busyLoop, INJECTIONS, injections } from './inject';
 import { buildReferences, type References } from './reference';
@@ -108,10 +109,10 @@ async function hostBenchmarks(
   };
   const results: Record<string, unknown> = {};
   raw.host = results;
-  /** `again`: a second measurement; `soakOnly`: the fewest launches, then the soak alone (a broken soak row
-   *  measured again). */
-  const runOne = (target: Target, idle: boolean, again = false, soakOnly = false) =>
-    part(shadow, `VS Code ${target.name}${soakOnly ? ' (the soak again)' : ''}`, async (own) => {
+  /** `again`: a second measurement; `alone`: the fewest launches, then the soak or the folder sync alone (a
+   *  broken soak or folder-sync row measured again). */
+  const runOne = (target: Target, idle: boolean, again = false, alone?: 'soak' | 'sync') =>
+    part(shadow, `VS Code ${target.name}${alone ? ` (the ${alone} again)` : ''}`, async (own) => {
       let failure: string | undefined;
       let bench: HostBench | undefined;
       try {
@@ -125,9 +126,9 @@ async function hostBenchmarks(
             TENSORPOOL_BENCH_COMPARE_EXTRACTION: target === targets[0] ? '1' : '0',
             TENSORPOOL_BENCH_SIGNAL: signal,
             ...(again && INJECT_ONCE ? { TENSORPOOL_BENCH_INJECT: '' } : {}),
-            ...(soakOnly
+            ...(alone
               ? {
-                  TENSORPOOL_BENCH_ONLY: 'soak',
+                  TENSORPOOL_BENCH_ONLY: alone,
                   TENSORPOOL_BENCH_LAUNCHES: '2',
                   TENSORPOOL_BENCH_TREE_LAUNCHES: '1',
                 }
@@ -136,7 +137,7 @@ async function hostBenchmarks(
           vsix: refs ? [refs.extensionVsix] : undefined,
         });
         bench = r?.bench as HostBench | undefined;
-        results[soakOnly ? `${target.name} (the soak again)` : target.name] = r;
+        results[alone ? `${target.name} (the ${alone} again)` : target.name] = r;
         const failed = r?.tests.filter((t) => t.state === 'failed') ?? [];
         if (!r) failure = 'the host module wrote no results';
         else if (failed.length)
@@ -150,14 +151,16 @@ async function hostBenchmarks(
   // One version at a time: a second code-server and browser running beside a launch being timed made the
   // activation figures of the later version depend on the overlap (loads of 36-114 ms for a 77 KB bundle).
   // A version whose gating rows fail is measured once more (a whole second host run) before the run fails;
-  // when only soak rows failed, a short host run measures the soak alone (about a minute instead of four).
+  // when only soak rows failed, a short host run measures the soak alone (about a minute instead of four), and
+  // when only folder-sync rows failed, the folder sync alone (about 2.5 minutes).
   const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU && !ONLY_SYNC;
   await table.measure(
     () => runOne(first, idle),
     async (broken) => {
-      const soakOnly = idle && broken.every(isSoakRow);
-      await runOne(first, idle, true, soakOnly);
-      return soakOnly ? isSoakRow : undefined;
+      const alone =
+        idle && broken.every(isSoakRow) ? 'soak' : idle && broken.every(isSyncRow) ? 'sync' : undefined;
+      await runOne(first, idle, true, alone);
+      return alone === 'soak' ? isSoakRow : alone === 'sync' ? isSyncRow : undefined;
     },
   );
   for (const target of rest)

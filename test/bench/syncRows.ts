@@ -26,6 +26,11 @@ const SYNC_ROWS = {
   heap: 'Folder sync: heap the watch adds (after a full GC)',
 } as const;
 
+/** A row of this file's (../run.ts measures them again alone when only they broke). */
+export function isSyncRow(row: { budget: string }): boolean {
+  return row.budget.startsWith('Folder sync');
+}
+
 const ms = (v: number) => `${Math.round(v)} ms`;
 const list = (vs: readonly number[]) => vs.map(ms).join(', ');
 const ratios = (a: readonly number[], b: readonly number[]) => a.map((v, i) => v / (b[i] ?? b[0]));
@@ -44,7 +49,7 @@ export function syncRows(
   const tree = `${s.files.toLocaleString('en')} files, ${Math.round(s.bytes / 1e6)} MB of random bytes`;
   const f = s.first;
   table.add(SYNC_ROWS.first, where, 'x', ratios(f.extensionMs, f.rsyncMs), FIRST_RATIO, {
-    note: `${tree}, ${f.extensionMs.length} pairs: Sync Folder to Node (command to the first sync done) ${list(f.extensionMs)} (its rsync, spawn to exit, ${list(f.extensionRsyncMs)}; the host's own CPU meanwhile ${list(f.hostCpuMs)}), plain rsync ${list(f.rsyncMs)}; the step took ${(s.elapsedMs / 1000).toFixed(1)} s (${Object.entries(
+    note: `${tree}, ${f.extensionMs.length} pairs: Sync Folder to Node (command to the first sync done) ${list(f.extensionMs)} (its rsync, spawn to exit, ${list(f.extensionRsyncMs)}; the host's own CPU meanwhile ${list(f.hostCpuMs)}), plain rsync ${list(f.rsyncMs)}${f.sameArgvMs ? `; the extension's argv run by the bench, its output dropped, ${list(f.sameArgvMs)}` : ''}; the step took ${(s.elapsedMs / 1000).toFixed(1)} s (${Object.entries(
       s.phasesS,
     )
       .map(([k, t]) => `${k} ${t.toFixed(1)} s`)
@@ -52,13 +57,13 @@ export function syncRows(
   });
   const v = s.save;
   table.add(SYNC_ROWS.save, where, 'x', ratios(v.extensionMs, v.rsyncMs), SAVE_RATIO, {
-    note: `a ${(v.fileBytes / 1000).toFixed(0)} KB text file saved through VS Code, ${v.totalMs.length} pairs: save to its new content on the node ${list(v.totalMs)} (VS Code's save() ${list(v.saveCallMs)}; save to the extension's rsync starting ${list(v.toSpawnMs)}), less the debounce (tensorpool.sync.delayMs) of ${v.delayMs} ms: ${list(v.extensionMs)}; plain rsync of the file (spawn to exit) ${list(v.rsyncMs)}`,
+    note: `a ${(v.fileBytes / 1000).toFixed(0)} KB text file saved through VS Code, ${v.totalMs.length} pairs: saved (save() resolved) to its new content on the node ${list(v.totalMs)} (VS Code's save() before it ${list(v.saveCallMs)}; save() resolved to the extension's rsync starting ${list(v.toSpawnMs.map((t, k) => t - v.saveCallMs[k]))}), less the debounce (tensorpool.sync.delayMs) of ${v.delayMs} ms: ${list(v.extensionMs)}; plain rsync of the file (spawn to exit) ${list(v.rsyncMs)}`,
   });
   const i = s.idle;
   const w = i.watched;
   const perS = (v: number) => (v / i.windowMs) * 1000;
   table.add(SYNC_ROWS.idleCpu, where, 'ms/s', [perS(w.oursMs)], IDLE_CPU_MS_PER_S, {
-    note: `over ${i.windowMs / 1000} s watching the tree, nothing changing: V8's sampling profiler (1 ms) on the host's thread, the samples with a frame of the extension's bundles on their stack, ${w.oursMs.toFixed(1)} ms; the thread busy with anything (VS Code, other extensions) ${w.busyMs.toFixed(0)} ms; /proc: the host process ${w.ownMs} ms, the children it reaped ${w.childrenMs} ms`,
+    note: `over ${i.windowMs / 1000} s watching the tree, nothing changing, the TensorPool views hidden: V8's sampling profiler (1 ms) on the host's thread, the samples with a frame of the extension's bundles on their stack, ${w.oursMs.toFixed(1)} ms${w.top.length ? ` (${w.top.join(', ')})` : ''}; the thread busy with anything (VS Code, other extensions) ${w.busyMs.toFixed(0)} ms; /proc: the host process ${w.ownMs} ms, the children it reaped ${w.childrenMs} ms`,
   });
   const transfers = w.newDescendants.filter((d) => / (rsync|ssh)$/.test(d));
   const some = (xs: string[]) => `${xs.length}${xs.length ? ` (${xs.slice(0, 3).join('; ')})` : ''}`;

@@ -6,9 +6,10 @@
 //     same ssh (the words the extension gave its rsync's -e, read from its spawn) to a fresh folder of the same
 //     node; PAIRS of each, alternating. The last sync goes on watching for what follows.
 //   - one saved file: an edit of the tree's text file saved through VS Code (TextDocument.save), from the save
-//     to its new content in the node's folder (read every 2 ms), less the configured debounce
+//     (save() resolved: the file is written; VS Code's save itself is reported beside) to its new content in
+//     the node's folder (read every 2 ms), less the configured debounce
 //     (tensorpool.sync.delayMs, its default unless set), beside a plain `rsync -az` of one file of the same
-//     size and the same change (outside the watched folder) to the same place in the first plain copy on the
+//     size and the same change (outside the watched folder) to the same place in the last plain copy on the
 //     node, spawn to exit; SAVES of each, alternating.
 //   - watching idle: the host's CPU (own threads, and the children it reaped), the processes it started
 //     (./syncProbe.ts) and its live descendants over IDLE_WINDOW_MS with the sync watching and nothing
@@ -46,6 +47,9 @@ const TREE_BYTES = num('TENSORPOOL_BENCH_SYNC_MB', 200) * 1e6;
 const PAIRS = num('TENSORPOOL_BENCH_SYNC_PAIRS', 2);
 const SAVES = 5;
 const IDLE_WINDOW_MS = num('TENSORPOOL_BENCH_SYNC_IDLE_MS', 8000);
+/** env TENSORPOOL_BENCH_SYNC_ARGV=1: each pair also runs the extension's own rsync argv from the bench (its
+ *  output read and dropped), to tell rsync's options from the extension's handling of its output. */
+const SAME_ARGV = process.env.TENSORPOOL_BENCH_SYNC_ARGV === '1';
 
 export interface SyncSample {
   files: number;
@@ -56,6 +60,8 @@ export interface SyncSample {
     /** The extension's own rsync, spawn to close, and the host's CPU (own threads) over each first sync. */
     extensionRsyncMs: number[];
     hostCpuMs: number[];
+    /** TENSORPOOL_BENCH_SYNC_ARGV=1: the extension's argv run by the bench, spawn to exit. */
+    sameArgvMs?: number[];
   };
   save: {
     delayMs: number;
@@ -65,7 +71,7 @@ export interface SyncSample {
     fileBytes: number;
     /** From the save to the extension's rsync starting (the debounce and what comes before it). */
     toSpawnMs: number[];
-    /** TextDocument.save() itself (VS Code's write), part of totalMs. */
+    /** TextDocument.save() itself (VS Code's write), before totalMs. */
     saveCallMs: number[];
   };
   /** Wall time of the step's parts (s). */
@@ -84,6 +90,8 @@ export interface IdleWindow {
   oursMs: number;
   /** The host thread's CPU in any code (the profiler's non-idle samples). */
   busyMs: number;
+  /** Where the extension's time went (its frames nearest the samples' leaves). */
+  top: string[];
   /** /proc: the host process's CPU (every thread), and that of the children it reaped. */
   ownMs: number;
   childrenMs: number;
@@ -123,6 +131,7 @@ async function firstSyncs(
   const extensionMs: number[] = [];
   const extensionRsyncMs: number[] = [];
   const hostCpuMs: number[] = [];
+  const sameArgvMs: number[] = [];
   const rsyncMs: number[] = [];
   let rsh = '';
   let login = '';
@@ -137,7 +146,15 @@ async function firstSyncs(
         }
       : s;
   try {
+    const plainSync = async (i: number) => {
+      plain = `sync-bench-plain-${i}`;
+      const ms = await rsyncArgs(rsh, ['./', `${login}:./${plain}/`], tree.root, spy);
+      rsyncMs.push(ms);
+      sleepS = ms / 3000;
+    };
     for (let i = 0; i < PAIRS; i++) {
+      // Alternating which goes first (the extension's first: its ssh words are read from its rsync).
+      if (i % 2 === 1) await plainSync(i);
       const remote = `sync-bench-ext-${i}`;
       const before = spy.started.length;
       api.setPrompter(new ScriptedPrompter([c.name, `~/${remote}`]));
@@ -160,21 +177,32 @@ async function firstSyncs(
       rsh = args[args.indexOf('-e') + 1];
       const dest = args[args.length - 1];
       login = dest.slice(0, dest.indexOf(':'));
-      if (i + 1 < PAIRS) {
-        await stopSync();
-        fs.rmSync(path.join(home, remote), { recursive: true, force: true });
+      // The last sync goes on watching (the saves and the idle window); the copies stay until the end.
+      if (i + 1 < PAIRS) await stopSync();
+      if (i % 2 === 0) await plainSync(i);
+      if (SAME_ARGV) {
+        const argv = [...args.slice(0, -1), `${login}:./sync-bench-argv-${i}/`];
+        const t1 = performance.now();
+        const child = spy.spawn('rsync', argv, { cwd: tree.root, stdio: ['ignore', 'pipe', 'ignore'] });
+        child.stdout.on('data', () => undefined);
+        await new Promise((r) => child.once('close', r));
+        sameArgvMs.push(performance.now() - t1);
       }
-      plain = `sync-bench-plain-${i}`;
-      const ms = await rsyncArgs(rsh, ['./', `${login}:./${plain}/`], tree.root, spy);
-      rsyncMs.push(ms);
-      sleepS = ms / 3000;
-      if (i + 1 < PAIRS) fs.rmSync(path.join(home, plain), { recursive: true, force: true });
     }
   } finally {
     spy.rewrite = undefined;
     api.setPrompter(undefined);
   }
-  return { extensionMs, rsyncMs, extensionRsyncMs, hostCpuMs, rsh, login, plain };
+  return {
+    extensionMs,
+    rsyncMs,
+    extensionRsyncMs,
+    hostCpuMs,
+    ...(SAME_ARGV ? { sameArgvMs } : {}),
+    rsh,
+    login,
+    plain,
+  };
 }
 
 async function saves(
@@ -208,9 +236,11 @@ async function saves(
       const edit = new vscode.WorkspaceEdit();
       edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
       if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit was not applied');
-      const t0 = performance.now();
+      const called = performance.now();
       if (!(await doc.save())) throw new Error('the save failed');
-      saveCallMs.push(performance.now() - t0);
+      // From here: the file is written (VS Code's own save, before it, is beside the row, not in it).
+      const t0 = performance.now();
+      saveCallMs.push(t0 - called);
       await until(
         `save ${i} on the node`,
         () => {
@@ -224,7 +254,7 @@ async function saves(
         2,
       );
       totalMs.push(performance.now() - t0);
-      const batch = spy.started.find((x) => x.at >= t0 && x.cwd === tree.root);
+      const batch = spy.started.find((x) => x.at >= called && x.cwd === tree.root);
       toSpawnMs.push(batch ? batch.at - t0 : NaN);
       fs.writeFileSync(path.join(scratch, tree.saved), text);
       rsyncMs.push(
@@ -321,7 +351,9 @@ export async function syncBench(
     const save = await saves(c, tree, spy, inject, { ...first, ext });
     phase('saves');
     await api.testing.sync.flushed();
-    await sleep(500);
+    // The TensorPool views hidden (they refresh while shown): what the extension runs is then the sync's.
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await sleep(1000);
     const heapWatching = heap();
     const watched = await idleWindow(tree, spy, ours, inject.has('sync-poll'));
     if (await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'))
@@ -336,6 +368,7 @@ export async function syncBench(
         rsyncMs: first.rsyncMs,
         extensionRsyncMs: first.extensionRsyncMs,
         hostCpuMs: first.hostCpuMs,
+        sameArgvMs: first.sameArgvMs,
       },
       save,
       phasesS,
@@ -350,6 +383,9 @@ export async function syncBench(
     spy.restore();
     await stopSync();
     fs.rmSync(tree.root, { recursive: true, force: true });
+    for (const e of fs.readdirSync(path.join(c.nodeDir, 'home')))
+      if (e.startsWith('sync-bench-'))
+        fs.rmSync(path.join(c.nodeDir, 'home', e), { recursive: true, force: true });
     await removeCluster(c);
     await api.refresh();
   }

@@ -171,7 +171,7 @@ export async function profiledWindow(
   ms: number,
   ours: (url: string) => boolean,
   during?: () => Promise<void>,
-): Promise<{ oursMs: number; busyMs: number }> {
+): Promise<{ oursMs: number; busyMs: number; top: string[] }> {
   const session = new Session();
   session.connect();
   const post = (method: string, params?: object) =>
@@ -204,6 +204,16 @@ export async function profiledWindow(
     };
     let oursUs = 0;
     let busyUs = 0;
+    const where = new Map<string, number>();
+    /** The frame of ours nearest the sample's leaf: what the time is spent for. */
+    const nearest = (id: number): string => {
+      for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+        const f = byId.get(n)!.callFrame as { url: string; functionName?: string; lineNumber?: number };
+        if (ours(f.url))
+          return `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${(f.lineNumber ?? 0) + 1}`;
+      }
+      return '?';
+    };
     profile.samples.forEach((id, i) => {
       const dt = profile.timeDeltas[i + 1] ?? 0; // the time until the next sample
       const name = (byId.get(id) as { callFrame: { functionName?: string } } | undefined)?.callFrame
@@ -213,9 +223,16 @@ export async function profiledWindow(
         return;
       }
       busyUs += dt;
-      if (isMine(id)) oursUs += dt;
+      if (!isMine(id)) return;
+      oursUs += dt;
+      const k = nearest(id);
+      where.set(k, (where.get(k) ?? 0) + dt);
     });
-    return { oursMs: oursUs / 1000, busyMs: busyUs / 1000 };
+    const top = [...where]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, us]) => `${k} ${(us / 1000).toFixed(1)} ms`);
+    return { oursMs: oursUs / 1000, busyMs: busyUs / 1000, top };
   } finally {
     await post('Profiler.disable').catch(() => undefined);
     session.disconnect();
