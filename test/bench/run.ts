@@ -119,7 +119,8 @@ async function hostBenchmarks(
         const r = await runInHost(target, shadow, own, {
           testsModule,
           label: 'bench',
-          timeoutMs: idle ? 720_000 : 420_000,
+          // The folder sync adds 1.5 to 5 minutes (the machine's load moves its 200 MB transfers the most).
+          timeoutMs: idle ? 900_000 : ONLY_SYNC ? 720_000 : 420_000,
           env: {
             TENSORPOOL_BENCH_IDLE: idle ? '1' : '0',
             // The job log's extraction on / off on the first version only (notes/performance.md).

@@ -26,16 +26,16 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { realCluster, removeCluster, type RealCluster } from '../../integration/realCluster';
-import { sleep, until } from '../../shared/wait';
+import { sleep } from '../../shared/wait';
 import type { Injection } from '../inject';
 import { collector } from './gc';
+import { rsyncArgs, saves, type SaveSample } from './syncSave';
 import {
   descendants,
   hostCpu,
   profiledWindow,
   SpawnSpy,
   spawnLikeTheExtension,
-  textOfSize,
   walk,
   writeTree,
   type TestTree,
@@ -45,7 +45,6 @@ const num = (name: string, fallback: number) => (process.env[name] ? Number(proc
 const TREE_FILES = num('TENSORPOOL_BENCH_SYNC_FILES', 10_000);
 const TREE_BYTES = num('TENSORPOOL_BENCH_SYNC_MB', 200) * 1e6;
 const PAIRS = num('TENSORPOOL_BENCH_SYNC_PAIRS', 2);
-const SAVES = 5;
 const IDLE_WINDOW_MS = num('TENSORPOOL_BENCH_SYNC_IDLE_MS', 8000);
 /** env TENSORPOOL_BENCH_SYNC_ARGV=1: each pair also runs the extension's own rsync argv from the bench (its
  *  output read and dropped), to tell rsync's options from the extension's handling of its output. */
@@ -63,17 +62,7 @@ export interface SyncSample {
     /** TENSORPOOL_BENCH_SYNC_ARGV=1: the extension's argv run by the bench, spawn to exit. */
     sameArgvMs?: number[];
   };
-  save: {
-    delayMs: number;
-    totalMs: number[];
-    extensionMs: number[];
-    rsyncMs: number[];
-    fileBytes: number;
-    /** From the save to the extension's rsync starting (the debounce and what comes before it). */
-    toSpawnMs: number[];
-    /** TextDocument.save() itself (VS Code's write), before totalMs. */
-    saveCallMs: number[];
-  };
+  save: SaveSample;
   /** Wall time of the step's parts (s). */
   phasesS: Record<string, number>;
   idle: {
@@ -104,21 +93,6 @@ export interface IdleWindow {
 }
 
 const stopSync = () => vscode.commands.executeCommand('tensorpool.stopSync');
-
-function rsyncArgs(rsh: string, args: string[], cwd: string, spy: SpawnSpy): Promise<number> {
-  const t0 = performance.now();
-  const child = spy.spawn('rsync', ['-az', '-e', rsh, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) =>
-      code === 0
-        ? resolve(performance.now() - t0)
-        : reject(new Error(`plain rsync ${args.join(' ')} exited ${code}: ${err.slice(-400)}`)),
-    );
-  });
-}
 
 async function firstSyncs(
   api: TensorPoolExtensionApi,
@@ -205,79 +179,6 @@ async function firstSyncs(
   };
 }
 
-async function saves(
-  c: RealCluster,
-  tree: TestTree,
-  spy: SpawnSpy,
-  inject: ReadonlySet<Injection>,
-  remote: { rsh: string; login: string; ext: string; plain: string },
-): Promise<SyncSample['save']> {
-  const size = fs.statSync(path.join(tree.root, tree.saved)).size;
-  const delayMs = vscode.workspace.getConfiguration('tensorpool').get<number>('sync.delayMs') ?? 500;
-  const onNode = path.join(c.nodeDir, 'home', remote.ext, tree.saved);
-  // The plain side's file: the same size and change, outside the watched folder.
-  const scratch = path.join(path.dirname(tree.root), 'sync-bench-one');
-  fs.mkdirSync(path.join(scratch, path.dirname(tree.saved)), { recursive: true });
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(tree.root, tree.saved)));
-  const totalMs: number[] = [];
-  const rsyncMs: number[] = [];
-  const toSpawnMs: number[] = [];
-  const saveCallMs: number[] = [];
-  spy.rewrite = (s) =>
-    inject.has('sync-save-walk') && s.cwd === tree.root && s.args.includes('--files-from=-')
-      ? {
-          ...s,
-          args: s.args.filter((a) => !['--from0', '--files-from=-', '--ignore-missing-args'].includes(a)),
-        }
-      : s;
-  try {
-    for (let i = 1; i <= SAVES; i++) {
-      const text = textOfSize(size, i);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
-      if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit was not applied');
-      const called = performance.now();
-      if (!(await doc.save())) throw new Error('the save failed');
-      // From here: the file is written (VS Code's own save, before it, is beside the row, not in it).
-      const t0 = performance.now();
-      saveCallMs.push(t0 - called);
-      await until(
-        `save ${i} on the node`,
-        () => {
-          try {
-            return fs.readFileSync(onNode, 'utf8') === text;
-          } catch {
-            return false;
-          }
-        },
-        30_000,
-        2,
-      );
-      totalMs.push(performance.now() - t0);
-      const batch = spy.started.find((x) => x.at >= called && x.cwd === tree.root);
-      toSpawnMs.push(batch ? batch.at - t0 : NaN);
-      fs.writeFileSync(path.join(scratch, tree.saved), text);
-      rsyncMs.push(
-        await rsyncArgs(remote.rsh, ['-R', tree.saved, `${remote.login}:./${remote.plain}/`], scratch, spy),
-      );
-      const plainText = fs.readFileSync(path.join(c.nodeDir, 'home', remote.plain, tree.saved), 'utf8');
-      if (plainText !== text) throw new Error('the plain rsync did not bring the new content');
-    }
-  } finally {
-    spy.rewrite = undefined;
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
-  return {
-    delayMs,
-    totalMs,
-    extensionMs: totalMs.map((v) => v - delayMs),
-    rsyncMs,
-    fileBytes: size,
-    toSpawnMs,
-    saveCallMs,
-  };
-}
-
 async function idleWindow(
   tree: TestTree,
   spy: SpawnSpy,
@@ -339,6 +240,19 @@ export async function syncBench(
   const mine = [path.join(extPath, 'dist') + path.sep, __filename];
   const ours = (text: string) => mine.some((m) => text.includes(m));
   const spy = new SpawnSpy(ours);
+  let cleaned = false;
+  const cleanUp = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    spy.restore();
+    await stopSync();
+    fs.rmSync(tree.root, { recursive: true, force: true });
+    for (const e of fs.readdirSync(path.join(c.nodeDir, 'home')))
+      if (e.startsWith('sync-bench-'))
+        fs.rmSync(path.join(c.nodeDir, 'home', e), { recursive: true, force: true });
+    await removeCluster(c);
+    await api.refresh();
+  };
   try {
     await sleep(1000); // the file watcher's events of the new tree
     phase('cluster');
@@ -360,6 +274,8 @@ export async function syncBench(
       throw new Error('the watch did not turn off');
     const heapUnwatched = heap();
     phase('idle window');
+    await cleanUp();
+    phase('clean-up');
     return {
       files: tree.files,
       bytes: tree.bytes,
@@ -380,13 +296,6 @@ export async function syncBench(
       elapsedMs: performance.now() - started,
     };
   } finally {
-    spy.restore();
-    await stopSync();
-    fs.rmSync(tree.root, { recursive: true, force: true });
-    for (const e of fs.readdirSync(path.join(c.nodeDir, 'home')))
-      if (e.startsWith('sync-bench-'))
-        fs.rmSync(path.join(c.nodeDir, 'home', e), { recursive: true, force: true });
-    await removeCluster(c);
-    await api.refresh();
+    await cleanUp();
   }
 }
