@@ -203,7 +203,10 @@ export function unescapeRsyncName(text: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** Reads rsync's stdout as it comes (lines end with \n, progress lines with \r): names and progress. */
+/**
+ * Reads rsync's stdout as it comes (lines end with \n, progress lines with \r), a chunk at a time: the names,
+ * and the progress once per chunk (a first sync prints a progress line per file; only the newest counts).
+ */
 export class RsyncOutputReader {
   private rest = '';
   constructor(
@@ -211,23 +214,30 @@ export class RsyncOutputReader {
     private readonly onProgress: (p: SyncProgress) => void,
   ) {}
 
+  /** A chunk of output: each name read, and of its progress lines only the last one (the newest figures). */
   push(chunk: string): void {
     const parts = (this.rest + chunk).split(/[\r\n]/);
     this.rest = parts.pop() ?? '';
-    for (const line of parts) this.line(line);
+    let progress: string | undefined;
+    for (const line of parts) {
+      if (line.startsWith(NAME_MARK)) this.name(line);
+      else if (line !== '') progress = line;
+    }
+    if (progress !== undefined) this.progress(progress);
   }
 
   end(): void {
-    if (this.rest) this.line(this.rest);
+    if (this.rest.startsWith(NAME_MARK)) this.name(this.rest);
+    else if (this.rest) this.progress(this.rest);
     this.rest = '';
   }
 
-  private line(line: string): void {
-    if (line.startsWith(NAME_MARK)) {
-      const name = unescapeRsyncName(line.slice(NAME_MARK.length));
-      if (name && !name.endsWith('/') && name !== '.') this.onName(name);
-      return;
-    }
+  private name(line: string): void {
+    const name = unescapeRsyncName(line.slice(NAME_MARK.length));
+    if (name && !name.endsWith('/') && name !== '.') this.onName(name);
+  }
+
+  private progress(line: string): void {
     const p = parseProgress(line);
     if (p) this.onProgress(p);
   }

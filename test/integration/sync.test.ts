@@ -5,6 +5,7 @@
 // runs; a node that goes down fails the sync with a clear sentence and a Retry brings it back once it is up.
 // The folder's name has shell characters.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -159,6 +160,16 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
   });
 
+  test('one ssh connection per sync: its own master is up, on a socket in a private folder', () => {
+    const m = sshMasters();
+    assert.equal(m.length, 1, JSON.stringify(m));
+    const socket = m[0].args[m[0].args.indexOf('-S') + 1];
+    assert.match(socket, /tp-sync-[^/]+\/ssh$/);
+    assert.equal(fs.statSync(path.dirname(socket)).mode & 0o777, 0o700);
+    const check = spawnSync('ssh', ['-S', socket, '-O', 'check', 'node'], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stderr);
+  });
+
   test("a failure on the node in rsync's own words; Retry sends the change once it is fixed", async () => {
     fs.renameSync(remoteDir, `${remoteDir}.moved`);
     fs.writeFileSync(remoteDir, 'a file where the folder was\n');
@@ -261,6 +272,7 @@ suite('Sync Folder to Node against real nodes', function () {
     await new Promise((r) => setTimeout(r, 600));
     assert.deepEqual(processesIn(kit.folder), [], 'no process runs in the folder');
     assert.equal(kit.ext.testing.sync.state(), undefined, 'nothing started again');
+    assert.deepEqual(sshMasters(), [], "the sync's ssh master ended with it");
   });
 
   test('the cluster goes: the sync stops and its status bar item goes', async () => {
@@ -286,4 +298,21 @@ function diff(node: Record<string, string>, want: Record<string, string>): strin
     .filter((k) => node[k] !== want[k])
     .map((k) => `${JSON.stringify(k)}: node ${node[k] ?? 'absent'}, expected ${want[k] ?? 'absent'}`)
     .join('\n');
+}
+
+/** The ssh masters of folder syncs this extension host runs (`ssh -M -N -S …/tp-sync-…/ssh`). */
+function sshMasters(): { pid: number; args: string[] }[] {
+  const out: { pid: number; args: string[] }[] = [];
+  for (const e of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const args = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+      // Started by this extension host (the tests run in it), not by another run on this machine.
+      const ppid = Number(fs.readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      if (args.includes('-M') && args.some((a) => /tp-sync-[^/]+\/ssh$/.test(a))) out.push({ pid: +e, args });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }

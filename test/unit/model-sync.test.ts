@@ -167,6 +167,24 @@ describe('Sync: rsync output', () => {
     assert.equal(last, 1);
   });
 
+  it('a chunk of many progress lines: each name read, the progress reported once (its newest)', () => {
+    const names: string[] = [];
+    const seen: number[] = [];
+    const r = new RsyncOutputReader(
+      (n) => names.push(n),
+      (p) => seen.push(p.files),
+    );
+    let chunk = '';
+    for (let i = 1; i <= 500; i++)
+      chunk += `>f${i}\n   ${i * 10} 10%  1.00kB/s  0:00:00 (xfr#${i}, to-chk=${1000 - i}/1000)\r`;
+    r.push(chunk);
+    r.push('>last\n');
+    r.end();
+    assert.equal(names.length, 501);
+    assert.equal(names.at(-1), 'last');
+    assert.deepEqual(seen, [500]);
+  });
+
   it("failures in rsync's own words; an unreachable node said so", () => {
     assert.equal(
       rsyncFailure(

@@ -92,6 +92,14 @@ export interface IdleWindow {
   newDescendants: string[];
 }
 
+/**
+ * The extension's `-e` words for the plain rsync, without its shared connection (the sync's ssh master,
+ * `-S <socket> -o ControlMaster=no`): a plain rsync pays its own ssh handshake, as a user's does.
+ */
+function ownConnection(rsh: string): string {
+  return rsh.replace(/ -S (?:'[^']*'|\S+) -o ControlMaster=no/, ' -o ControlMaster=no -o ControlPath=none');
+}
+
 const stopSync = () => vscode.commands.executeCommand('tensorpool.stopSync');
 
 async function firstSyncs(
@@ -148,7 +156,7 @@ async function firstSyncs(
       if (!own) throw new Error("the extension's rsync was not seen");
       extensionRsyncMs.push((own.closedAt ?? NaN) - own.at);
       const args = own.file === 'rsync' ? own.args : own.args.slice(3);
-      rsh = args[args.indexOf('-e') + 1];
+      rsh = ownConnection(args[args.indexOf('-e') + 1]);
       const dest = args[args.length - 1];
       login = dest.slice(0, dest.indexOf(':'));
       // The last sync goes on watching (the saves and the idle window); the copies stay until the end.

@@ -1,7 +1,8 @@
 /**
  * One rsync of a folder sync: spawned without a shell in the synced folder, in a process group of its own
  * (ended with its ssh on cancel, stop and the window's end), the paths it works on written to its stdin
- * (NUL-separated), its output read as it comes (the names it sent, its progress), its errors kept bounded.
+ * (NUL-separated), its output read as it comes, in chunks (the names it sent; its progress, shown at most
+ * every 250 ms), so rsync never waits on a full pipe; its errors kept bounded.
  */
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -23,6 +24,8 @@ export type RsyncResult =
   | { readonly ok: false; readonly why: string; readonly items: readonly RsyncItem[] };
 
 const MAX_STDERR = 64 * 1024;
+/** The least time between two progress reports. */
+const PROGRESS_MS = 250;
 
 export function runRsync(
   argv: readonly string[],
@@ -38,6 +41,7 @@ export function runRsync(
   return new Promise((resolve) => {
     const items: RsyncItem[] = [];
     let stderr = '';
+    let shownAt = 0;
     const child = spawn(argv[0], argv.slice(1), {
       cwd,
       // Times in rsync's output (%M) in UTC, whatever this computer's time zone (syncState.ts reads them).
@@ -55,7 +59,14 @@ export function runRsync(
         const item = parseItem(line);
         if (item) items.push(item);
       },
-      (p) => opts.progress?.(p),
+      (p) => {
+        // Shown at most every PROGRESS_MS (the status bar and the notification are messages to the
+        // workbench: one per file of a first sync would cost more than the rsync).
+        const now = Date.now();
+        if (now - shownAt < PROGRESS_MS) return;
+        shownAt = now;
+        opts.progress?.(p);
+      },
     );
     child.stdout.setEncoding('utf8').on('data', (d: string) => reader.push(d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => {

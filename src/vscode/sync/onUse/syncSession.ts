@@ -17,6 +17,7 @@ import type { Log } from '../../shared/log';
 import type { RunningSync, SyncState } from '../index';
 import type { RsyncResult } from './rsyncRun';
 import { Conflicts, tellOutcome } from './syncConflicts';
+import { SshMaster } from './syncMaster';
 import { filesOf, watchFolder } from './syncWatch';
 import {
   exists,
@@ -59,6 +60,8 @@ export class SyncSession implements RunningSync {
   private running: AbortController | undefined;
   /** Changed on both sides, held back until the user says which version wins. */
   private readonly held = new Conflicts();
+  /** The one ssh connection the sync's rsyncs share (ended with the sync). */
+  private readonly master: SshMaster;
   private watcher: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
@@ -76,6 +79,7 @@ export class SyncSession implements RunningSync {
     this.label = d.label;
     this.folder = d.folder;
     this.wantWatch = d.watch;
+    this.master = new SshMaster(d.target.node, d.env);
     this.filter = new SyncFilter(d.excludes, (dir) => {
       try {
         return fs.readFileSync(path.join(d.folder, dir, '.gitignore'), 'utf8');
@@ -173,6 +177,7 @@ export class SyncSession implements RunningSync {
     this.stopped = true;
     this.stopWatch();
     this.abort.abort();
+    this.master.dispose();
     this.d.log.info(`Stopped syncing ${this.folder} to ${this.label}: ${why}.`);
     this.d.ended(this);
     for (const r of this.idle.splice(0)) r();
@@ -237,7 +242,7 @@ export class SyncSession implements RunningSync {
     this.abort.signal.addEventListener('abort', onStop, { once: true });
     const c: SendContext = {
       folder: this.folder,
-      target: this.d.target,
+      target: { ...this.d.target, node: this.master.through() },
       excludes: this.d.excludes,
       sent: this.d.sent,
       env: this.d.env(),
