@@ -240,9 +240,12 @@ export class SyncSession implements RunningSync {
     this.running = running;
     const onStop = () => running.abort();
     this.abort.signal.addEventListener('abort', onStop, { once: true });
+    const first = batch.whole && this.d.sent.empty;
     const c: SendContext = {
       folder: this.folder,
-      target: { ...this.d.target, node: this.master.through() },
+      // A first sync is one rsync: it connects on its own (a master started beside it would only add a
+      // handshake to it); the master starts when it ends, ready for the batches.
+      target: first ? this.d.target : { ...this.d.target, node: this.master.through() },
       excludes: this.d.excludes,
       sent: this.d.sent,
       env: this.d.env(),
@@ -254,7 +257,6 @@ export class SyncSession implements RunningSync {
     };
     let out: SendOutcome;
     const started = Date.now();
-    const first = batch.whole && this.d.sent.empty;
     const forced = new Set(this.held.keepMine);
     try {
       out = await this.pullDecided(c);
@@ -289,6 +291,7 @@ export class SyncSession implements RunningSync {
     if (result.ok) {
       // The watch starts once the folder is there (the first sync, or its Retry).
       if (this.wantWatch && !this.watching) this.startWatch();
+      if (first) this.master.through(); // the connection the batches share, up before the first save
       this.d.log.info(
         `Synced ${batch.whole ? 'the folder' : `${count} path(s)`} of ${this.folder} to ${this.label} in ${Date.now() - started} ms.`,
       );
