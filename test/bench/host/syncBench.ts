@@ -16,9 +16,9 @@
 //     changing, then over the same window with the watch off (the same sync, the same state otherwise); the
 //     heap (after a full GC) before the first sync, watching, and with the watch off.
 // Injections (../inject.ts): `sync-first-sleep` a sleep before the first sync's rsync (a third of the plain
-// rsync's time); `sync-save-walk` each saved file sent by a whole-tree rsync (the batch's --files-from taken
-// out: rsync walks all TREE_FILES files on both sides); `sync-poll` a 1 s timer during the watched window that
-// stats the whole tree and starts `rsync --dry-run` of it, as a polling sync would.
+// rsync's time); `sync-save-walk` each saved file sent by a whole-tree rsync over an ssh connection of its own
+// (the batch's --files-from taken out: rsync walks all TREE_FILES files on both sides); `sync-poll` a 1 s timer
+// during the watched window that stats the whole tree and starts `rsync --dry-run` of it, as a polling sync would.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -29,7 +29,7 @@ import { realCluster, removeCluster, type RealCluster } from '../../integration/
 import { sleep } from '../../shared/wait';
 import type { Injection } from '../inject';
 import { collector } from './gc';
-import { rsyncArgs, saves, type SaveSample } from './syncSave';
+import { ownConnection, rsyncArgs, saves, type SaveSample } from './syncSave';
 import {
   descendants,
   hostCpu,
@@ -90,14 +90,6 @@ export interface IdleWindow {
   others: number;
   /** Descendants alive at the end that were not at the start. */
   newDescendants: string[];
-}
-
-/**
- * The extension's `-e` words for the plain rsync, without its shared connection (the sync's ssh master,
- * `-S <socket> -o ControlMaster=no`): a plain rsync pays its own ssh handshake, as a user's does.
- */
-function ownConnection(rsh: string): string {
-  return rsh.replace(/ -S (?:'[^']*'|\S+) -o ControlMaster=no/, ' -o ControlMaster=no -o ControlPath=none');
 }
 
 const stopSync = () => vscode.commands.executeCommand('tensorpool.stopSync');

@@ -23,6 +23,14 @@ export interface SaveSample {
   saveCallMs: number[];
 }
 
+/**
+ * The extension's `-e` words for the plain rsync, without its shared connection (the sync's ssh master,
+ * `-S <socket> -o ControlMaster=no`): a plain rsync pays its own ssh handshake, as a user's does.
+ */
+export function ownConnection(rsh: string): string {
+  return rsh.replace(/ -S (?:'[^']*'|\S+) -o ControlMaster=no/, ' -o ControlMaster=no -o ControlPath=none');
+}
+
 /** A plain `rsync -az -e <the extension's ssh words> ...args` in `cwd`, spawn to exit (ms). */
 export function rsyncArgs(rsh: string, args: string[], cwd: string, spy: SpawnSpy): Promise<number> {
   const t0 = performance.now();
@@ -61,7 +69,10 @@ export async function saves(
     inject.has('sync-save-walk') && s.cwd === tree.root && s.args.includes('--files-from=-')
       ? {
           ...s,
-          args: s.args.filter((a) => !['--from0', '--files-from=-', '--ignore-missing-args'].includes(a)),
+          // A walk of the whole tree, over an ssh connection of its own (not the sync's shared one).
+          args: s.args
+            .filter((a) => !['--from0', '--files-from=-', '--ignore-missing-args'].includes(a))
+            .map((a, n, all) => (all[n - 1] === '-e' ? ownConnection(a) : a)),
         }
       : s;
   try {
