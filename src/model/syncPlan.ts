@@ -11,6 +11,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { missingProgram } from './sshFailure';
+import { ITEM_FORMAT } from './syncState';
 import { rsyncRemoteShell, type TransferNode } from './transferCommand';
 
 /** Why `p` is not a folder inside the node user's home (relative or `~/…`), if it is not. */
@@ -64,19 +65,50 @@ function filterArgs(excludes: readonly string[]): string[] {
   return ['--filter=:- .gitignore', ...excludes.filter((e) => e.trim() !== '').map((e) => `--exclude=${e}`)];
 }
 
-/** A name rsync prints (its `--out-format`) starts with this, apart from its progress lines. */
+/** A file rsync prints (its `--out-format`) starts with this, apart from its progress lines. */
 const NAME_MARK = '>';
+/** Each file as `%i\t%C\t%l\t%M\t%n` (syncState.ts reads it back). */
+const OUT = `--out-format=${NAME_MARK}${ITEM_FORMAT}`;
 
-/** The first sync (or a whole-folder one): `./` of the folder (the cwd) to the folder on the node. */
+/**
+ * The first sync (or a whole-folder one): `./` of the folder (the cwd) to the folder on the node. Files
+ * already equal there are printed too (`-ii`), so the sync knows the state of every file it made equal.
+ */
 export function fullSyncArgv(t: SyncTarget, excludes: readonly string[]): string[] {
   return [
     ...common(t),
     '--mkpath',
     ...filterArgs(excludes),
     '--info=progress2',
-    `--out-format=${NAME_MARK}%n`,
+    '-ii',
+    OUT,
     './',
     destination(t),
+  ];
+}
+
+/** What a whole-folder sync would send (a dry run: nothing written), when earlier syncs left a record. */
+export function plannedArgv(t: SyncTarget, excludes: readonly string[]): string[] {
+  return [...common(t), ...filterArgs(excludes), '--dry-run', OUT, './', destination(t)];
+}
+
+/**
+ * What the node has of the paths written to stdin, where it differs from the copy here (a dry run from the
+ * node with checksums, only those paths: nothing written, no walk of the tree). A path missing on the node
+ * is left out of the answer.
+ */
+export function nodeStateArgv(t: SyncTarget, excludes: readonly string[]): string[] {
+  return [
+    ...common(t),
+    ...filterArgs(excludes),
+    '--dry-run',
+    '--checksum',
+    '--from0',
+    '--files-from=-',
+    '--ignore-missing-args',
+    OUT,
+    source(t),
+    './',
   ];
 }
 
@@ -90,7 +122,8 @@ export function batchArgv(t: SyncTarget, excludes: readonly string[]): string[] 
     '--files-from=-',
     '--ignore-missing-args',
     '--info=progress2',
-    `--out-format=${NAME_MARK}%n`,
+    '-ii',
+    OUT,
     './',
     destination(t),
   ];
@@ -98,15 +131,7 @@ export function batchArgv(t: SyncTarget, excludes: readonly string[]): string[] 
 
 /** Deleting on the node the paths written to stdin, all missing here and all sent by this sync. */
 export function deleteArgv(t: SyncTarget): string[] {
-  return [
-    ...common(t),
-    '--from0',
-    '--files-from=-',
-    '--delete-missing-args',
-    `--out-format=${NAME_MARK}%n`,
-    './',
-    destination(t),
-  ];
+  return [...common(t), '--from0', '--files-from=-', '--delete-missing-args', OUT, './', destination(t)];
 }
 
 /** The source side of a pull: the folder on the node, `./`-prefixed. */
@@ -114,27 +139,14 @@ function source(t: SyncTarget): string {
   return destination(t);
 }
 
-/** What a pull would bring (a dry run from the node): each file as `>size name`, nothing written. */
+/** What a pull would bring (a dry run from the node): each file with its size and time, nothing written. */
 export function pullListArgv(t: SyncTarget, excludes: readonly string[]): string[] {
-  return [
-    ...common(t),
-    ...filterArgs(excludes),
-    '--dry-run',
-    `--out-format=${NAME_MARK}%l %n`,
-    source(t),
-    './',
-  ];
+  return [...common(t), ...filterArgs(excludes), '--dry-run', OUT, source(t), './'];
 }
 
 /** Bringing the chosen files (written NUL-separated to stdin) from the node into the folder (the cwd). */
 export function pullArgv(t: SyncTarget): string[] {
-  return [...common(t), '--from0', '--files-from=-', `--out-format=${NAME_MARK}%n`, source(t), './'];
-}
-
-/** A pull's listing line (`1234 dir/name`, as RsyncOutputReader passes it on) as a size and a path. */
-export function pullEntry(line: string): { readonly path: string; readonly size: number } | undefined {
-  const m = /^(\d+) (.+)$/s.exec(line);
-  return m ? { size: Number(m[1]), path: m[2] } : undefined;
+  return [...common(t), '--from0', '--files-from=-', OUT, source(t), './'];
 }
 
 /** The NUL-separated list rsync reads with `--from0 --files-from=-`. */
@@ -191,7 +203,10 @@ export function unescapeRsyncName(text: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** Reads rsync's stdout as it comes (lines end with \n, progress lines with \r): names and progress. */
+/**
+ * Reads rsync's stdout as it comes (lines end with \n, progress lines with \r), a chunk at a time: the names,
+ * and the progress once per chunk (a first sync prints a progress line per file; only the newest counts).
+ */
 export class RsyncOutputReader {
   private rest = '';
   constructor(
@@ -199,23 +214,30 @@ export class RsyncOutputReader {
     private readonly onProgress: (p: SyncProgress) => void,
   ) {}
 
+  /** A chunk of output: each name read, and of its progress lines only the last one (the newest figures). */
   push(chunk: string): void {
     const parts = (this.rest + chunk).split(/[\r\n]/);
     this.rest = parts.pop() ?? '';
-    for (const line of parts) this.line(line);
+    let progress: string | undefined;
+    for (const line of parts) {
+      if (line.startsWith(NAME_MARK)) this.name(line);
+      else if (line !== '') progress = line;
+    }
+    if (progress !== undefined) this.progress(progress);
   }
 
   end(): void {
-    if (this.rest) this.line(this.rest);
+    if (this.rest.startsWith(NAME_MARK)) this.name(this.rest);
+    else if (this.rest) this.progress(this.rest);
     this.rest = '';
   }
 
-  private line(line: string): void {
-    if (line.startsWith(NAME_MARK)) {
-      const name = unescapeRsyncName(line.slice(NAME_MARK.length));
-      if (name && !name.endsWith('/') && name !== '.') this.onName(name);
-      return;
-    }
+  private name(line: string): void {
+    const name = unescapeRsyncName(line.slice(NAME_MARK.length));
+    if (name && !name.endsWith('/') && name !== '.') this.onName(name);
+  }
+
+  private progress(line: string): void {
     const p = parseProgress(line);
     if (p) this.onProgress(p);
   }
@@ -226,17 +248,42 @@ export function rsyncSucceeded(code: number): boolean {
   return code === 0 || code === 24;
 }
 
-/** The sentence to show for a failed rsync: its own last error words (disk full, permission denied…). */
+/**
+ * The sentence to show for a failed rsync: rsync's own words for what went wrong (disk full, permission
+ * denied…: its first line naming a system error, not the broken connection that followed it), else that
+ * the node cannot be reached, else its last words.
+ */
 export function rsyncFailure(code: number, stderr: string): string {
-  // `bash: rsync: command not found` from the node's shell, before its rsync could answer.
+  // `bash: line 1: rsync: command not found` from the node's shell, before its rsync could answer.
   if (missingProgram(stderr) === 'rsync')
-    return l10n.t('rsync was not found on the node: install it there (sudo apt install rsync).');
+    return l10n.t(
+      'rsync was not found on the node: install it there (sudo apt install rsync, or your distribution’s rsync package).',
+    );
   const lines = stderr
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^rsync error: /.test(l));
+    .filter((l) => l !== '' && !/^rsync (error|warning): /.test(l));
+  const cause = lines.find((l) => SYSTEM_ERROR.test(l) && !CONNECTION_LOST.test(l));
+  if (cause) return cause;
   const said = lines.at(-1) ?? stderr.trim().split(/\r?\n/).at(-1) ?? '';
-  if (code === 255 || /connection (closed|refused|reset|unexpectedly)|unexplained error/i.test(stderr))
+  if (code === 255 || CONNECTION_LOST.test(stderr))
     return l10n.t('The node cannot be reached ({0}).', said || l10n.t('exit code {0}', code));
   return said ? said : l10n.t('rsync ended with exit code {0}.', code);
+}
+
+/** A line of rsync naming a system error: `…: No space left on device (28)`, `…: Permission denied (13)`. */
+const SYSTEM_ERROR = /\(\d+\)$/;
+/** The connection ended under rsync (the node went, or its end of the transfer stopped). */
+const CONNECTION_LOST =
+  /connection (closed|refused|reset|unexpectedly)|unexplained error|closed by remote host|Broken pipe|timed out/i;
+
+/** The files rsync said vanished while it sent (exit 24), relative to `folder` (its working folder). */
+export function vanishedFiles(stderr: string, folder: string): string[] {
+  const prefix = folder.endsWith('/') ? folder : `${folder}/`;
+  const out: string[] = [];
+  for (const m of stderr.matchAll(/^file has vanished: "(.*)"$/gm)) {
+    const p = unescapeRsyncName(m[1]);
+    out.push(p.startsWith(prefix) ? p.slice(prefix.length) : p);
+  }
+  return out;
 }

@@ -2,8 +2,11 @@
  * What a watched sync keeps between transfers (no vscode, no I/O): the changed paths waiting for the next
  * batch (a set, so 10,000 saves of one file are one path; past a limit it collapses to "the whole
  * folder", so memory stays bounded), and the record of what this sync sent to the node (only those paths
- * are ever deleted there; bounded: past its limit a path is not recorded, so its deletion is not sent).
+ * are ever deleted there; bounded: past its limit a path is not recorded, so its deletion is not sent)
+ * with the state each file had on both sides after its last sync (to tell a conflict).
  */
+
+import { parseStateText, stateText, type FileState } from './syncState';
 
 /** A path relative to the synced folder, with `/` separators, that stays inside it. */
 export function isInsidePath(rel: string): boolean {
@@ -51,41 +54,75 @@ export class ChangeQueue {
   }
 }
 
-/** The files this sync sent to the node (relative paths), bounded. */
+/**
+ * What this sync knows of the files it made equal on the node (relative paths), bounded: which ones it sent
+ * (only those are ever deleted there) and the state both copies had after it last made them equal
+ * (syncState.ts: a copy no longer in that state changed since).
+ */
 export class SentRecord {
-  private readonly paths: Set<string>;
+  private readonly sentPaths = new Set<string>();
+  private readonly states = new Map<string, FileState>();
 
   constructor(
     paths: Iterable<string> = [],
     readonly limit = 50_000,
+    states: Readonly<Record<string, string>> = {},
   ) {
-    this.paths = new Set();
     for (const p of paths) this.add(p);
+    for (const [p, t] of Object.entries(states)) {
+      const s = parseStateText(t);
+      if (s) this.synced(p, s);
+    }
   }
 
-  add(rel: string): void {
-    if (this.paths.size < this.limit && isInsidePath(rel)) this.paths.add(rel);
+  /** `rel` was sent to the node (and, when known, both copies are now in `state`). */
+  add(rel: string, state?: FileState): void {
+    if (this.sentPaths.size < this.limit && isInsidePath(rel)) this.sentPaths.add(rel);
+    if (state) this.synced(rel, state);
+  }
+
+  /** Both copies of `rel` are now in `state` (sent, pulled, or found equal). */
+  synced(rel: string, state: FileState): void {
+    if ((this.states.has(rel) || this.states.size < this.limit) && isInsidePath(rel))
+      this.states.set(rel, state);
+  }
+
+  /** The state both copies had after the last sync of `rel`, if known. */
+  state(rel: string): FileState | undefined {
+    return this.states.get(rel);
   }
 
   has(rel: string): boolean {
-    return this.paths.has(rel);
+    return this.sentPaths.has(rel);
   }
 
+  /** `rel` is gone from the node (deleted by the sync) or is no longer the sync's to delete. */
   delete(rel: string): void {
-    this.paths.delete(rel);
+    this.sentPaths.delete(rel);
+    this.states.delete(rel);
   }
 
   get size(): number {
-    return this.paths.size;
+    return this.sentPaths.size;
+  }
+
+  /** Whether nothing was ever made equal (a first sync). */
+  get empty(): boolean {
+    return this.sentPaths.size === 0 && this.states.size === 0;
   }
 
   /** `rel` itself when sent, and every sent path under it (a deleted folder). */
   at(rel: string): string[] {
     const prefix = `${rel}/`;
-    return [...this.paths].filter((p) => p === rel || p.startsWith(prefix));
+    return [...this.sentPaths].filter((p) => p === rel || p.startsWith(prefix));
   }
 
   toJSON(): string[] {
-    return [...this.paths];
+    return [...this.sentPaths];
+  }
+
+  /** The known states, as stored (`size:mtime[:sum]` per path). */
+  statesJSON(): Record<string, string> {
+    return Object.fromEntries([...this.states].map(([p, s]) => [p, stateText(s)]));
   }
 }

@@ -71,6 +71,17 @@ export interface PickOptions<T> extends StepMeta {
   };
 }
 
+export interface PickManyItem<T> extends PickItem<T> {
+  /** Ticked when the pick opens. */
+  readonly picked?: boolean;
+}
+
+/** A pick of several rows (ticks): Enter takes the ticked rows. */
+export interface PickManyOptions<T> extends StepMeta {
+  readonly placeholder: string;
+  readonly items: readonly PickManyItem<T>[];
+}
+
 export interface ConfirmOptions {
   readonly message: string;
   readonly detail?: string;
@@ -84,6 +95,8 @@ export interface ConfirmOptions {
 export interface Prompter {
   input(options: InputOptions): Promise<Answer<string>>;
   pick<T>(options: PickOptions<T>): Promise<Answer<T>>;
+  /** The values of the rows ticked (possibly none) when Enter was pressed. */
+  pickMany<T>(options: PickManyOptions<T>): Promise<Answer<T[]>>;
   confirm(options: ConfirmOptions): Promise<string | undefined>;
 }
 

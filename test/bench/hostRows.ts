@@ -1,5 +1,6 @@
 // The extension host's rows of one VS Code version, from what test/bench/host measured in it (HostBench): the
-// activation and first use as VS Code times them, the trees, the job log, the real jobs, GPU telemetry, the idle
+// activation and first use as VS Code times them, the trees, the job log, the real jobs, the folder sync, GPU
+// telemetry, the idle
 // and visible windows and the soak.
 import type { Target } from '../harness/targets';
 import { BUDGET } from './budgets';
@@ -11,11 +12,13 @@ import type { GpuTelemetrySample } from './host/gpuTelemetry';
 import type { JobLogSample } from './host/jobLog';
 import type { RealJobSample } from './host/realJobs';
 import type { SoakSample } from './host/soak';
+import type { SyncSample } from './host/syncBench';
 import { jobLogRows } from './jobLogRows';
 import { realJobRows } from './realJobRows';
 import type { References } from './reference';
 import { soakRows } from './soakRows';
-import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG } from './only';
+import { syncRows } from './syncRows';
+import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_SYNC } from './only';
 import { median } from './stats';
 import type { Table } from './table';
 
@@ -34,6 +37,7 @@ export interface HostBench {
   };
   jobLog?: JobLogSample;
   realJobs?: RealJobSample;
+  sync?: SyncSample;
   gpuMonitor?: GpuMonitorUpdateSample;
   gpuTelemetry?: GpuTelemetrySample;
   idle?: {
@@ -75,6 +79,7 @@ export function hostRows(
     gpuTelemetryRows(table, where, bench?.gpuTelemetry, failure);
     return;
   }
+  if (ONLY_SYNC) return syncRows(table, where, bench?.sync, failure);
   // The activation rows: the launches that open on the Explorer (the others open with the view showing).
   const launches = (bench?.launches ?? []).filter((l) => !l.viewOpen);
   if (launches.length === 0) {
@@ -160,6 +165,7 @@ export function hostRows(
   if (!ONLY_JOB_LOG) {
     // The real jobs and the GPU telemetry on a real node: on the first version only (with the idle window).
     if (idle) realJobRows(table, where, bench?.realJobs, failure);
+    if (idle) syncRows(table, where, bench?.sync, failure);
     gpuMonitorRows(table, where, bench?.gpuMonitor);
     if (idle) gpuTelemetryRows(table, where, bench?.gpuTelemetry, failure);
   }

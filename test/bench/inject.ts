@@ -20,6 +20,13 @@ export const INJECTIONS = {
   'gpu-fresh-session': [
     'GPU telemetry: a sample over the open session / a fresh ssh nvidia-smi (same node, interleaved)',
   ],
+  /** A sleep (a third of the plain rsync's time) before the folder sync's first rsync (./host/syncBench.ts). */
+  'sync-first-sleep': ['Folder sync: first sync'],
+  /** Each saved file sent by a whole-tree rsync (the batch's --files-from taken out: a walk of every file),
+   *  each rsync over an ssh connection of its own (the sync's shared connection taken out). */
+  'sync-save-walk': ['Folder sync: one saved file'],
+  /** A 1 s timer while the sync watches an idle tree: a walk of the tree and an rsync dry run each tick. */
+  'sync-poll': ['Folder sync watching, idle: CPU', 'Folder sync watching, idle: processes started'],
 } as const;
 
 export type Injection = keyof typeof INJECTIONS;

@@ -28,6 +28,8 @@
 //   env TENSORPOOL_BENCH_ONLY=gpu: the production build, the launches the host needs (shorten them with
 //   TENSORPOOL_BENCH_LAUNCHES=2 TENSORPOOL_BENCH_TREE_LAUNCHES=1), then the GPU rows only (./gpuRows.ts);
 //   the figures go to test-results/bench-gpu.json.
+//   env TENSORPOOL_BENCH_ONLY=sync: the same, then the folder-sync rows only (./syncRows.ts); the figures go
+//   to test-results/bench-sync.json.
 //
 // What runs where:
 //   1. `vsce package --no-dependencies` (which builds dist/ for production, minified, as shipped): VSIX
@@ -41,11 +43,11 @@
 //      over several launches of the window; the time to first tree on 5 more launches that open with the
 //      view showing (./firstTreeRows.ts); the tree with 1,000 clusters; a job printing 100,000 lines
 //      followed into its terminal (event-loop delay, heap); the engine's request log.
-//      The first version also runs the real jobs and the GPU telemetry, sits 30 s (60 s of the refresh
-//      schedule) with all five sections hidden (the object-storage step runs meanwhile, ./s3DuringIdle.ts),
-//      then runs the soak (./soakRows.ts, about 1 minute); the versions run one after the other, so no launch
-//      being timed shares the machine with another code-server. What runs on one version only, and why:
-//      notes/performance.md.
+//      The first version also runs the real jobs, the folder sync (./syncRows.ts) and the GPU telemetry, sits
+//      30 s (60 s of the refresh schedule) with all five sections hidden (the object-storage step runs
+//      meanwhile, ./s3DuringIdle.ts), then runs the soak (./soakRows.ts, about 1 minute); the versions run
+//      one after the other, so no launch being timed shares the machine with another code-server. What runs
+//      on one version only, and why: notes/performance.md.
 // At the end dist/ is rebuilt for development (what `npm run build` leaves).
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -61,6 +63,7 @@ import { FIRST_TREE_READY_BAR } from './firstTreeRows';
 import { LAYER_BUDGET_MS } from './layerRows';
 import { SOAK_BUDGET, isSoakRow } from './soakRows';
 import { s3DuringIdle } from './s3DuringIdle';
+import { isSyncRow } from './syncRows';
 import { round } from './stats';
 import { busyLoop, INJECTIONS, injections } from './inject';
 import { buildReferences, type References } from './reference';
@@ -70,7 +73,7 @@ import { nodeBenchmarks } from './nodeRows';
 import { isProduction, vsixAndBundle } from './packaging';
 import { runProcess } from './processes';
 import { hostRows, type HostBench } from './hostRows';
-import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_NODE, ONLY_S3 } from './only';
+import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_NODE, ONLY_S3, ONLY_SYNC } from './only';
 import { VSIX_LIMIT_KB } from './vsixParts';
 
 /** Costs injected to show the gates can fail (./inject.ts; `--inject all` or the environment): then nothing
@@ -106,26 +109,27 @@ async function hostBenchmarks(
   };
   const results: Record<string, unknown> = {};
   raw.host = results;
-  /** `again`: a second measurement; `soakOnly`: the fewest launches, then the soak alone (a broken soak row
-   *  measured again). */
-  const runOne = (target: Target, idle: boolean, again = false, soakOnly = false) =>
-    part(shadow, `VS Code ${target.name}${soakOnly ? ' (the soak again)' : ''}`, async (own) => {
+  /** `again`: a second measurement; `alone`: the fewest launches, then the soak or the folder sync alone (a
+   *  broken soak or folder-sync row measured again). */
+  const runOne = (target: Target, idle: boolean, again = false, alone?: 'soak' | 'sync') =>
+    part(shadow, `VS Code ${target.name}${alone ? ` (the ${alone} again)` : ''}`, async (own) => {
       let failure: string | undefined;
       let bench: HostBench | undefined;
       try {
         const r = await runInHost(target, shadow, own, {
           testsModule,
           label: 'bench',
-          timeoutMs: idle ? 720_000 : 420_000,
+          // The folder sync adds 1.5 to 5 minutes (the machine's load moves its 200 MB transfers the most).
+          timeoutMs: idle ? 900_000 : ONLY_SYNC ? 720_000 : 420_000,
           env: {
             TENSORPOOL_BENCH_IDLE: idle ? '1' : '0',
             // The job log's extraction on / off on the first version only (notes/performance.md).
             TENSORPOOL_BENCH_COMPARE_EXTRACTION: target === targets[0] ? '1' : '0',
             TENSORPOOL_BENCH_SIGNAL: signal,
             ...(again && INJECT_ONCE ? { TENSORPOOL_BENCH_INJECT: '' } : {}),
-            ...(soakOnly
+            ...(alone
               ? {
-                  TENSORPOOL_BENCH_ONLY: 'soak',
+                  TENSORPOOL_BENCH_ONLY: alone,
                   TENSORPOOL_BENCH_LAUNCHES: '2',
                   TENSORPOOL_BENCH_TREE_LAUNCHES: '1',
                 }
@@ -134,7 +138,7 @@ async function hostBenchmarks(
           vsix: refs ? [refs.extensionVsix] : undefined,
         });
         bench = r?.bench as HostBench | undefined;
-        results[soakOnly ? `${target.name} (the soak again)` : target.name] = r;
+        results[alone ? `${target.name} (the ${alone} again)` : target.name] = r;
         const failed = r?.tests.filter((t) => t.state === 'failed') ?? [];
         if (!r) failure = 'the host module wrote no results';
         else if (failed.length)
@@ -148,14 +152,16 @@ async function hostBenchmarks(
   // One version at a time: a second code-server and browser running beside a launch being timed made the
   // activation figures of the later version depend on the overlap (loads of 36-114 ms for a 77 KB bundle).
   // A version whose gating rows fail is measured once more (a whole second host run) before the run fails;
-  // when only soak rows failed, a short host run measures the soak alone (about a minute instead of four).
-  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU;
+  // when only soak rows failed, a short host run measures the soak alone (about a minute instead of four), and
+  // when only folder-sync rows failed, the folder sync alone (about 2.5 minutes).
+  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU && !ONLY_SYNC;
   await table.measure(
     () => runOne(first, idle),
     async (broken) => {
-      const soakOnly = idle && broken.every(isSoakRow);
-      await runOne(first, idle, true, soakOnly);
-      return soakOnly ? isSoakRow : undefined;
+      const alone =
+        idle && broken.every(isSoakRow) ? 'soak' : idle && broken.every(isSyncRow) ? 'sync' : undefined;
+      await runOne(first, idle, true, alone);
+      return alone === 'soak' ? isSoakRow : alone === 'sync' ? isSyncRow : undefined;
     },
   );
   for (const target of rest)
@@ -239,7 +245,7 @@ runSuite(
       );
     }
     try {
-      if (ONLY_JOB_LOG || ONLY_FIRST_TREE || ONLY_GPU) {
+      if (ONLY_JOB_LOG || ONLY_FIRST_TREE || ONLY_GPU || ONLY_SYNC) {
         await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets, refs));
         // The other steps did not run: their rows would only read as missing.
@@ -332,7 +338,9 @@ runSuite(
                 ? 'bench-firstTree.json'
                 : ONLY_GPU
                   ? 'bench-gpu.json'
-                  : 'bench.json',
+                  : ONLY_SYNC
+                    ? 'bench-sync.json'
+                    : 'bench.json',
     );
     fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(

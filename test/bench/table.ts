@@ -46,11 +46,14 @@ const COUNT_UNITS = new Set([
   'errors',
   'launches',
   'connections',
+  'processes',
 ]);
 const SIZE_UNITS = new Set(['KB', 'MB', 'bytes']);
 
 function kindOf(unit: string): GateKind {
   if (unit === 'x') return 'ratio';
+  // CPU per second of the extension's own code while nothing happens: ≈ 0 whatever the load, as counted.
+  if (unit === 'ms/s') return 'count';
   if (unit === 'ms' || unit === 's') return 'time';
   if (COUNT_UNITS.has(unit)) return 'count';
   if (SIZE_UNITS.has(unit)) return 'size';

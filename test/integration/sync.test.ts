@@ -1,15 +1,17 @@
 // Sync Folder to Node against the engine's real nodes (OpenSSH sshd, rsync over the extension's own ssh):
 // after the first sync and after edits, creations, renames and deletions, every file's sha256 is equal on
 // both sides (ignored files absent on the node, a link out of the folder not copied); files made on the node
-// survive; a path outside the home is refused before anything runs; a node that goes down fails the sync
-// with a clear sentence and a Retry brings it back once it is up. The folder's name has shell characters.
+// survive; Pull from Node brings back the files ticked; a path outside the home is refused before anything
+// runs; a node that goes down fails the sync with a clear sentence and a Retry brings it back once it is up.
+// The folder's name has shell characters.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
-import { ACCEPT, ESCAPE, ScriptedPrompter } from '../fixtures/scriptedPrompter';
+import { ACCEPT, ESCAPE, ScriptedPrompter, ticks } from '../fixtures/scriptedPrompter';
 import { accountIs, control, signIn } from './control';
 import { until, useJobKit } from './jobKit';
 import { processesIn, removeCluster, writeFiles } from './realCluster';
@@ -158,6 +160,16 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.equal(kit.ext.testing.sync.state()?.kind, 'synced');
   });
 
+  test('one ssh connection per sync: its own master is up, on a socket in a private folder', () => {
+    const m = sshMasters();
+    assert.equal(m.length, 1, JSON.stringify(m));
+    const socket = m[0].args[m[0].args.indexOf('-S') + 1];
+    assert.match(socket, /tp-sync-[^/]+\/ssh$/);
+    assert.equal(fs.statSync(path.dirname(socket)).mode & 0o777, 0o700);
+    const check = spawnSync('ssh', ['-S', socket, '-O', 'check', 'node'], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stderr);
+  });
+
   test("a failure on the node in rsync's own words; Retry sends the change once it is fixed", async () => {
     fs.renameSync(remoteDir, `${remoteDir}.moved`);
     fs.writeFileSync(remoteDir, 'a file where the folder was\n');
@@ -200,33 +212,29 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.equal(kit.ext.testing.sync.watching(), true);
   });
 
-  test('Pull from Node: lists what is new or changed there, never overwrites a file here without asking', async () => {
+  test('Pull from Node: lists what is new or changed there (several can be ticked); a file changed only there comes back unasked', async () => {
     await kit.ext.testing.sync.flushed();
     writeFiles(remoteDir, {
       'results/out.txt': 'made by a job\n',
       'train.py': 'print("edited on the node")\n',
     });
     const local = fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8');
-    let p = new ScriptedPrompter(['All 3 files', 'Only New Files']);
+    let p = new ScriptedPrompter([ticks('made-on-node.txt', 'results/out.txt')]);
     kit.ext.setPrompter(p);
     const first = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
       'tensorpool.pullFromNode',
     );
     assert.deepEqual(first?.files?.sort(), ['made-on-node.txt', 'results/out.txt'], JSON.stringify(first));
-    const listed = p.shown[0]?.items ?? [];
-    assert.ok(
-      listed.some((i) => /^train\.py$/.test(i)),
-      JSON.stringify(listed),
-    );
-    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), local, 'not overwritten');
+    assert.deepEqual(p.shown[0]?.items?.sort(), ['made-on-node.txt', 'results/out.txt', 'train.py']);
+    assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), local, 'not ticked: not pulled');
     assert.equal(fs.readFileSync(path.join(kit.folder, 'results/out.txt'), 'utf8'), 'made by a job\n');
-    p = new ScriptedPrompter(['train.py', 'Overwrite']);
+    p = new ScriptedPrompter([ACCEPT]);
     kit.ext.setPrompter(p);
     const second = await vscode.commands.executeCommand<{ kind: string; files?: string[] }>(
       'tensorpool.pullFromNode',
     );
     assert.deepEqual(second?.files, ['train.py']);
-    assert.equal(p.shown[1]?.kind, 'confirm', 'asked before overwriting');
+    assert.equal(p.shown.length, 1, 'changed only on the node: no question');
     assert.equal(fs.readFileSync(path.join(kit.folder, 'train.py'), 'utf8'), 'print("edited on the node")\n');
     await kit.ext.testing.sync.flushed();
   });
@@ -264,6 +272,7 @@ suite('Sync Folder to Node against real nodes', function () {
     await new Promise((r) => setTimeout(r, 600));
     assert.deepEqual(processesIn(kit.folder), [], 'no process runs in the folder');
     assert.equal(kit.ext.testing.sync.state(), undefined, 'nothing started again');
+    assert.deepEqual(sshMasters(), [], "the sync's ssh master ended with it");
   });
 
   test('the cluster goes: the sync stops and its status bar item goes', async () => {
@@ -289,4 +298,21 @@ function diff(node: Record<string, string>, want: Record<string, string>): strin
     .filter((k) => node[k] !== want[k])
     .map((k) => `${JSON.stringify(k)}: node ${node[k] ?? 'absent'}, expected ${want[k] ?? 'absent'}`)
     .join('\n');
+}
+
+/** The ssh masters of folder syncs this extension host runs (`ssh -M -N -S …/tp-sync-…/ssh`). */
+function sshMasters(): { pid: number; args: string[] }[] {
+  const out: { pid: number; args: string[] }[] = [];
+  for (const e of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const args = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+      // Started by this extension host (the tests run in it), not by another run on this machine.
+      const ppid = Number(fs.readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      if (args.includes('-M') && args.some((a) => /tp-sync-[^/]+\/ssh$/.test(a))) out.push({ pid: +e, args });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }

@@ -52,6 +52,9 @@ class RecordingPrompter implements Prompter {
   async input(_o: InputOptions): Promise<Answer<string>> {
     return { kind: 'cancel' };
   }
+  async pickMany<T>(): Promise<Answer<T[]>> {
+    return { kind: 'cancel' };
+  }
   async confirm(o: ConfirmOptions): Promise<string | undefined> {
     // Only a wizard's "discard?" question can come up here: discard.
     return o.actions.find((a) => /discard/i.test(a));

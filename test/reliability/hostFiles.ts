@@ -14,6 +14,7 @@ const GROUPS: readonly (readonly string[])[] = [
     'proxyAuthorization',
     'gpuFaults',
     'notebookFaults',
+    'syncNodeFaults',
   ],
   [
     'operationFaults',

@@ -1,8 +1,9 @@
 // Sync Folder to Node through the real workbench: a cluster whose node accepts the user's key (the agent's),
 // a project folder in the workspace, Sync Folder to Node… from the folder's context menu in the Explorer (the
 // cluster picked, the folder on the node accepted), the status bar turning to "synced" with the file on the
-// node; then the file edited and saved in an editor, and its new content on the node. The sync is stopped
-// and the cluster removed at the end.
+// node; then the file edited and saved in an editor, and its new content on the node; then Pull from Node…
+// (a pick of several files, all ticked) brings two files made on the node. The sync is stopped and the
+// cluster removed at the end.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -117,6 +118,25 @@ export const tests: UiTest[] = [
         );
         const text = await workbench.statusBarItem(/node 1 · synced/, 15_000);
         log(`status bar after the save: ${text}`);
+        // Pull from Node…: a pick of several files, every one ticked; Enter brings them all here.
+        fs.mkdirSync(path.join(nodeHome, PROJECT, 'out'), { recursive: true });
+        fs.writeFileSync(path.join(nodeHome, PROJECT, 'out', 'a.txt'), 'result a\n');
+        fs.writeFileSync(path.join(nodeHome, PROJECT, 'out', 'b.txt'), 'result b\n');
+        await workbench.runCommand('TensorPool: Pull from Node…', { exact: true });
+        await workbench.waitForQuickInput(/Pull from node 1: 2 files/);
+        const rows = page.locator('.quick-input-list .monaco-list-row');
+        await rows.first().waitFor({ timeout: 10_000 });
+        assert.equal(await rows.count(), 2, 'the two new files on the node');
+        log(`screenshot ${await workbench.screenshot('90-sync-pull')}`);
+        // The box's text input (a pick of several rows also has its "select all" checkbox).
+        await page.locator('.quick-input-widget input:not([type="checkbox"])').first().press('Enter');
+        const here = (f: string) => path.join(ctx.workspace, PROJECT, 'out', f);
+        await until(
+          'both files pulled',
+          () => fs.existsSync(here('a.txt')) && fs.existsSync(here('b.txt')),
+          ctx,
+        );
+        assert.equal(fs.readFileSync(here('b.txt'), 'utf8'), 'result b\n');
       } finally {
         await workbench.runCommand('TensorPool: Stop Folder Sync');
         if (clusterId) await engineCall(ctx.engine, 'DELETE', `/cluster/${clusterId}`).catch(() => undefined);

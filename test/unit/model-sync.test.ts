@@ -19,11 +19,13 @@ import {
   remoteRelative,
   rsyncFailure,
   rsyncSucceeded,
+  vanishedFiles,
   RsyncOutputReader,
   unescapeRsyncName,
   type SyncTarget,
 } from '../../src/model/syncPlan';
 import { ChangeQueue, isInsidePath, SentRecord } from '../../src/model/syncQueue';
+import { parseItem } from '../../src/model/syncState';
 
 const target: SyncTarget = {
   node: {
@@ -102,7 +104,11 @@ describe('Sync: rsync argv', () => {
     assert.equal(fs.readlinkSync(path.join(dst, 'in')), 'keep.txt');
     assert.ok(!fs.existsSync(path.join(tmp, 'pwned')));
     assert.deepEqual(
-      sent.sort(),
+      sent
+        .map(parseItem)
+        .filter((i) => i !== undefined && i.change[1] !== 'd')
+        .map((i) => i!.path)
+        .sort(),
       [...names, '.gitignore', 'in', 'sub/.gitignore', 'sub/ok.txt'].sort(),
       'every name rsync sent is read back exactly (newline included)',
     );
@@ -161,6 +167,24 @@ describe('Sync: rsync output', () => {
     assert.equal(last, 1);
   });
 
+  it('a chunk of many progress lines: each name read, the progress reported once (its newest)', () => {
+    const names: string[] = [];
+    const seen: number[] = [];
+    const r = new RsyncOutputReader(
+      (n) => names.push(n),
+      (p) => seen.push(p.files),
+    );
+    let chunk = '';
+    for (let i = 1; i <= 500; i++)
+      chunk += `>f${i}\n   ${i * 10} 10%  1.00kB/s  0:00:00 (xfr#${i}, to-chk=${1000 - i}/1000)\r`;
+    r.push(chunk);
+    r.push('>last\n');
+    r.end();
+    assert.equal(names.length, 501);
+    assert.equal(names.at(-1), 'last');
+    assert.deepEqual(seen, [500]);
+  });
+
   it("failures in rsync's own words; an unreachable node said so", () => {
     assert.equal(
       rsyncFailure(
@@ -179,7 +203,36 @@ describe('Sync: rsync output', () => {
         12,
         'bash: line 1: rsync: command not found\nrsync: connection unexpectedly closed (0 bytes received so far) [sender]\n',
       ),
-      'rsync was not found on the node: install it there (sudo apt install rsync).',
+      'rsync was not found on the node: install it there (sudo apt install rsync, or your distribution’s rsync package).',
+    );
+    // The node's disk full, then the connection it broke: rsync's words for the cause, not the connection.
+    assert.equal(
+      rsyncFailure(
+        12,
+        [
+          'rsync: [receiver] write failed on "/n/home/p/big.bin": No space left on device (28)',
+          'rsync error: error in file IO (code 11) at receiver.c(380) [receiver=3.2.7]',
+          'rsync: [sender] write error: Broken pipe (32)',
+          'rsync: connection unexpectedly closed (120 bytes received so far) [sender]',
+          'rsync error: error in rsync protocol data stream (code 12) at io.c(232) [sender=3.2.7]',
+        ].join('\n'),
+      ),
+      'rsync: [receiver] write failed on "/n/home/p/big.bin": No space left on device (28)',
+    );
+    assert.match(
+      rsyncFailure(
+        12,
+        'Connection to 127.0.0.1 closed by remote host.\nrsync: [sender] write error: Broken pipe (32)\nrsync: connection unexpectedly closed (9 bytes received so far) [sender]\n',
+      ),
+      /^The node cannot be reached/,
+      'a broken pipe is the connection, not the cause',
+    );
+    assert.deepEqual(
+      vanishedFiles(
+        'file has vanished: "/w/p/a b.txt"\nfile has vanished: "/w/p/d/new\\#012line"\nrsync warning: x\n',
+        '/w/p',
+      ),
+      ['a b.txt', 'd/new\nline'],
     );
     assert.ok(rsyncSucceeded(0) && rsyncSucceeded(24), '24: some files vanished while sent');
     assert.ok(!rsyncSucceeded(23) && !rsyncSucceeded(11));

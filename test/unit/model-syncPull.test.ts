@@ -9,11 +9,11 @@ import { jobFileIgnores } from '../../src/model/jobFile';
 import {
   filesFromInput,
   pullArgv,
-  pullEntry,
   pullListArgv,
   RsyncOutputReader,
   type SyncTarget,
 } from '../../src/model/syncPlan';
+import { parseItem } from '../../src/model/syncState';
 
 const target: SyncTarget = {
   node: { user: 'root', host: '127.0.0.1', ssh: ['ssh', '-p', '2222', '-o', 'BatchMode=yes'] },
@@ -47,7 +47,10 @@ describe('Sync: pull from the node', () => {
     assert.equal(dry.status, 0, dry.stderr);
     reader.push(dry.stdout);
     reader.end();
-    const entries = listed.map(pullEntry).filter((e) => e !== undefined);
+    const entries = listed
+      .map(parseItem)
+      .filter((e) => e !== undefined && e.change[1] === 'f')
+      .map((e) => ({ path: e!.path, size: e!.state.size }));
     assert.deepEqual(
       entries.sort((a, b) => a.path.localeCompare(b.path)),
       [
@@ -64,7 +67,7 @@ describe('Sync: pull from the node', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(here, 'res', 'new\nname.txt'), 'utf8'), '12345');
     assert.equal(fs.readFileSync(path.join(here, 'changed.txt'), 'utf8'), 'here', 'not chosen: not pulled');
-    assert.equal(pullEntry('not a listing'), undefined);
+    assert.equal(parseItem('not a listing'), undefined);
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 });

@@ -100,6 +100,8 @@ export interface StoredSync {
   readonly instanceId: string;
   readonly remote: string;
   readonly sent: readonly string[];
+  /** Per path, the state both copies had after the last sync (`size:mtime[:checksum]`, syncState.ts). */
+  readonly states?: Readonly<Record<string, string>>;
 }
 
 const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {

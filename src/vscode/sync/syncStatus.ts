@@ -17,7 +17,12 @@ export interface RunningSync {
   readonly label: string;
   readonly folder: string;
   readonly watching: boolean;
+  /** Files changed on both sides, held back until the user says which version wins. */
+  readonly conflicts: number;
   stop(why: string): void;
+  /** Cancel the transfer running now; the sync stays (Retry). */
+  cancel(): void;
+  resolveConflicts(): Promise<void>;
   retry(): Promise<unknown>;
   toggleWatch(): void;
   /** Resolves once no change waits and no transfer runs (tests). */
@@ -34,7 +39,8 @@ export interface SyncDisplay extends vscode.Disposable {
 export type SyncState =
   | { readonly kind: 'syncing'; readonly files: number }
   | { readonly kind: 'synced'; readonly at: number }
-  | { readonly kind: 'failed'; readonly why: string };
+  | { readonly kind: 'failed'; readonly why: string }
+  | { readonly kind: 'cancelled' };
 
 /** What the sync needs of the cluster list (the Clusters section's controller is one). */
 export interface SyncClusterList {

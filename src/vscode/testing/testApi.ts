@@ -108,6 +108,10 @@ interface BaseTestApi {
       watching(): boolean | undefined;
       /** Resolves once the running sync has nothing queued or running (at once without one). */
       flushed(): Promise<void>;
+      /** How many files changed on both sides wait for the user's choice. */
+      conflicts(): number | undefined;
+      /** What the first sync's Cancel does: the running transfer ends, the sync stays ("cancelled"). */
+      cancel(): void;
     };
     /** GPU telemetry: the sampler (its counters and running sessions) and the Clusters view to expand. */
     readonly gpu: {

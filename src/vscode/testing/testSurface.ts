@@ -86,6 +86,8 @@ export function testSurface<S extends SectionMap>(p: SurfaceParts<S>): TestApi<S
         text: () => p.sync.text,
         watching: () => p.sync.running?.watching,
         flushed: () => p.sync.running?.flushed() ?? Promise.resolve(),
+        conflicts: () => p.sync.running?.conflicts,
+        cancel: () => p.sync.running?.cancel(),
       },
       gpu: {
         sampler: clusters.gpuSampler,

@@ -16,7 +16,8 @@
 //   last launch     also: the tree with 1,000 clusters (980 more seeded first), then a job that prints
 //                   100,000 lines followed into its terminal (./jobLog.ts; finished and its terminal closed
 //                   before what follows), then
-//                   (TENSORPOOL_BENCH_IDLE=1, the first version) the real jobs (./realJobs.ts), every section
+//                   (TENSORPOOL_BENCH_IDLE=1, the first version) the real jobs (./realJobs.ts), the folder
+//                   sync (./syncBench.ts), every section
 //                   shown and loaded, then 30 s with all of them hidden (x2 time: 60 s of the refresh
 //                   schedule; the bench runs its object-storage step meanwhile: ../s3DuringIdle.ts), then
 //                   the soak (./soak.ts); then on both the views visible with the shortest refresh
@@ -40,6 +41,7 @@ import { soak } from './soak';
 import { firstTree, type FirstTreeSample } from './firstTree';
 import { JOB_LINES, jobLogBench } from './jobLog';
 import { realJobBench } from './realJobs';
+import { syncBench } from './syncBench';
 import { gpuMonitorUpdateBench } from './gpuMonitorUpdate';
 import { gpuTelemetryBench } from './gpuTelemetry';
 import { injections } from '../inject';
@@ -79,6 +81,8 @@ const SIGNAL = process.env.TENSORPOOL_BENCH_SIGNAL;
 const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
 /** TENSORPOOL_BENCH_ONLY=gpu: the last launch runs the GPU steps only. */
 const ONLY_GPU = process.env.TENSORPOOL_BENCH_ONLY === 'gpu';
+/** TENSORPOOL_BENCH_ONLY=sync: the last launch runs the folder-sync step only. */
+const ONLY_SYNC = process.env.TENSORPOOL_BENCH_ONLY === 'sync';
 /** TENSORPOOL_BENCH_ONLY=soak: the last launch runs the soak only (../run.ts measures a broken soak row again
  *  this way, with the fewest launches). */
 const ONLY_SOAK = process.env.TENSORPOOL_BENCH_ONLY === 'soak';
@@ -508,6 +512,17 @@ export async function run(): Promise<void> {
       )
     )?.value;
   };
+  const syncStep = async () => {
+    bench.sync = (
+      await step('folder sync: first sync beside rsync, one saved file, watching idle', () =>
+        syncBench(api, INJECTED),
+      )
+    )?.value;
+  };
+  if (ONLY_SYNC) {
+    await syncStep();
+    return finish(bench);
+  }
   if (ONLY_GPU || ONLY_SOAK) {
     await (ONLY_GPU ? gpu() : soakStep());
     return finish(bench);
@@ -527,6 +542,7 @@ export async function run(): Promise<void> {
         realJobBench(api),
       )
     )?.value;
+  if (IDLE) await syncStep();
   await gpu();
   if (IDLE) {
     bench.idle = (

@@ -13,6 +13,7 @@ import {
   type Answer,
   type ConfirmOptions,
   type InputOptions,
+  type PickManyOptions,
   type PickOptions,
   type Prompter,
   type Verdict,
@@ -176,6 +177,43 @@ export class QuickInputPrompter implements Prompter {
         finish({ kind: 'value', value: picked.value as T });
       });
       qp.onDidHide(() => leave('cancel'));
+      qp.show();
+    });
+  }
+
+  pickMany<T>(o: PickManyOptions<T>): Promise<Answer<T[]>> {
+    type Item = vscode.QuickPickItem & { value: T };
+    return new Promise((resolve) => {
+      const qp = vscode.window.createQuickPick<Item>();
+      const items: Item[] = o.items.map((i) => ({
+        label: i.label,
+        description: i.description,
+        detail: i.detail,
+        value: i.value,
+      }));
+      qp.title = o.title;
+      qp.step = o.step;
+      qp.totalSteps = o.totalSteps;
+      qp.placeholder = o.placeholder;
+      qp.canSelectMany = true;
+      qp.ignoreFocusOut = true;
+      qp.matchOnDescription = true;
+      qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+      qp.items = items;
+      qp.selectedItems = items.filter((_, n) => o.items[n].picked);
+      let done = false;
+      const finish = (a: Answer<T[]>) => {
+        if (!done) {
+          done = true;
+          resolve(a);
+          qp.dispose();
+        }
+      };
+      qp.onDidTriggerButton((b) => {
+        if (b === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
+      });
+      qp.onDidAccept(() => finish({ kind: 'value', value: qp.selectedItems.map((i) => i.value) }));
+      qp.onDidHide(() => finish({ kind: 'cancel' }));
       qp.show();
     });
   }

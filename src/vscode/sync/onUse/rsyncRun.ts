@@ -1,20 +1,31 @@
 /**
  * One rsync of a folder sync: spawned without a shell in the synced folder, in a process group of its own
  * (ended with its ssh on cancel, stop and the window's end), the paths it works on written to its stdin
- * (NUL-separated), its output read as it comes (the names it sent, its progress), its errors kept bounded.
+ * (NUL-separated), its output read as it comes, in chunks (the names it sent; its progress, shown at most
+ * every 250 ms), so rsync never waits on a full pipe; its errors kept bounded.
  */
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { childEnv } from '../../../model/childEnv';
 import { missingProgramMessage } from '../../../model/sshFailure';
-import { RsyncOutputReader, rsyncFailure, rsyncSucceeded, type SyncProgress } from '../../../model/syncPlan';
+import {
+  RsyncOutputReader,
+  rsyncFailure,
+  rsyncSucceeded,
+  vanishedFiles,
+  type SyncProgress,
+} from '../../../model/syncPlan';
+import { parseItem, type RsyncItem } from '../../../model/syncState';
 import { endGroup } from '../../shared/onUse/commandProcess';
 
+/** What rsync did: the files it printed (ITEM_FORMAT), and the files that vanished while it sent (exit 24). */
 export type RsyncResult =
-  | { readonly ok: true; readonly names: readonly string[] }
-  | { readonly ok: false; readonly why: string; readonly names: readonly string[] };
+  | { readonly ok: true; readonly items: readonly RsyncItem[]; readonly vanished?: readonly string[] }
+  | { readonly ok: false; readonly why: string; readonly items: readonly RsyncItem[] };
 
 const MAX_STDERR = 64 * 1024;
+/** The least time between two progress reports. */
+const PROGRESS_MS = 250;
 
 export function runRsync(
   argv: readonly string[],
@@ -28,11 +39,13 @@ export function runRsync(
   },
 ): Promise<RsyncResult> {
   return new Promise((resolve) => {
-    const names: string[] = [];
+    const items: RsyncItem[] = [];
     let stderr = '';
+    let shownAt = 0;
     const child = spawn(argv[0], argv.slice(1), {
       cwd,
-      env: childEnv(opts.env, process.platform),
+      // Times in rsync's output (%M) in UTC, whatever this computer's time zone (syncState.ts reads them).
+      env: { ...childEnv(opts.env, process.platform), TZ: 'UTC' },
       detached: process.platform !== 'win32',
       shell: false,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -42,8 +55,18 @@ export function runRsync(
     opts.signal.addEventListener('abort', abort, { once: true });
     if (opts.signal.aborted) abort();
     const reader = new RsyncOutputReader(
-      (n) => names.push(n),
-      (p) => opts.progress?.(p),
+      (line) => {
+        const item = parseItem(line);
+        if (item) items.push(item);
+      },
+      (p) => {
+        // Shown at most every PROGRESS_MS (the status bar and the notification are messages to the
+        // workbench: one per file of a first sync would cost more than the rsync).
+        const now = Date.now();
+        if (now - shownAt < PROGRESS_MS) return;
+        shownAt = now;
+        opts.progress?.(p);
+      },
     );
     child.stdout.setEncoding('utf8').on('data', (d: string) => reader.push(d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
@@ -63,14 +86,15 @@ export function runRsync(
         (e as NodeJS.ErrnoException).code === 'ENOENT'
           ? missingProgramMessage(argv[0], process.platform)
           : e.message;
-      done({ ok: false, why, names });
+      done({ ok: false, why, items });
     });
     child.on('close', (code, sig) => {
       reader.end();
       const exit = code ?? (sig ? 128 : 1);
-      if (opts.signal.aborted) return done({ ok: false, why: vscode.l10n.t('stopped'), names });
-      if (rsyncSucceeded(exit)) return done({ ok: true, names });
-      done({ ok: false, why: rsyncFailure(exit, stderr), names });
+      if (opts.signal.aborted) return done({ ok: false, why: vscode.l10n.t('stopped'), items });
+      if (rsyncSucceeded(exit))
+        return done({ ok: true, items, ...(exit === 24 ? { vanished: vanishedFiles(stderr, cwd) } : {}) });
+      done({ ok: false, why: rsyncFailure(exit, stderr), items });
     });
   });
 }

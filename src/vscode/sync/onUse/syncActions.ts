@@ -146,7 +146,7 @@ export class SyncActions {
       stored.clusterId === target.cluster.id &&
       stored.instanceId === target.instance.id &&
       stored.remote === remote;
-    const sent = new SentRecord(same ? stored.sent : [], SENT_LIMIT);
+    const sent = new SentRecord(same ? stored.sent : [], SENT_LIMIT, same ? stored.states : {});
     const settings = readSyncSettings();
     const excludes = [...settings.exclude, ...jobFileIgnores(folder)];
     const record = (): StoredSync => ({
@@ -154,6 +154,7 @@ export class SyncActions {
       instanceId: target.instance.id,
       remote,
       sent: sent.toJSON(),
+      states: sent.statesJSON(),
     });
     const session = new SyncSession({
       folder,
@@ -169,18 +170,30 @@ export class SyncActions {
       ended: (s) => this.d.status.end(s),
       log: this.d.log,
       env: () => this.d.host.env(),
+      prompts: this.d.prompts,
     });
     this.d.status.begin(session, new SyncStatusBar(session));
     this.d.log.info(`Syncing ${folder} to ~/${remote} on node ${target.node} of ${target.cluster.id}.`);
     const r = await session.start();
     if (r.ok) return { ok: true, remote };
-    if (this.d.status.running === session)
-      void notices
-        .showErrorMessage(
-          vscode.l10n.t('Sync of {0} failed: {1}', path.basename(folder), r.why),
-          vscode.l10n.t('Show Log'),
-        )
-        .then((b) => b && vscode.commands.executeCommand(Commands.showLog));
+    if (this.d.status.running === session && this.d.status.shown?.kind === 'failed') {
+      // The first sync stopped: say why, and offer to send the folder again (what is there stays).
+      const retry = vscode.l10n.t('Retry');
+      const log = vscode.l10n.t('Show Log');
+      void this.d
+        .prompts()
+        .confirm({
+          message: vscode.l10n.t('Sync of {0} failed: {1}', path.basename(folder), r.why),
+          actions: [retry, log],
+          modal: false,
+          severity: 'error',
+        })
+        .then(
+          (b) =>
+            b === retry ? session.retry() : b === log && vscode.commands.executeCommand(Commands.showLog),
+          () => undefined,
+        );
+    }
     return { ok: false, why: r.why };
   }
 
@@ -195,7 +208,9 @@ export class SyncActions {
       );
       return undefined;
     }
-    return pullFromNode(s, this.d.prompts, this.d.host.env(), this.d.log);
+    const r = await pullFromNode(s, this.d.prompts, this.d.host.env(), this.d.log);
+    s.d.saveSent();
+    return r;
   }
 
   /** Stop the running sync; whether there was one. */
@@ -223,6 +238,14 @@ export class SyncActions {
       canGoBack: false,
       placeholder: vscode.l10n.t('What to do?'),
       items: [
+        ...(s.conflicts > 0
+          ? [
+              {
+                label: vscode.l10n.t('Choose Which Versions Win ({0} changed on both sides)…', s.conflicts),
+                value: () => s.resolveConflicts(),
+              },
+            ]
+          : []),
         { label: vscode.l10n.t('Show Log'), value: () => vscode.commands.executeCommand(Commands.showLog) },
         { label: vscode.l10n.t('Retry'), value: () => s.retry() },
         { label: vscode.l10n.t('Pull from Node…'), value: () => this.pull() },

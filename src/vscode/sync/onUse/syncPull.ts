@@ -1,17 +1,19 @@
 /**
- * Pull from Node…: what is new or changed in the synced folder on the node (a dry run, with sizes), the
- * files chosen brought back into the folder (rsync writes each to a temporary name, then renames it; names
- * are ours, checked to stay inside the folder). A file that exists here is never overwritten without asking.
+ * Pull from Node…: what is new or changed on the node in the synced folder (a dry run, with sizes), the
+ * files ticked brought back into the folder (every one ticked at first: Enter brings all; rsync writes each
+ * to a temporary name, then renames it; names are ours, checked to stay inside the folder). A file changed
+ * only on the node comes back without a question; one changed here too since the last sync (or never
+ * synced and different here) is never overwritten without asking; one changed only here is not listed.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { filesFromInput, pullArgv, pullEntry, pullListArgv } from '../../../model/syncPlan';
+import { pullListArgv } from '../../../model/syncPlan';
 import { isInsidePath } from '../../../model/syncQueue';
+import { isFile, pullKind, type PullKind } from '../../../model/syncState';
 import type { Prompter } from '../../../wizards/prompter';
 import type { Log } from '../../shared/log';
 import { notices } from '../../shared/notices';
 import { runRsync } from './rsyncRun';
+import { pullPaths, stateHere } from './syncSend';
 import type { SyncSession } from './syncSession';
 
 export type PullOutcome =
@@ -20,7 +22,11 @@ export type PullOutcome =
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'failed'; readonly why: string };
 
-const ALL = Symbol('all');
+interface Entry {
+  readonly path: string;
+  readonly size: number;
+  readonly kind: PullKind;
+}
 
 export async function pullFromNode(
   s: SyncSession,
@@ -29,7 +35,6 @@ export async function pullFromNode(
   log: Log,
 ): Promise<PullOutcome> {
   const signal = new AbortController().signal;
-  const lines: string[] = [];
   const listed = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -38,48 +43,50 @@ export async function pullFromNode(
     () => runRsync(pullListArgv(s.d.target, s.d.excludes), s.folder, { signal, env }),
   );
   if (!listed.ok) return fail(listed.why, log);
-  for (const n of listed.names) lines.push(n);
-  const entries = lines
-    .map(pullEntry)
-    .filter((e): e is { path: string; size: number } => e !== undefined && isInsidePath(e.path));
+  const entries: Entry[] = listed.items
+    .filter((i) => isFile(i) && isInsidePath(i.path))
+    .map((i) => ({
+      path: i.path,
+      size: i.state.size,
+      kind: pullKind(i.state, s.d.sent.state(i.path), stateHere(s.folder, i.path)),
+    }))
+    .filter((e) => e.kind !== 'changedHere');
   if (entries.length === 0) {
     void notices.showInformationMessage(vscode.l10n.t('Nothing on {0} is new or changed.', s.label));
     return { kind: 'nothing' };
   }
   const total = entries.reduce((a, e) => a + e.size, 0);
-  const picked = await prompts().pick<string | typeof ALL>({
-    title: vscode.l10n.t('Pull from {0}', s.label),
+  const picked = await prompts().pickMany<string>({
+    title: vscode.l10n.t('Pull from {0}: {1} files, {2}', s.label, entries.length, size(total)),
     step: 1,
     totalSteps: 1,
     canGoBack: false,
-    placeholder: vscode.l10n.t('New or changed on the node: which to bring here?'),
-    items: [
-      { label: vscode.l10n.t('All {0} files', entries.length), description: size(total), value: ALL },
-      ...entries.map((e) => ({
-        label: e.path,
-        description: `${size(e.size)}${here(s.folder, e.path) ? vscode.l10n.t(' · differs from the file here') : ''}`,
-        value: e.path,
-      })),
-    ],
+    placeholder: vscode.l10n.t('New or changed on the node: Enter brings the ticked files here'),
+    items: entries.map((e) => ({
+      label: e.path,
+      description: `${size(e.size)} · ${describe(e.kind)}`,
+      value: e.path,
+      picked: true,
+    })),
   });
-  if (picked.kind !== 'value') return { kind: 'cancelled' };
-  let chosen = picked.value === ALL ? entries.map((e) => e.path) : [picked.value];
-  const existing = chosen.filter((p) => here(s.folder, p));
-  if (existing.length > 0) {
+  if (picked.kind !== 'value' || picked.value.length === 0) return { kind: 'cancelled' };
+  let chosen = picked.value;
+  const both = entries.filter((e) => e.kind === 'changedBoth' && chosen.includes(e.path)).map((e) => e.path);
+  if (both.length > 0) {
     const overwrite = vscode.l10n.t('Overwrite');
-    const onlyNew = vscode.l10n.t('Only New Files');
+    const keepMine = vscode.l10n.t('Keep Mine');
     const answer = await prompts().confirm({
       message: vscode.l10n.t(
-        '{0} of these files also exist here and differ: overwrite them with the node’s?',
-        existing.length,
+        '{0} of these files changed here too since the last sync: overwrite the version here with the node’s?',
+        both.length,
       ),
-      detail: existing.slice(0, 10).join('\n'),
-      actions: chosen.length > existing.length ? [overwrite, onlyNew] : [overwrite],
+      detail: both.slice(0, 10).join('\n'),
+      actions: chosen.length > both.length ? [overwrite, keepMine] : [overwrite],
       modal: true,
       severity: 'warning',
     });
     if (answer === undefined) return { kind: 'cancelled' };
-    if (answer === onlyNew) chosen = chosen.filter((p) => !existing.includes(p));
+    if (answer === keepMine) chosen = chosen.filter((p) => !both.includes(p));
   }
   const r = await vscode.window.withProgress(
     {
@@ -90,24 +97,30 @@ export async function pullFromNode(
     (_p, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
-      return runRsync(pullArgv(s.d.target), s.folder, {
-        input: filesFromInput(chosen),
-        signal: abort.signal,
-        env,
-      });
+      const c = { ...s.d, folder: s.folder, sent: s.d.sent, env, signal: abort.signal };
+      return pullPaths(c, chosen);
     },
   );
   if (!r.ok) return fail(r.why, log);
-  log.info(`Pulled ${r.names.length} file(s) from ${s.label} into ${s.folder}.`);
-  void notices.showInformationMessage(vscode.l10n.t('Pulled {0} files from {1}.', r.names.length, s.label));
-  return { kind: 'pulled', files: r.names };
+  const files = r.items.filter(isFile).map((i) => i.path);
+  log.info(`Pulled ${files.length} file(s) from ${s.label} into ${s.folder}.`);
+  void notices.showInformationMessage(vscode.l10n.t('Pulled {0} files from {1}.', files.length, s.label));
+  return { kind: 'pulled', files };
 }
 
-function here(folder: string, rel: string): boolean {
-  return fs.existsSync(path.join(folder, rel));
+function describe(kind: PullKind): string {
+  switch (kind) {
+    case 'new':
+      return vscode.l10n.t('new');
+    case 'changedThere':
+      return vscode.l10n.t('changed on the node');
+    default:
+      return vscode.l10n.t('changed here too: asks before overwriting');
+  }
 }
 
 function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 

@@ -3,22 +3,31 @@
  * then, while watching, the changed paths of the folder (VS Code's file watcher: no polling, no process
  * while nothing changes) after `tensorpool.sync.delayMs`, batched, one rsync at a time, only those paths.
  * A deletion reaches the node only for a file this sync sent (the record is kept per folder and node).
+ * A file changed on both sides since the last sync is held back and asked about (syncConflicts.ts): the
+ * version kept here is sent, the node's is pulled. Cancel of the first sync leaves the sync "cancelled".
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SyncFilter } from '../../../model/syncFilter';
-import {
-  batchArgv,
-  deleteArgv,
-  filesFromInput,
-  fullSyncArgv,
-  type SyncTarget,
-} from '../../../model/syncPlan';
-import { ChangeQueue, isInsidePath, type Batch, type SentRecord } from '../../../model/syncQueue';
+import type { SyncTarget } from '../../../model/syncPlan';
+import { ChangeQueue, type Batch, type SentRecord } from '../../../model/syncQueue';
+import type { Prompter } from '../../../wizards/prompter';
 import type { Log } from '../../shared/log';
 import type { RunningSync, SyncState } from '../index';
-import { runRsync, type RsyncResult } from './rsyncRun';
+import type { RsyncResult } from './rsyncRun';
+import { Conflicts, tellOutcome } from './syncConflicts';
+import { SshMaster } from './syncMaster';
+import { filesOf, watchFolder } from './syncWatch';
+import {
+  exists,
+  pullPaths,
+  sendChangedInFolder,
+  sendPaths,
+  sendWhole,
+  type SendContext,
+  type SendOutcome,
+} from './syncSend';
 
 export interface SessionDeps {
   readonly folder: string;
@@ -36,6 +45,8 @@ export interface SessionDeps {
   readonly log: Log;
   /** The environment rsync runs with (the host seam's). */
   readonly env: () => Readonly<Record<string, string | undefined>>;
+  /** Where conflicts are asked. */
+  readonly prompts: () => Prompter;
 }
 
 export class SyncSession implements RunningSync {
@@ -45,6 +56,12 @@ export class SyncSession implements RunningSync {
   private readonly queue = new ChangeQueue();
   private readonly filter: SyncFilter;
   private readonly abort = new AbortController();
+  /** The transfer running now (Cancel of the first sync ends it, not the sync). */
+  private running: AbortController | undefined;
+  /** Changed on both sides, held back until the user says which version wins. */
+  private readonly held = new Conflicts();
+  /** The one ssh connection the sync's rsyncs share (ended with the sync). */
+  private readonly master: SshMaster;
   private watcher: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
@@ -62,6 +79,7 @@ export class SyncSession implements RunningSync {
     this.label = d.label;
     this.folder = d.folder;
     this.wantWatch = d.watch;
+    this.master = new SshMaster(d.target.node, d.env);
     this.filter = new SyncFilter(d.excludes, (dir) => {
       try {
         return fs.readFileSync(path.join(d.folder, dir, '.gitignore'), 'utf8');
@@ -75,6 +93,10 @@ export class SyncSession implements RunningSync {
     return this.watcher.length > 0;
   }
 
+  get conflicts(): number {
+    return this.held.size;
+  }
+
   /** The first sync, with progress and Cancel; then the watch when asked for. */
   async start(): Promise<RsyncResult> {
     const r = await vscode.window.withProgress(
@@ -84,7 +106,9 @@ export class SyncSession implements RunningSync {
         cancellable: true,
       },
       (progress, token) => {
-        token.onCancellationRequested(() => this.stop(vscode.l10n.t('cancelled')));
+        token.onCancellationRequested(() => this.cancel());
+        // Changes made while the first sync runs are sent after it (a file changed during the transfer).
+        if (this.wantWatch) this.startWatch();
         return this.transfer({ whole: true }, (files, bytes, rate) =>
           progress.report({
             message: vscode.l10n.t('{0} files, {1} MB, {2} MB/s', files, mb(bytes), mb(rate)),
@@ -93,6 +117,26 @@ export class SyncSession implements RunningSync {
       },
     );
     return r;
+  }
+
+  /** Cancel the transfer running now (the first sync's Cancel): the sync stays, "cancelled", with Retry. */
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  /** Ask again which version wins for the files held back as conflicts. */
+  async resolveConflicts(): Promise<void> {
+    if (this.stopped) return;
+    const v = await this.held.ask(this.d.prompts(), this.label);
+    if (!v || this.stopped) return;
+    for (const p of [...v.mine, ...v.theirs]) this.queue.add(p);
+    this.d.log.info(
+      `Sync of ${this.folder}: ${v.mine.length} kept here, ${v.theirs.length} from ${this.label}.`,
+    );
+    if (this.shown) this.show(this.shown);
+    this.schedule();
+    // Files that became conflicts while the question was open: asked next (all asked were decided).
+    if (this.held.size > 0) void this.resolveConflicts();
   }
 
   toggleWatch(): void {
@@ -133,6 +177,7 @@ export class SyncSession implements RunningSync {
     this.stopped = true;
     this.stopWatch();
     this.abort.abort();
+    this.master.dispose();
     this.d.log.info(`Stopped syncing ${this.folder} to ${this.label}: ${why}.`);
     this.d.ended(this);
     for (const r of this.idle.splice(0)) r();
@@ -140,21 +185,11 @@ export class SyncSession implements RunningSync {
 
   private startWatch(): void {
     if (this.watching || this.stopped) return;
-    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '**/*'));
-    const changed = (uri: vscode.Uri) => this.changed(uri);
-    const ws = vscode.workspace;
-    this.watcher = [
-      w,
-      w.onDidCreate(changed),
-      w.onDidChange(changed),
-      w.onDidDelete(changed),
-      // What VS Code itself saved, created, deleted or renamed (the file watcher may miss an editor's save in
-      // a folder created after the window opened): the same paths, coalesced by the queue.
-      ws.onDidSaveTextDocument((d) => changed(d.uri)),
-      ws.onDidCreateFiles((e) => e.files.forEach(changed)),
-      ws.onDidDeleteFiles((e) => e.files.forEach(changed)),
-      ws.onDidRenameFiles((e) => e.files.forEach((f) => (changed(f.oldUri), changed(f.newUri)))),
-    ];
+    this.watcher = watchFolder(this.folder, this.filter, (rel) => {
+      this.queue.add(rel);
+      // Before the folder is there whole (a first sync failed), changes wait for the Retry's whole sync.
+      if (!this.lastFailed?.whole || !this.d.sent.empty) this.schedule();
+    });
   }
 
   private stopWatch(): void {
@@ -162,19 +197,6 @@ export class SyncSession implements RunningSync {
     this.watcher = [];
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-  }
-
-  private changed(uri: vscode.Uri): void {
-    if (uri.scheme !== 'file') return;
-    const relative = path.relative(this.folder, uri.fsPath);
-    if (path.isAbsolute(relative)) return; // another drive
-    const rel = relative.split(path.sep).join('/');
-    if (!isInsidePath(rel)) return;
-    if (path.posix.basename(rel) === '.gitignore')
-      this.filter.forget(path.posix.dirname(rel).replace(/^\.$/, ''));
-    if (this.filter.ignored(rel)) return;
-    this.queue.add(rel);
-    this.schedule();
   }
 
   /** The next batch after the delay (a later change moves it: a burst is one batch). */
@@ -202,7 +224,11 @@ export class SyncSession implements RunningSync {
     if (!this.busy && !this.timer && !this.queue.pending) for (const r of this.idle.splice(0)) r();
   }
 
-  /** One transfer at a time: the batch (or the whole folder), then the deletions of sent paths now gone. */
+  /**
+   * One transfer at a time: the files whose conflict was decided for the node's version are pulled; then the
+   * batch (or the whole folder: all of it on a first sync, else what differs) is checked against the node
+   * and sent, and the sent paths now gone here are deleted there.
+   */
   private async transfer(
     batch: Batch,
     report?: (files: number, bytes: number, rate: number) => void,
@@ -210,77 +236,88 @@ export class SyncSession implements RunningSync {
     this.busy = true;
     const count = batch.whole ? 0 : batch.paths.length;
     this.show({ kind: 'syncing', files: count });
-    const progress = (p: { files: number; bytes: number; rate: number }) => {
-      if (batch.whole) this.show({ kind: 'syncing', files: p.files });
-      report?.(p.files, p.bytes, p.rate);
+    const running = new AbortController();
+    this.running = running;
+    const onStop = () => running.abort();
+    this.abort.signal.addEventListener('abort', onStop, { once: true });
+    const first = batch.whole && this.d.sent.empty;
+    const c: SendContext = {
+      folder: this.folder,
+      // A first sync is one rsync: it connects on its own (a master started beside it would only add a
+      // handshake to it); the master starts when it ends, ready for the batches.
+      target: first ? this.d.target : { ...this.d.target, node: this.master.through() },
+      excludes: this.d.excludes,
+      sent: this.d.sent,
+      env: this.d.env(),
+      signal: running.signal,
+      progress: (p) => {
+        if (batch.whole) this.show({ kind: 'syncing', files: p.files });
+        report?.(p.files, p.bytes, p.rate);
+      },
     };
-    let result: RsyncResult;
+    let out: SendOutcome;
     const started = Date.now();
+    const forced = new Set(this.held.keepMine);
     try {
-      const stdin = batch.whole ? undefined : batch.paths.filter((p) => exists(this.folder, p));
-      result =
-        stdin?.length === 0
-          ? { ok: true, names: [] }
-          : await runRsync(
-              batch.whole
-                ? fullSyncArgv(this.d.target, this.d.excludes)
-                : batchArgv(this.d.target, this.d.excludes),
-              this.folder,
-              {
-                input: stdin && filesFromInput(stdin),
-                signal: this.abort.signal,
-                progress,
-                env: this.d.env(),
-              },
-            );
-      for (const n of result.names) this.d.sent.add(n);
-      if (result.ok) {
-        const gone = this.goneSent(batch);
-        if (gone.length > 0) {
-          result = await runRsync(deleteArgv(this.d.target), this.folder, {
-            input: filesFromInput(gone),
-            signal: this.abort.signal,
-            env: this.d.env(),
-          });
-          for (const n of result.names) this.d.sent.delete(n);
+      out = await this.pullDecided(c);
+      if (out.result.ok) {
+        if (first) out = await sendWhole(c);
+        else if (batch.whole) out = await sendChangedInFolder(c, this.held, forced);
+        else {
+          const paths = filesOf(this.folder, batch.paths, this.filter).filter((p) => !this.held.has(p));
+          const gone = [...new Set(paths.flatMap((p) => this.d.sent.at(p)))].filter(
+            (p) => !exists(this.folder, p) && !this.held.has(p),
+          );
+          out = await sendPaths(c, paths, gone, forced);
         }
       }
     } finally {
       this.busy = false;
+      this.running = undefined;
+      this.abort.signal.removeEventListener('abort', onStop);
     }
+    const result = out.result;
+    if (result.ok) for (const p of forced) this.held.keepMine.delete(p);
     // Changes that came during the transfer (their timer may have fired while it ran): the next batch.
     if (this.queue.pending && !this.timer && !this.stopped) this.schedule();
     queueMicrotask(() => this.settle());
     this.d.saveSent();
     if (this.stopped) return result;
+    tellOutcome(out, this.label, this.d.log);
+    if (out.conflicts.length > 0) {
+      this.held.hold(out.conflicts);
+      void this.resolveConflicts();
+    }
     if (result.ok) {
       // The watch starts once the folder is there (the first sync, or its Retry).
       if (this.wantWatch && !this.watching) this.startWatch();
+      if (first) this.master.through(); // the connection the batches share, up before the first save
       this.d.log.info(
         `Synced ${batch.whole ? 'the folder' : `${count} path(s)`} of ${this.folder} to ${this.label} in ${Date.now() - started} ms.`,
       );
       this.show({ kind: 'synced', at: Date.now() });
     } else {
       this.lastFailed = batch;
-      this.d.log.warn(`Sync of ${this.folder} to ${this.label} failed: ${result.why}`);
-      this.show({ kind: 'failed', why: result.why });
+      const cancelled = running.signal.aborted;
+      // The folder is not there whole: nothing is sent piecemeal until a whole sync (Retry) succeeds (the
+      // watch goes on: a watcher disposed and made again at once can miss what follows).
+      if (first) this.queue.take();
+      this.d.log.warn(
+        `Sync of ${this.folder} to ${this.label} ${cancelled ? 'cancelled' : `failed: ${result.why}`}`,
+      );
+      this.show(cancelled ? { kind: 'cancelled' } : { kind: 'failed', why: result.why });
     }
     return result;
   }
 
-  /** The sent paths of this batch (or of the whole record) that are no longer here. */
-  private goneSent(batch: Batch): string[] {
-    const candidates = batch.whole ? this.d.sent.toJSON() : batch.paths.flatMap((p) => this.d.sent.at(p));
-    return [...new Set(candidates)].filter((p) => !exists(this.folder, p));
-  }
-}
-
-function exists(folder: string, rel: string): boolean {
-  try {
-    fs.lstatSync(path.join(folder, rel));
-    return true;
-  } catch {
-    return false;
+  /** The files decided for the node's version: pulled here first (then equal on both sides). */
+  private async pullDecided(c: SendContext): Promise<SendOutcome> {
+    const theirs = [...this.held.keepTheirs];
+    const none = { conflicts: [], nodeOnly: [], keptThere: [] };
+    if (theirs.length === 0) return { result: { ok: true, items: [] }, ...none };
+    const result = await pullPaths(c, theirs);
+    if (result.ok) for (const p of theirs) this.held.keepTheirs.delete(p);
+    return { result, ...none };
   }
 }
 

@@ -51,8 +51,23 @@ export class SyncStatusBar implements SyncDisplay {
         this.item.text = vscode.l10n.t('$(error) {0} · sync failed: {1}', sync.label, state.why);
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         break;
+      case 'cancelled':
+        this.item.text = vscode.l10n.t('$(circle-slash) {0} · sync cancelled', sync.label);
+        this.item.backgroundColor = undefined;
+        break;
     }
-    this.item.tooltip = vscode.l10n.t('{0} ⇄ {1}: click for the log, Retry, Stop', sync.folder, sync.label);
+    if (sync.conflicts > 0) {
+      this.item.text += vscode.l10n.t(' · {0} changed on both sides', sync.conflicts);
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    }
+    this.item.tooltip =
+      sync.conflicts > 0
+        ? vscode.l10n.t(
+            '{0} ⇄ {1}: click to choose which versions win, or for the log, Retry, Stop',
+            sync.folder,
+            sync.label,
+          )
+        : vscode.l10n.t('{0} ⇄ {1}: click for the log, Retry, Stop', sync.folder, sync.label);
   }
 
   private clearTimer(): void {
