@@ -15,7 +15,7 @@
 //     (./syncProbe.ts) and its live descendants over IDLE_WINDOW_MS with the sync watching and nothing
 //     changing, then over the same window with the watch off (the same sync, the same state otherwise); the
 //     heap (after a full GC) before the first sync, watching, and with the watch off.
-// Injections (../inject.ts): `sync-first-sleep` a sleep before the first sync's rsync (a third of the plain
+// Injections (../inject.ts): `sync-first-sleep` a sleep before the first sync's rsync (half the plain
 // rsync's time); `sync-save-walk` each saved file sent by a whole-tree rsync over an ssh connection of its own
 // (the batch's --files-from taken out: rsync walks all TREE_FILES files on both sides); `sync-poll` a 1 s timer
 // during the watched window that stats the whole tree and starts `rsync --dry-run` of it, as a polling sync would.
@@ -124,7 +124,7 @@ async function firstSyncs(
       plain = `sync-bench-plain-${i}`;
       const ms = await rsyncArgs(rsh, ['./', `${login}:./${plain}/`], tree.root, spy);
       rsyncMs.push(ms);
-      sleepS = ms / 3000;
+      sleepS = ms / 2000;
     };
     for (let i = 0; i < PAIRS; i++) {
       // Alternating which goes first (the extension's first: its ssh words are read from its rsync).
