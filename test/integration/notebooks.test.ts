@@ -81,8 +81,8 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
   let home: string;
   let nb: vscode.NotebookDocument;
   let controllerId: string;
-  /** This suite's ssh tunnels (`ssh -N -L …`). */
-  const tunnels = () => sshProcesses(home).filter((p) => p.args.includes(' -N '));
+  /** This suite's ssh tunnels (`ssh -N -L …`), not the folder sync's own connection (its master, `-M -N`). */
+  const tunnels = () => sshProcesses(home).filter((p) => p.args.includes(' -L '));
   const remoteDir = () => path.join(kit.cluster.nodeDir, 'home', 'nbproj');
 
   /** Run cell i (the notebook's own Run command) and wait until its run ended. */
