@@ -14,7 +14,7 @@
 // configuration), and the VSIX's own metadata (vsixmanifest, content types) with the zip's directory.
 import type { RowTable } from './rowTable';
 
-export const VSIX_LIMIT_KB = 600;
+export const VSIX_LIMIT_KB = 700;
 
 interface Entry {
   name: string;
