@@ -84,14 +84,7 @@ export class QuickInputPrompter implements Prompter {
         detail: i.detail,
         value: i.value,
       }));
-      qp.title = o.title;
-      qp.step = o.step;
-      qp.totalSteps = o.totalSteps;
-      qp.placeholder = o.placeholder;
-      qp.ignoreFocusOut = true;
-      qp.matchOnDescription = true;
-      qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
-      qp.items = base;
+      dress(qp, o, base);
       const active = base.find(
         (i) =>
           i.value === o.active ||
@@ -191,15 +184,8 @@ export class QuickInputPrompter implements Prompter {
         detail: i.detail,
         value: i.value,
       }));
-      qp.title = o.title;
-      qp.step = o.step;
-      qp.totalSteps = o.totalSteps;
-      qp.placeholder = o.placeholder;
       qp.canSelectMany = true;
-      qp.ignoreFocusOut = true;
-      qp.matchOnDescription = true;
-      qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
-      qp.items = items;
+      dress(qp, o, items);
       qp.selectedItems = items.filter((_, n) => o.items[n].picked);
       let done = false;
       const finish = (a: Answer<T[]>) => {
@@ -238,4 +224,20 @@ function plainLabel(label: string): string {
     .replace(/\$\([^)]*\)\s*/g, '')
     .trim()
     .toLowerCase();
+}
+
+/** What every pick of ours shows: its title and step, placeholder, Back, and its items (kept open on focus loss). */
+function dress<I extends vscode.QuickPickItem>(
+  qp: vscode.QuickPick<I>,
+  o: Pick<PickOptions<unknown>, 'title' | 'step' | 'totalSteps' | 'placeholder' | 'canGoBack'>,
+  items: I[],
+): void {
+  qp.title = o.title;
+  qp.step = o.step;
+  qp.totalSteps = o.totalSteps;
+  qp.placeholder = o.placeholder;
+  qp.ignoreFocusOut = true;
+  qp.matchOnDescription = true;
+  qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+  qp.items = items;
 }
