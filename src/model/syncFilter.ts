@@ -17,13 +17,13 @@ export class SyncFilter {
     this.excluded = ignore().add(excludes.filter((e) => e.trim() !== ''));
   }
 
-  /** Whether the relative path `rel` (a file, or a folder) is left out. */
-  ignored(rel: string): boolean {
+  /** Whether the relative path `rel` (a file, or with `dir` a folder) is left out. */
+  ignored(rel: string, dir = false): boolean {
     const parts = rel.split('/');
     for (let n = 1; n <= parts.length; n++) {
       const here = parts.slice(0, n).join('/');
       // The path itself, and each folder above it (a left-out folder leaves out everything below).
-      const asDir = n < parts.length;
+      const asDir = n < parts.length || dir;
       if (matches(this.excluded, asDir ? `${here}/` : here)) return true;
       for (let d = 0; d < n; d++) {
         const dir = parts.slice(0, d).join('/');

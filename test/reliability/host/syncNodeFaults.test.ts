@@ -116,10 +116,7 @@ suite('Reliability: folder sync faults on the node and here', function () {
     assert.equal(sha(path.join(home, 'faults-a', 'a.txt')), sha(path.join(folder, 'a.txt')));
   });
 
-  // Skipped: in the full reliability run (and whenever another test file or an earlier run shares the host) the
-  // Sync Folder to Node command of this case and the two after it does not start a sync (the status stays at the
-  // previous sync's "synced"); they passed when this file ran alone. Open defect, named in the closing note.
-  test.skip("the node's disk full: rsync's own words (No space left on device), nothing here lost; Retry sends it", async () => {
+  test("the node's disk full: rsync's own words (No space left on device), nothing here lost; Retry sends it", async () => {
     fs.writeFileSync(
       nodeRsync(),
       [
@@ -142,7 +139,7 @@ suite('Reliability: folder sync faults on the node and here', function () {
     assert.equal(sha(path.join(home, 'faults-a', 'data.bin')), sha(path.join(folder, 'data.bin')));
   });
 
-  test.skip('permission denied here: a file nobody may read is named in rsync’s words; Retry once readable', async () => {
+  test('permission denied here: a file nobody may read is named in rsync’s words; Retry once readable', async () => {
     const folder = path.join(root, 'faults-a');
     if (asRoot) {
       const bin = path.join(root, 'bin-no-override');
@@ -157,7 +154,7 @@ suite('Reliability: folder sync faults on the node and here', function () {
     assert.equal(sha(path.join(home, 'faults-a', 'secret.bin')), sha(path.join(folder, 'secret.bin')));
   });
 
-  test.skip('permission denied on the node: a read-only folder there owned by another user, in rsync’s words; Retry once writable', async function () {
+  test('permission denied on the node: a read-only folder there owned by another user, in rsync’s words; Retry once writable', async function () {
     // rsync (with -p) gives back its mode to a folder the node's user owns: this one belongs to someone else.
     if (!asRoot) this.skip();
     const folder = path.join(root, 'faults-a');

@@ -185,11 +185,16 @@ export class SyncSession implements RunningSync {
 
   private startWatch(): void {
     if (this.watching || this.stopped) return;
-    this.watcher = watchFolder(this.folder, this.filter, (rel) => {
-      this.queue.add(rel);
-      // Before the folder is there whole (a first sync failed), changes wait for the Retry's whole sync.
-      if (!this.lastFailed?.whole || !this.d.sent.empty) this.schedule();
-    });
+    this.watcher = watchFolder(
+      this.folder,
+      this.filter,
+      (rel) => {
+        this.queue.add(rel);
+        // Before the folder is there whole (a first sync failed), changes wait for the Retry's whole sync.
+        if (!this.lastFailed?.whole || !this.d.sent.empty) this.schedule();
+      },
+      (message) => this.d.log.warn(`Watching ${this.folder}: ${message}`),
+    );
   }
 
   private stopWatch(): void {
