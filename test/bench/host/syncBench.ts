@@ -4,7 +4,8 @@
 //   - first sync: Sync Folder to Node… (the command, scripted answers: the node, a fresh folder there), from
 //     the command to its return (the first sync done), beside a plain `rsync -az` of the same tree over the
 //     same ssh (the words the extension gave its rsync's -e, read from its spawn) to a fresh folder of the same
-//     node; PAIRS of each, alternating. The last sync goes on watching for what follows.
+//     node; PAIRS of each, alternating, each once what the one before wrote is on the disk (`sync`). The last
+//     sync goes on watching for what follows.
 //   - one saved file: an edit of the tree's text file saved through VS Code (TextDocument.save), from the save
 //     (save() resolved: the file is written; VS Code's save itself is reported beside) to its new content in
 //     the node's folder (read every 2 ms), less the configured debounce
@@ -19,6 +20,7 @@
 // rsync's time); `sync-save-walk` each saved file sent by a whole-tree rsync over an ssh connection of its own
 // (the batch's --files-from taken out: rsync walks all TREE_FILES files on both sides); `sync-poll` a 1 s timer
 // during the watched window that stats the whole tree and starts `rsync --dry-run` of it, as a polling sync would.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -44,7 +46,7 @@ import {
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const TREE_FILES = num('TENSORPOOL_BENCH_SYNC_FILES', 10_000);
 const TREE_BYTES = num('TENSORPOOL_BENCH_SYNC_MB', 200) * 1e6;
-const PAIRS = num('TENSORPOOL_BENCH_SYNC_PAIRS', 2);
+const PAIRS = num('TENSORPOOL_BENCH_SYNC_PAIRS', 3);
 const IDLE_WINDOW_MS = num('TENSORPOOL_BENCH_SYNC_IDLE_MS', 8000);
 /** env TENSORPOOL_BENCH_SYNC_ARGV=1: each pair also runs the extension's own rsync argv from the bench (its
  *  output read and dropped), to tell rsync's options from the extension's handling of its output. */
@@ -94,6 +96,13 @@ export interface IdleWindow {
 
 const stopSync = () => vscode.commands.executeCommand('tensorpool.stopSync');
 
+/** Before each timed transfer: the data the one before wrote (200 MB here and on the node, the same disk) on
+ *  the disk, so that neither side of a pair pays for the other's write-back (`sync`, then a short rest). */
+async function settled(): Promise<void> {
+  await new Promise<void>((resolve) => spawn('sync', [], { stdio: 'ignore' }).once('close', () => resolve()));
+  await sleep(200);
+}
+
 async function firstSyncs(
   api: TensorPoolExtensionApi,
   c: RealCluster,
@@ -122,6 +131,7 @@ async function firstSyncs(
   try {
     const plainSync = async (i: number) => {
       plain = `sync-bench-plain-${i}`;
+      await settled();
       const ms = await rsyncArgs(rsh, ['./', `${login}:./${plain}/`], tree.root, spy);
       rsyncMs.push(ms);
       sleepS = ms / 2000;
@@ -132,6 +142,7 @@ async function firstSyncs(
       const remote = `sync-bench-ext-${i}`;
       const before = spy.started.length;
       api.setPrompter(new ScriptedPrompter([c.name, `~/${remote}`]));
+      await settled();
       const cpu0 = hostCpu().ownMs;
       const t0 = performance.now();
       const r = await vscode.commands.executeCommand<{ ok: boolean; why?: string }>(
@@ -156,6 +167,7 @@ async function firstSyncs(
       if (i % 2 === 0) await plainSync(i);
       if (SAME_ARGV) {
         const argv = [...args.slice(0, -1), `${login}:./sync-bench-argv-${i}/`];
+        await settled();
         const t1 = performance.now();
         const child = spy.spawn('rsync', argv, { cwd: tree.root, stdio: ['ignore', 'pipe', 'ignore'] });
         child.stdout.on('data', () => undefined);
