@@ -1,0 +1,361 @@
+// Notebooks in the bench (issue 42; called by ./index.ts), on a real node of the engine's (its OpenSSH sshd on
+// 127.0.0.1) running Debian's Jupyter Server and IPython kernel, started there by the extension: an untitled
+// notebook whose kernel is the node's entry of the kernel picker, its cells run with VS Code's own Run command.
+// Beside it, a plain client (../notebookClient.ts): the same client library (@jupyterlab/services) in a Node
+// process of its own, with a kernel of its own on the same server through the same tunnel (the extension's
+// local port; the token handed over on the child's stdin). Same run, interleaved, the order alternating:
+//   - 1+1: from the Run command to the cell's end (its output, count and success) seen in this host's notebook
+//     document, beside the client's execute request to its reply and idle status; TRIVIAL_PAIRS pairs. The
+//     extension's own part (VS Code calling its execute handler to the handler's return) is reported beside.
+//   - 100,000 lines (print(i) for each i): the same, LINES_RUNS pairs, the client's receive time the baseline;
+//     the host's event-loop delay p99 over the extension's run, the text the cell shows (checked whole), and
+//     heapUsed after a full GC before and after the run (the output the cell keeps).
+//   - reattach: every connection and tunnel of the extension dropped (the test seam dropConnections(), as a new
+//     extension host starts without them), then the notebook's kernel session opened again (the server is
+//     found running: the probe over ssh, a new tunnel, the kernel looked up by id and its WebSocket connected),
+//     beside `ssh node true` (the extension's own ssh words) plus one GET /api/kernels through a new tunnel
+//     (its own tunnel words, another local port) in the plain client's process; REATTACH_PAIRS pairs.
+// The server gets Jupyter's IOPub rate limits raised (tensorpool.notebooks.jupyterCommand, this workspace) so
+// that 100,000 lines are not cut by the server: both sides get the same server.
+// Injections (../inject.ts): `notebook-cell-sleep` a sleep before the execute handler of the 1+1 cell (the
+// client's last round trip), `notebook-lines-sleep` the same before the 100,000-line cell (the client's last
+// receive time), `notebook-reattach-sleep` a sleep before the extension's ssh probe (the last baseline's time).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import * as readline from 'node:readline';
+import * as vscode from 'vscode';
+import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { realCluster, removeCluster } from '../../integration/realCluster';
+import { sleep, until } from '../../shared/wait';
+import type { Injection } from '../inject';
+import { collector } from './gc';
+import { SpawnSpy } from './syncProbe';
+
+const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const TRIVIAL_PAIRS = num('TENSORPOOL_BENCH_NB_PAIRS', 20);
+const LINES_RUNS = num('TENSORPOOL_BENCH_NB_LINES_RUNS', 2);
+const REATTACH_PAIRS = num('TENSORPOOL_BENCH_NB_REATTACH', 3);
+const NB_LINES = 100_000;
+const TRIVIAL = '1+1';
+const LINES = `for i in range(${NB_LINES}):\n    print(i)`;
+const EXPECTED = Array.from({ length: NB_LINES }, (_, i) => `${i}\n`).join('');
+const JUPYTER = 'jupyter-server --ServerApp.iopub_data_rate_limit=1e12 --ServerApp.iopub_msg_rate_limit=1e9';
+const STDOUT = 'application/vnd.code.notebook.stdout';
+
+export interface NotebookSample {
+  trivial: { extensionMs: number[]; handlerMs: number[]; clientMs: number[] };
+  lines: {
+    extensionMs: number[];
+    clientMs: number[];
+    /** The extension host's event-loop delay p99 / max over each extension run (ms, 10 ms resolution). */
+    loopP99Ms: number[];
+    loopMaxMs: number[];
+    /** The cell's stdout as shown (bytes), what the client received (characters), and whether the cell's
+     *  text was the whole of what was printed. */
+    outputBytes: number;
+    clientChars: number;
+    whole: boolean;
+    /** heapUsed after a full GC (MB) before and after each extension run. */
+    heapMB: Array<{ before: number; after: number }> | undefined;
+  };
+  reattach: {
+    extensionMs: number[];
+    baselineMs: number[];
+    /** The baseline's parts: ssh node true, the new tunnel up, GET /api/kernels. */
+    parts: Array<{ sshMs: number; tunnelMs: number; getMs: number }>;
+  };
+  injected: string[];
+  elapsedMs: number;
+}
+
+type Notebooks = ReturnType<TensorPoolExtensionApi['testing']['notebooks']>;
+
+/** The plain client (../notebookClient.ts) in a Node process of its own; one request at a time. */
+class PlainClient {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly answers: AsyncIterator<string>;
+  private stderr = '';
+
+  constructor(port: number, token: string) {
+    const script = path.join(__dirname, '..', 'notebookClient.js');
+    this.child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      if (this.stderr.length < 4000) this.stderr += d;
+    });
+    this.answers = readline.createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
+    this.child.stdin.write(`${JSON.stringify({ port, token })}\n`);
+  }
+
+  async ask<T>(message: Record<string, unknown>): Promise<T> {
+    this.child.stdin.write(`${JSON.stringify(message)}\n`);
+    let next: IteratorResult<string, unknown>;
+    do
+      next = await Promise.race([
+        this.answers.next(),
+        sleep(120_000).then(() => ({ done: true as const, value: undefined })),
+      ]);
+    while (!next.done && !String(next.value).startsWith('{'));
+    if (next.done)
+      throw new Error(`the plain client did not answer ${message.op}: ${this.stderr.slice(-500)}`);
+    const a = JSON.parse(String(next.value)) as T & { error?: string };
+    if (a.error) throw new Error(`the plain client: ${a.error}`);
+    return a;
+  }
+
+  async quit(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const gone = new Promise((r) => this.child.once('exit', r));
+    this.child.stdin.end(`${JSON.stringify({ op: 'quit' })}\n`);
+    await Promise.race([gone, sleep(10_000)]);
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+/** Run cell `i` with VS Code's Run command: ms from the command to its end seen in the document. */
+async function runCell(nb: vscode.NotebookDocument, i: number): Promise<number> {
+  const before = nb.cellAt(i).executionSummary?.executionOrder ?? 0;
+  let sub: vscode.Disposable | undefined;
+  const ended = new Promise<number>((resolve) => {
+    sub = vscode.workspace.onDidChangeNotebookDocument((e) => {
+      if (e.notebook !== nb) return;
+      const s = nb.cellAt(i).executionSummary;
+      if ((s?.executionOrder ?? 0) !== before && s?.success !== undefined) resolve(performance.now());
+    });
+  });
+  try {
+    const t0 = performance.now();
+    const done = vscode.commands.executeCommand('notebook.cell.execute', {
+      ranges: [{ start: i, end: i + 1 }],
+      document: nb.uri,
+    });
+    const t1 = await Promise.race([ended, sleep(120_000).then(() => undefined)]);
+    await done;
+    if (t1 === undefined) throw new Error(`cell ${i} did not end within 120 s`);
+    const s = nb.cellAt(i).executionSummary;
+    if (!s?.success)
+      throw new Error(`cell ${i} failed: ${textOf(nb.cellAt(i), 'application/vnd.code.notebook.error')}`);
+    return t1 - t0;
+  } finally {
+    sub?.dispose();
+  }
+}
+
+const decoder = new TextDecoder();
+const textOf = (cell: vscode.NotebookCell, mime: string) =>
+  cell.outputs
+    .flatMap((o) => o.items)
+    .filter((item) => item.mime === mime)
+    .map((item) => decoder.decode(item.data))
+    .join('');
+
+/** Wait for a kernel connection's WebSocket to be connected. */
+function connected(kernel: Awaited<ReturnType<Notebooks['session']>>['kernel']): Promise<void> {
+  if (kernel.connectionStatus === 'connected') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error('the reattached kernel did not connect in 30 s')),
+      30_000,
+    );
+    const on = (_: unknown, s: string) => {
+      if (s !== 'connected') return;
+      clearTimeout(timer);
+      kernel.connectionStatusChanged.disconnect(on);
+      resolve();
+    };
+    kernel.connectionStatusChanged.connect(on);
+  });
+}
+
+export async function notebookBench(
+  api: TensorPoolExtensionApi,
+  inject: ReadonlySet<Injection>,
+): Promise<NotebookSample> {
+  const started = performance.now();
+  const gc = collector();
+  const heap = () => {
+    gc?.();
+    return process.memoryUsage().heapUsed / 2 ** 20;
+  };
+  const config = vscode.workspace.getConfiguration('tensorpool');
+  await config.update('notebooks.jupyterCommand', JUPYTER, vscode.ConfigurationTarget.Workspace);
+  const c = await realCluster(`bench-nb-${Date.now()}`);
+  await api.refresh();
+  const notebooks = api.testing.notebooks();
+  const spy = new SpawnSpy(() => true);
+  let client: PlainClient | undefined;
+  let entry: ReturnType<Notebooks['controllers']['byNode']>;
+  let original: vscode.NotebookController['executeHandler'] | undefined;
+  try {
+    const nb = await vscode.workspace.openNotebookDocument(
+      'jupyter-notebook',
+      new vscode.NotebookData(
+        [TRIVIAL, LINES].map((s) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, s, 'python')),
+      ),
+    );
+    await vscode.window.showNotebookDocument(nb);
+    await until(
+      'the node in the kernel list',
+      () => {
+        notebooks.controllers.update();
+        return !!notebooks.controllers.byNode(c.id, c.instanceId);
+      },
+      30_000,
+    );
+    entry = notebooks.controllers.byNode(c.id, c.instanceId)!;
+    const controller = entry.controller;
+    await vscode.commands.executeCommand('notebook.selectKernel', {
+      id: controller.id,
+      extension: 'tensorpool.tensorpool-vscode',
+    });
+    await until(
+      'the notebook picked the node',
+      () => notebooks.controllers.selected.get(nb) === entry,
+      30_000,
+    );
+    // The extension's handler, timed (and, injected, delayed): VS Code calls the property it reads each time.
+    original = controller.executeHandler;
+    const handlerMs: number[] = [];
+    const delays = { trivial: 0, lines: 0 };
+    controller.executeHandler = async (cells, notebook, ctrl) => {
+      const t0 = performance.now();
+      const cell = cells[0]?.index;
+      if (cell === 0 && inject.has('notebook-cell-sleep')) await sleep(delays.trivial);
+      if (cell === 1 && inject.has('notebook-lines-sleep')) await sleep(delays.lines);
+      await original!.call(controller, cells, notebook, ctrl);
+      if (cell === 0) handlerMs.push(performance.now() - t0);
+    };
+    // The server started (or found) and the kernel warm.
+    await runCell(nb, 0);
+    handlerMs.length = 0;
+    if (textOf(nb.cellAt(0), 'text/plain') !== '2') throw new Error('1+1 did not show 2');
+    const session = (await notebooks.activeSession())?.s;
+    if (!session) throw new Error('no kernel session for the notebook');
+    client = new PlainClient(session.link.local, session.link.server.token);
+    await client.ask({ op: 'start' });
+
+    const trivial = { extensionMs: [] as number[], handlerMs, clientMs: [] as number[] };
+    for (let i = 0; i < TRIVIAL_PAIRS; i++) {
+      const ext = async () => trivial.extensionMs.push(await runCell(nb, 0));
+      const plain = async () => {
+        const r = await client!.ask<{ ms: number; status: string }>({ op: 'run', code: TRIVIAL });
+        if (r.status !== 'ok') throw new Error(`the plain client's 1+1: ${r.status}`);
+        trivial.clientMs.push(r.ms);
+        delays.trivial = r.ms;
+      };
+      if (i % 2 === 0) await plain().then(ext);
+      else await ext().then(plain);
+    }
+
+    const lines: NotebookSample['lines'] = {
+      extensionMs: [],
+      clientMs: [],
+      loopP99Ms: [],
+      loopMaxMs: [],
+      outputBytes: 0,
+      clientChars: 0,
+      whole: true,
+      heapMB: gc ? [] : undefined,
+    };
+    for (let i = 0; i < LINES_RUNS; i++) {
+      const plain = async () => {
+        const r = await client!.ask<{ ms: number; chars: number; status: string }>({
+          op: 'run',
+          code: LINES,
+        });
+        if (r.status !== 'ok') throw new Error(`the plain client's 100,000 lines: ${r.status}`);
+        lines.clientMs.push(r.ms);
+        lines.clientChars = r.chars;
+        delays.lines = r.ms;
+      };
+      const ext = async () => {
+        const before = heap();
+        const delay = monitorEventLoopDelay({ resolution: 10 });
+        delay.enable();
+        const ms = await runCell(nb, 1);
+        delay.disable();
+        lines.extensionMs.push(ms);
+        lines.loopP99Ms.push(delay.percentile(99) / 1e6);
+        lines.loopMaxMs.push(delay.max / 1e6);
+        const shown = nb
+          .cellAt(1)
+          .outputs.flatMap((o) => o.items)
+          .filter((item) => item.mime === STDOUT);
+        lines.outputBytes = shown.reduce((n, item) => n + item.data.byteLength, 0);
+        lines.whole &&= textOf(nb.cellAt(1), STDOUT) === EXPECTED;
+        lines.heapMB?.push({ before, after: heap() });
+      };
+      if (i % 2 === 0) await plain().then(ext);
+      else await ext().then(plain);
+    }
+
+    const reattach: NotebookSample['reattach'] = { extensionMs: [], baselineMs: [], parts: [] };
+    const kernelId = session.kernel.id;
+    let words: { ssh: string[]; tunnel: string[] } | undefined;
+    let sleepS = 0.5;
+    spy.rewrite = (s) =>
+      inject.has('notebook-reattach-sleep') && s.file === 'ssh' && s.args.at(-1)?.includes('server.pid')
+        ? {
+            ...s,
+            file: '/bin/sh',
+            args: ['-c', `sleep ${sleepS.toFixed(3)}; exec "$0" "$@"`, 'ssh', ...s.args],
+          }
+        : s;
+    const ext = async () => {
+      await notebooks.dropConnections();
+      const from = spy.started.length;
+      const t0 = performance.now();
+      const s = await notebooks.session(nb, entry!);
+      await connected(s.kernel);
+      reattach.extensionMs.push(performance.now() - t0);
+      if (!s.reattached || s.kernel.id !== kernelId)
+        throw new Error(`not reattached to kernel ${kernelId}: ${s.kernel.id} (reattached ${s.reattached})`);
+      const own = spy.started.slice(from);
+      const probe = own.find((x) => x.file === 'ssh' && x.args.at(-1)?.includes('server.pid'));
+      const tunnel = own.find((x) => x.file === 'ssh' && x.args.includes('-N') && x.args.includes('-L'));
+      if (!probe || !tunnel) throw new Error("the extension's probe and tunnel were not seen");
+      words ??= {
+        ssh: ['ssh', ...probe.args.slice(0, -1), 'true'],
+        tunnel: ['ssh', ...tunnel.args],
+      };
+    };
+    const plain = async () => {
+      const r = await client!.ask<{
+        ms: number;
+        sshMs: number;
+        tunnelMs: number;
+        getMs: number;
+        kernels: number;
+      }>({ op: 'reattachBaseline', ...words });
+      if (r.kernels < 1) throw new Error('GET /api/kernels listed no kernel');
+      reattach.baselineMs.push(r.ms);
+      reattach.parts.push({ sshMs: r.sshMs, tunnelMs: r.tunnelMs, getMs: r.getMs });
+      sleepS = r.ms / 1000;
+    };
+    // The extension's first (its ssh words are read from its spawns).
+    for (let i = 0; i < REATTACH_PAIRS; i++) {
+      if (i % 2 === 0) await ext().then(plain);
+      else await plain().then(ext);
+    }
+    // The reattached session runs a cell.
+    await runCell(nb, 0);
+    return {
+      trivial,
+      lines,
+      reattach,
+      injected: [...inject].filter((n) => n.startsWith('notebook-')),
+      elapsedMs: performance.now() - started,
+    };
+  } finally {
+    spy.rewrite = undefined;
+    spy.restore();
+    if (entry && original) entry.controller.executeHandler = original;
+    await client?.quit();
+    if (entry) await notebooks.stopServer(entry.target).catch(() => undefined);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await removeCluster(c);
+    await api.refresh();
+    await config.update('notebooks.jupyterCommand', undefined, vscode.ConfigurationTarget.Workspace);
+    await sleep(200);
+  }
+}
