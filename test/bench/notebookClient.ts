@@ -16,6 +16,9 @@
 //                                   (tunnel: the extension's tunnel argv, another free local port in its -L) up to
 //                                   its ready line, and one GET /api/kernels through it; the tunnel ends after:
 //                                   { ms, sshMs, tunnelMs, getMs, kernels }
+//   { op: 'direct', port, runs }    a second connection to its kernel straight to the server's port on the node
+//                                   (no tunnel: the engine's nodes are this machine), `runs` runs of 1+1:
+//                                   { ms: [...] } (what the tunnel adds, for the notes)
 //   { op: 'quit' }                  shut its kernel down and exit.
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
@@ -140,6 +143,8 @@ async function main(): Promise<void> {
       code?: string;
       ssh?: string[];
       tunnel?: string[];
+      port?: number;
+      runs?: number;
     };
     try {
       if (m.op === 'start') {
@@ -151,6 +156,19 @@ async function main(): Promise<void> {
       } else if (m.op === 'run') {
         if (!kernel) throw new Error('no kernel: start first');
         answer(await run(kernel, m.code ?? ''));
+      } else if (m.op === 'direct') {
+        if (!kernel) throw new Error('no kernel: start first');
+        const direct = new KernelConnection({
+          model: kernel.model,
+          serverSettings: settings({ port: Number(m.port), token: link.token }),
+          handleComms: false,
+          username: 'bench',
+        });
+        await connected(direct);
+        const ms: number[] = [];
+        for (let i = 0; i < Number(m.runs); i++) ms.push((await run(direct, '1+1')).ms);
+        direct.dispose();
+        answer({ ms });
       } else if (m.op === 'reattachBaseline') {
         answer(await reattachBaseline(link, m.ssh ?? [], m.tunnel ?? []));
       } else if (m.op === 'quit') break;

@@ -11,8 +11,9 @@
 //   - reattach to the running kernel (connections dropped) over `ssh node true` plus one GET /api/kernels
 //     through a new tunnel, the median of the per-pair ratios, <= REATTACH_RATIO.
 // Each ratio is the issue's budget.
-import type { NotebookSample } from './host/notebookBench';
+import type { NotebookSample, RunParts } from './host/notebookBench';
 import type { RowTable } from './rowTable';
+import { median } from './stats';
 
 const TRIVIAL_RATIO = 1.3;
 const LINES_RATIO = 1.5;
@@ -40,6 +41,12 @@ export function isNotebookRow(row: { budget: string }): boolean {
 const ms = (v: number) => `${Math.round(v)} ms`;
 const list = (vs: readonly number[]) => vs.map(ms).join(', ');
 const ratios = (a: readonly number[], b: readonly number[]) => a.map((v, i) => v / (b[i] ?? b[0]));
+const medianOf = (vs: readonly number[]) => median(vs).toFixed(1);
+/** Where the extension's runs went, medians (./host/notebookBench.ts RunParts). */
+const partsText = (parts: readonly RunParts[]) => {
+  const m = (k: keyof RunParts) => medianOf(parts.map((p) => p[k]));
+  return `medians: the Run command to VS Code calling the extension's execute handler ${m('toHandlerMs')} ms, the handler to its execute request on the kernel's WebSocket ${m('toRequestMs')} ms, the request to its reply and idle ${m('kernelMs')} ms, then to the handler's return ${m('toReturnMs')} ms, its return to the cell's end in the document ${m('toDocumentMs')} ms`;
+};
 
 export function notebookRows(
   table: RowTable,
@@ -56,11 +63,11 @@ export function notebookRows(
   const t = s.trivial;
   const fine = (vs: readonly number[]) => vs.map((v) => v.toFixed(1)).join(', ');
   table.add(NOTEBOOK_ROWS.trivial, where, 'x', ratios(t.extensionMs, t.clientMs), TRIVIAL_RATIO, {
-    note: `${t.extensionMs.length} pairs, the order alternating: Run command to the cell's end in the notebook ${fine(t.extensionMs)} ms (of which VS Code calling the extension's execute handler to its return ${fine(t.handlerMs)} ms); the plain client's execute request to reply and idle ${fine(t.clientMs)} ms; the step took ${(s.elapsedMs / 1000).toFixed(1)} s${injected}`,
+    note: `${t.extensionMs.length} pairs, the order alternating: Run command to the cell's end in the notebook ${fine(t.extensionMs)} ms (${partsText(t.parts)}); the plain client's execute request to reply and idle ${fine(t.clientMs)} ms (the same client straight to the server's port, no tunnel: ${fine(t.directMs)} ms); the step took ${(s.elapsedMs / 1000).toFixed(1)} s${injected}`,
   });
   const l = s.lines;
   table.add(NOTEBOOK_ROWS.lines, where, 'x', ratios(l.extensionMs, l.clientMs), LINES_RATIO, {
-    note: `print(i) for 100,000 i, ${l.extensionMs.length} pairs: Run command to the cell's end in the notebook ${list(l.extensionMs)}; the plain client's execute request to its reply with all ${l.clientChars.toLocaleString('en')} characters received ${list(l.clientMs)}`,
+    note: `print(i) for 100,000 i, ${l.extensionMs.length} pairs: Run command to the cell's end in the notebook ${list(l.extensionMs)} (${partsText(l.parts)}); the plain client's execute request to its reply with all ${l.clientChars.toLocaleString('en')} characters received ${list(l.clientMs)}`,
   });
   table.add(NOTEBOOK_ROWS.loop, where, 'ms', l.loopP99Ms, undefined, {
     note: `monitorEventLoopDelay (10 ms resolution) over each run of the cell in the extension host: p99 ${list(l.loopP99Ms)}, max ${list(l.loopMaxMs)}; information`,

@@ -17,9 +17,10 @@
 //     (its own tunnel words, another local port) in the plain client's process; REATTACH_PAIRS pairs.
 // The server gets Jupyter's IOPub rate limits raised (tensorpool.notebooks.jupyterCommand, this workspace) so
 // that 100,000 lines are not cut by the server: both sides get the same server.
-// Injections (../inject.ts): `notebook-cell-sleep` a sleep before the execute handler of the 1+1 cell (the
-// client's last round trip), `notebook-lines-sleep` the same before the 100,000-line cell (the client's last
-// receive time), `notebook-reattach-sleep` a sleep before the extension's ssh probe (the last baseline's time).
+// Injections (../inject.ts): `notebook-cell-stall` busy work in the host as the 1+1 cell's execute reply
+// arrives (the plain client's last round trip), `notebook-lines-stall` the same for the 100,000-line cell (the
+// client's last receive time), `notebook-reattach-sleep` a sleep before the extension's ssh probe (the last
+// baseline's time).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -36,6 +37,8 @@ const num = (name: string, fallback: number) => (process.env[name] ? Number(proc
 const TRIVIAL_PAIRS = num('TENSORPOOL_BENCH_NB_PAIRS', 20);
 const LINES_RUNS = num('TENSORPOOL_BENCH_NB_LINES_RUNS', 2);
 const REATTACH_PAIRS = num('TENSORPOOL_BENCH_NB_REATTACH', 3);
+/** Runs of 1+1 by the plain client straight to the server's port, for the notes (what the tunnel adds). */
+const DIRECT_RUNS = 10;
 const NB_LINES = 100_000;
 const TRIVIAL = '1+1';
 const LINES = `for i in range(${NB_LINES}):\n    print(i)`;
@@ -44,7 +47,13 @@ const JUPYTER = 'jupyter-server --ServerApp.iopub_data_rate_limit=1e12 --ServerA
 const STDOUT = 'application/vnd.code.notebook.stdout';
 
 export interface NotebookSample {
-  trivial: { extensionMs: number[]; handlerMs: number[]; clientMs: number[] };
+  trivial: {
+    extensionMs: number[];
+    parts: RunParts[];
+    clientMs: number[];
+    /** The plain client straight to the server's port (no tunnel; the node is this machine). */
+    directMs: number[];
+  };
   lines: {
     extensionMs: number[];
     clientMs: number[];
@@ -56,6 +65,7 @@ export interface NotebookSample {
     outputBytes: number;
     clientChars: number;
     whole: boolean;
+    parts: RunParts[];
     /** heapUsed after a full GC (MB) before and after each extension run. */
     heapMB: Array<{ before: number; after: number }> | undefined;
   };
@@ -70,6 +80,70 @@ export interface NotebookSample {
 }
 
 type Notebooks = ReturnType<TensorPoolExtensionApi['testing']['notebooks']>;
+type KernelConnection = Awaited<ReturnType<Notebooks['session']>>['kernel'];
+
+/** Where an extension run's time went (ms): the Run command to VS Code calling the extension's execute
+ *  handler; the handler to its execute request on the kernel's WebSocket; the request to its reply and idle
+ *  status (the kernel's round trip as the extension's connection sees it); from there to the handler's return;
+ *  the handler's return to the cell's end seen in this host's notebook document. */
+export interface RunParts {
+  toHandlerMs: number;
+  toRequestMs: number;
+  kernelMs: number;
+  toReturnMs: number;
+  toDocumentMs: number;
+}
+
+/** The execute requests sent on `kernel` and when the last of their reply and idle status came; `stall(code)`:
+ *  ms of busy work in this host as the reply of a request running `code` arrives (the injected costs). */
+function watchRequests(kernel: KernelConnection, stall: (code: string) => number) {
+  const spans: Array<{ id: string; code: string; sent: number; done?: number }> = [];
+  const on = (
+    _: unknown,
+    a: {
+      msg: { header: { msg_type: string; msg_id: string }; parent_header: unknown; content: unknown };
+      direction: 'send' | 'recv';
+    },
+  ) => {
+    const m = a.msg;
+    if (a.direction === 'send') {
+      if (m.header.msg_type === 'execute_request')
+        spans.push({
+          id: m.header.msg_id,
+          code: String((m.content as { code?: unknown }).code),
+          sent: performance.now(),
+        });
+      return;
+    }
+    const parent = (m.parent_header as { msg_id?: string } | undefined)?.msg_id;
+    const span = spans.find((x) => x.id === parent);
+    const idle =
+      m.header.msg_type === 'status' &&
+      (m.content as { execution_state?: string }).execution_state === 'idle';
+    if (!span || !(idle || m.header.msg_type === 'execute_reply')) return;
+    span.done = performance.now();
+    if (m.header.msg_type !== 'execute_reply') return;
+    const ms = stall(span.code);
+    while (performance.now() - span.done < ms);
+  };
+  kernel.anyMessage.connect(on);
+  return {
+    /** The parts of a run from t0 to t1 (its request the last one sent). */
+    parts(run: { t0: number; t1: number }, handler: { start: number; end?: number } | undefined): RunParts {
+      const last = spans.at(-1);
+      if (!last?.done || last.sent < run.t0) throw new Error('the execute request of the run was not seen');
+      if (!handler?.end || handler.start < run.t0) throw new Error("the run's execute handler was not seen");
+      return {
+        toHandlerMs: handler.start - run.t0,
+        toRequestMs: last.sent - handler.start,
+        kernelMs: last.done - last.sent,
+        toReturnMs: handler.end - last.done,
+        toDocumentMs: run.t1 - handler.end,
+      };
+    },
+    stop: () => kernel.anyMessage.disconnect(on),
+  };
+}
 
 /** The plain client (../notebookClient.ts) in a Node process of its own; one request at a time. */
 class PlainClient {
@@ -112,8 +186,8 @@ class PlainClient {
   }
 }
 
-/** Run cell `i` with VS Code's Run command: ms from the command to its end seen in the document. */
-async function runCell(nb: vscode.NotebookDocument, i: number): Promise<number> {
+/** Run cell `i` with VS Code's Run command: from the command (t0) to its end seen in the document (t1). */
+async function runCell(nb: vscode.NotebookDocument, i: number): Promise<{ t0: number; t1: number }> {
   const before = nb.cellAt(i).executionSummary?.executionOrder ?? 0;
   let sub: vscode.Disposable | undefined;
   const ended = new Promise<number>((resolve) => {
@@ -135,7 +209,7 @@ async function runCell(nb: vscode.NotebookDocument, i: number): Promise<number> 
     const s = nb.cellAt(i).executionSummary;
     if (!s?.success)
       throw new Error(`cell ${i} failed: ${textOf(nb.cellAt(i), 'application/vnd.code.notebook.error')}`);
-    return t1 - t0;
+    return { t0, t1 };
   } finally {
     sub?.dispose();
   }
@@ -215,28 +289,43 @@ export async function notebookBench(
     );
     // The extension's handler, timed (and, injected, delayed): VS Code calls the property it reads each time.
     original = controller.executeHandler;
-    const handlerMs: number[] = [];
+    const calls: Array<{ start: number; end?: number }> = [];
     const delays = { trivial: 0, lines: 0 };
     controller.executeHandler = async (cells, notebook, ctrl) => {
-      const t0 = performance.now();
-      const cell = cells[0]?.index;
-      if (cell === 0 && inject.has('notebook-cell-sleep')) await sleep(delays.trivial);
-      if (cell === 1 && inject.has('notebook-lines-sleep')) await sleep(delays.lines);
+      const call: { start: number; end?: number } = { start: performance.now() };
+      calls.push(call);
       await original!.call(controller, cells, notebook, ctrl);
-      if (cell === 0) handlerMs.push(performance.now() - t0);
+      call.end = performance.now();
     };
     // The server started (or found) and the kernel warm.
     await runCell(nb, 0);
-    handlerMs.length = 0;
     if (textOf(nb.cellAt(0), 'text/plain') !== '2') throw new Error('1+1 did not show 2');
     const session = (await notebooks.activeSession())?.s;
     if (!session) throw new Error('no kernel session for the notebook');
     client = new PlainClient(session.link.local, session.link.server.token);
     await client.ask({ op: 'start' });
+    // The injected costs: busy work in this host as the reply of the cell's request arrives (a sleep before the
+    // request instead let the connection go idle, and the kernel's answers then came some 40 ms sooner).
+    const requests = watchRequests(session.kernel, (code) =>
+      code === TRIVIAL && inject.has('notebook-cell-stall')
+        ? delays.trivial
+        : code === LINES && inject.has('notebook-lines-stall')
+          ? delays.lines
+          : 0,
+    );
 
-    const trivial = { extensionMs: [] as number[], handlerMs, clientMs: [] as number[] };
+    const trivial: NotebookSample['trivial'] = {
+      extensionMs: [],
+      parts: [],
+      clientMs: [],
+      directMs: [],
+    };
     for (let i = 0; i < TRIVIAL_PAIRS; i++) {
-      const ext = async () => trivial.extensionMs.push(await runCell(nb, 0));
+      const ext = async () => {
+        const run = await runCell(nb, 0);
+        trivial.extensionMs.push(run.t1 - run.t0);
+        trivial.parts.push(requests.parts(run, calls.at(-1)));
+      };
       const plain = async () => {
         const r = await client!.ask<{ ms: number; status: string }>({ op: 'run', code: TRIVIAL });
         if (r.status !== 'ok') throw new Error(`the plain client's 1+1: ${r.status}`);
@@ -246,6 +335,9 @@ export async function notebookBench(
       if (i % 2 === 0) await plain().then(ext);
       else await ext().then(plain);
     }
+    trivial.directMs = (
+      await client.ask<{ ms: number[] }>({ op: 'direct', port: session.link.server.port, runs: DIRECT_RUNS })
+    ).ms;
 
     const lines: NotebookSample['lines'] = {
       extensionMs: [],
@@ -255,6 +347,7 @@ export async function notebookBench(
       outputBytes: 0,
       clientChars: 0,
       whole: true,
+      parts: [],
       heapMB: gc ? [] : undefined,
     };
     for (let i = 0; i < LINES_RUNS; i++) {
@@ -272,9 +365,10 @@ export async function notebookBench(
         const before = heap();
         const delay = monitorEventLoopDelay({ resolution: 10 });
         delay.enable();
-        const ms = await runCell(nb, 1);
+        const run = await runCell(nb, 1);
         delay.disable();
-        lines.extensionMs.push(ms);
+        lines.extensionMs.push(run.t1 - run.t0);
+        lines.parts.push(requests.parts(run, calls.at(-1)));
         lines.loopP99Ms.push(delay.percentile(99) / 1e6);
         lines.loopMaxMs.push(delay.max / 1e6);
         const shown = nb
@@ -289,6 +383,7 @@ export async function notebookBench(
       else await ext().then(plain);
     }
 
+    requests.stop();
     const reattach: NotebookSample['reattach'] = { extensionMs: [], baselineMs: [], parts: [] };
     const kernelId = session.kernel.id;
     let words: { ssh: string[]; tunnel: string[] } | undefined;
