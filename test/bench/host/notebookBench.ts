@@ -9,7 +9,8 @@
 //     extension's own part (VS Code calling its execute handler to the handler's return) is reported beside.
 //   - 100,000 lines (print(i) for each i): the same, LINES_RUNS pairs, the client's receive time the baseline;
 //     the host's event-loop delay p99 over the extension's run, the text the cell shows (checked whole), and
-//     heapUsed after a full GC before and after the run (the output the cell keeps).
+//     heapUsed and the ArrayBuffers' memory (where the outputs' bytes live) after a full GC before and after the
+//     run (what the cell's output leaves).
 //   - reattach: every connection and tunnel of the extension dropped (the test seam dropConnections(), as a new
 //     extension host starts without them), then the notebook's kernel session opened again (the server is
 //     found running: the probe over ssh, a new tunnel, the kernel looked up by id and its WebSocket connected),
@@ -66,8 +67,8 @@ export interface NotebookSample {
     clientChars: number;
     whole: boolean;
     parts: RunParts[];
-    /** heapUsed after a full GC (MB) before and after each extension run. */
-    heapMB: Array<{ before: number; after: number }> | undefined;
+    /** heapUsed and arrayBuffers after a full GC (MB) before and after each extension run. */
+    heapMB: Array<{ before: number; after: number; buffersBefore: number; buffersAfter: number }> | undefined;
   };
   reattach: {
     extensionMs: number[];
@@ -249,7 +250,8 @@ export async function notebookBench(
   const gc = collector();
   const heap = () => {
     gc?.();
-    return process.memoryUsage().heapUsed / 2 ** 20;
+    const m = process.memoryUsage();
+    return { heap: m.heapUsed / 2 ** 20, buffers: m.arrayBuffers / 2 ** 20 };
   };
   const config = vscode.workspace.getConfiguration('tensorpool');
   await config.update('notebooks.jupyterCommand', JUPYTER, vscode.ConfigurationTarget.Workspace);
@@ -377,7 +379,13 @@ export async function notebookBench(
           .filter((item) => item.mime === STDOUT);
         lines.outputBytes = shown.reduce((n, item) => n + item.data.byteLength, 0);
         lines.whole &&= textOf(nb.cellAt(1), STDOUT) === EXPECTED;
-        lines.heapMB?.push({ before, after: heap() });
+        const after = heap();
+        lines.heapMB?.push({
+          before: before.heap,
+          after: after.heap,
+          buffersBefore: before.buffers,
+          buffersAfter: after.buffers,
+        });
       };
       if (i % 2 === 0) await plain().then(ext);
       else await ext().then(plain);
