@@ -11,7 +11,8 @@
 //   - reattach to the running kernel (connections dropped) over `ssh node true` plus one GET /api/kernels
 //     through a new tunnel, the median of the per-pair ratios, <= REATTACH_RATIO.
 // Each ratio is the issue's budget.
-import type { NotebookSample, RunParts } from './host/notebookBench';
+import type { NotebookSample } from './host/notebookBench';
+import type { RunParts } from './host/notebookProbe';
 import type { RowTable } from './rowTable';
 import { median } from './stats';
 
