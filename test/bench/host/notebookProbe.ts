@@ -84,7 +84,12 @@ export class PlainClient {
 
   constructor(port: number, token: string) {
     const script = path.join(__dirname, '..', 'notebookClient.js');
-    this.child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // code-server's extension host runs on a plain `node` (test/harness/codeServer.ts); under Electron the same
+    // binary needs ELECTRON_RUN_AS_NODE to be one.
+    this.child = spawn(process.execPath, [script], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
     this.child.stderr.setEncoding('utf8').on('data', (d: string) => {
       if (this.stderr.length < 4000) this.stderr += d;
     });
