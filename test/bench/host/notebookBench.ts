@@ -5,8 +5,9 @@
 // process of its own, with a kernel of its own on the same server through the same tunnel (the extension's
 // local port; the token handed over on the child's stdin). Same run, interleaved, the order alternating:
 //   - 1+1: from the Run command to the cell's end (its output, count and success) seen in this host's notebook
-//     document, beside the client's execute request to its reply and idle status; TRIVIAL_PAIRS pairs. The
-//     extension's own part (VS Code calling its execute handler to the handler's return) is reported beside.
+//     document, beside the client's execute request to its reply and idle status; TRIVIAL_PAIRS pairs. Where the
+//     extension's run goes (VS Code to its execute handler, to the request, the kernel, to the end) is reported
+//     beside (./notebookProbe.ts RunParts), and the client straight to the server's port (no tunnel).
 //   - 100,000 lines (print(i) for each i): the same, LINES_RUNS pairs, the client's receive time the baseline;
 //     the host's event-loop delay p99 over the extension's run, the text the cell shows (checked whole), and
 //     heapUsed and the ArrayBuffers' memory (where the outputs' bytes live) after a full GC before and after the
