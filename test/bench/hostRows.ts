@@ -1,6 +1,6 @@
 // The extension host's rows of one VS Code version, from what test/bench/host measured in it (HostBench): the
-// activation and first use as VS Code times them, the trees, the job log, the real jobs, the folder sync, GPU
-// telemetry, the idle
+// activation and first use as VS Code times them, the trees, the job log, the real jobs, the folder sync, the
+// notebooks, GPU telemetry, the idle
 // and visible windows and the soak.
 import type { Target } from '../harness/targets';
 import { BUDGET } from './budgets';
@@ -10,15 +10,17 @@ import type { LaunchSample } from './host/index';
 import type { GpuMonitorUpdateSample } from './host/gpuMonitorUpdate';
 import type { GpuTelemetrySample } from './host/gpuTelemetry';
 import type { JobLogSample } from './host/jobLog';
+import type { NotebookSample } from './host/notebookBench';
 import type { RealJobSample } from './host/realJobs';
 import type { SoakSample } from './host/soak';
 import type { SyncSample } from './host/syncBench';
 import { jobLogRows } from './jobLogRows';
+import { notebookRows } from './notebookRows';
 import { realJobRows } from './realJobRows';
 import type { References } from './reference';
 import { soakRows } from './soakRows';
 import { syncRows } from './syncRows';
-import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_SYNC } from './only';
+import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_NOTEBOOK, ONLY_SYNC } from './only';
 import { median } from './stats';
 import type { Table } from './table';
 
@@ -38,6 +40,7 @@ export interface HostBench {
   jobLog?: JobLogSample;
   realJobs?: RealJobSample;
   sync?: SyncSample;
+  notebook?: NotebookSample;
   gpuMonitor?: GpuMonitorUpdateSample;
   gpuTelemetry?: GpuTelemetrySample;
   idle?: {
@@ -80,6 +83,7 @@ export function hostRows(
     return;
   }
   if (ONLY_SYNC) return syncRows(table, where, bench?.sync, failure);
+  if (ONLY_NOTEBOOK) return notebookRows(table, where, bench?.notebook, failure);
   // The activation rows: the launches that open on the Explorer (the others open with the view showing).
   const launches = (bench?.launches ?? []).filter((l) => !l.viewOpen);
   if (launches.length === 0) {
@@ -166,6 +170,7 @@ export function hostRows(
     // The real jobs and the GPU telemetry on a real node: on the first version only (with the idle window).
     if (idle) realJobRows(table, where, bench?.realJobs, failure);
     if (idle) syncRows(table, where, bench?.sync, failure);
+    if (idle) notebookRows(table, where, bench?.notebook, failure);
     gpuMonitorRows(table, where, bench?.gpuMonitor);
     if (idle) gpuTelemetryRows(table, where, bench?.gpuTelemetry, failure);
   }

@@ -27,6 +27,13 @@ export const INJECTIONS = {
   'sync-save-walk': ['Folder sync: one saved file'],
   /** A 1 s timer while the sync watches an idle tree: a walk of the tree and an rsync dry run each tick. */
   'sync-poll': ['Folder sync watching, idle: CPU', 'Folder sync watching, idle: processes started'],
+  /** Busy work in the extension host (the plain client's last round trip) as the 1+1 cell's execute reply
+   *  arrives on the extension's kernel connection (./host/notebookBench.ts). */
+  'notebook-cell-stall': ['Notebook: 1+1 round trip'],
+  /** The same for the 100,000-line cell (the plain client's last receive time). */
+  'notebook-lines-stall': ['Notebook: 100,000 lines, complete in the notebook'],
+  /** A sleep (the last baseline's time) before the ssh probe of the extension's reattach. */
+  'notebook-reattach-sleep': ['Notebook: reattach to the running kernel'],
 } as const;
 
 export type Injection = keyof typeof INJECTIONS;

@@ -30,6 +30,8 @@
 //   the figures go to test-results/bench-gpu.json.
 //   env TENSORPOOL_BENCH_ONLY=sync: the same, then the folder-sync rows only (./syncRows.ts); the figures go
 //   to test-results/bench-sync.json.
+//   env TENSORPOOL_BENCH_ONLY=notebook: the same, then the notebook rows only (./notebookRows.ts); the figures
+//   go to test-results/bench-notebook.json.
 //
 // What runs where:
 //   1. `vsce package --no-dependencies` (which builds dist/ for production, minified, as shipped): VSIX
@@ -43,7 +45,8 @@
 //      over several launches of the window; the time to first tree on 5 more launches that open with the
 //      view showing (./firstTreeRows.ts); the tree with 1,000 clusters; a job printing 100,000 lines
 //      followed into its terminal (event-loop delay, heap); the engine's request log.
-//      The first version also runs the real jobs, the folder sync (./syncRows.ts) and the GPU telemetry, sits
+//      The first version also runs the real jobs, the folder sync (./syncRows.ts), the notebooks
+//      (./notebookRows.ts) and the GPU telemetry, sits
 //      30 s (60 s of the refresh schedule) with all five sections hidden (the object-storage step runs
 //      meanwhile, ./s3DuringIdle.ts), then runs the soak (./soakRows.ts, about 1 minute); the versions run
 //      one after the other, so no launch being timed shares the machine with another code-server. What runs
@@ -64,6 +67,7 @@ import { LAYER_BUDGET_MS } from './layerRows';
 import { SOAK_BUDGET, isSoakRow } from './soakRows';
 import { s3DuringIdle } from './s3DuringIdle';
 import { isSyncRow } from './syncRows';
+import { isNotebookRow } from './notebookRows';
 import { round } from './stats';
 import { busyLoop, INJECTIONS, injections } from './inject';
 import { buildReferences, type References } from './reference';
@@ -73,7 +77,15 @@ import { nodeBenchmarks } from './nodeRows';
 import { isProduction, vsixAndBundle } from './packaging';
 import { runProcess } from './processes';
 import { hostRows, type HostBench } from './hostRows';
-import { ONLY_FIRST_TREE, ONLY_GPU, ONLY_JOB_LOG, ONLY_NODE, ONLY_S3, ONLY_SYNC } from './only';
+import {
+  ONLY_FIRST_TREE,
+  ONLY_GPU,
+  ONLY_JOB_LOG,
+  ONLY_NODE,
+  ONLY_NOTEBOOK,
+  ONLY_S3,
+  ONLY_SYNC,
+} from './only';
 import { VSIX_LIMIT_KB } from './vsixParts';
 
 /** Costs injected to show the gates can fail (./inject.ts; `--inject all` or the environment): then nothing
@@ -109,9 +121,9 @@ async function hostBenchmarks(
   };
   const results: Record<string, unknown> = {};
   raw.host = results;
-  /** `again`: a second measurement; `alone`: the fewest launches, then the soak or the folder sync alone (a
-   *  broken soak or folder-sync row measured again). */
-  const runOne = (target: Target, idle: boolean, again = false, alone?: 'soak' | 'sync') =>
+  /** `again`: a second measurement; `alone`: the fewest launches, then the soak, the folder sync or the
+   *  notebooks alone (a broken soak, folder-sync or notebook row measured again). */
+  const runOne = (target: Target, idle: boolean, again = false, alone?: 'soak' | 'sync' | 'notebook') =>
     part(shadow, `VS Code ${target.name}${alone ? ` (the ${alone} again)` : ''}`, async (own) => {
       let failure: string | undefined;
       let bench: HostBench | undefined;
@@ -152,16 +164,19 @@ async function hostBenchmarks(
   // One version at a time: a second code-server and browser running beside a launch being timed made the
   // activation figures of the later version depend on the overlap (loads of 36-114 ms for a 77 KB bundle).
   // A version whose gating rows fail is measured once more (a whole second host run) before the run fails;
-  // when only soak rows failed, a short host run measures the soak alone (about a minute instead of four), and
-  // when only folder-sync rows failed, the folder sync alone (about 2.5 minutes).
-  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU && !ONLY_SYNC;
+  // when only soak rows failed, a short host run measures the soak alone (about a minute instead of four),
+  // when only folder-sync rows failed, the folder sync alone (about 2.5 minutes), and when only notebook rows
+  // failed, the notebooks alone.
+  const idle = !ONLY_JOB_LOG && !ONLY_FIRST_TREE && !ONLY_GPU && !ONLY_SYNC && !ONLY_NOTEBOOK;
+  const alones = { soak: isSoakRow, sync: isSyncRow, notebook: isNotebookRow } as const;
   await table.measure(
     () => runOne(first, idle),
     async (broken) => {
-      const alone =
-        idle && broken.every(isSoakRow) ? 'soak' : idle && broken.every(isSyncRow) ? 'sync' : undefined;
+      const alone = idle
+        ? (Object.keys(alones) as Array<keyof typeof alones>).find((k) => broken.every(alones[k]))
+        : undefined;
       await runOne(first, idle, true, alone);
-      return alone === 'soak' ? isSoakRow : alone === 'sync' ? isSyncRow : undefined;
+      return alone ? alones[alone] : undefined;
     },
   );
   for (const target of rest)
@@ -245,7 +260,7 @@ runSuite(
       );
     }
     try {
-      if (ONLY_JOB_LOG || ONLY_FIRST_TREE || ONLY_GPU || ONLY_SYNC) {
+      if (ONLY_JOB_LOG || ONLY_FIRST_TREE || ONLY_GPU || ONLY_SYNC || ONLY_NOTEBOOK) {
         await runProcess(process.execPath, ['esbuild.mjs', '--production', '--quiet']);
         await timed('extension host benchmarks', () => hostBenchmarks(ctx, table, raw, targets, refs));
         // The other steps did not run: their rows would only read as missing.
@@ -340,7 +355,9 @@ runSuite(
                   ? 'bench-gpu.json'
                   : ONLY_SYNC
                     ? 'bench-sync.json'
-                    : 'bench.json',
+                    : ONLY_NOTEBOOK
+                      ? 'bench-notebook.json'
+                      : 'bench.json',
     );
     fs.writeFileSync(out, JSON.stringify(report, null, 2));
     log(

@@ -17,7 +17,7 @@
 //                   100,000 lines followed into its terminal (./jobLog.ts; finished and its terminal closed
 //                   before what follows), then
 //                   (TENSORPOOL_BENCH_IDLE=1, the first version) the real jobs (./realJobs.ts), the folder
-//                   sync (./syncBench.ts), every section
+//                   sync (./syncBench.ts), the notebooks (./notebookBench.ts), every section
 //                   shown and loaded, then 30 s with all of them hidden (x2 time: 60 s of the refresh
 //                   schedule; the bench runs its object-storage step meanwhile: ../s3DuringIdle.ts), then
 //                   the soak (./soak.ts); then on both the views visible with the shortest refresh
@@ -42,6 +42,7 @@ import { firstTree, type FirstTreeSample } from './firstTree';
 import { JOB_LINES, jobLogBench } from './jobLog';
 import { realJobBench } from './realJobs';
 import { syncBench } from './syncBench';
+import { notebookBench } from './notebookBench';
 import { gpuMonitorUpdateBench } from './gpuMonitorUpdate';
 import { gpuTelemetryBench } from './gpuTelemetry';
 import { injections } from '../inject';
@@ -83,6 +84,8 @@ const ONLY_JOB_LOG = process.env.TENSORPOOL_BENCH_ONLY === 'jobLog';
 const ONLY_GPU = process.env.TENSORPOOL_BENCH_ONLY === 'gpu';
 /** TENSORPOOL_BENCH_ONLY=sync: the last launch runs the folder-sync step only. */
 const ONLY_SYNC = process.env.TENSORPOOL_BENCH_ONLY === 'sync';
+/** TENSORPOOL_BENCH_ONLY=notebook: the last launch runs the notebook step only. */
+const ONLY_NOTEBOOK = process.env.TENSORPOOL_BENCH_ONLY === 'notebook';
 /** TENSORPOOL_BENCH_ONLY=soak: the last launch runs the soak only (../run.ts measures a broken soak row again
  *  this way, with the fewest launches). */
 const ONLY_SOAK = process.env.TENSORPOOL_BENCH_ONLY === 'soak';
@@ -519,8 +522,15 @@ export async function run(): Promise<void> {
       )
     )?.value;
   };
-  if (ONLY_SYNC) {
-    await syncStep();
+  const notebookStep = async () => {
+    bench.notebook = (
+      await step('notebooks: 1+1 and 100,000 lines beside a plain client, reattach beside ssh + GET', () =>
+        notebookBench(api, INJECTED),
+      )
+    )?.value;
+  };
+  if (ONLY_SYNC || ONLY_NOTEBOOK) {
+    await (ONLY_SYNC ? syncStep() : notebookStep());
     return finish(bench);
   }
   if (ONLY_GPU || ONLY_SOAK) {
@@ -543,6 +553,7 @@ export async function run(): Promise<void> {
       )
     )?.value;
   if (IDLE) await syncStep();
+  if (IDLE) await notebookStep();
   await gpu();
   if (IDLE) {
     bench.idle = (
