@@ -21,8 +21,8 @@
 // that 100,000 lines are not cut by the server: both sides get the same server.
 // Injections (../inject.ts): `notebook-cell-stall` busy work in the host as the 1+1 cell's execute reply
 // arrives (4 times the plain client's last round trip: the rows fail past 4x), `notebook-lines-stall` the same
-// for the 100,000-line cell (4 times the client's last receive time), `notebook-reattach-sleep` a sleep before the extension's ssh probe (the last
-// baseline's time).
+// for the 100,000-line cell (4 times the client's last receive time), `notebook-reattach-sleep` a sleep before
+// the extension's ssh probe (the last baseline's time).
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
