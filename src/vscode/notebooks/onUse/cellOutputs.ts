@@ -27,7 +27,9 @@ function items(data: Readonly<Record<string, unknown>>): vscode.NotebookCellOutp
 }
 
 export class CellOutputs {
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The cell's output operations in order, the first one clearing what the cell showed before (asked of the
+   *  window at once, not awaited: the cell's request goes to the kernel meanwhile). */
+  private queue: Promise<unknown>;
   private clearOnNext = false;
   private stream: { name: string; output: vscode.NotebookCellOutput; text: BoundedStream } | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -36,7 +38,9 @@ export class CellOutputs {
   constructor(
     private readonly execution: vscode.NotebookCellExecution,
     private readonly displays: DisplayOutputs,
-  ) {}
+  ) {
+    this.queue = Promise.resolve(execution.clearOutput()).catch(() => undefined);
+  }
 
   private then(op: () => Thenable<unknown> | void): void {
     this.queue = this.queue.then(op).catch(() => undefined);

@@ -3,7 +3,8 @@
  * notebook and node the kernel session: the node's Jupyter server and the tunnel (nodeServer.ts), the kernel
  * started in the notebook's folder on the node (the running folder sync's, or one started after asking) or
  * reattached (the kernel id is kept in workspace state per notebook, no token), and the runs of its cells
- * (cellOutputs.ts): outputs, the execution count and time, `input()` through an input box, interrupt.
+ * (cellRun.ts, cellOutputs.ts): outputs, the execution count and time, `input()` through an input box,
+ * interrupt.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -19,11 +20,12 @@ import { readJupyterCommand } from '../../shared/settings';
 import type { StoredKernel, WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../../sync';
 import type { SyncActions } from '../../sync/onUse';
-import { CellOutputs, type DisplayOutputs } from './cellOutputs';
-import { folderOnNode, syncFlushed } from './notebookFolder';
+import type { DisplayOutputs } from './cellOutputs';
+import { runCell, type RunningCell } from './cellRun';
+import { folderOnNode } from './notebookFolder';
 import { KernelControllers, type NodeController } from './kernelControllers';
-import { askInput, KernelSession } from './kernelSession';
-import { NodeServers, NotebookServerError } from './nodeServer';
+import { KernelSession } from './kernelSession';
+import { NodeServers } from './nodeServer';
 import { notices } from '../../shared/notices';
 
 export interface NotebookDeps {
@@ -40,18 +42,13 @@ export interface NotebookDeps {
 const keyOf = (notebook: vscode.NotebookDocument, c: NodeController) =>
   `${notebook.uri.toString()}|${c.controller.id}`;
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 export class NotebookKernels implements vscode.Disposable {
   readonly servers: NodeServers;
   readonly controllers: KernelControllers;
   private readonly sessions = new Map<string, Promise<KernelSession>>();
   private readonly displays = new Map<string, DisplayOutputs>();
   /** The cell running on each session now. */
-  private readonly running = new Map<
-    string,
-    { execution: vscode.NotebookCellExecution; abort: (why: string) => void; forwardId: string; node: number }
-  >();
+  private readonly running = new Map<string, RunningCell>();
   /** Sessions being opened: the stop button cancels them. */
   private readonly openings = new Map<string, AbortController>();
   private forwardsWatched = false;
@@ -186,90 +183,24 @@ export class NotebookKernels implements vscode.Disposable {
     for (const cell of cells) if (!(await this.run(cell, notebook, c))) break;
   }
 
-  /** Run one cell; whether it succeeded. */
-  private async run(
-    cell: vscode.NotebookCell,
-    notebook: vscode.NotebookDocument,
-    c: NodeController,
-  ): Promise<boolean> {
-    const execution = c.controller.createNotebookCellExecution(cell);
-    execution.start(Date.now());
-    await execution.clearOutput();
-    let displays = this.displays.get(notebook.uri.toString());
-    if (!displays) this.displays.set(notebook.uri.toString(), (displays = new Map() as DisplayOutputs));
-    const outputs = new CellOutputs(execution, displays);
-    const finish = async (ok: boolean) => {
-      await outputs.done();
-      execution.end(ok, Date.now());
-      return ok;
-    };
-    if (cell.document.languageId !== 'python') {
-      outputs.fail(
-        'TensorPool',
-        vscode.l10n.t('This kernel runs Python; this cell is {0}.', cell.document.languageId),
-      );
-      return finish(false);
-    }
-    let session: KernelSession;
-    try {
-      session = await this.session(notebook, c);
-      await syncFlushed(this.d.syncStatus, notebook, c.target);
-    } catch (e) {
-      outputs.fail(e instanceof NotebookServerError ? 'TensorPool' : 'Error', message(e));
-      return finish(false);
-    }
-    const key = keyOf(notebook, c);
-    let abort: (why: string) => void = () => undefined;
-    const aborted = new Promise<string>((resolve) => (abort = resolve));
-    this.running.set(key, { execution, abort, forwardId: session.link.forwardId, node: c.target.node });
-    // A kernel that dies mid-cell: Jupyter restarts it (autorestarting) or gives up (dead).
-    let died = false;
-    const onStatus = (_: unknown, status: string) => {
-      if (status !== 'autorestarting' && status !== 'dead') return;
-      died = true;
-      // The reply may never come: end the run now (a tick later, so what the kernel printed is in).
-      setTimeout(() => abort(''), 1000);
-    };
-    session.kernel.statusChanged.connect(onStatus);
-    const diedFail = async () => {
-      outputs.fail(
-        'TensorPool',
-        vscode.l10n.t(
-          'The kernel died while this cell ran (on node {0}): its variables are gone. What it printed before is above. Restart the kernel to start clean.',
-          c.target.node,
-        ),
-      );
-      this.offerRestart(notebook, c);
-      return finish(false);
-    };
-    const future = session.execute(cell.document.getText());
-    future.onIOPub = (m) => outputs.handle(m);
-    future.onStdin = (m) => askInput(this.d.prompts, session, m);
-    try {
-      const reply = await Promise.race([future.done, aborted]);
-      if (typeof reply === 'string' && died) return await diedFail();
-      if (typeof reply === 'string') {
-        outputs.fail('TensorPool', reply);
-        return await finish(false);
-      }
-      execution.executionOrder = reply.content.execution_count ?? undefined;
-      return await finish(reply.content.status === 'ok');
-    } catch (e) {
-      this.d.log.warn(`A cell on ${c.target.instance.id} ended without its reply: ${message(e)}`);
-      if (died || session.kernel.status === 'dead' || session.kernel.status === 'autorestarting')
-        return await diedFail();
-      outputs.fail(
-        'TensorPool',
-        vscode.l10n.t(
-          'The kernel stopped before this cell finished (it died, was restarted, or the connection to node {0} ended). What it printed before is above.',
-          c.target.node,
-        ),
-      );
-      return finish(false);
-    } finally {
-      session.kernel.statusChanged.disconnect(onStatus);
-      if (this.running.get(key)?.execution === execution) this.running.delete(key);
-    }
+  /** Run one cell; whether it succeeded (cellRun.ts). */
+  private run(cell: vscode.NotebookCell, notebook: vscode.NotebookDocument, c: NodeController) {
+    const uri = notebook.uri.toString();
+    let displays = this.displays.get(uri);
+    if (!displays) this.displays.set(uri, (displays = new Map() as DisplayOutputs));
+    return runCell(
+      {
+        d: this.d,
+        session: () => this.session(notebook, c),
+        displays,
+        running: this.running,
+        key: keyOf(notebook, c),
+        offerRestart: () => this.offerRestart(notebook, c),
+      },
+      cell,
+      notebook,
+      c,
+    );
   }
 
   /** Say that a notebook's kernel died, with Restart Kernel. */
