@@ -1,7 +1,8 @@
 /**
  * One folder kept in sync with a folder on a node: the first (whole-folder) sync with progress and Cancel,
- * then, while watching, the changed paths of the folder (VS Code's file watcher: no polling, no process
- * while nothing changes) after `tensorpool.sync.delayMs`, batched, one rsync at a time, only those paths.
+ * then, while watching, the changed paths of the folder (syncWatch.ts: the system's file events, no polling,
+ * no process while nothing changes) after `tensorpool.sync.delayMs`, batched, one rsync at a time, only those
+ * paths.
  * A deletion reaches the node only for a file this sync sent (the record is kept per folder and node).
  * A file changed on both sides since the last sync is held back and asked about (syncConflicts.ts): the
  * version kept here is sent, the node's is pulled. Cancel of the first sync leaves the sync "cancelled".
@@ -107,8 +108,8 @@ export class SyncSession implements RunningSync {
       },
       (progress, token) => {
         token.onCancellationRequested(() => this.cancel());
-        // Changes made while the first sync runs are sent after it (a file changed during the transfer).
-        if (this.wantWatch) this.startWatch();
+        // The watch starts when the first sync ends (its first read of the folder would compete with rsync's);
+        // what changed meanwhile is found by a whole-folder check then (transfer).
         return this.transfer({ whole: true }, (files, bytes, rate) =>
           progress.report({
             message: vscode.l10n.t('{0} files, {1} MB, {2} MB/s', files, mb(bytes), mb(rate)),
@@ -143,9 +144,8 @@ export class SyncSession implements RunningSync {
     this.wantWatch = !this.watching;
     if (this.watching) this.stopWatch();
     else {
-      this.startWatch();
-      this.queue.everything(); // what changed while not watching
-      this.schedule();
+      this.queue.everything(); // what changed while not watching: checked once the watch is ready
+      this.startWatch(true);
     }
     this.d.log.info(`Sync of ${this.folder}: watching ${this.watching ? 'on' : 'off'}.`);
     if (this.shown) this.show(this.shown); // the status bar says whether it watches
@@ -183,7 +183,8 @@ export class SyncSession implements RunningSync {
     for (const r of this.idle.splice(0)) r();
   }
 
-  private startWatch(): void {
+  /** Watch the folder; `check`: then a whole-folder check (what changed while unwatched). */
+  private startWatch(check = false): void {
     if (this.watching || this.stopped) return;
     this.watcher = watchFolder(
       this.folder,
@@ -195,6 +196,8 @@ export class SyncSession implements RunningSync {
       },
       (message) => this.d.log.warn(`Watching ${this.folder}: ${message}`),
     );
+    // Watched from here on (the folders' watches are made as the call returns): what changed unwatched.
+    if (check && this.queue.pending && !this.timer) this.schedule();
   }
 
   private stopWatch(): void {
@@ -294,8 +297,12 @@ export class SyncSession implements RunningSync {
       void this.resolveConflicts();
     }
     if (result.ok) {
-      // The watch starts once the folder is there (the first sync, or its Retry).
-      if (this.wantWatch && !this.watching) this.startWatch();
+      // The watch starts once the folder is there (the first sync, or its Retry); what changed here while
+      // the first sync ran, unwatched, is sent by a whole-folder check right after it (a dry run first).
+      if (this.wantWatch && !this.watching) {
+        if (first) this.queue.everything();
+        this.startWatch(first);
+      }
       if (first) this.master.through(); // the connection the batches share, up before the first save
       this.d.log.info(
         `Synced ${batch.whole ? 'the folder' : `${count} path(s)`} of ${this.folder} to ${this.label} in ${Date.now() - started} ms.`,

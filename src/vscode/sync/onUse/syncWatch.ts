@@ -1,20 +1,19 @@
 /**
- * The watch of a synced folder: a watch of each of its folders (chokidar: the system's file events, no
- * polling, no process while nothing changes; the left-out folders are not watched) and what VS Code itself
- * saved, created, deleted or renamed, as paths relative to the folder, less the ones the sync leaves out
- * (each `.gitignore`, read again when it changes, and the excluded patterns).
+ * The watch of a synced folder: the system's file events on each of its folders (folderWatch.ts: no polling,
+ * no process while nothing changes; the left-out folders are not watched) and what VS Code itself saved,
+ * created, deleted or renamed, as paths relative to the folder, less the ones the sync leaves out (each
+ * `.gitignore`, read again when it changes, and the excluded patterns).
  *
  * Not VS Code's file watcher: a folder made with its subfolders at once (`mkdir -p`, an unpacked archive, a
  * clone) could stay unwatched below its top there for good (VS Code 1.100: the reliability suite's folder-sync
- * faults saw no event at all for files written in such a subfolder seconds later). chokidar reads each new
- * folder when it watches it, so what was made before the watch began is reported too.
+ * faults saw no event at all for files written in such a subfolder seconds later).
  */
-import { watch } from 'chokidar';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SyncFilter } from '../../../model/syncFilter';
 import { isInsidePath } from '../../../model/syncQueue';
+import { FolderWatch } from './folderWatch';
 
 export function watchFolder(
   folder: string,
@@ -22,39 +21,24 @@ export function watchFolder(
   onPath: (rel: string) => void,
   onError: (message: string) => void = () => undefined,
 ): vscode.Disposable[] {
-  const relOf = (p: string): string | undefined => {
-    const relative = path.relative(folder, p);
-    if (relative === '' || path.isAbsolute(relative)) return undefined; // the folder itself, another drive
-    const rel = relative.split(path.sep).join('/');
-    return isInsidePath(rel) ? rel : undefined;
-  };
-  const changed = (p: string) => {
-    const rel = relOf(p);
-    if (rel === undefined) return;
+  const changed = (rel: string) => {
+    if (!isInsidePath(rel)) return;
     if (path.posix.basename(rel) === '.gitignore') filter.forget(path.posix.dirname(rel).replace(/^\.$/, ''));
     if (!filter.ignored(rel)) onPath(rel);
   };
   const fromVsCode = (uri: vscode.Uri) => {
-    if (uri.scheme === 'file') changed(uri.fsPath);
+    if (uri.scheme !== 'file') return;
+    const relative = path.relative(folder, uri.fsPath);
+    if (relative !== '' && !path.isAbsolute(relative)) changed(relative.split(path.sep).join('/'));
   };
-  const watcher = watch(folder, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    // A file nobody may read is reported too (chokidar leaves it out otherwise): rsync then says what it
-    // could not read, in its own words.
-    ignorePermissionErrors: true,
-    // A left-out folder is not watched at all (node_modules, .venv…); a path outside the folder is not ours.
-    ignored: (p, stats) => {
-      const rel = relOf(p);
-      if (rel === undefined) return p !== folder;
-      return filter.ignored(rel, stats?.isDirectory() ?? false);
-    },
+  const watch = new FolderWatch(folder, {
+    skipFolder: (rel) => !isInsidePath(rel) || filter.ignored(rel, true),
+    changed,
+    failed: (rel, message) => onError(`${rel === '' ? 'the folder' : rel}: ${message}`),
   });
-  watcher.on('all', (_event, p) => changed(p));
-  watcher.on('error', (e) => onError(e instanceof Error ? e.message : String(e)));
   const ws = vscode.workspace;
   return [
-    { dispose: () => void watcher.close() },
+    { dispose: () => watch.close() },
     // What VS Code itself saved, created, deleted or renamed (before the system's event reaches the watch):
     // the same paths, coalesced by the queue.
     ws.onDidSaveTextDocument((d) => fromVsCode(d.uri)),
