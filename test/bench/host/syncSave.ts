@@ -103,7 +103,13 @@ export async function saves(
       toSpawnMs.push(batch ? batch.at - t0 : NaN);
       fs.writeFileSync(path.join(scratch, tree.saved), text);
       rsyncMs.push(
-        await rsyncArgs(remote.rsh, ['-R', tree.saved, `${remote.login}:./${remote.plain}/`], scratch, spy),
+        // -I: sent even when the copy there has the same size and second (a save in the second of the last).
+        await rsyncArgs(
+          remote.rsh,
+          ['-I', '-R', tree.saved, `${remote.login}:./${remote.plain}/`],
+          scratch,
+          spy,
+        ),
       );
       const plainText = fs.readFileSync(path.join(c.nodeDir, 'home', remote.plain, tree.saved), 'utf8');
       if (plainText !== text) throw new Error('the plain rsync did not bring the new content');
