@@ -67,11 +67,19 @@ export function mimeItems(
 const STREAM_LIMIT = 1_000_000;
 
 /**
- * One stream of a cell (stdout or stderr): what it printed so far, up to `limit` characters. Once the limit
- * is reached, later text is counted but not kept; `text` then ends with a line saying how much was cut.
+ * One stream of a cell (stdout or stderr): what it printed so far, up to `limit` characters. A carriage return
+ * starts its line again, as in a terminal and in Jupyter's own front ends: the text after it replaces the line
+ * (a progress bar such as tqdm's redraws one line instead of adding one per update; `\r\n` is a line end, also
+ * split across two chunks). Once the limit is reached, later text is counted but not kept; `text` then ends
+ * with a line saying how much was cut.
  */
 export class BoundedStream {
+  /** Whole lines. */
   private kept = '';
+  /** The line being written. */
+  private line = '';
+  /** A carriage return came: the next text replaces the line. */
+  private restart = false;
   private dropped = 0;
 
   constructor(private readonly limit = STREAM_LIMIT) {}
@@ -82,18 +90,35 @@ export class BoundedStream {
       this.dropped += chunk.length;
       return false;
     }
-    const room = this.limit - this.kept.length;
-    if (chunk.length <= room) {
-      this.kept += chunk;
-      return chunk.length > 0;
+    const shown = this.kept.length;
+    const line = this.line;
+    for (const token of chunk.split(/(\r\n|\r|\n)/)) {
+      if (this.dropped > 0) this.dropped += token.length;
+      else if (token === '\n' || token === '\r\n') this.keep(`${this.line}\n`);
+      else if (token === '\r') this.restart = true;
+      else if (token !== '') {
+        this.line = this.restart ? token : this.line + token;
+        this.restart = false;
+        // A line longer than the room left is cut whole (no line shows half), unless it is all there is (a
+        // stream of one long line): then what fits is kept.
+        const room = this.limit - this.kept.length;
+        if (this.line.length > room) {
+          const fits = this.kept === '' ? this.line.slice(0, room) : '';
+          this.kept += fits;
+          this.dropped = this.line.length - fits.length;
+          this.line = '';
+        }
+      }
     }
-    // Cut at the last line end that fits, so no line shows half.
-    const part = chunk.slice(0, room);
-    const nl = part.lastIndexOf('\n');
-    const keep = nl >= 0 ? part.slice(0, nl + 1) : part;
-    this.kept += keep;
-    this.dropped = chunk.length - keep.length;
-    return true;
+    return this.kept.length !== shown || this.line !== line || this.dropped > 0;
+  }
+
+  /** A finished line: kept whole if it fits, else cut (no line shows half). */
+  private keep(text: string): void {
+    this.line = '';
+    this.restart = false;
+    if (text.length <= this.limit - this.kept.length) this.kept += text;
+    else this.dropped = text.length;
   }
 
   get cut(): number {
@@ -104,6 +129,6 @@ export class BoundedStream {
   text(cutLine: (chars: number) => string): string {
     return this.dropped > 0
       ? `${this.kept}${this.kept.endsWith('\n') ? '' : '\n'}${cutLine(this.dropped)}\n`
-      : this.kept;
+      : this.kept + this.line;
   }
 }

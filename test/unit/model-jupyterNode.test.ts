@@ -138,4 +138,24 @@ describe('Jupyter outputs (model/jupyterOutputs.ts)', () => {
     );
     assert.equal(s.cut, 16);
   });
+
+  it('a carriage return starts the line again (a progress bar redraws one line); \\r\\n is a line end', () => {
+    const s = new BoundedStream();
+    s.append('epoch 1\n');
+    for (let i = 0; i <= 100; i += 25) s.append(`\r${i}%|${'#'.repeat(i / 25)}`);
+    assert.equal(s.text(String), 'epoch 1\n100%|####');
+    // A line end split across chunks, a carriage return at a chunk's end, then the next text replacing it.
+    s.append('\r');
+    s.append('\ndone\r');
+    assert.equal(s.text(String), 'epoch 1\n100%|####\ndone');
+    assert.equal(s.append('loss 0.5\n'), true);
+    s.append('a\r\nb\n');
+    assert.equal(s.text(String), 'epoch 1\n100%|####\nloss 0.5\na\nb\n');
+    // The limit counts what is kept, not what a redraw replaced.
+    const small = new BoundedStream(12);
+    for (let i = 0; i < 1000; i++) small.append(`\r${i}`);
+    small.append('\n');
+    assert.equal(small.text(String), '999\n');
+    assert.equal(small.cut, 0);
+  });
 });
