@@ -4,7 +4,9 @@
 // Notebook Kernel from the palette, the entry filtered by typing and accepted with Enter), the cell run
 // (Notebook: Run All) and its matplotlib plot read inside the notebook's output frame (an <img> of the
 // built-in image renderer with a blob/data source and a real size); the kernel's name in the notebook's
-// toolbar and the node's GPUs in the status bar. The kernel is shut down and the cluster removed at the end.
+// toolbar and the node's GPUs in the status bar; after Developer: Reload Window (a new extension host), Run
+// All again on the same kernel (a cell counting its runs in the kernel prints "kernel run 2"). The kernel is
+// shut down and the cluster removed at the end.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,6 +19,10 @@ const NAME = 'ui-nb';
 const NOTEBOOK = 'plot.ipynb';
 const ENTRY = `TensorPool: ${NAME}`;
 let clusterId = '';
+
+/** A cell that counts its runs in the kernel: "run 2" after a restart of the extension host only if the
+ *  notebook got its kernel back (a new kernel would say "run 1"). */
+const COUNT = "runs = globals().get('runs', 0) + 1\nprint(f'kernel run {runs}')";
 
 const PLOT = [
   '%matplotlib inline\n',
@@ -65,6 +71,56 @@ async function outputImages(ctx: UiContext): Promise<{ src: string; width: numbe
   return out;
 }
 
+/** Run All, answering where the kernel starts (the home folder) if asked; every cell must end well. */
+async function runAll(ctx: UiContext, timeoutMs: number): Promise<void> {
+  const { workbench, log } = ctx;
+  const page = workbench.page;
+  await page.locator('.notebook-editor .cell-list-container').first().click();
+  // A window just reloaded can leave the palette without the notebook's commands for a moment: asked again.
+  for (let i = 0; ; i++) {
+    try {
+      await workbench.runCommand('Notebook: Run All');
+      break;
+    } catch (e) {
+      if (i === 3) throw e;
+      await page.keyboard.press('Escape');
+      await page.locator('.notebook-editor .cell-list-container').first().click();
+      await page.waitForTimeout(2000);
+    }
+  }
+  const succeeded = page.locator('.notebook-editor .codicon-notebook-state-success');
+  const failed = page.locator('.notebook-editor .codicon-notebook-state-error').first();
+  // The first run asks where the kernel starts (the workspace synced to the node, or the home folder there).
+  const where = page.locator('.monaco-dialog-box', { hasText: /Sync workspace to node 1 of ui-nb/ }).first();
+  let asked = false;
+  await until(
+    'the cells to end',
+    async () => {
+      if (!asked && (await where.isVisible().catch(() => false))) {
+        asked = true;
+        log('asked where the kernel starts: Use Home Folder');
+        await workbench.clickDialogButton(where, 'Use Home Folder');
+      }
+      return (await succeeded.count()) === 2 || (await failed.count()) > 0;
+    },
+    ctx,
+    timeoutMs,
+  );
+  assert.equal(await failed.count(), 0, 'a cell failed');
+}
+
+/** Whether a frame of the window (the notebook's output webview's inner frame) shows `text`. */
+async function outputShows(ctx: UiContext, text: string): Promise<boolean> {
+  for (const frame of ctx.workbench.page.frames()) {
+    const body = await frame
+      .locator('body')
+      .innerText({ timeout: 1000 })
+      .catch(() => '');
+    if (body.includes(text)) return true;
+  }
+  return false;
+}
+
 export const tests: UiTest[] = [
   {
     name: 'a running cluster that accepts the user’s key, and a notebook in the workspace',
@@ -102,6 +158,14 @@ export const tests: UiTest[] = [
         JSON.stringify({
           cells: [
             { cell_type: 'code', id: 'plot', metadata: {}, execution_count: null, outputs: [], source: PLOT },
+            {
+              cell_type: 'code',
+              id: 'count',
+              metadata: {},
+              execution_count: null,
+              outputs: [],
+              source: COUNT,
+            },
           ],
           metadata: { language_info: { name: 'python' } },
           nbformat: 4,
@@ -192,35 +256,12 @@ export const tests: UiTest[] = [
     },
   },
   {
-    name: 'Run All: the cell runs on the node',
+    name: 'Run All: the cells run on the node',
     async run(ctx: UiContext) {
-      const { workbench, log } = ctx;
-      const page = workbench.page;
-      await page.locator('.notebook-editor .cell-list-container').first().click();
-      await workbench.runCommand('Notebook: Run All');
-      // Jupyter starts on the node on the first run (a busy machine: generous), then the cell ends.
-      const done = page.locator('.notebook-editor .codicon-notebook-state-success').first();
-      const failed = page.locator('.notebook-editor .codicon-notebook-state-error').first();
-      // The first run asks where the kernel starts (the workspace synced to the node, or the home folder there).
-      const where = page
-        .locator('.monaco-dialog-box', { hasText: /Sync workspace to node 1 of ui-nb/ })
-        .first();
-      let asked = false;
-      await until(
-        'the cell to end',
-        async () => {
-          if (!asked && (await where.isVisible().catch(() => false))) {
-            asked = true;
-            log('asked where the kernel starts: Use Home Folder');
-            await workbench.clickDialogButton(where, 'Use Home Folder');
-          }
-          return (await done.count()) + (await failed.count()) > 0;
-        },
-        ctx,
-        85_000,
-      );
-      assert.equal(await failed.count(), 0, 'the cell failed');
-      log('the cell ran');
+      // Jupyter starts on the node on the first run (a busy machine: generous), then the cells end.
+      await runAll(ctx, 85_000);
+      await until('the second cell’s output', () => outputShows(ctx, 'kernel run 1'), ctx, 20_000);
+      ctx.log('the cells ran: kernel run 1');
     },
   },
   {
@@ -242,6 +283,27 @@ export const tests: UiTest[] = [
       assert.ok(images[0].width > images[0].height * 1.5, JSON.stringify(images[0]));
       await workbench.statusBarItem(/node 1 · 1×H100/, 10_000);
       log(`screenshot ${await workbench.screenshot('95-notebook-plot')}`);
+    },
+  },
+  {
+    name: 'after Developer: Reload Window (a new extension host), Run All runs on the same kernel (its variables kept)',
+    async run(ctx: UiContext) {
+      const { workbench, log } = ctx;
+      const page = workbench.page;
+      // code-server has no Restart Extension Host; a reload starts a new extension host (and a new window).
+      await workbench.runCommand('Developer: Reload Window');
+      await page.locator('.monaco-workbench').waitFor({ state: 'detached', timeout: 30_000 });
+      await workbench.ready('TensorPool');
+      // VS Code restores the notebook, and the new extension host lists the node again: its kernel entry.
+      await page.locator('.notebook-editor .cell-list-container').first().waitFor({ timeout: 60_000 });
+      await page
+        .locator('.notebook-editor .kernel-action-view-item', { hasText: ENTRY })
+        .first()
+        .waitFor({ timeout: 60_000 });
+      await runAll(ctx, 60_000);
+      await until('the second cell’s output', () => outputShows(ctx, 'kernel run 2'), ctx, 20_000);
+      log('after the reload: kernel run 2 (the same kernel)');
+      log(`screenshot ${await workbench.screenshot('95-notebook-reattached')}`);
     },
   },
   {
