@@ -101,8 +101,12 @@ export const tests: UiTest[] = [
       try {
         await page.keyboard.press('Control+P');
         await workbench.waitForQuickInput(/./);
-        // Into the box's own input: the focus can stay on a terminal an earlier flow left focused.
-        await page.locator('.quick-input-widget input').fill('hello.py');
+        // Into the box's own input: the focus can stay on a terminal an earlier flow left focused. The file's
+        // absolute path: Quick Open looks that up itself, while a name goes through its search, whose cache
+        // may not have seen a file written outside the editor yet.
+        await page
+          .locator('.quick-input-widget input')
+          .fill(path.join(ctx.workspace, PROJECT, 'src', 'hello.py'));
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'hello.py' }).first().waitFor();
         await page.keyboard.press('Enter');
         const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
