@@ -5,18 +5,13 @@
 // then the unhandled-rejection check.
 
 const GROUPS: readonly (readonly string[])[] = [
+  ['faults', 'gpuFaults', 'notebookFaults', 'syncNodeFaults'],
   [
     'badInput',
-    'faults',
     'duplicates',
     'volumeDuplicates',
     'network',
     'proxyAuthorization',
-    'gpuFaults',
-    'notebookFaults',
-    'syncNodeFaults',
-  ],
-  [
     'operationFaults',
     'sshCommand',
     'serviceLinks',
