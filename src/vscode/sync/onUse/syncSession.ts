@@ -19,16 +19,9 @@ import type { RunningSync, SyncState } from '../index';
 import type { RsyncResult } from './rsyncRun';
 import { Conflicts, tellOutcome } from './syncConflicts';
 import { SshMaster } from './syncMaster';
-import { filesOf, watchFolder } from './syncWatch';
-import {
-  exists,
-  pullPaths,
-  sendChangedInFolder,
-  sendPaths,
-  sendWhole,
-  type SendContext,
-  type SendOutcome,
-} from './syncSend';
+import { sendBatch } from './syncBatch';
+import { watchFolder } from './syncWatch';
+import type { SendContext, SendOutcome } from './syncSend';
 
 export interface SessionDeps {
   readonly folder: string;
@@ -232,11 +225,7 @@ export class SyncSession implements RunningSync {
     if (!this.busy && !this.timer && !this.queue.pending) for (const r of this.idle.splice(0)) r();
   }
 
-  /**
-   * One transfer at a time: the files whose conflict was decided for the node's version are pulled; then the
-   * batch (or the whole folder: all of it on a first sync, else what differs) is checked against the node
-   * and sent, and the sent paths now gone here are deleted there.
-   */
+  /** One transfer at a time (what it sends: syncBatch.ts); then the state it leaves is shown and logged. */
   private async transfer(
     batch: Batch,
     report?: (files: number, bytes: number, rate: number) => void,
@@ -267,18 +256,7 @@ export class SyncSession implements RunningSync {
     const started = Date.now();
     const forced = new Set(this.held.keepMine);
     try {
-      out = await this.pullDecided(c);
-      if (out.result.ok) {
-        if (first) out = await sendWhole(c);
-        else if (batch.whole) out = await sendChangedInFolder(c, this.held, forced);
-        else {
-          const paths = filesOf(this.folder, batch.paths, this.filter).filter((p) => !this.held.has(p));
-          const gone = [...new Set(paths.flatMap((p) => this.d.sent.at(p)))].filter(
-            (p) => !exists(this.folder, p) && !this.held.has(p),
-          );
-          out = await sendPaths(c, paths, gone, forced);
-        }
-      }
+      out = await sendBatch(c, batch, { first, held: this.held, filter: this.filter, forced });
     } finally {
       this.busy = false;
       this.running = undefined;
@@ -320,16 +298,6 @@ export class SyncSession implements RunningSync {
       this.show(cancelled ? { kind: 'cancelled' } : { kind: 'failed', why: result.why });
     }
     return result;
-  }
-
-  /** The files decided for the node's version: pulled here first (then equal on both sides). */
-  private async pullDecided(c: SendContext): Promise<SendOutcome> {
-    const theirs = [...this.held.keepTheirs];
-    const none = { conflicts: [], nodeOnly: [], keptThere: [] };
-    if (theirs.length === 0) return { result: { ok: true, items: [] }, ...none };
-    const result = await pullPaths(c, theirs);
-    if (result.ok) for (const p of theirs) this.held.keepTheirs.delete(p);
-    return { result, ...none };
   }
 }
 
