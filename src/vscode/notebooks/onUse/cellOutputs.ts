@@ -26,10 +26,18 @@ function items(data: Readonly<Record<string, unknown>>): vscode.NotebookCellOutp
   return mimeItems(data, tooBig).map((i) => new vscode.NotebookCellOutputItem(i.data, i.mime));
 }
 
+/** The most output operations asked of the window and not yet answered; the next ones wait their turn. */
+const IN_FLIGHT = 4;
+
 export class CellOutputs {
-  /** The cell's output operations in order, the first one clearing what the cell showed before (asked of the
-   *  window at once, not awaited: the cell's request goes to the kernel meanwhile). */
-  private queue: Promise<unknown>;
+  /** The cell's output operations not asked yet, in order (the first one, clearing what the cell showed
+   *  before, is asked at once, not awaited: the cell's request goes to the kernel meanwhile). VS Code applies
+   *  an execution's operations in the order they are asked, so up to IN_FLIGHT go out before the first is
+   *  answered, and the run ends (execution.end, which sends what VS Code still holds) once all were asked,
+   *  without waiting for their answers. */
+  private readonly waiting: Array<() => Thenable<unknown> | void> = [];
+  private inFlight = 0;
+  private allAsked: (() => void) | undefined;
   private clearOnNext = false;
   private stream: { name: string; output: vscode.NotebookCellOutput; text: BoundedStream } | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -39,11 +47,29 @@ export class CellOutputs {
     private readonly execution: vscode.NotebookCellExecution,
     private readonly displays: DisplayOutputs,
   ) {
-    this.queue = Promise.resolve(execution.clearOutput()).catch(() => undefined);
+    this.then(() => execution.clearOutput());
   }
 
   private then(op: () => Thenable<unknown> | void): void {
-    this.queue = this.queue.then(op).catch(() => undefined);
+    this.waiting.push(op);
+    this.ask();
+  }
+
+  private ask(): void {
+    while (this.inFlight < IN_FLIGHT && this.waiting.length > 0) {
+      const op = this.waiting.shift()!;
+      this.inFlight++;
+      const answered = () => {
+        this.inFlight--;
+        this.ask();
+      };
+      try {
+        Promise.resolve(op()).then(answered, answered);
+      } catch {
+        answered(); // the execution refused it (ended): nothing to wait for
+      }
+    }
+    if (this.waiting.length === 0) this.allAsked?.();
   }
 
   /** Add an output (after a waiting clear). */
@@ -166,10 +192,11 @@ export class CellOutputs {
     this.then(() => this.execution.replaceOutputItems(this.streamItem(s), s.output));
   }
 
-  /** Everything sent to the cell (the run ends after this). */
+  /** Every output operation asked of the window (the run ends after this: end() sends them in order). */
   async done(): Promise<void> {
     this.flushStream();
-    await this.queue;
+    if (this.waiting.length > 0) await new Promise<void>((r) => (this.allAsked = r));
+    this.allAsked = undefined;
     this.ended = true;
   }
 }

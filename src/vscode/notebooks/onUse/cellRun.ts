@@ -34,6 +34,32 @@ export interface CellRunContext {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** The kernel's states while Jupyter starts it (again); the most a run waits for it to be back. */
+const STARTING = new Set(['starting', 'restarting', 'autorestarting']);
+const START_WAIT_MS = 60_000;
+
+/** Jupyter is starting the session's kernel (again). */
+export const kernelStarting = (s: KernelSession) => STARTING.has(s.kernel.status);
+
+/** Wait while the kernel is starting again, up to START_WAIT_MS: undefined, or why the run ended meanwhile. */
+async function restarted(session: KernelSession, aborted: Promise<string>): Promise<string | undefined> {
+  const kernel = session.kernel;
+  if (!kernelStarting(session)) return undefined;
+  let onStatus: (_: unknown, status: string) => void = () => undefined;
+  const back = new Promise<undefined>((resolve) => {
+    onStatus = (_, status) => {
+      if (!STARTING.has(status)) resolve(undefined);
+    };
+    kernel.statusChanged.connect(onStatus);
+  });
+  const timer = new Promise<undefined>((r) => setTimeout(() => r(undefined), START_WAIT_MS).unref());
+  try {
+    return await Promise.race([back, timer, aborted]);
+  } finally {
+    kernel.statusChanged.disconnect(onStatus);
+  }
+}
+
 /** Run one cell on its notebook's kernel session; whether it succeeded. */
 export async function runCell(
   x: CellRunContext,
@@ -88,6 +114,14 @@ export async function runCell(
     x.offerRestart();
     return finish(false);
   };
+  // A kernel Jupyter is starting again (it died, or Restart): the request waits for it, as one sent in between
+  // can be lost with the old process. The stop button ends the wait.
+  const stopped = await restarted(session, aborted);
+  if (stopped !== undefined) {
+    if (died) return await diedFail();
+    if (stopped) outputs.fail('TensorPool', stopped);
+    return await finish(false);
+  }
   const future = session.execute(cell.document.getText());
   future.onIOPub = (m) => outputs.handle(m);
   future.onStdin = (m) => askInput(x.d.prompts, session, m);
