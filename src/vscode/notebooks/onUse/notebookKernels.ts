@@ -114,17 +114,15 @@ export class NotebookKernels implements vscode.Disposable {
       },
       async (progress) => {
         const link = await this.servers.ensure(t, (m) => progress.report({ message: m }));
-        const where = await folderOnNode(this.d, notebook, t);
+        // A kernel that ran before keeps its folder (reattached, or started again there): nothing is asked.
         const previous = this.ranOn(notebook, t) ? this.stored(notebook) : undefined;
-        const s = await KernelSession.open(
-          link,
-          sessionPath(where.folder, where.relative),
-          previous,
-          cancel.signal,
-        );
-        await this.remember(notebook, { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record });
+        const where = previous?.path ? undefined : await folderOnNode(this.d, notebook, t);
+        const at = previous?.path ?? sessionPath(where?.folder, where?.relative ?? '');
+        const s = await KernelSession.open(link, at, previous, cancel.signal);
+        const record = { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record, path: at };
+        await this.remember(notebook, record);
         this.d.log.info(
-          `${s.reattached ? 'Reattached to' : 'Started'} kernel ${s.kernel.id} on ${t.instance.id} for ${path.basename(notebook.uri.path)} (folder ${where.folder ?? '~'}).`,
+          `${s.reattached ? 'Reattached to' : 'Started'} kernel ${s.kernel.id} on ${t.instance.id} for ${path.basename(notebook.uri.path)} (session ${at}).`,
         );
         return s;
       },
