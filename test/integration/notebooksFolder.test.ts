@@ -37,7 +37,13 @@ suite('Notebooks: the kernel’s folder on the node, asked once', function () {
   const notebooks = () => kit.ext.testing.notebooks();
   const nodeHome = () => path.join(kit.cluster.nodeDir, 'home');
   const confirms = (p: ScriptedPrompter) => p.shown.filter((s) => s.kind === 'confirm');
-  const remembered = () => kit.ext.testing.workspaceState.get('tensorpool.notebookFolders', {});
+  /** This suite's remembered answers (other suites' clusters may have theirs). */
+  const remembered = () =>
+    Object.fromEntries(
+      Object.entries(kit.ext.testing.workspaceState.get('tensorpool.notebookFolders', {})).filter(([k]) =>
+        k.includes(`|${kit.cluster.id}|`),
+      ),
+    );
 
   /** Run the cell with these answers scripted; the working folder it printed and the prompter. */
   async function run(script: string[] = []): Promise<{ cwd: string; p: ScriptedPrompter }> {
@@ -93,7 +99,6 @@ suite('Notebooks: the kernel’s folder on the node, asked once', function () {
       await notebooks()
         .stopServer(entry.target)
         .catch(() => undefined);
-    await kit.ext.testing.workspaceState.update('tensorpool.notebookFolders', undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(home, { recursive: true, force: true });
   });
