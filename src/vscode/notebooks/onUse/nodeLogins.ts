@@ -24,7 +24,7 @@ export function refusedMessage(t: ConnectTarget): string {
 export interface LoginDeps {
   readonly sampler: Pick<GpuSampler, 'refused' | 'onKeysChanged' | 'onDidChange'>;
   /** One login check: true when the node refused our keys, false when it let us in, undefined otherwise. */
-  readonly refuses: (t: ConnectTarget) => Promise<boolean | undefined>;
+  readonly refuses: (t: ConnectTarget, signal: AbortSignal) => Promise<boolean | undefined>;
   readonly log: Log;
 }
 
@@ -35,6 +35,8 @@ export class NodeLogins implements vscode.Disposable {
   private readonly checked = new Set<string>();
   /** The sampler's refusals last seen (its changes fire ours). */
   private readonly samplerSeen = new Set<string>();
+  /** Ends the checks under way (their ssh) with the extension. */
+  private readonly ending = new AbortController();
   private readonly changed = new vscode.EventEmitter<void>();
   /** What is known of a node's login changed. */
   readonly onDidChange = this.changed.event;
@@ -81,7 +83,7 @@ export class NodeLogins implements vscode.Disposable {
       const id = t.instance.id;
       if (this.checked.has(id) || this.refused(id)) continue;
       this.checked.add(id);
-      void this.d.refuses(t).then(
+      void this.d.refuses(t, this.ending.signal).then(
         (refuses) => {
           this.d.log.info(
             `Login check of ${id} for notebooks: ${refuses ? 'refused' : refuses === false ? 'accepted' : 'no answer'}.`,
@@ -95,6 +97,7 @@ export class NodeLogins implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.ending.abort();
     for (const s of this.subscriptions) s.dispose();
   }
 }

@@ -118,10 +118,10 @@ export class NodeServers {
   }
 
   /** One `ssh … true` with the notebooks' own login (BatchMode, bounded): did the node refuse our keys? */
-  async refuses(t: ConnectTarget): Promise<boolean | undefined> {
+  async refuses(t: ConnectTarget, signal?: AbortSignal): Promise<boolean | undefined> {
     const ssh = await (await this.d.ports()).login(t);
     if (!ssh) return undefined;
-    const r = await runOnNode(ssh, 'true', '', 30_000);
+    const r = await runOnNode(ssh, 'true', '', 30_000, signal);
     if (r.code === 0) return false;
     return classifySshFailure(r.stderr) === 'denied' ? true : undefined;
   }

@@ -70,7 +70,7 @@ export class NotebookKernels implements vscode.Disposable {
       command: readJupyterCommand,
       refused: (t) => this.logins.noteRefused(t.instance.id, true),
     });
-    this.logins = new NodeLogins({ sampler, log: d.log, refuses: (t) => this.servers.refuses(t) });
+    this.logins = new NodeLogins({ sampler, log: d.log, refuses: (t, s) => this.servers.refuses(t, s) });
     this.controllers = new KernelControllers(d.clusters, d.prices, this.logins, {
       execute: (cells, notebook, c) => this.execute(cells, notebook, c),
       interrupt: (notebook, c) => this.interrupt(notebook, c),
