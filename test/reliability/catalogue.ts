@@ -109,6 +109,7 @@ export const NOTEBOOK_FAULT_KINDS = {
   'nb-wrong-token': 'notebooks: the server refuses the token (403)',
   'nb-html-page': 'notebooks: an HTML error page where the server should be',
   'nb-hung-port': 'notebooks: a port that accepts and never answers (bounded wait, cancellable)',
+  'nb-hung-login': 'notebooks: the node’s sshd accepts and never answers (the stop button ends our ssh)',
   'nb-kernel-died': 'notebooks: the kernel killed mid-cell (os.kill(os.getpid(), 9))',
   'nb-million-lines': 'notebooks: a cell printing 1,000,000 lines',
   'nb-50mb-output': 'notebooks: a 50 MB output (a stream and a result)',

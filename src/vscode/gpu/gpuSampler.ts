@@ -83,6 +83,7 @@ export class GpuSampler {
   private readonly nodes = new Map<string, Watched>();
   private readonly telemetry = new Map<string, NodeTelemetry>();
   private readonly listeners = new Set<(instanceIds: readonly string[]) => void>();
+  private readonly keyListeners = new Set<() => void>();
   private staleTimer: ReturnType<typeof setInterval> | undefined;
   private readonly now: () => number;
   /** Logins a node refused: instance id -> the argv refused and ssh's words (kept across unwatch). */
@@ -126,14 +127,27 @@ export class GpuSampler {
     }
   }
 
+  /** Did this node refuse the login (until keys change)? Notebooks offer no kernel on it. */
+  refused(instanceId: string): boolean {
+    return this.refusedLogins.has(instanceId);
+  }
+
+  /** `listener` runs when keys change (what notebooks learnt of refused logins is tried again then too). */
+  onKeysChanged(listener: () => void): { dispose(): void } {
+    this.keyListeners.add(listener);
+    return { dispose: () => this.keyListeners.delete(listener) };
+  }
+
   /** The user's or a cluster's keys changed: a refused login may now be accepted, so try again. */
   keysChanged(): void {
-    if (this.refusedLogins.size === 0) return;
-    this.refusedLogins.clear();
-    for (const [id, w] of this.nodes) {
-      w.failures = 0;
-      this.settle(id, w);
+    if (this.refusedLogins.size > 0) {
+      this.refusedLogins.clear();
+      for (const [id, w] of this.nodes) {
+        w.failures = 0;
+        this.settle(id, w);
+      }
     }
+    for (const l of [...this.keyListeners]) l();
   }
 
   unwatch(watcher: string): void {
@@ -144,6 +158,7 @@ export class GpuSampler {
     for (const w of this.nodes.values()) this.stop(w);
     this.nodes.clear();
     this.listeners.clear();
+    this.keyListeners.clear();
     if (this.staleTimer) clearInterval(this.staleTimer);
     this.staleTimer = undefined;
   }

@@ -86,6 +86,9 @@ export interface WorkspaceStateTypes {
   'tensorpool.syncs': Record<string, StoredSync>;
   /** Notebook (URI) -> the kernel it last ran on (no token: that stays on the node). */
   'tensorpool.notebookKernels': Record<string, StoredKernel>;
+  /** `<workspace folder>|<cluster id>|<instance id>` -> "Use Home Folder" answered for its notebooks there:
+   *  not asked again; forgotten once a sync of that folder to that node runs (notebooks/onUse/notebookFolder.ts). */
+  'tensorpool.notebookFolders': Record<string, 'home'>;
 }
 
 export interface StoredKernel {
@@ -93,6 +96,8 @@ export interface StoredKernel {
   readonly instanceId: string;
   readonly kernelId: string;
   readonly sessionId?: string;
+  /** The session's path on the node (its folder is the kernel's): a kernel started again there keeps it. */
+  readonly path?: string;
 }
 
 export interface StoredSync {
@@ -110,6 +115,7 @@ const WORKSPACE_LISTED: { readonly [K in keyof WorkspaceStateTypes]: true } = {
   'tensorpool.jobRuns': true,
   'tensorpool.syncs': true,
   'tensorpool.notebookKernels': true,
+  'tensorpool.notebookFolders': true,
 };
 
 export const WORKSPACE_KEYS = Object.keys(WORKSPACE_LISTED) as readonly (keyof WorkspaceStateTypes)[];

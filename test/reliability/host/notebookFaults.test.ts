@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { sshProcesses } from '../../integration/portsHelpers';
 import { realCluster, removeCluster, type RealCluster } from '../../integration/realCluster';
 import { faultSubject, type NotebookFaultKind } from '../catalogue';
 import { ledger } from '../ledger';
@@ -425,37 +426,91 @@ suite('Reliability: notebooks on a node under faults', function () {
     },
   );
 
-  cover('nb-login-refused', 'a node refusing the login: said in the cell, Add SSH Key offered', async () => {
-    // A cluster created with another key only: its sshd answers and refuses the user's key.
-    const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-rel-nbkey-'));
-    execFileSync('ssh-keygen', [
-      '-q',
-      '-t',
-      'ed25519',
-      '-N',
-      '',
-      '-f',
-      path.join(keyDir, 'id'),
-      '-C',
-      'other',
-    ]);
-    const key = fs.readFileSync(path.join(keyDir, 'id.pub'), 'utf8').trim();
-    fs.rmSync(keyDir, { recursive: true, force: true });
-    const other = await realCluster(`rel-nb-other-${Date.now()}`, [key]);
-    try {
-      await ext.refresh();
-      const mark = spy.notifications.length;
-      const refused = await notebook(['1+1'], other);
-      const { cell } = await runCell(refused, 0);
-      assert.equal(cell.executionSummary?.success, false);
-      assert.match(errorOf(cell), /accepted none of your SSH keys.*Add SSH Key…/);
-      assert.equal(cell.document.getText(), '1+1');
-      await until('Add SSH Key offered', () =>
-        spy.since(mark).some((n) => n.items.some((i) => /Add SSH Key/.test(i))),
-      );
-    } finally {
-      await removeCluster(other);
-      await ext.refresh();
-    }
-  });
+  cover(
+    'nb-hung-login',
+    'the node’s sshd accepts and never answers: the stop button ends our ssh at once and the cell says so',
+    async () => {
+      // The node's sshd stopped: a new connection is accepted (the listen backlog) and never answered.
+      const sshd = Number(fs.readFileSync(path.join(cluster.nodeDir, 'etc', 'sshd.pid'), 'utf8'));
+      /** Our ssh logging in to look for Jupyter on the node (nodeServer.ts), not the tunnels or GPU sampling.
+       *  A process that ended has no command line any more: it is not listed. */
+      const logins = () =>
+        sshProcesses(home).filter((p) => p.args.includes('.tensorpool/jupyter') && !p.args.includes(' -L '));
+      await notebooks().dropConnections();
+      process.kill(sshd, 'SIGSTOP');
+      try {
+        const started = Date.now();
+        const run = runCell(nb, 7, 60_000);
+        await until('our ssh is logging in', () => logins().length > 0, 20_000);
+        await new Promise((r) => setTimeout(r, 1000));
+        await vscode.commands.executeCommand('notebook.cancelExecution');
+        // Killed at once, not left to ssh's own 15 s ConnectTimeout.
+        await until('no ssh login of ours is left', () => logins().length === 0, 3000);
+        const { cell } = await run;
+        assert.equal(cell.executionSummary?.success, false);
+        assert.match(errorOf(cell), /Connecting to node 1 was cancelled\./);
+        assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+      } finally {
+        process.kill(sshd, 'SIGCONT');
+      }
+      // The node answers again: the next run connects.
+      const { cell: next } = await runCell(nb, 7);
+      assert.equal(textOf(next, 'text/plain'), '2', errorOf(next));
+    },
+  );
+
+  cover(
+    'nb-login-refused',
+    'a node refusing the login: its cluster’s entry and the cell say so, Add SSH Key offered',
+    async () => {
+      // A cluster created with another key only: its sshd answers and refuses the user's key.
+      const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-rel-nbkey-'));
+      execFileSync('ssh-keygen', [
+        '-q',
+        '-t',
+        'ed25519',
+        '-N',
+        '',
+        '-f',
+        path.join(keyDir, 'id'),
+        '-C',
+        'other',
+      ]);
+      const key = fs.readFileSync(path.join(keyDir, 'id.pub'), 'utf8').trim();
+      fs.rmSync(keyDir, { recursive: true, force: true });
+      const other = await realCluster(`rel-nb-other-${Date.now()}`, [key]);
+      try {
+        await ext.refresh();
+        const mark = spy.notifications.length;
+        // The notebook shown, each node's login is checked once: the cluster's entry says it refuses the keys.
+        const refused = await vscode.workspace.openNotebookDocument(
+          'jupyter-notebook',
+          new vscode.NotebookData([
+            new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '1+1', 'python'),
+          ]),
+        );
+        await vscode.window.showNotebookDocument(refused);
+        await until(
+          'the cluster says it refuses the keys',
+          () => !!notebooks().controllers.refused.get(other.id),
+          60_000,
+        );
+        assert.equal(notebooks().controllers.byNode(other.id, other.instanceId), undefined, 'no node entry');
+        await vscode.commands.executeCommand('notebook.selectKernel', {
+          id: notebooks().controllers.refused.get(other.id)!.id,
+          extension: 'tensorpool.tensorpool-vscode',
+        });
+        const { cell } = await runCell(refused, 0);
+        assert.equal(cell.executionSummary?.success, false);
+        assert.match(errorOf(cell), /accepted none of your SSH keys.*Add SSH Key…/);
+        assert.equal(cell.document.getText(), '1+1');
+        await until('Add SSH Key offered', () =>
+          spy.since(mark).some((n) => n.items.some((i) => /Add SSH Key/.test(i))),
+        );
+      } finally {
+        await removeCluster(other);
+        await ext.refresh();
+      }
+    },
+  );
 });

@@ -3,7 +3,8 @@
  * outputs (model/jupyterOutputs.ts gives the items). Streams are coalesced into one output per run of the
  * same stream, redrawn at most every STREAM_MS and bounded (the cut is said); `clear_output(wait=True)`
  * clears just before the next output, so a progress bar redraws in place; `update_display_data` replaces
- * the output that showed its display id. Every change to the cell goes through one queue, in order.
+ * the output that showed its display id, also in a cell that finished before (a later cell updating it).
+ * Every change to the cell goes through one queue, in order.
  */
 import * as vscode from 'vscode';
 import type { KernelMessage } from '@jupyterlab/services';
@@ -29,6 +30,17 @@ function items(data: Readonly<Record<string, unknown>>): vscode.NotebookCellOutp
 /** The most output operations asked of the window and not yet answered; the next ones wait their turn. */
 const IN_FLIGHT = 4;
 
+/** An update of a display whose cell's run ended: the client library hands it to that finished request only
+ *  (which drops it), so the kernel's IOPub messages are watched for it and it is replaced in that cell. */
+export function updateEndedDisplay(displays: DisplayOutputs, msg: KernelMessage.IIOPubMessage): void {
+  if (msg.header.msg_type !== 'update_display_data') return;
+  const c = msg.content as Record<string, unknown>;
+  const id = (c.transient as { display_id?: string } | undefined)?.display_id;
+  const shown = id ? displays.get(id) : undefined;
+  if (shown?.owner.ended)
+    shown.owner.updateEnded(shown.output, items((c.data ?? {}) as Record<string, unknown>));
+}
+
 export class CellOutputs {
   /** The cell's output operations not asked yet, in order (the first one, clearing what the cell showed
    *  before, is asked at once, not awaited: the cell's request goes to the kernel meanwhile). VS Code applies
@@ -38,14 +50,19 @@ export class CellOutputs {
   private readonly waiting: Array<() => Thenable<unknown> | void> = [];
   private inFlight = 0;
   private allAsked: (() => void) | undefined;
+  /** The updates of this cell's displays after its run ended, in order. */
+  private afterEnd: Promise<unknown> = Promise.resolve();
   private clearOnNext = false;
   private stream: { name: string; output: vscode.NotebookCellOutput; text: BoundedStream } | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private ended = false;
+  /** The run ended: everything it sent is in the cell. */
+  ended = false;
 
   constructor(
     private readonly execution: vscode.NotebookCellExecution,
     private readonly displays: DisplayOutputs,
+    /** The kernel's controller: a display updated after this run ended is replaced through it. */
+    private readonly controller: vscode.NotebookController,
   ) {
     this.then(() => execution.clearOutput());
   }
@@ -138,6 +155,26 @@ export class CellOutputs {
         );
         break;
     }
+  }
+
+  /** Replace a display this run showed after the run ended (a later cell updated it): a short execution of the
+   *  cell's own that keeps its count, time and result. Nothing when the cell runs again or no longer shows it. */
+  updateEnded(output: vscode.NotebookCellOutput, next: vscode.NotebookCellOutputItem[]): void {
+    // One after the other: a cell has one execution at a time.
+    this.afterEnd = this.afterEnd
+      .then(async () => {
+        const cell = this.execution.cell;
+        const s = cell.executionSummary;
+        const run = this.controller.createNotebookCellExecution(cell);
+        run.executionOrder = s?.executionOrder;
+        run.start(s?.timing?.startTime);
+        try {
+          await run.replaceOutputItems(next, output);
+        } finally {
+          run.end(s?.success, s?.timing?.endTime);
+        }
+      })
+      .catch(() => undefined);
   }
 
   /** Add an error output of ours (what went wrong outside the code). */

@@ -5,7 +5,8 @@
  * offered), a connection lost or the cluster gone (said in the cell).
  */
 import * as vscode from 'vscode';
-import { CellOutputs, type DisplayOutputs } from './cellOutputs';
+import type { KernelMessage } from '@jupyterlab/services';
+import { CellOutputs, updateEndedDisplay, type DisplayOutputs } from './cellOutputs';
 import type { NodeController } from './kernelControllers';
 import { askInput, type KernelSession } from './kernelSession';
 import { NotebookServerError } from './nodeServer';
@@ -69,7 +70,7 @@ export async function runCell(
 ): Promise<boolean> {
   const execution = c.controller.createNotebookCellExecution(cell);
   execution.start(Date.now());
-  const outputs = new CellOutputs(execution, x.displays);
+  const outputs = new CellOutputs(execution, x.displays, c.controller);
   const finish = async (ok: boolean) => {
     await outputs.done();
     execution.end(ok, Date.now());
@@ -103,6 +104,9 @@ export async function runCell(
     setTimeout(() => abort(''), 1000);
   };
   session.kernel.statusChanged.connect(onStatus);
+  // A display of a cell that finished, updated by this one (the client library would drop it).
+  const onIOPub = (_: unknown, m: KernelMessage.IIOPubMessage) => updateEndedDisplay(x.displays, m);
+  session.kernel.iopubMessage.connect(onIOPub);
   const diedFail = async () => {
     outputs.fail(
       'TensorPool',
@@ -148,6 +152,7 @@ export async function runCell(
     return finish(false);
   } finally {
     session.kernel.statusChanged.disconnect(onStatus);
+    session.kernel.iopubMessage.disconnect(onIOPub);
     if (x.running.get(key)?.execution === execution) x.running.delete(key);
   }
 }

@@ -3,7 +3,8 @@
  * serializer) per node of a running cluster with an address to log in to, named for the cluster and node,
  * with its GPUs (`8×H100`) and the cluster's hourly price when the service quoted one. Kept in step with the
  * cluster list: a cluster that leaves it (destroyed) takes its entries with it, and a notebook attached to one
- * is told why.
+ * is told why. A node known to refuse the user's keys (nodeLogins.ts: checked once while a notebook is
+ * visible) has no entry; its cluster has one that says so instead (refusedEntries.ts).
  */
 import * as vscode from 'vscode';
 import { clusterLabel, clusterPhase, type Cluster, type Instance } from '../../../model/cluster';
@@ -12,6 +13,8 @@ import type { ClustersController } from '../../clusters';
 import type { ClusterPrices } from '../../cost';
 import type { ConnectTarget } from '../../connect/onUse';
 import { notices } from '../../shared/notices';
+import type { NodeLogins } from './nodeLogins';
+import { RefusedEntries } from './refusedEntries';
 
 const NOTEBOOK_TYPE = 'jupyter-notebook';
 
@@ -44,13 +47,23 @@ export class KernelControllers implements vscode.Disposable {
   /** `selected` changed (the notebooks' status bar item follows it: notebookStatusBar.ts). */
   readonly onDidChangeSelected = this.selectedChange.event;
   private readonly subscriptions: vscode.Disposable[];
+  /** The entries of clusters that refuse the user's keys. */
+  readonly refused = new RefusedEntries(NOTEBOOK_TYPE);
 
   constructor(
     private readonly list: ClustersController,
     private readonly prices: ClusterPrices,
+    private readonly logins: NodeLogins,
     private readonly handlers: ControllerHandlers,
   ) {
-    this.subscriptions = [list.onDidChange(() => this.update()), prices.onDidChange(() => this.update())];
+    this.subscriptions = [
+      list.onDidChange(() => this.update()),
+      prices.onDidChange(() => this.update()),
+      logins.onDidChange(() => this.update()),
+      // A notebook shown: its nodes' logins are checked (once each until the keys change).
+      vscode.window.onDidChangeVisibleNotebookEditors(() => this.update()),
+      this.refused,
+    ];
     this.update();
   }
 
@@ -67,18 +80,28 @@ export class KernelControllers implements vscode.Disposable {
     const data = this.list.data;
     if (!data || data.lastSession) return;
     const seen = new Set<string>();
+    const refusing = new Map<string, ConnectTarget>();
+    const unknown: ConnectTarget[] = [];
     for (const cluster of this.list.clusters) {
       if (clusterPhase(cluster.status) !== 'running') continue;
       cluster.instances.forEach((instance, i) => {
         if (!instance.ip) return;
+        const target = { cluster, instance, node: i + 1 };
+        if (this.logins.refused(instance.id)) {
+          if (!refusing.has(cluster.id)) refusing.set(cluster.id, target);
+          return;
+        }
+        unknown.push(target);
         const id = controllerId(cluster.id, instance.id);
         seen.add(id);
-        const target = { cluster, instance, node: i + 1 };
         const c = this.byId.get(id) ?? this.create(id, target);
         c.target = target;
         this.describe(c.controller, cluster, instance, i + 1);
       });
     }
+    this.refused.update(refusing);
+    if (vscode.window.visibleNotebookEditors.some((e) => e.notebook.notebookType === NOTEBOOK_TYPE))
+      this.logins.check(unknown);
     for (const [id, c] of this.byId)
       if (!seen.has(id)) {
         const listed = this.list.clusters.find((x) => x.id === c.target.cluster.id);
@@ -86,9 +109,11 @@ export class KernelControllers implements vscode.Disposable {
           id,
           !listed
             ? vscode.l10n.t('{0} was destroyed', clusterLabel(c.target.cluster))
-            : /destroy|delet|terminat/i.test(listed.status ?? '')
-              ? vscode.l10n.t('{0} is being destroyed', clusterLabel(listed))
-              : vscode.l10n.t('{0} is {1}', clusterLabel(listed), listed.status?.toLowerCase() ?? ''),
+            : this.logins.refused(c.target.instance.id)
+              ? vscode.l10n.t('{0} does not accept your SSH keys', clusterLabel(listed))
+              : /destroy|delet|terminat/i.test(listed.status ?? '')
+                ? vscode.l10n.t('{0} is being destroyed', clusterLabel(listed))
+                : vscode.l10n.t('{0} is {1}', clusterLabel(listed), listed.status?.toLowerCase() ?? ''),
         );
       }
   }

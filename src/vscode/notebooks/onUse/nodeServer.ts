@@ -20,9 +20,11 @@ import {
 } from '../../../model/jupyterNode';
 import { remoteArgv, shellWord, type NodeSsh } from '../../../model/portForward';
 import { buildSshArgv } from '../../../model/sshCommand';
+import { classifySshFailure } from '../../../model/sshFailure';
 import type { ConnectTarget } from '../../connect/onUse';
 import type { PortActions } from '../../ports/onUse';
 import type { Log } from '../../shared/log';
+import { refusedMessage } from './nodeLogins';
 
 /** Why a kernel could not be reached: said to the user in `message`; `kind` for tests and later handling. */
 export class NotebookServerError extends Error {
@@ -54,14 +56,17 @@ export interface ServerLink {
   readonly started: boolean;
 }
 
-/** Run a script on the node with `stdin` as its input; what it printed, or undefined if ssh failed. */
+/** Run a script on the node with `stdin` as its input: its exit code (-1: ssh did not run or was ended by
+ *  the timeout or `signal`, which kill the ssh process) and what it printed. */
 function runOnNode(
   ssh: NodeSsh,
   script: string,
   stdin = '',
   timeoutMs = 60_000,
+  signal?: AbortSignal,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const [file, ...args] = remoteArgv(ssh, `sh -c ${shellWord(script)}`);
+  if (signal?.aborted) return Promise.resolve({ code: -1, stdout: '', stderr: '' });
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       env: childEnv(process.env, process.platform, 'ssh'),
@@ -71,6 +76,8 @@ function runOnNode(
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    const abort = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', abort, { once: true });
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 8_000) stderr += d;
@@ -79,6 +86,7 @@ function runOnNode(
     child.stdin.end(stdin);
     const done = (code: number) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       resolve({ code, stdout, stderr });
     };
     child.once('error', () => done(-1));
@@ -91,6 +99,8 @@ export interface ServerDeps {
   readonly log: Log;
   /** The command that starts Jupyter on the node (tensorpool.notebooks.jupyterCommand). */
   readonly command: () => string;
+  /** The node refused our keys (the kernel picker stops offering it: nodeLogins.ts). */
+  readonly refused?: (t: ConnectTarget) => void;
 }
 
 export class NodeServers {
@@ -107,18 +117,36 @@ export class NodeServers {
     return ssh;
   }
 
-  /** The node's server (reused or started) and a tunnel to it (reused when one is up). */
-  async ensure(t: ConnectTarget, progress?: (what: string) => void): Promise<ServerLink> {
+  /** One `ssh … true` with the notebooks' own login (BatchMode, bounded): did the node refuse our keys? */
+  async refuses(t: ConnectTarget, signal?: AbortSignal): Promise<boolean | undefined> {
+    const ssh = await (await this.d.ports()).login(t);
+    if (!ssh) return undefined;
+    const r = await runOnNode(ssh, 'true', '', 30_000, signal);
+    if (r.code === 0) return false;
+    return classifySshFailure(r.stderr) === 'denied' ? true : undefined;
+  }
+
+  /** The node's server (reused or started) and a tunnel to it (reused when one is up). `signal` (the stop
+   *  button) ends the ssh logins under way: their processes are killed and the run says it was cancelled. */
+  async ensure(
+    t: ConnectTarget,
+    progress?: (what: string) => void,
+    signal?: AbortSignal,
+  ): Promise<ServerLink> {
     const ports = await this.d.ports();
     const ssh = await this.login(t);
+    const cancelled = () =>
+      new NotebookServerError('cancelled', vscode.l10n.t('Connecting to node {0} was cancelled.', t.node));
     progress?.(vscode.l10n.t('Looking for Jupyter on node {0}…', t.node));
-    const probe = await runOnNode(ssh, probeScript());
+    const probe = await runOnNode(ssh, probeScript(), '', 60_000, signal);
+    if (signal?.aborted) throw cancelled();
     if (probe.code === 255 || probe.code === -1) throw await this.loginFailed(t, ssh, probe.stderr);
     let server = parseServerRecord(probe.stdout);
     let started = false;
     if (!server) {
       progress?.(vscode.l10n.t('Starting Jupyter on node {0}…', t.node));
-      server = await this.start(t, ssh);
+      server = await this.start(t, ssh, signal);
+      if (signal?.aborted) throw cancelled();
       started = true;
     }
     if (server.token) this.d.log.secrets.add(server.token);
@@ -126,12 +154,17 @@ export class NodeServers {
     return { ...link, started };
   }
 
-  private async start(t: ConnectTarget, ssh: NodeSsh): Promise<NodeJupyter> {
+  private async start(t: ConnectTarget, ssh: NodeSsh, signal?: AbortSignal): Promise<NodeJupyter> {
     const token = newJupyterToken();
     this.d.log.secrets.add(token);
     const command = this.d.command();
     const firstPort = 20_000 + Math.floor(Math.random() * 40_000);
-    const r = await runOnNode(ssh, startScript(command, firstPort), `${token}\n`);
+    const r = await runOnNode(ssh, startScript(command, firstPort), `${token}\n`, 60_000, signal);
+    if (signal?.aborted)
+      throw new NotebookServerError(
+        'cancelled',
+        vscode.l10n.t('Connecting to node {0} was cancelled.', t.node),
+      );
     if (r.code === 255 || r.code === -1) throw await this.loginFailed(t, ssh, r.stderr);
     const answer = parseStartAnswer(r.stdout);
     const node = clusterLabel(t.cluster);
@@ -207,15 +240,10 @@ export class NodeServers {
     // The check says what it found in a notice of its own (a refused key offers Add SSH Key there).
     const kind = await ports.failures.explain(t, buildSshArgv(ssh));
     const node = clusterLabel(t.cluster);
-    if (kind === 'denied')
-      return new NotebookServerError(
-        'login',
-        vscode.l10n.t(
-          'Node {0} of {1} accepted none of your SSH keys, so the notebook cannot reach it. Add one of your public keys with TensorPool: Add SSH Key…, or pick a node created with your key.',
-          t.node,
-          node,
-        ),
-      );
+    if (kind === 'denied') {
+      this.d.refused?.(t);
+      return new NotebookServerError('login', refusedMessage(t));
+    }
     return new NotebookServerError(
       'login',
       vscode.l10n.t(

@@ -17,14 +17,16 @@ import type { ClusterPrices } from '../../cost';
 import type { PortActions } from '../../ports/onUse';
 import type { Log } from '../../shared/log';
 import { readJupyterCommand } from '../../shared/settings';
-import type { StoredKernel, WorkspaceState } from '../../shared/storedState';
+import type { WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../../sync';
 import type { SyncActions } from '../../sync/onUse';
 import type { DisplayOutputs } from './cellOutputs';
 import { kernelStarting, runCell, type RunningCell } from './cellRun';
 import { folderOnNode } from './notebookFolder';
 import { KernelControllers, type NodeController } from './kernelControllers';
+import { KernelRecords } from './kernelRecords';
 import { KernelSession } from './kernelSession';
+import { NodeLogins, type LoginDeps } from './nodeLogins';
 import { NodeServers } from './nodeServer';
 import { notices } from '../../shared/notices';
 
@@ -45,6 +47,8 @@ const keyOf = (notebook: vscode.NotebookDocument, c: NodeController) =>
 export class NotebookKernels implements vscode.Disposable {
   readonly servers: NodeServers;
   readonly controllers: KernelControllers;
+  /** Which nodes refuse the user's keys (their entries are not offered). */
+  readonly logins: NodeLogins;
   private readonly sessions = new Map<string, Promise<KernelSession>>();
   private readonly displays = new Map<string, DisplayOutputs>();
   /** The cell running on each session now. */
@@ -52,41 +56,34 @@ export class NotebookKernels implements vscode.Disposable {
   /** Sessions being opened: the stop button cancels them. */
   private readonly openings = new Map<string, AbortController>();
   private forwardsWatched = false;
+  private readonly records: KernelRecords;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly d: NotebookDeps) {
-    this.servers = new NodeServers({ ports: d.ports, log: d.log, command: readJupyterCommand });
-    this.controllers = new KernelControllers(d.clusters, d.prices, {
+  constructor(
+    private readonly d: NotebookDeps,
+    sampler: LoginDeps['sampler'],
+  ) {
+    this.records = new KernelRecords(d.workspaceState);
+    this.servers = new NodeServers({
+      ports: d.ports,
+      log: d.log,
+      command: readJupyterCommand,
+      refused: (t) => this.logins.noteRefused(t.instance.id, true),
+    });
+    this.logins = new NodeLogins({ sampler, log: d.log, refuses: (t, s) => this.servers.refuses(t, s) });
+    this.controllers = new KernelControllers(d.clusters, d.prices, this.logins, {
       execute: (cells, notebook, c) => this.execute(cells, notebook, c),
       interrupt: (notebook, c) => this.interrupt(notebook, c),
       gone: (c, why) => this.gone(c, why),
-      preferred: (c) => vscode.workspace.notebookDocuments.filter((n) => this.ranOn(n, c.target)),
+      preferred: (c) => vscode.workspace.notebookDocuments.filter((n) => this.records.ranOn(n, c.target)),
     });
     this.subscriptions.push(
       this.controllers,
+      this.logins,
       vscode.workspace.onDidOpenNotebookDocument((n) => {
-        const c = this.controllers.all().find((x) => this.ranOn(n, x.target));
+        const c = this.controllers.all().find((x) => this.records.ranOn(n, x.target));
         c?.controller.updateNotebookAffinity(n, vscode.NotebookControllerAffinity.Preferred);
       }),
-    );
-  }
-
-  private stored(notebook: vscode.NotebookDocument): StoredKernel | undefined {
-    return this.d.workspaceState.get('tensorpool.notebookKernels', {})[notebook.uri.toString()];
-  }
-
-  private ranOn(notebook: vscode.NotebookDocument, t: ConnectTarget): boolean {
-    const s = this.stored(notebook);
-    return !!s && s.clusterId === t.cluster.id && s.instanceId === t.instance.id;
-  }
-
-  private async remember(notebook: vscode.NotebookDocument, s: StoredKernel | undefined): Promise<void> {
-    const all = { ...this.d.workspaceState.get('tensorpool.notebookKernels', {}) };
-    delete all[notebook.uri.toString()];
-    if (s) all[notebook.uri.toString()] = s;
-    await this.d.workspaceState.update(
-      'tensorpool.notebookKernels',
-      Object.fromEntries(Object.entries(all).slice(-50)),
     );
   }
 
@@ -113,18 +110,16 @@ export class NotebookKernels implements vscode.Disposable {
         title: vscode.l10n.t('Connecting to node {0} of {1}…', t.node, clusterLabel(t.cluster)),
       },
       async (progress) => {
-        const link = await this.servers.ensure(t, (m) => progress.report({ message: m }));
-        const where = await folderOnNode(this.d, notebook, t);
-        const previous = this.ranOn(notebook, t) ? this.stored(notebook) : undefined;
-        const s = await KernelSession.open(
-          link,
-          sessionPath(where.folder, where.relative),
-          previous,
-          cancel.signal,
-        );
-        await this.remember(notebook, { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record });
+        const link = await this.servers.ensure(t, (m) => progress.report({ message: m }), cancel.signal);
+        // A kernel that ran before keeps its folder (reattached, or started again there): nothing is asked.
+        const previous = this.records.ranOn(notebook, t) ? this.records.get(notebook) : undefined;
+        const where = previous?.path ? undefined : await folderOnNode(this.d, notebook, t);
+        const at = previous?.path ?? sessionPath(where?.folder, where?.relative ?? '');
+        const s = await KernelSession.open(link, at, previous, cancel.signal);
+        const record = { clusterId: t.cluster.id, instanceId: t.instance.id, ...s.record, path: at };
+        await this.records.set(notebook, record);
         this.d.log.info(
-          `${s.reattached ? 'Reattached to' : 'Started'} kernel ${s.kernel.id} on ${t.instance.id} for ${path.basename(notebook.uri.path)} (folder ${where.folder ?? '~'}).`,
+          `${s.reattached ? 'Reattached to' : 'Started'} kernel ${s.kernel.id} on ${t.instance.id} for ${path.basename(notebook.uri.path)} (session ${at}).`,
         );
         return s;
       },
@@ -181,6 +176,8 @@ export class NotebookKernels implements vscode.Disposable {
 
   private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument, c: NodeController) {
     for (const cell of cells) if (!(await this.run(cell, notebook, c))) break;
+    // A login refused meanwhile takes the node's entry away now that its cells ended (nodeLogins.ts).
+    if (this.logins.refused(c.target.instance.id)) this.controllers.update();
   }
 
   /** Run one cell; whether it succeeded (cellRun.ts). */
@@ -256,7 +253,7 @@ export class NotebookKernels implements vscode.Disposable {
     if (!a?.s) return false;
     this.sessions.delete(keyOf(a.notebook, a.c));
     await a.s.shutdown();
-    await this.remember(a.notebook, undefined);
+    await this.records.set(a.notebook, undefined);
     this.d.log.info(`Shut down kernel ${a.s.kernel.id}.`);
     return true;
   }

@@ -19,7 +19,7 @@ export class Notebooks extends NotebookKernels {
   readonly statusBar: NotebookStatusBar;
 
   constructor(private readonly deps: NotebookDeps) {
-    super(deps);
+    super(deps, deps.gpu.sampler);
     this.statusBar = new NotebookStatusBar(this.controllers, deps.gpu, deps.prices);
   }
 
