@@ -112,10 +112,15 @@ export function nodeStateArgv(t: SyncTarget, excludes: readonly string[]): strin
   ];
 }
 
-/** A batch of changed paths (relative to the folder), written NUL-separated to rsync's stdin. */
+/**
+ * A batch of changed paths (relative to the folder), written NUL-separated to rsync's stdin. Each is sent
+ * (`--ignore-times`): they are known to have changed, and rsync's quick check would skip a file saved again
+ * with the same size in the same second as the copy on the node (an edit lost).
+ */
 export function batchArgv(t: SyncTarget, excludes: readonly string[]): string[] {
   return [
     ...common(t),
+    '--ignore-times',
     '--mkpath',
     ...filterArgs(excludes),
     '--from0',
@@ -144,9 +149,10 @@ export function pullListArgv(t: SyncTarget, excludes: readonly string[]): string
   return [...common(t), ...filterArgs(excludes), '--dry-run', OUT, source(t), './'];
 }
 
-/** Bringing the chosen files (written NUL-separated to stdin) from the node into the folder (the cwd). */
+/** Bringing the chosen files (written NUL-separated to stdin) from the node into the folder (the cwd), each
+ *  of them even when its size and second equal the copy here (`--ignore-times`, as a batch). */
 export function pullArgv(t: SyncTarget): string[] {
-  return [...common(t), '--from0', '--files-from=-', OUT, source(t), './'];
+  return [...common(t), '--ignore-times', '--from0', '--files-from=-', OUT, source(t), './'];
 }
 
 /** The NUL-separated list rsync reads with `--from0 --files-from=-`. */

@@ -137,6 +137,26 @@ describe('Sync: rsync argv', () => {
     assert.ok(fs.existsSync(path.join(dst, 'theirs.txt')), 'what the node made is kept');
     fs.rmSync(tmp, { recursive: true, force: true });
   });
+
+  it('a file saved again with the same size in the same second as the copy there is still sent', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sync-unit-'));
+    const src = path.join(tmp, 'src');
+    const dst = path.join(tmp, 'dst');
+    fs.mkdirSync(src);
+    fs.mkdirSync(dst);
+    const file = path.join(src, 'train.py');
+    const when = new Date('2026-12-05T12:00:00.250Z');
+    fs.writeFileSync(file, 'lr = 0.1\n');
+    fs.utimesSync(file, when, when);
+    assert.equal(runLocal(batchArgv(target, []), src, dst + '/', filesFromInput(['train.py'])).status, 0);
+    fs.writeFileSync(file, 'lr = 0.2\n'); // one character changed, in the same second
+    const later = new Date('2026-12-05T12:00:00.750Z');
+    fs.utimesSync(file, later, later);
+    const r = runLocal(batchArgv(target, []), src, dst + '/', filesFromInput(['train.py']));
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(fs.readFileSync(path.join(dst, 'train.py'), 'utf8'), 'lr = 0.2\n');
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
 });
 
 describe('Sync: rsync output', () => {
