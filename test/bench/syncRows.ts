@@ -13,10 +13,12 @@ import type { SyncSample } from './host/syncBench';
 import type { RowTable } from './rowTable';
 import { median } from './stats';
 
-/** The issue's budget is the aim; the gate is a quarter over the plain rsync (a 10,000-file sync on a loaded
- *  2-core machine reads 0.95x to 1.16x a pair; a regression reads 1.5x and more). */
+/** The issue's budget is the aim; the gate is 1.4x the plain rsync. On the 2-core machine a pair reads from
+ *  0.9x to 2.4x (the plain rsync alone sometimes takes half its usual time) and the median of three from 1.12x
+ *  to 1.26x on the same build, so a gate at 1.25x broke unchanged builds; the `sync-first-sleep` injection
+ *  (half the plain rsync's time) reads 1.6x and more. */
 const FIRST_AIM = 1.1;
-const FIRST_RATIO = 1.25;
+const FIRST_RATIO = 1.4;
 const SAVE_RATIO = 1.2;
 /** "idle CPU ≈ 0": the extension's code while watching an idle tree, per second (its status bar's "synced N s
  *  ago" redraw every 5 s is all it should run). */
