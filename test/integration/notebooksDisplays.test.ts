@@ -103,6 +103,8 @@ suite('Notebooks: a later cell updates an earlier cell’s display', function ()
     assert.equal(plain(later), "'updated'", 'the later cell shows only its own result');
     await until('the earlier cell shows the update', () => plain(nb.cellAt(0)) === "'later'", 10_000);
     assert.equal(nb.cellAt(0).outputs.length, 1, 'replaced, not added');
+    // The replacement and the short execution's end reach the document one after the other.
+    await until('the earlier cell ended again', () => nb.cellAt(0).executionSummary?.success !== undefined);
     const after = nb.cellAt(0).executionSummary;
     assert.equal(after?.executionOrder, before?.executionOrder);
     assert.equal(after?.success, true);

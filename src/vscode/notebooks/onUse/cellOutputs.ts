@@ -52,6 +52,7 @@ export class CellOutputs {
   private allAsked: (() => void) | undefined;
   /** The updates of this cell's displays after its run ended, in order. */
   private afterEnd: Promise<unknown> = Promise.resolve();
+  private endSummary: vscode.NotebookCellExecutionSummary | undefined;
   private clearOnNext = false;
   private stream: { name: string; output: vscode.NotebookCellOutput; text: BoundedStream } | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -164,15 +165,17 @@ export class CellOutputs {
     this.afterEnd = this.afterEnd
       .then(async () => {
         const cell = this.execution.cell;
-        const s = cell.executionSummary;
+        // The summary the run left: between a short execution's start and its end the cell's is empty, so
+        // the last one seen is kept for the next update.
+        const now = cell.executionSummary;
+        const s = now?.success !== undefined ? now : (this.endSummary ?? now);
+        this.endSummary = s;
         const run = this.controller.createNotebookCellExecution(cell);
         run.executionOrder = s?.executionOrder;
         run.start(s?.timing?.startTime);
-        try {
-          await run.replaceOutputItems(next, output);
-        } finally {
-          run.end(s?.success, s?.timing?.endTime);
-        }
+        const replaced = run.replaceOutputItems(next, output);
+        run.end(s?.success, s?.timing?.endTime); // sends the replacement first, then the end, at once
+        await replaced;
       })
       .catch(() => undefined);
   }
