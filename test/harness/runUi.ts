@@ -4,6 +4,8 @@
 // test file) that fails is run once more from its first test in a fresh window: a pass then counts, and is
 // reported as flaky by name (the run's line, test-results/tests-ui.json, `npm run report`).
 //
+// Two or more versions run side by side, each in a process of its own (./uiParts.ts).
+//
 // usage: node out/test/harness/runUi.js [--vscode 1.100,1.139]   (env as for runIntegration.js)
 // Ends with `N passed, N failed`; exit 0 only if all passed.
 import { spawn } from 'node:child_process';
@@ -19,7 +21,8 @@ import { PseudoText } from '../ui/pseudoCheck';
 import { startLocalEngine } from './engine';
 import { startUserKey } from './userKey';
 import { ensureInstalled } from './install';
-import { part, runSuite, type Own, type SuiteContext } from './suite';
+import { part as runPart, runSuite, type Own, type SuiteContext } from './suite';
+import { partOfSuite, readPseudo, runParts, writePartResult } from './uiParts';
 import { selectTargets, type Target } from './targets';
 import { REPO, RESULTS, log, summaryLine, timed } from './util';
 
@@ -242,20 +245,33 @@ if (require.main === module) {
       ctx.watchdog.arm(15 * 60_000, 'installing');
       await ensureInstalled(targets);
       ctx.watchdog.arm(15 * 60_000, 'the UI suite');
-      await timed('vsce package', packageExtension);
+      const part = partOfSuite();
       const flows = loadFlows();
       const pseudoFlows = loadPseudoFlows();
-      const pseudo =
-        pseudoFlows.length > 0 ? await timed('pseudo-localised bundles', pseudoBundles) : undefined;
+      // The package and the pseudo bundles at once (a process of vsce's, and this one's export of the strings).
+      const [, pseudo] = await Promise.all([
+        part ? undefined : timed('vsce package', packageExtension),
+        pseudoFlows.length === 0
+          ? undefined
+          : part
+            ? part.pseudo
+              ? readPseudo(part.pseudo)
+              : undefined
+            : timed('pseudo-localised bundles', pseudoBundles),
+      ]);
+      if (!part && targets.length > 1 && process.env.TENSORPOOL_UI_SERIAL !== '1')
+        return runParts(targets, ctx, newRunDir('ui-parts'), pseudo);
       for (const target of targets) {
         if (flows.length > 0)
-          await part(ctx, `VS Code ${target.name}`, (own) => runOn(target, flows, ctx, own));
+          await runPart(ctx, `VS Code ${target.name}`, (own) => runOn(target, flows, ctx, own));
         if (pseudo)
-          await part(ctx, `VS Code ${target.name} (${PSEUDO_LOCALE})`, (own) =>
+          await runPart(ctx, `VS Code ${target.name} (${PSEUDO_LOCALE})`, (own) =>
             runOn(target, pseudoFlows, ctx, own, pseudo),
           );
       }
+      if (part) writePartResult(part.result, ctx);
     },
-    { retries: true },
+    // A part's counts go to the suite that started it (uiParts.ts), which records them.
+    { retries: true, recordCounts: partOfSuite() === undefined },
   );
 }
