@@ -61,7 +61,7 @@ const numberEnv = (name: string, fallback: number) =>
 const ENGINE = env('TENSORPOOL_TEST_ENGINE_URL');
 const RESULTS = env('TENSORPOOL_TEST_RESULTS');
 const STATE = `${RESULTS}.launches.json`;
-const LAUNCHES = Math.max(2, numberEnv('TENSORPOOL_BENCH_LAUNCHES', 7));
+const LAUNCHES = Math.max(2, numberEnv('TENSORPOOL_BENCH_LAUNCHES', 5));
 const TREE_LAUNCHES = Math.max(1, numberEnv('TENSORPOOL_BENCH_TREE_LAUNCHES', 5));
 const CLUSTERS = numberEnv('TENSORPOOL_BENCH_CLUSTERS', 1000);
 /** The account's clusters until the tree benchmark adds the rest: the time to first tree is that of an
