@@ -240,6 +240,7 @@ export const tests: UiTest[] = [
           );
         } catch (e) {
           if (last) throw e;
+          log(`kernel picker (try ${attempt}): ${String((e as Error).message ?? e).split('\n')[0]}`);
         }
         await page.keyboard.press('Escape');
         await page.keyboard.press('Escape');
