@@ -24,6 +24,7 @@ import { ensureInstalled } from './install';
 import { part, runSuite, type Own, type SuiteContext } from './suite';
 import { selectTargets, type Target } from './targets';
 import { REPO, log, summaryLine, timed } from './util';
+import { INTEGRATION_GROUPS } from '../integration/groups';
 
 /** What test/integration/index.ts writes to $TENSORPOOL_TEST_RESULTS. */
 export interface IntegrationResults {
@@ -180,20 +181,32 @@ if (require.main === module) {
     // TENSORPOOL_TEST_FILES=untrusted runs the Restricted Mode pass alone; another subset skips it.
     const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
     const subset = only.length > 0 || Boolean(process.env.TENSORPOOL_TEST_GREP);
+    // A whole run: each version's files in groups, one host each, side by side (test/integration/groups.ts).
+    const groups: Array<number | undefined> =
+      subset || process.env.TENSORPOOL_SERIAL ? [undefined] : [...Array(INTEGRATION_GROUPS).keys()];
     const runVersion = async (target: Target) => {
       if (only.length === 0 || only.some((o) => !o.startsWith('untrusted')))
-        await part(ctx, `VS Code ${target.name}`, async (own) => {
-          await runInHost(target, ctx, own);
-        });
+        await Promise.all(
+          groups.map((group) => {
+            const which = group === undefined ? '' : ` (group ${group + 1} of ${groups.length})`;
+            return part(ctx, `VS Code ${target.name}${which}`, async (own) => {
+              await runInHost(target, ctx, own, {
+                label: `integration tests${which}`,
+                env: group === undefined ? {} : { TENSORPOOL_TEST_GROUP: String(group) },
+              });
+            });
+          }),
+        );
       if (!subset || only.some((o) => o.startsWith('untrusted')))
         await part(ctx, `VS Code ${target.name}, untrusted workspace`, async (own) => {
           await runInHost(target, ctx, own, { label: 'untrusted workspace tests', untrusted: true });
         });
     };
     // The versions run side by side: each has its own engine, nodes, code-server, browser, home and
-    // scratch folder, and a version's suite keeps the cores busy about a third of its time (mostly it
-    // waits on real timers: sampling intervals, ssh, quiet windows), so two at once take little more wall
-    // time than one. TENSORPOOL_SERIAL=1 runs them one after the other (one version's log at a time).
+    // scratch folder, and a host's tests keep the cores busy about a third of its time (mostly they
+    // wait on real timers: sampling intervals, ssh, quiet windows), so the hosts at once take little more
+    // wall time than one. TENSORPOOL_SERIAL=1 runs the versions one after the other, each in one host (one
+    // version's log at a time).
     if (process.env.TENSORPOOL_SERIAL) for (const target of targets) await runVersion(target);
     else await Promise.all(targets.map(runVersion));
   });

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { inGroup } from './groups';
 import { settingsLoaded } from './helpers';
 import { suiteTimes } from '../shared/suiteTimes';
 
@@ -25,6 +26,8 @@ export async function run(): Promise<void> {
   const only = (process.env.TENSORPOOL_TEST_FILES ?? '').split(',').filter(Boolean);
   // untrusted*.test.ts run only in the harness's Restricted Mode pass, and only they run there.
   const untrusted = process.env.TENSORPOOL_TEST_WORKSPACE === 'untrusted';
+  // The harness runs the files in groups, one host each (./groups.ts).
+  const group = process.env.TENSORPOOL_TEST_GROUP ? Number(process.env.TENSORPOOL_TEST_GROUP) : undefined;
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec', grep });
   for (const file of fs
     .readdirSync(__dirname)
@@ -32,7 +35,8 @@ export async function run(): Promise<void> {
       (f) =>
         f.endsWith('.test.js') &&
         f.startsWith('untrusted') === untrusted &&
-        (untrusted || only.length === 0 || only.some((o) => f.startsWith(o))),
+        (untrusted || only.length === 0 || only.some((o) => f.startsWith(o))) &&
+        (untrusted || group === undefined || inGroup(f, group)),
     )
     .sort()) {
     mocha.addFile(path.join(__dirname, file));
