@@ -2,15 +2,14 @@
  * Which nodes refuse the user's SSH keys, so the kernel picker offers no kernel on them (kernelControllers.ts):
  * what the GPU telemetry learnt (its sampler marks a node that refused its login: gpu/gpuSampler.ts), what a
  * notebook's own login learnt (nodeServer.ts), and one `ssh … true` per node (BatchMode, bounded, the
- * notebooks' own login argv; never through a shell; at most CHECKS_AT_ONCE at a time) while a notebook is
- * visible, once per node until the keys change. A refused node is not tried again until the user's saved keys
- * change (a node that refuses logins over and over may ban the address); then every node is tried again.
+ * notebooks' own login argv; never through a shell) while a notebook is visible, once per node until the keys
+ * change. A refused node is not tried again until the user's saved keys change (a node that refuses logins
+ * over and over may ban the address); then every node is tried again.
  */
 import * as vscode from 'vscode';
 import type { ConnectTarget } from '../../connect/onUse';
 import type { GpuSampler } from '../../gpu';
 import { clusterLabel } from '../../../model/cluster';
-import { TaskQueue } from '../../../model/taskQueue';
 import type { Log } from '../../shared/log';
 
 /** What a notebook says of a node that accepts none of the user's keys. */
@@ -29,9 +28,6 @@ export interface LoginDeps {
   readonly log: Log;
 }
 
-/** Login checks at once: an account with many nodes would otherwise start one ssh per node at the same time. */
-const CHECKS_AT_ONCE = 4;
-
 export class NodeLogins implements vscode.Disposable {
   /** Nodes (instance ids) that refused a notebook login or its check. */
   private readonly refusedHere = new Set<string>();
@@ -41,8 +37,6 @@ export class NodeLogins implements vscode.Disposable {
   private readonly samplerSeen = new Set<string>();
   /** Ends the checks under way (their ssh) with the extension. */
   private readonly ending = new AbortController();
-  /** The checks, a few at a time, in the order asked. */
-  private readonly checks = new TaskQueue(CHECKS_AT_ONCE);
   private readonly changed = new vscode.EventEmitter<void>();
   /** What is known of a node's login changed. */
   readonly onDidChange = this.changed.event;
@@ -53,7 +47,6 @@ export class NodeLogins implements vscode.Disposable {
       d.sampler.onKeysChanged(() => {
         this.refusedHere.clear();
         this.checked.clear();
-        this.checks.clear(); // those waiting are asked for again with the new keys
         this.samplerSeen.clear();
         this.changed.fire();
       }),
@@ -84,26 +77,26 @@ export class NodeLogins implements vscode.Disposable {
     if (!quiet) this.changed.fire();
   }
 
-  /** Check each node not checked since the keys changed (one `ssh … true` each, CHECKS_AT_ONCE at a time). */
+  /** Check each node not checked since the keys changed (one `ssh … true` each, at the same time). */
   check(targets: readonly ConnectTarget[]): void {
     for (const t of targets) {
       const id = t.instance.id;
       if (this.checked.has(id) || this.refused(id)) continue;
       this.checked.add(id);
-      this.checks.push(() =>
-        this.d.refuses(t, this.ending.signal).then((refuses) => {
+      void this.d.refuses(t, this.ending.signal).then(
+        (refuses) => {
           this.d.log.info(
             `Login check of ${id} for notebooks: ${refuses ? 'refused' : refuses === false ? 'accepted' : 'no answer'}.`,
           );
           // No answer (not up yet, a network fault): the node stays offered; its first run says what fails.
           if (refuses) this.noteRefused(id);
-        }),
+        },
+        () => undefined,
       );
     }
   }
 
   dispose(): void {
-    this.checks.clear();
     this.ending.abort();
     for (const s of this.subscriptions) s.dispose();
   }
