@@ -35,29 +35,20 @@ export interface CellRunContext {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** The kernel's states while Jupyter starts it (again); the most a run waits for it to be back. */
-const STARTING = new Set(['starting', 'restarting', 'autorestarting']);
+/** The most a run waits for a kernel Jupyter starts again to be back. */
 const START_WAIT_MS = 60_000;
-
-/** Jupyter is starting the session's kernel (again). */
-export const kernelStarting = (s: KernelSession) => STARTING.has(s.kernel.status);
 
 /** Wait while the kernel is starting again, up to START_WAIT_MS: undefined, or why the run ended meanwhile. */
 async function restarted(session: KernelSession, aborted: Promise<string>): Promise<string | undefined> {
-  const kernel = session.kernel;
-  if (!kernelStarting(session)) return undefined;
-  let onStatus: (_: unknown, status: string) => void = () => undefined;
-  const back = new Promise<undefined>((resolve) => {
-    onStatus = (_, status) => {
-      if (!STARTING.has(status)) resolve(undefined);
-    };
-    kernel.statusChanged.connect(onStatus);
-  });
-  const timer = new Promise<undefined>((r) => setTimeout(() => r(undefined), START_WAIT_MS).unref());
+  if (!session.starting) return undefined;
+  const back = session.back();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), START_WAIT_MS)));
   try {
-    return await Promise.race([back, timer, aborted]);
+    return await Promise.race([back.done.then(() => undefined), limit, aborted]);
   } finally {
-    kernel.statusChanged.disconnect(onStatus);
+    clearTimeout(timer);
+    back.dispose();
   }
 }
 

@@ -65,7 +65,14 @@ export interface KernelRecord {
   readonly sessionId?: string;
 }
 
+/** The kernel's states while Jupyter starts it (again). */
+const STARTING = new Set<string>(['starting', 'restarting', 'autorestarting']);
+
 export class KernelSession {
+  /** Jupyter is starting the kernel again (it died, or Restart) and our connection is not back with it yet. */
+  private restarting = false;
+  private readonly backWaiters = new Set<() => void>();
+
   private constructor(
     readonly link: ServerLink,
     readonly settings: ServerConnection.ISettings,
@@ -73,7 +80,40 @@ export class KernelSession {
     readonly sessionId: string | undefined,
     /** Reattached to a kernel that ran before (its variables are there). */
     readonly reattached: boolean,
-  ) {}
+  ) {
+    // After a restart the client library reconnects (status `unknown` meanwhile) and sends what was asked in
+    // between once the new kernel answered, or after 3 s without an answer: a request can then meet a kernel
+    // that is not listening yet and never end. The kernel is back when it says idle or busy on a connection.
+    kernel.statusChanged.connect((_, status) => {
+      if (STARTING.has(status)) this.restarting = true;
+      else if (
+        status === 'dead' ||
+        ((status === 'idle' || status === 'busy') && kernel.connectionStatus === 'connected')
+      ) {
+        this.restarting = false;
+        for (const w of [...this.backWaiters]) w();
+      }
+    });
+  }
+
+  /** Jupyter is starting the kernel (again), or our connection to the new one is not back yet. */
+  get starting(): boolean {
+    return this.restarting || STARTING.has(this.kernel.status);
+  }
+
+  /** Resolves when the kernel is back after a (re)start, or at once when it is not starting. */
+  back(): { done: Promise<void>; dispose(): void } {
+    if (!this.starting) return { done: Promise.resolve(), dispose: () => undefined };
+    let waiter: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      waiter = () => {
+        this.backWaiters.delete(waiter);
+        resolve();
+      };
+      this.backWaiters.add(waiter);
+    });
+    return { done, dispose: () => this.backWaiters.delete(waiter) };
+  }
 
   get record(): KernelRecord {
     return { kernelId: this.kernel.id, sessionId: this.sessionId };

@@ -21,7 +21,7 @@ import type { WorkspaceState } from '../../shared/storedState';
 import type { SyncStatus } from '../../sync';
 import type { SyncActions } from '../../sync/onUse';
 import type { DisplayOutputs } from './cellOutputs';
-import { kernelStarting, runCell, type RunningCell } from './cellRun';
+import { runCell, type RunningCell } from './cellRun';
 import { folderOnNode } from './notebookFolder';
 import { KernelControllers, type NodeController } from './kernelControllers';
 import { KernelRecords } from './kernelRecords';
@@ -225,7 +225,7 @@ export class NotebookKernels implements vscode.Disposable {
     const s = await this.sessions.get(keyOf(notebook, c))?.catch(() => undefined);
     if (!s) return;
     // A cell waiting for its kernel to be back (cellRun.ts): the stop button ends the wait.
-    if (kernelStarting(s)) return this.running.get(keyOf(notebook, c))?.abort(vscode.l10n.t('Stopped.'));
+    if (s.starting) return this.running.get(keyOf(notebook, c))?.abort(vscode.l10n.t('Stopped.'));
     this.d.log.info(`Interrupting kernel ${s.kernel.id}.`);
     await s.interrupt();
   }
