@@ -140,6 +140,10 @@ export async function runInHost(
     for (const t of results.tests) {
       console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}`);
       if (t.error) console.log(`       ${t.error.split('\n').slice(0, 8).join('\n       ')}`);
+      if (t.state !== 'passed')
+        ctx.failures?.push(
+          `VS Code ${target.name}, ${label}: ${t.title}\n  ${(t.error ?? '').split('\n').slice(0, 4).join('\n  ')}`,
+        );
     }
     passed = results.passed;
     failed = results.failed;

@@ -14,6 +14,9 @@ export interface SuiteContext {
   watchdog: Guard;
   /** Tests that failed and then passed when tried again, by name (the UI suite's retried flows). */
   flaky: string[];
+  /** The failed tests with the start of their errors, said again just before the summary line (a CI log's
+   *  tail then shows why, not only how many). */
+  failures?: string[];
 }
 
 /** Register how to stop something a part started; it is stopped when the part ends, however it ends. */
@@ -46,7 +49,13 @@ export function runSuite(
   opts: { recordCounts?: boolean; retries?: boolean } = {},
 ): void {
   const tally = { passed: 0, failed: 0 };
-  const ctx: SuiteContext = { tally, markers: [], watchdog: guardProcess(name, { tally }), flaky: [] };
+  const ctx: SuiteContext = {
+    tally,
+    markers: [],
+    watchdog: guardProcess(name, { tally }),
+    flaky: [],
+    failures: [],
+  };
   const started = Date.now();
   void (async () => {
     try {
@@ -81,6 +90,8 @@ export function runSuite(
       });
     if (ctx.flaky.length > 0)
       console.log(`[${name}] flaky (failed, then passed when tried again):\n  ${ctx.flaky.join('\n  ')}`);
+    if (ctx.failures?.length)
+      console.log(`[${name}] failed:\n  ${ctx.failures.join('\n  ').split('\n').join('\n  ')}`);
     process.stdout.write(`${summaryLine(ctx.tally.passed, ctx.tally.failed)}\n`);
     process.exit(ctx.tally.failed > 0 || ctx.tally.passed === 0 ? 1 : 0);
   })();

@@ -109,6 +109,9 @@ async function runNodePart(
       tests.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
     );
   });
+  for (const t of tests)
+    if (t.state === 'failed')
+      ctx.failures?.push(`Node part: ${t.title}\n  ${(t.error ?? '').split('\n').slice(0, 4).join('\n  ')}`);
   const passed = tests.filter((t) => t.state === 'passed').length;
   const failed = tests.length - passed;
   ctx.tally.passed += passed;
