@@ -7,11 +7,11 @@
 // cluster destroyed while a cell runs (the cell says why, the entry leaves the list, no ssh of ours is left).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until, useJobKit } from './jobKit';
+import { freshHome, nodeEntry, pickNode, runCellOf, showNotebook } from './notebookKit';
 import { sshProcesses } from './portsHelpers';
 import { removeCluster, writeFiles } from './realCluster';
 
@@ -86,28 +86,11 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
   const remoteDir = () => path.join(kit.cluster.nodeDir, 'home', 'nbproj');
 
   /** Run cell i (the notebook's own Run command) and wait until its run ended. */
-  async function runCell(i: number, timeoutMs = 90_000): Promise<vscode.NotebookCell> {
-    const started = Date.now();
-    const done = vscode.commands.executeCommand('notebook.cell.execute', {
-      ranges: [{ start: i, end: i + 1 }],
-      document: nb.uri,
-    });
-    await until(
-      `cell ${i} ran`,
-      () => {
-        const s = nb.cellAt(i).executionSummary;
-        return (s?.timing?.endTime ?? 0) >= started && s?.success !== undefined;
-      },
-      timeoutMs,
-    );
-    await done;
-    return nb.cellAt(i);
-  }
+  const runCell = async (i: number, timeoutMs = 90_000) => (await runCellOf(nb, i, timeoutMs)).cell;
 
   suiteSetup(async function () {
     this.timeout(120_000);
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'nb-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
+    home = freshHome('nb-home');
     kit.ext.testing.configure({ home: () => home, isTrusted: () => true });
     writeFiles(kit.folder, { 'helper.py': 'def answer():\n    return 42\n', 'nb.ipynb': ipynb(CELLS) });
     // The folder is synced to the node first (Sync Folder to Node): the kernel starts in it.
@@ -117,27 +100,14 @@ suite('Notebooks on a real node (Jupyter server, IPython kernel)', function () {
       vscode.Uri.file(kit.folder),
     );
     assert.equal(synced?.ok, true, JSON.stringify(synced));
-    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path.join(kit.folder, 'nb.ipynb')));
-    await vscode.window.showNotebookDocument(nb);
-    const notebooks = kit.ext.testing.notebooks();
-    await until('the node is in the kernel list', () => {
-      notebooks.controllers.update();
-      return !!notebooks.controllers.byNode(kit.cluster.id, kit.cluster.instanceId);
-    });
-    const c = notebooks.controllers.byNode(kit.cluster.id, kit.cluster.instanceId)!;
+    nb = await showNotebook(path.join(kit.folder, 'nb.ipynb'));
+    const c = await nodeEntry(kit.ext, kit.cluster);
     controllerId = c.controller.id;
     assert.equal(c.controller.label, `TensorPool: ${kit.cluster.name}`);
     // The GPUs, and the hourly price the service quoted (once the quote came).
     await until('the price is shown', () => /^1×H100 · \$\d+\.\d\d\/h$/.test(c.controller.description ?? ''));
     assert.equal(c.controller.notebookType, 'jupyter-notebook');
-    await vscode.commands.executeCommand('notebook.selectKernel', {
-      id: controllerId,
-      extension: 'tensorpool.tensorpool-vscode',
-    });
-    await until(
-      'the notebook picked the TensorPool kernel',
-      () => notebooks.controllers.selected.get(nb) === c,
-    );
+    assert.equal(await pickNode(kit.ext, nb, kit.cluster), c);
   });
 
   // The kit's teardown restores the host seams after each test: this suite's home again.

@@ -4,11 +4,11 @@
 // execution count and result.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until, useJobKit } from './jobKit';
+import { freshHome, pickNode, runCellOf, showNotebook } from './notebookKit';
 import { writeFiles } from './realCluster';
 
 const CELLS = ["h = display('first', display_id=True)", "h.update('later')\n'updated'"];
@@ -40,44 +40,15 @@ suite('Notebooks: a later cell updates an earlier cell’s display', function ()
   let nb: vscode.NotebookDocument;
   const notebooks = () => kit.ext.testing.notebooks();
 
-  async function runCell(i: number): Promise<vscode.NotebookCell> {
-    const started = Date.now();
-    const done = vscode.commands.executeCommand('notebook.cell.execute', {
-      ranges: [{ start: i, end: i + 1 }],
-      document: nb.uri,
-    });
-    await until(
-      `cell ${i} ran`,
-      () => {
-        const s = nb.cellAt(i).executionSummary;
-        return (s?.timing?.endTime ?? 0) >= started && s?.success !== undefined;
-      },
-      90_000,
-    );
-    await done;
-    return nb.cellAt(i);
-  }
+  const runCell = async (i: number) => (await runCellOf(nb, i)).cell;
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'nb-displays-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
+    home = freshHome('nb-displays-home');
     kit.ext.testing.configure({ home: () => home, isTrusted: () => true });
     writeFiles(kit.folder, { 'displays.ipynb': NOTEBOOK });
-    nb = await vscode.workspace.openNotebookDocument(
-      vscode.Uri.file(path.join(kit.folder, 'displays.ipynb')),
-    );
-    await vscode.window.showNotebookDocument(nb);
-    await until('the node is in the kernel list', () => {
-      notebooks().controllers.update();
-      return !!notebooks().controllers.byNode(kit.cluster.id, kit.cluster.instanceId);
-    });
-    const c = notebooks().controllers.byNode(kit.cluster.id, kit.cluster.instanceId)!;
-    await vscode.commands.executeCommand('notebook.selectKernel', {
-      id: c.controller.id,
-      extension: 'tensorpool.tensorpool-vscode',
-    });
-    await until('the notebook picked the node', () => notebooks().controllers.selected.get(nb) === c);
+    nb = await showNotebook(path.join(kit.folder, 'displays.ipynb'));
+    await pickNode(kit.ext, nb, kit.cluster);
   });
 
   setup(() => kit.ext.testing.configure({ home: () => home, isTrusted: () => true }));

@@ -6,11 +6,11 @@
 // the synced folder), and once that sync stops the question comes back.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ACCEPT, ScriptedPrompter } from '../fixtures/scriptedPrompter';
-import { until, useJobKit } from './jobKit';
+import { useJobKit } from './jobKit';
+import { freshHome, pickNode, runCellOf, showNotebook } from './notebookKit';
 import { writeFiles } from './realCluster';
 
 const NOTEBOOK = JSON.stringify({
@@ -49,20 +49,7 @@ suite('Notebooks: the kernel’s folder on the node, asked once', function () {
   async function run(script: string[] = []): Promise<{ cwd: string; p: ScriptedPrompter }> {
     const p = new ScriptedPrompter(script);
     kit.ext.setPrompter(p);
-    const started = Date.now();
-    const done = vscode.commands.executeCommand('notebook.cell.execute', {
-      ranges: [{ start: 0, end: 1 }],
-      document: nb.uri,
-    });
-    await until(
-      'the cell ran',
-      () => {
-        const s = nb.cellAt(0).executionSummary;
-        return (s?.timing?.endTime ?? 0) >= started && s?.success !== undefined;
-      },
-      90_000,
-    );
-    await done;
+    await runCellOf(nb, 0);
     const item = nb.cellAt(0).outputs.flatMap((o) => o.items)[0];
     const text = item ? new TextDecoder().decode(item.data) : '';
     assert.equal(nb.cellAt(0).executionSummary?.success, true, text);
@@ -71,22 +58,11 @@ suite('Notebooks: the kernel’s folder on the node, asked once', function () {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'nb-folder-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
+    home = freshHome('nb-folder-home');
     kit.ext.testing.configure({ home: () => home, isTrusted: () => true });
     writeFiles(kit.folder, { 'where.ipynb': NOTEBOOK });
-    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path.join(kit.folder, 'where.ipynb')));
-    await vscode.window.showNotebookDocument(nb);
-    await until('the node is in the kernel list', () => {
-      notebooks().controllers.update();
-      return !!notebooks().controllers.byNode(kit.cluster.id, kit.cluster.instanceId);
-    });
-    const c = notebooks().controllers.byNode(kit.cluster.id, kit.cluster.instanceId)!;
-    await vscode.commands.executeCommand('notebook.selectKernel', {
-      id: c.controller.id,
-      extension: 'tensorpool.tensorpool-vscode',
-    });
-    await until('the notebook picked the node', () => notebooks().controllers.selected.get(nb) === c);
+    nb = await showNotebook(path.join(kit.folder, 'where.ipynb'));
+    await pickNode(kit.ext, nb, kit.cluster);
   });
 
   setup(() => kit.ext.testing.configure({ home: () => home, isTrusted: () => true }));

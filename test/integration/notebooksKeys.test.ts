@@ -7,11 +7,11 @@
 import * as assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until, useJobKit } from './jobKit';
+import { freshHome, runCellOf, showNotebook } from './notebookKit';
 import { realCluster, removeCluster, writeFiles, type RealCluster } from './realCluster';
 
 function publicKey(comment: string): string {
@@ -44,20 +44,7 @@ suite('Notebooks: only nodes that accept your SSH keys are offered', function ()
       id,
       extension: 'tensorpool.tensorpool-vscode',
     });
-    const started = Date.now();
-    const done = vscode.commands.executeCommand('notebook.cell.execute', {
-      ranges: [{ start: 0, end: 1 }],
-      document: nb.uri,
-    });
-    await until(
-      'the cell ran',
-      () => {
-        const s = nb.cellAt(0).executionSummary;
-        return (s?.timing?.endTime ?? 0) >= started && s?.success !== undefined;
-      },
-      90_000,
-    );
-    await done;
+    await runCellOf(nb, 0);
     const items = nb.cellAt(0).outputs.flatMap((o) => o.items);
     return {
       text: items.map((i) => new TextDecoder().decode(i.data)).join(''),
@@ -67,15 +54,13 @@ suite('Notebooks: only nodes that accept your SSH keys are offered', function ()
 
   suiteSetup(async function () {
     this.timeout(90_000);
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'nb-keys-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
+    home = freshHome('nb-keys-home');
     kit.ext.testing.configure({ home: () => home, isTrusted: () => true });
     // A cluster created with another key only: its sshd answers and refuses the user's key.
     other = await realCluster(`nb-keys-other-${Date.now()}`, [publicKey('other@elsewhere')]);
     await kit.ext.refresh();
     writeFiles(kit.folder, { 'keys.ipynb': NOTEBOOK });
-    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path.join(kit.folder, 'keys.ipynb')));
-    await vscode.window.showNotebookDocument(nb);
+    nb = await showNotebook(path.join(kit.folder, 'keys.ipynb'));
   });
 
   setup(() => kit.ext.testing.configure({ home: () => home, isTrusted: () => true }));

@@ -5,10 +5,10 @@
 // it) and the item hides; shown again, sampling resumes; closed, it stops again.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { until, useJobKit } from './jobKit';
+import { freshHome, nodeEntry, showNotebook } from './notebookKit';
 import { sshProcesses } from './portsHelpers';
 import { writeFiles } from './realCluster';
 
@@ -47,17 +47,11 @@ suite('Notebooks: the GPUs of the node in the status bar', function () {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'nb-status-home-'));
-    fs.mkdirSync(path.join(home, '.ssh'), { mode: 0o700 });
+    home = freshHome('nb-status-home');
     kit.ext.testing.configure({ home: () => home, isTrusted: () => true });
     writeFiles(kit.folder, { 'status.ipynb': NOTEBOOK });
-    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path.join(kit.folder, 'status.ipynb')));
-    await vscode.window.showNotebookDocument(nb);
-    await until('the node is in the kernel list', () => {
-      notebooks().controllers.update();
-      return !!notebooks().controllers.byNode(kit.cluster.id, kit.cluster.instanceId);
-    });
-    controllerId = notebooks().controllers.byNode(kit.cluster.id, kit.cluster.instanceId)!.controller.id;
+    nb = await showNotebook(path.join(kit.folder, 'status.ipynb'));
+    controllerId = (await nodeEntry(kit.ext, kit.cluster)).controller.id;
   });
 
   setup(() => kit.ext.testing.configure({ home: () => home, isTrusted: () => true }));

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
+import { pickNode, runCellOf } from '../../integration/notebookKit';
 import { sshProcesses } from '../../integration/portsHelpers';
 import { realCluster, removeCluster, type RealCluster } from '../../integration/realCluster';
 import { faultSubject, type NotebookFaultKind } from '../catalogue';
@@ -71,38 +72,13 @@ suite('Reliability: notebooks on a node under faults', function () {
       ),
     );
     await vscode.window.showNotebookDocument(nb);
-    await until('the node is in the kernel list', () => {
-      notebooks().controllers.update();
-      return !!notebooks().controllers.byNode(c.id, c.instanceId);
-    });
-    const entry = notebooks().controllers.byNode(c.id, c.instanceId)!;
-    await vscode.commands.executeCommand('notebook.selectKernel', {
-      id: entry.controller.id,
-      extension: 'tensorpool.tensorpool-vscode',
-    });
-    await until('the notebook picked the node', () => notebooks().controllers.selected.get(nb) === entry);
+    await pickNode(ext, nb, c);
     return nb;
   }
 
   /** Run cell i and wait until its run ended. */
-  async function runCell(nb: vscode.NotebookDocument, i: number, timeoutMs = 120_000) {
-    const started = Date.now();
-    const done = vscode.commands.executeCommand('notebook.cell.execute', {
-      ranges: [{ start: i, end: i + 1 }],
-      document: nb.uri,
-    });
-    await until(
-      `cell ${i} ran`,
-      () => {
-        const s = nb.cellAt(i).executionSummary;
-        return (s?.timing?.endTime ?? 0) >= started && s?.success !== undefined;
-      },
-      timeoutMs,
-      50,
-    );
-    await done;
-    return { cell: nb.cellAt(i), ms: Date.now() - started };
-  }
+  const runCell = (nb: vscode.NotebookDocument, i: number, timeoutMs = 120_000) =>
+    runCellOf(nb, i, timeoutMs);
 
   const cover = (kind: NotebookFaultKind, title: string, fn: () => Promise<void>) =>
     ledger.cover(test(title, fn), faultSubject(kind));
