@@ -66,14 +66,26 @@ export const tests: UiTest[] = [
       fs.writeFileSync(file, 'uploaded through the workbench\n');
       await workbench.clickRowAction(BUCKET, 'Upload Files…');
       await workbench.waitForQuickInput(/./);
-      await workbench.replaceQuickInputText(file);
       // The file dialog lists the folder as the path is typed; accept once it shows the file (Enter, or its
-      // Upload button when Enter only picked the row).
+      // Upload button when Enter only picked the row). The dialog can still be filling in its first folder
+      // when the path goes in and then puts that folder back: the path is typed again then.
       const dialog = workbench.page.locator('.quick-input-widget');
-      await dialog
-        .locator('.monaco-list-row', { hasText: 'upload-me.txt' })
-        .first()
-        .waitFor({ timeout: 15_000 });
+      const listed = dialog.locator('.monaco-list-row', { hasText: 'upload-me.txt' }).first();
+      for (let attempt = 1; ; attempt++) {
+        await workbench.replaceQuickInputText(file);
+        try {
+          await listed.waitFor({ timeout: 7_000 });
+          break;
+        } catch (e) {
+          if (attempt === 3) throw e;
+          const value = await dialog
+            .locator('input')
+            .first()
+            .inputValue()
+            .catch(() => '?');
+          log(`the dialog did not list the file (its input: "${value}"); typing the path again`);
+        }
+      }
       await workbench.enterInQuickInput();
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
         await dialog.locator('.monaco-button', { hasText: 'Upload' }).first().click();
