@@ -3,7 +3,8 @@
 // is checked once (`ssh … true`); a cluster created with another key only gets one entry saying it does not
 // accept your SSH keys instead of a node entry, and a cell run on it says so with Add SSH Key…; nothing is
 // tried again on its own (no second login while the list refreshes); once a key is added (and the node
-// accepts the user's key) the cluster is checked again and its node entry appears and runs cells.
+// accepts the user's key) the cluster is checked again and its node entry appears and runs cells. With no
+// notebook visible a check under way ends (its ssh killed) and is asked for again when one shows.
 import * as assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -12,6 +13,7 @@ import * as vscode from 'vscode';
 import { ScriptedPrompter } from '../fixtures/scriptedPrompter';
 import { until, useJobKit } from './jobKit';
 import { freshHome, runCellOf, showNotebook } from './notebookKit';
+import { sshProcesses } from './portsHelpers';
 import { realCluster, removeCluster, writeFiles, type RealCluster } from './realCluster';
 
 function publicKey(comment: string): string {
@@ -119,5 +121,30 @@ suite('Notebooks: only nodes that accept your SSH keys are offered', function ()
     const { text, success } = await runOn(controllers.byNode(other.id, other.instanceId)!.controller.id);
     assert.equal(success, true, text);
     assert.equal(text, '2');
+  });
+
+  test('no notebook visible: a login check under way ends (its ssh killed) and is asked for again when one shows', async () => {
+    // A node whose sshd accepts and never answers (stopped): its check waits (ssh's own 15 s, our 30 s limit).
+    const hung = await realCluster(`nb-keys-hung-${Date.now()}`);
+    const sshd = Number(fs.readFileSync(path.join(hung.nodeDir, 'etc', 'sshd.pid'), 'utf8'));
+    /** Our login checks (`ssh … sh -c true`), not the tunnels or the GPU sampling. */
+    const loginChecks = () => sshProcesses(home).filter((p) => /sh -c '?true'?$/.test(p.args));
+    try {
+      process.kill(sshd, 'SIGSTOP');
+      try {
+        await kit.ext.refresh();
+        await until('the new node is being checked', () => loginChecks().length === 1, 30_000);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        await until('the check ended with the notebook hidden', () => loginChecks().length === 0, 5_000);
+        assert.deepEqual(checks(hung.instanceId), [], 'a check ended this way says nothing of the node');
+      } finally {
+        process.kill(sshd, 'SIGCONT');
+      }
+      await vscode.window.showNotebookDocument(nb);
+      await until('the node is checked again', () => checks(hung.instanceId).length === 1, 30_000);
+      assert.match(checks(hung.instanceId)[0], /accepted/);
+    } finally {
+      await removeCluster(hung);
+    }
   });
 });

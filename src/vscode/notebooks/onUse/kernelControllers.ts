@@ -102,6 +102,7 @@ export class KernelControllers implements vscode.Disposable {
     this.refused.update(refusing);
     if (vscode.window.visibleNotebookEditors.some((e) => e.notebook.notebookType === NOTEBOOK_TYPE))
       this.logins.check(unknown);
+    else this.logins.stopChecks();
     for (const [id, c] of this.byId)
       if (!seen.has(id)) {
         const listed = this.list.clusters.find((x) => x.id === c.target.cluster.id);
