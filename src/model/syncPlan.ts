@@ -87,9 +87,22 @@ export function fullSyncArgv(t: SyncTarget, excludes: readonly string[]): string
   ];
 }
 
-/** What a whole-folder sync would send (a dry run: nothing written), when earlier syncs left a record. */
+/**
+ * What a whole-folder sync would send (a dry run: nothing written), when earlier syncs left a record. Times
+ * are compared to the nanosecond (`--modify-window=-1`; rsync's default compares whole seconds): a file
+ * rewritten with the same size within the second it was sent in (during the first sync, or while the watch
+ * was off) is listed too.
+ */
 export function plannedArgv(t: SyncTarget, excludes: readonly string[]): string[] {
-  return [...common(t), ...filterArgs(excludes), '--dry-run', OUT, './', destination(t)];
+  return [
+    ...common(t),
+    ...filterArgs(excludes),
+    '--modify-window=-1',
+    '--dry-run',
+    OUT,
+    './',
+    destination(t),
+  ];
 }
 
 /**

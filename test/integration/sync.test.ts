@@ -254,6 +254,36 @@ suite('Sync Folder to Node against real nodes', function () {
     assert.doesNotMatch(kit.ext.testing.sync.text() ?? '', /not watching/);
   });
 
+  test('a file rewritten with the same size within the second it was sent in is still sent (the check after the watch was off)', async () => {
+    const rel = 'same-second.txt';
+    fs.writeFileSync(path.join(kit.folder, rel), 'AAAA\n');
+    await until('sent', async () => {
+      await kit.ext.testing.sync.flushed();
+      return (
+        fs.existsSync(path.join(remoteDir, rel)) &&
+        fs.readFileSync(path.join(remoteDir, rel), 'utf8') === 'AAAA\n'
+      );
+    });
+    const sent = fs.statSync(path.join(remoteDir, rel), { bigint: true }).mtimeNs;
+    assert.equal(
+      sent,
+      fs.statSync(path.join(kit.folder, rel), { bigint: true }).mtimeNs,
+      'the time went with it',
+    );
+    assert.equal(await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'), false);
+    // Rewritten while not watching, same size, its time in the same second (half a second apart).
+    fs.writeFileSync(path.join(kit.folder, rel), 'BBBB\n');
+    const second = Number(sent / 1_000_000_000n);
+    const fraction = Number(sent % 1_000_000_000n) / 1e9;
+    const t = second + (fraction < 0.5 ? fraction + 0.5 : fraction - 0.5);
+    fs.utimesSync(path.join(kit.folder, rel), t, t);
+    assert.equal(await vscode.commands.executeCommand('tensorpool.toggleSyncWatch'), true);
+    await until('the rewrite reached the node', async () => {
+      await kit.ext.testing.sync.flushed();
+      return fs.readFileSync(path.join(remoteDir, rel), 'utf8') === 'BBBB\n';
+    });
+  });
+
   test('the node goes down: the sync fails with a clear sentence, and nothing here is touched', async () => {
     await control.setNodes({ down: kit.cluster.instanceId });
     fs.writeFileSync(path.join(kit.folder, 'train.py'), 'print("while down")\n');

@@ -15,6 +15,7 @@ import {
   filesFromInput,
   fullSyncArgv,
   parseProgress,
+  plannedArgv,
   remoteFolderProblem,
   remoteRelative,
   rsyncFailure,
@@ -112,6 +113,36 @@ describe('Sync: rsync argv', () => {
       [...names, '.gitignore', 'in', 'sub/.gitignore', 'sub/ok.txt'].sort(),
       'every name rsync sent is read back exactly (newline included)',
     );
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('the whole-folder check, for real: a file rewritten with the same size in the same second is listed, an unchanged one is not', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sync-unit-'));
+    const src = path.join(tmp, 'src');
+    const dst = path.join(tmp, 'dst');
+    fs.mkdirSync(src);
+    fs.writeFileSync(path.join(src, 'same.txt'), 'AAAA\n');
+    fs.writeFileSync(path.join(src, 'kept.txt'), 'kept\n');
+    fs.utimesSync(path.join(src, 'same.txt'), 1_700_000_000.25, 1_700_000_000.25);
+    assert.equal(runLocal(fullSyncArgv(target, []), src, dst + '/').status, 0);
+    // Rewritten after it was sent, the same size, its time in the same second.
+    fs.writeFileSync(path.join(src, 'same.txt'), 'BBBB\n');
+    fs.utimesSync(path.join(src, 'same.txt'), 1_700_000_000.75, 1_700_000_000.75);
+    const r = runLocal(plannedArgv(target, []), src, dst + '/');
+    assert.equal(r.status, 0, r.stderr);
+    const items: string[] = [];
+    const reader = new RsyncOutputReader(
+      (n) => items.push(n),
+      () => undefined,
+    );
+    reader.push(r.stdout);
+    reader.end();
+    const listed = items
+      .map(parseItem)
+      .filter((i) => i !== undefined && i.change[1] !== 'd')
+      .map((i) => i!.path);
+    assert.deepEqual(listed, ['same.txt']);
+    assert.equal(fs.readFileSync(path.join(dst, 'same.txt'), 'utf8'), 'AAAA\n', 'a dry run writes nothing');
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
