@@ -155,7 +155,9 @@ export class Table implements RowTable {
     for (const f of failed) {
       const row = merged.find((r) => key(r) === key(f));
       if (row && row !== f)
-        row.firstMeasurement = `${f.median === undefined ? 'not measured' : withUnit(Number(f.median.toPrecision(4)), f.unit)} (broken)`;
+        // Its note too (what the soak's timers were, where a sync's time went): a break that does not come
+        // again is then still readable.
+        row.firstMeasurement = `${f.median === undefined ? 'not measured' : withUnit(Number(f.median.toPrecision(4)), f.unit)} (broken${f.note ? `: ${f.note}` : ''})`;
     }
     this.rows.push(...merged);
   }
