@@ -90,6 +90,21 @@ export class BoundedStream {
       this.dropped += chunk.length;
       return false;
     }
+    // Whole lines with no carriage return and room for all of them (what a fast printing loop sends): taken
+    // at once, not line by line.
+    if (
+      !this.restart &&
+      !chunk.includes('\r') &&
+      this.kept.length + this.line.length + chunk.length <= this.limit
+    ) {
+      const end = chunk.lastIndexOf('\n');
+      if (end < 0) this.line += chunk;
+      else {
+        this.kept += this.line + chunk.slice(0, end + 1);
+        this.line = chunk.slice(end + 1);
+      }
+      return chunk.length > 0;
+    }
     const shown = this.kept.length;
     const line = this.line;
     for (const token of chunk.split(/(\r\n|\r|\n)/)) {

@@ -139,6 +139,33 @@ describe('Jupyter outputs (model/jupyterOutputs.ts)', () => {
     assert.equal(s.cut, 16);
   });
 
+  it('takes many lines at once the same as line by line, up to the limit and past it', () => {
+    const text = Array.from({ length: 500 }, (_, i) => `${i}\n`).join('');
+    for (const limit of [1_000_000, 1000, 999, 3]) {
+      const byLine = new BoundedStream(limit);
+      for (const line of text.split(/(?<=\n)/)) byLine.append(line);
+      // Chunks cut anywhere, mid-line included, with the partial line of one chunk ended by the next.
+      const chunked = new BoundedStream(limit);
+      for (let at = 0, n = 1; at < text.length; at += n, n = (n * 7) % 97 || 1)
+        chunked.append(text.slice(at, at + n));
+      assert.equal(
+        chunked.text((n) => `cut ${n}`),
+        byLine.text((n) => `cut ${n}`),
+        `limit ${limit}`,
+      );
+      assert.equal(chunked.cut, byLine.cut, `limit ${limit}`);
+    }
+    const all = new BoundedStream();
+    all.append(text.slice(0, 10));
+    all.append(text.slice(10));
+    assert.equal(all.text(String), text);
+    // A carriage return at a chunk's end: the lines after it are not taken whole, the next text replaces its line.
+    const bar = new BoundedStream();
+    bar.append('0%\r');
+    bar.append('50%\n1\n2\n');
+    assert.equal(bar.text(String), '50%\n1\n2\n');
+  });
+
   it('a carriage return starts the line again (a progress bar redraws one line); \\r\\n is a line end', () => {
     const s = new BoundedStream();
     s.append('epoch 1\n');

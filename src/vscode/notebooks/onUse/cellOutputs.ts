@@ -1,7 +1,8 @@
 /**
  * One cell's outputs while it runs on a Jupyter kernel: the kernel's IOPub messages become the cell's
  * outputs (model/jupyterOutputs.ts gives the items). Streams are coalesced into one output per run of the
- * same stream, redrawn at most every STREAM_MS and bounded (the cut is said); `clear_output(wait=True)`
+ * same stream, its new text appended at most every STREAM_MS (at once past STREAM_CHARS), bounded (the cut
+ * is said); `clear_output(wait=True)`
  * clears just before the next output, so a progress bar redraws in place; `update_display_data` replaces
  * the output that showed its display id, also in a cell that finished before (a later cell updating it).
  * Every change to the cell goes through one queue, in order.
@@ -11,6 +12,9 @@ import type { KernelMessage } from '@jupyterlab/services';
 import { BoundedStream, mimeItems } from '../../../model/jupyterOutputs';
 
 const STREAM_MS = 100;
+/** New stream text that is sent at once, not at the next redraw (while nothing was cut: only the new text goes
+ *  out), so that a cell printing fast has little left to send when it ends. */
+const STREAM_CHARS = 64 * 1024;
 
 /** The display ids shown by a notebook's cells (across cells: a later cell may update an earlier one's). */
 export type DisplayOutputs = Map<string, { output: vscode.NotebookCellOutput; owner: CellOutputs }>;
@@ -25,6 +29,16 @@ function items(data: Readonly<Record<string, unknown>>): vscode.NotebookCellOutp
       (bytes / 1e6).toFixed(1),
     );
   return mimeItems(data, tooBig).map((i) => new vscode.NotebookCellOutputItem(i.data, i.mime));
+}
+
+/** The stream output being written: what it holds and, of that, what the window was last asked to show. */
+interface StreamOutput {
+  name: string;
+  output: vscode.NotebookCellOutput;
+  text: BoundedStream;
+  sent: string;
+  /** Characters received since the output was last sent. */
+  unsent: number;
 }
 
 /** The most output operations asked of the window and not yet answered; the next ones wait their turn. */
@@ -54,7 +68,7 @@ export class CellOutputs {
   private afterEnd: Promise<unknown> = Promise.resolve();
   private endSummary: vscode.NotebookCellExecutionSummary | undefined;
   private clearOnNext = false;
-  private stream: { name: string; output: vscode.NotebookCellOutput; text: BoundedStream } | undefined;
+  private stream: StreamOutput | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** The run ended: everything it sent is in the cell. */
   ended = false;
@@ -198,20 +212,34 @@ export class CellOutputs {
       this.takeClear();
       const text = new BoundedStream();
       text.append(chunk);
-      const s = { name, text, output: new vscode.NotebookCellOutput([], { outputType: 'stream' }) };
-      s.output.items.push(this.streamItem(s));
+      const s: StreamOutput = {
+        name,
+        text,
+        sent: '',
+        unsent: 0,
+        output: new vscode.NotebookCellOutput([], { outputType: 'stream' }),
+      };
+      s.sent = this.shown(s);
+      s.output.items.push(this.streamItem(s.name, s.sent));
       this.stream = s;
       this.then(() => this.execution.appendOutput(s.output));
       return;
     }
-    if (this.stream.text.append(chunk) || this.stream.text.cut > 0) this.scheduleStream();
+    const s = this.stream;
+    const changed = s.text.append(chunk);
+    s.unsent += chunk.length;
+    if (changed && s.unsent >= STREAM_CHARS && s.text.cut === 0) this.flushStream();
+    else if (changed || s.text.cut > 0) this.scheduleStream();
   }
 
-  private streamItem(s: { name: string; text: BoundedStream }): vscode.NotebookCellOutputItem {
-    const shown = s.text.text((n) => vscode.l10n.t('… output cut here: {0} more characters not shown.', n));
-    return s.name === 'stderr'
-      ? vscode.NotebookCellOutputItem.stderr(shown)
-      : vscode.NotebookCellOutputItem.stdout(shown);
+  private shown(s: StreamOutput): string {
+    return s.text.text((n) => vscode.l10n.t('… output cut here: {0} more characters not shown.', n));
+  }
+
+  private streamItem(name: string, text: string): vscode.NotebookCellOutputItem {
+    return name === 'stderr'
+      ? vscode.NotebookCellOutputItem.stderr(text)
+      : vscode.NotebookCellOutputItem.stdout(text);
   }
 
   private scheduleStream(): void {
@@ -221,7 +249,9 @@ export class CellOutputs {
     }, STREAM_MS);
   }
 
-  /** Redraw the current stream output with all it holds now. */
+  /** Show what the current stream output holds now: only the new text where the output shows the start of it
+   *  already (VS Code joins a stream output's items: neither the window nor the page gets the whole text again),
+   *  else all of it (a carriage return rewrote a line sent before, or the cut is said). */
   private flushStream(): void {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -229,7 +259,16 @@ export class CellOutputs {
     }
     const s = this.stream;
     if (!s) return;
-    this.then(() => this.execution.replaceOutputItems(this.streamItem(s), s.output));
+    s.unsent = 0;
+    const shown = this.shown(s);
+    if (shown === s.sent) return;
+    const added = shown.startsWith(s.sent) ? shown.slice(s.sent.length) : undefined;
+    s.sent = shown;
+    this.then(() =>
+      added !== undefined
+        ? this.execution.appendOutputItems(this.streamItem(s.name, added), s.output)
+        : this.execution.replaceOutputItems(this.streamItem(s.name, shown), s.output),
+    );
   }
 
   /** Every output operation asked of the window (the run ends after this: end() sends them in order). */
