@@ -21,7 +21,7 @@ import { startCodeServer, newRunDir } from './codeServer';
 import { startLocalEngine } from './engine';
 import { startUserKey } from './userKey';
 import { ensureInstalled } from './install';
-import { part, runSuite, type Own, type SuiteContext } from './suite';
+import { noteFailure, part, runSuite, type Own, type SuiteContext } from './suite';
 import { selectTargets, type Target } from './targets';
 import { REPO, log, summaryLine, timed } from './util';
 import { INTEGRATION_GROUPS } from '../integration/groups';
@@ -140,10 +140,7 @@ export async function runInHost(
     for (const t of results.tests) {
       console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title}`);
       if (t.error) console.log(`       ${t.error.split('\n').slice(0, 8).join('\n       ')}`);
-      if (t.state !== 'passed')
-        ctx.failures?.push(
-          `VS Code ${target.name}, ${label}: ${t.title}\n  ${(t.error ?? '').split('\n').slice(0, 4).join('\n  ')}`,
-        );
+      if (t.state !== 'passed') noteFailure(ctx, `VS Code ${target.name}, ${label}`, t.title, t.error);
     }
     passed = results.passed;
     failed = results.failed;

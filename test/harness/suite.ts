@@ -19,6 +19,11 @@ export interface SuiteContext {
   failures?: string[];
 }
 
+/** Note a failed test for the summary: where it ran, its name, the first lines of its error. */
+export function noteFailure(ctx: SuiteContext, where: string, title: string, error = ''): void {
+  ctx.failures?.push(`${where}: ${title}\n  ${error.split('\n').slice(0, 4).join('\n  ')}`);
+}
+
 /** Register how to stop something a part started; it is stopped when the part ends, however it ends. */
 export type Own = (stop: () => Promise<void>) => void;
 

@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import { ensureInstalled, ensureSystemPackages } from '../harness/install';
 import { runInHost } from '../harness/runIntegration';
-import { part, runSuite, type SuiteContext } from '../harness/suite';
+import { noteFailure, part, runSuite, type SuiteContext } from '../harness/suite';
 import { TARGETS, selectTargets, type Target } from '../harness/targets';
 import { REPO, RESULTS, log } from '../harness/util';
 import { OTHER_TOKEN, READONLY_TOKEN, TEST_TOKEN } from '../fixtures/engine';
@@ -109,9 +109,7 @@ async function runNodePart(
       tests.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
     );
   });
-  for (const t of tests)
-    if (t.state === 'failed')
-      ctx.failures?.push(`Node part: ${t.title}\n  ${(t.error ?? '').split('\n').slice(0, 4).join('\n  ')}`);
+  for (const t of tests) if (t.state === 'failed') noteFailure(ctx, 'Node part', t.title, t.error);
   const passed = tests.filter((t) => t.state === 'passed').length;
   const failed = tests.length - passed;
   ctx.tally.passed += passed;
