@@ -40,6 +40,30 @@ const errorOf = (cell: vscode.NotebookCell) => {
   return e ? (JSON.parse(e) as { message: string }).message : '';
 };
 
+/** The processes under `pid` (its children, theirs, …). */
+function descendants(pid: number): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const out: number[] = [];
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [p, pp] of parent)
+      if ((pp === pid || out.includes(pp)) && !out.includes(p)) {
+        out.push(p);
+        grew = true;
+      }
+  }
+  return out;
+}
+
 async function listen(server: net.Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return (server.address() as net.AddressInfo).port;
@@ -404,7 +428,7 @@ suite('Reliability: notebooks on a node under faults', function () {
 
   cover(
     'nb-hung-login',
-    'the node’s sshd accepts and never answers: the stop button ends our ssh at once and the cell says so',
+    'the node’s sshd accepts and never answers: the stop button ends our ssh at once (its login, then its tunnel) and the cell says so',
     async () => {
       // The node's sshd stopped: a new connection is accepted (the listen backlog) and never answered.
       const sshd = Number(fs.readFileSync(path.join(cluster.nodeDir, 'etc', 'sshd.pid'), 'utf8'));
@@ -432,6 +456,45 @@ suite('Reliability: notebooks on a node under faults', function () {
       // The node answers again: the next run connects.
       const { cell: next } = await runCell(nb, 7);
       assert.equal(textOf(next, 'text/plain'), '2', errorOf(next));
+
+      // The same while the tunnel to the server is made (the node answered the look for Jupyter): sshd and
+      // its sessions are stopped as the tunnel's ssh is spawned (child_process's spawn wrapped in place, the
+      // module object the extension calls through), so that ssh waits; the stop button ends it at once, not
+      // after the tunnel's own 25 s wait.
+      await notebooks().dropConnections();
+      // Tunnels of earlier tests (to their stand-in servers) are not this run's.
+      const earlier = new Set(sshProcesses(home).map((p) => p.pid));
+      const tunnels = () => sshProcesses(home).filter((p) => p.args.includes(' -L ') && !earlier.has(p.pid));
+      const cp = require('node:child_process') as Record<string, (...a: unknown[]) => unknown>;
+      const spawn = cp.spawn;
+      const stopped: number[] = [];
+      cp.spawn = (...a: unknown[]) => {
+        if (stopped.length === 0 && Array.isArray(a[1]) && a[1].includes('-L'))
+          for (const pid of [sshd, ...descendants(sshd)]) {
+            process.kill(pid, 'SIGSTOP');
+            stopped.push(pid);
+          }
+        return spawn.apply(cp, a);
+      };
+      try {
+        const started = Date.now();
+        const run = runCell(nb, 7, 60_000);
+        await until('the tunnel’s ssh', () => stopped.length > 0 && tunnels().length > 0, 30_000);
+        await new Promise((r) => setTimeout(r, 1000));
+        const pressed = Date.now();
+        await vscode.commands.executeCommand('notebook.cancelExecution');
+        await until('no tunnel of ours is left', () => tunnels().length === 0, 3000);
+        const { cell } = await run;
+        assert.equal(cell.executionSummary?.success, false);
+        assert.match(errorOf(cell), /Connecting to node 1 was cancelled\./);
+        assert.ok(Date.now() - pressed < 5000, `${Date.now() - pressed} ms after the stop button`);
+        assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
+      } finally {
+        cp.spawn = spawn;
+        for (const pid of stopped) process.kill(pid, 'SIGCONT');
+      }
+      const { cell: after } = await runCell(nb, 7);
+      assert.equal(textOf(after, 'text/plain'), '2', errorOf(after));
     },
   );
 

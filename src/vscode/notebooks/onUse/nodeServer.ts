@@ -45,6 +45,10 @@ export class NotebookServerError extends Error {
   }
 }
 
+/** The stop button was pressed while connecting. */
+const cancelledError = (t: ConnectTarget) =>
+  new NotebookServerError('cancelled', vscode.l10n.t('Connecting to node {0} was cancelled.', t.node));
+
 /** A server on a node and the tunnel to it. */
 export interface ServerLink {
   readonly target: ConnectTarget;
@@ -135,8 +139,7 @@ export class NodeServers {
   ): Promise<ServerLink> {
     const ports = await this.d.ports();
     const ssh = await this.login(t);
-    const cancelled = () =>
-      new NotebookServerError('cancelled', vscode.l10n.t('Connecting to node {0} was cancelled.', t.node));
+    const cancelled = () => cancelledError(t);
     progress?.(vscode.l10n.t('Looking for Jupyter on node {0}…', t.node));
     const probe = await runOnNode(ssh, probeScript(), '', 60_000, signal);
     if (signal?.aborted) throw cancelled();
@@ -150,7 +153,9 @@ export class NodeServers {
       started = true;
     }
     if (server.token) this.d.log.secrets.add(server.token);
-    const link = await this.tunnel(ports, t, server);
+    progress?.(vscode.l10n.t('Connecting to Jupyter on node {0}…', t.node));
+    const link = await this.tunnel(ports, t, server, signal);
+    if (signal?.aborted) throw cancelled();
     return { ...link, started };
   }
 
@@ -160,11 +165,7 @@ export class NodeServers {
     const command = this.d.command();
     const firstPort = 20_000 + Math.floor(Math.random() * 40_000);
     const r = await runOnNode(ssh, startScript(command, firstPort), `${token}\n`, 60_000, signal);
-    if (signal?.aborted)
-      throw new NotebookServerError(
-        'cancelled',
-        vscode.l10n.t('Connecting to node {0} was cancelled.', t.node),
-      );
+    if (signal?.aborted) throw cancelledError(t);
     if (r.code === 255 || r.code === -1) throw await this.loginFailed(t, ssh, r.stderr);
     const answer = parseStartAnswer(r.stdout);
     const node = clusterLabel(t.cluster);
@@ -205,6 +206,7 @@ export class NodeServers {
     ports: PortActions,
     t: ConnectTarget,
     server: NodeJupyter,
+    signal?: AbortSignal,
   ): Promise<Omit<ServerLink, 'started'>> {
     const up = ports.d.forwards
       .forNode(t.cluster.id, t.instance.id)
@@ -213,8 +215,9 @@ export class NodeServers {
     const r = await ports.forward(
       t,
       { remote: server.port },
-      { label: vscode.l10n.t('Jupyter (notebooks)'), skipProbe: true },
+      { label: vscode.l10n.t('Jupyter (notebooks)'), skipProbe: true, signal },
     );
+    if (!r.ok && r.reason === 'cancelled') throw cancelledError(t);
     if (!r.ok)
       throw new NotebookServerError(
         'tunnel',

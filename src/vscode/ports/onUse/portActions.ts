@@ -188,7 +188,7 @@ export class PortActions {
   async forward(
     t: ConnectTarget,
     req: PortRequest,
-    o: { label?: string; openPath?: string; skipProbe?: boolean },
+    o: { label?: string; openPath?: string; skipProbe?: boolean; signal?: AbortSignal },
   ): Promise<ForwardOutcome> {
     const node = clusterLabel(t.cluster);
     const ssh = await this.login(t);
@@ -220,17 +220,21 @@ export class PortActions {
       return { ok: false, reason: 'taken' };
     }
     const start = (local: number) =>
-      startTunnel(this.d.forwards, {
-        clusterId: t.cluster.id,
-        instanceId: t.instance.id,
-        node: t.node,
-        clusterName: node,
-        remote: req.remote,
-        local,
-        label: o.label,
-        argv: tunnelArgv(ssh, local, req.remote),
-        openPath: o.openPath,
-      });
+      startTunnel(
+        this.d.forwards,
+        {
+          clusterId: t.cluster.id,
+          instanceId: t.instance.id,
+          node: t.node,
+          clusterName: node,
+          remote: req.remote,
+          local,
+          label: o.label,
+          argv: tunnelArgv(ssh, local, req.remote),
+          openPath: o.openPath,
+        },
+        o.signal,
+      );
     let started = await start(choice.port);
     // A port we chose was free when checked, but another program can bind it before ssh does: when the
     // user did not ask for that port, take another free one once.
@@ -239,6 +243,8 @@ export class PortActions {
       choice = { port: await this.d.host.freePort(), same: false };
       started = await start(choice.port);
     }
+    // Cancelled by the caller (a notebook's stop button): its run says so, nothing more to tell.
+    if (!started.ok && o.signal?.aborted) return { ok: false, reason: 'cancelled' };
     if (!started.ok) {
       const message = vscode.l10n.t(
         'Could not forward port {0} of node {1} of {2}: {3}',

@@ -28,8 +28,13 @@ export function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-/** Start the tunnel; resolves once ssh says its local port listens, or with why it did not. */
-export async function startTunnel(forwards: PortForwards, spec: ForwardSpec): Promise<StartResult> {
+/** Start the tunnel; resolves once ssh says its local port listens, or with why it did not. `signal` (a
+ *  notebook's stop button) ends the wait: the tunnel's ssh is ended and forgotten. */
+export async function startTunnel(
+  forwards: PortForwards,
+  spec: ForwardSpec,
+  signal?: AbortSignal,
+): Promise<StartResult> {
   const log = forwards.log;
   const [file, ...args] = spec.argv;
   const env = childEnv(process.env, process.platform, 'ssh');
@@ -64,9 +69,10 @@ export async function startTunnel(forwards: PortForwards, spec: ForwardSpec): Pr
     });
   });
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!ready && exited === undefined && Date.now() < deadline && forwards.has(forward.id))
+  const live = () => forwards.has(forward.id) && !signal?.aborted;
+  while (!ready && exited === undefined && Date.now() < deadline && live())
     await Promise.race([listening, ended, new Promise((r) => setTimeout(r, 150))]);
-  if (!ready || exited !== undefined || !forwards.has(forward.id)) {
+  if (!ready || exited !== undefined || !live()) {
     const why = log.secrets.redact(stderr.trim()) || exited || 'timed out';
     forwards.end(forward.id);
     return { ok: false, message: why };
