@@ -309,9 +309,15 @@ suite('Reliability: notebooks on a node under faults', function () {
       assert.ok(told, JSON.stringify(spy.since(mark)));
       assert.deepEqual(told.items, ['Restart Kernel']);
       assert.ok(ms < 30_000, `${ms} ms`);
-      // Jupyter started the kernel again: the next cell runs.
-      const { cell: next } = await runCell(nb, 7);
-      assert.equal(textOf(next, 'text/plain'), '2', errorOf(next));
+      // Jupyter started the kernel again: the next cell runs, without waiting out the 60 s a run gives a
+      // kernel to come back (the new kernel's first statuses can be gone before the connection is back: it is
+      // asked). Three deaths in a row: that case came in about two of five here under load.
+      for (let round = 0; round < 3; round++) {
+        if (round > 0) await runCell(nb, 6, 60_000);
+        const { cell: next, ms: after } = await runCell(nb, 7);
+        assert.equal(textOf(next, 'text/plain'), '2', errorOf(next));
+        assert.ok(after < 20_000, `the cell after the kernel died took ${after} ms`);
+      }
     },
   );
 

@@ -67,11 +67,14 @@ export interface KernelRecord {
 
 /** The kernel's states while Jupyter starts it (again). */
 const STARTING = new Set<string>(['starting', 'restarting', 'autorestarting']);
+/** How long a run waiting for a restarted kernel lets it say nothing before asking it for its info. */
+const ASK_MS = 500;
 
 export class KernelSession {
   /** Jupyter is starting the kernel again (it died, or Restart) and our connection is not back with it yet. */
   private restarting = false;
   private readonly backWaiters = new Set<() => void>();
+  private asking: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly link: ServerLink,
@@ -82,18 +85,40 @@ export class KernelSession {
     readonly reattached: boolean,
   ) {
     // After a restart the client library reconnects (status `unknown` meanwhile) and sends what was asked in
-    // between once the new kernel answered, or after 3 s without an answer: a request can then meet a kernel
-    // that is not listening yet and never end. The kernel is back when it says idle or busy on a connection.
+    // between once the new kernel answered its kernel_info request, or after 3 s without an answer: a request
+    // can then meet a kernel whose IOPub does not reach us yet, and never end. The kernel is back when it says
+    // idle or busy (IOPub) on a connection. When it restarted before our connection was back, its first
+    // statuses are gone and it says nothing more until asked (the reply to the library's request can come
+    // while IOPub is not connected yet): so while a run waits, it is asked for its info (ASK_MS apart), and
+    // the statuses around the answer say when IOPub is there.
+    const isBack = () =>
+      (kernel.status === 'idle' || kernel.status === 'busy') && kernel.connectionStatus === 'connected';
     kernel.statusChanged.connect((_, status) => {
       if (STARTING.has(status)) this.restarting = true;
-      else if (
-        status === 'dead' ||
-        ((status === 'idle' || status === 'busy') && kernel.connectionStatus === 'connected')
-      ) {
-        this.restarting = false;
-        for (const w of [...this.backWaiters]) w();
-      }
+      else if (status === 'dead' || isBack()) this.settle();
     });
+    kernel.connectionStatusChanged.connect(() => {
+      if (this.restarting && isBack()) this.settle();
+    });
+  }
+
+  private settle(): void {
+    this.restarting = false;
+    if (this.asking) clearTimeout(this.asking);
+    this.asking = undefined;
+    for (const w of [...this.backWaiters]) w();
+  }
+
+  /** While a run waits for the kernel: ask it for its info, again every ASK_MS, until it is back. */
+  private ask(): void {
+    if (this.asking || !this.restarting) return;
+    this.asking = setTimeout(() => {
+      this.asking = undefined;
+      if (!this.restarting || this.kernel.isDisposed || this.backWaiters.size === 0) return;
+      if (this.kernel.connectionStatus === 'connected')
+        this.kernel.requestKernelInfo().catch(() => undefined); // its busy and idle settle it
+      this.ask();
+    }, ASK_MS);
   }
 
   /** Jupyter is starting the kernel (again), or our connection to the new one is not back yet. */
@@ -111,6 +136,7 @@ export class KernelSession {
         resolve();
       };
       this.backWaiters.add(waiter);
+      this.ask();
     });
     return { done, dispose: () => this.backWaiters.delete(waiter) };
   }
