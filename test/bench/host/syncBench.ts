@@ -28,12 +28,12 @@ import * as vscode from 'vscode';
 import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { ScriptedPrompter } from '../../fixtures/scriptedPrompter';
 import { realCluster, removeCluster, type RealCluster } from '../../integration/realCluster';
+import { descendants } from '../../shared/processTree';
 import { sleep } from '../../shared/wait';
 import type { Injection } from '../inject';
 import { collector } from './gc';
 import { ownConnection, rsyncArgs, saves, type SaveSample } from './syncSave';
 import {
-  descendants,
   hostCpu,
   profiledWindow,
   SpawnSpy,

@@ -89,31 +89,6 @@ export function hostCpu(): { ownMs: number; childrenMs: number } {
   return { ownMs: n(14) + n(15), childrenMs: n(16) + n(17) };
 }
 
-/** The host's live descendants (pid -> command), from /proc. */
-export function descendants(root = process.pid): Map<number, string> {
-  const parent = new Map<number, number>();
-  const names = new Map<number, string>();
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(e), Number(rest[1]));
-      names.set(Number(e), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  const out = new Map<number, string>();
-  const under = (pid: number): boolean => {
-    for (let p = parent.get(pid), hops = 0; p !== undefined && hops < 64; p = parent.get(p), hops++)
-      if (p === root) return true;
-    return false;
-  };
-  for (const pid of parent.keys()) if (under(pid)) out.set(pid, names.get(pid) ?? '?');
-  return out;
-}
-
 export interface TestTree {
   root: string;
   files: number;

@@ -18,6 +18,7 @@ import type { TensorPoolExtensionApi } from '../../../src/extension';
 import { pickNode, runCellOf } from '../../integration/notebookKit';
 import { sshProcesses } from '../../integration/portsHelpers';
 import { realCluster, removeCluster, type RealCluster } from '../../integration/realCluster';
+import { descendants } from '../../shared/processTree';
 import { faultSubject, type NotebookFaultKind } from '../catalogue';
 import { ledger } from '../ledger';
 import { freshAccount } from './common';
@@ -39,30 +40,6 @@ const errorOf = (cell: vscode.NotebookCell) => {
   const e = textOf(cell, ERROR);
   return e ? (JSON.parse(e) as { message: string }).message : '';
 };
-
-/** The processes under `pid` (its children, theirs, …). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  const out: number[] = [];
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [p, pp] of parent)
-      if ((pp === pid || out.includes(pp)) && !out.includes(p)) {
-        out.push(p);
-        grew = true;
-      }
-  }
-  return out;
-}
 
 async function listen(server: net.Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -476,7 +453,7 @@ suite('Reliability: notebooks on a node under faults', function () {
       const stopped: number[] = [];
       cp.spawn = (...a: unknown[]) => {
         if (stopped.length === 0 && Array.isArray(a[1]) && a[1].includes('-L'))
-          for (const pid of [sshd, ...descendants(sshd)]) {
+          for (const pid of [sshd, ...descendants(sshd).keys()]) {
             process.kill(pid, 'SIGSTOP');
             stopped.push(pid);
           }

@@ -2,9 +2,9 @@
  * One cell's outputs while it runs on a Jupyter kernel: the kernel's IOPub messages become the cell's
  * outputs (model/jupyterOutputs.ts gives the items). Streams are coalesced into one output per run of the
  * same stream, its new text appended at most every STREAM_MS (at once past STREAM_CHARS), bounded (the cut
- * is said); `clear_output(wait=True)`
- * clears just before the next output, so a progress bar redraws in place; `update_display_data` replaces
- * the output that showed its display id, also in a cell that finished before (a later cell updating it).
+ * is said); `clear_output(wait=True)` clears just before the next output, so a progress bar redraws in
+ * place; `update_display_data` replaces the output that showed its display id, also in a cell that finished
+ * before (a later cell updating it).
  * Every change to the cell goes through one queue, in order.
  */
 import * as vscode from 'vscode';

@@ -139,23 +139,22 @@ export class NodeServers {
   ): Promise<ServerLink> {
     const ports = await this.d.ports();
     const ssh = await this.login(t);
-    const cancelled = () => cancelledError(t);
     progress?.(vscode.l10n.t('Looking for Jupyter on node {0}…', t.node));
     const probe = await runOnNode(ssh, probeScript(), '', 60_000, signal);
-    if (signal?.aborted) throw cancelled();
+    if (signal?.aborted) throw cancelledError(t);
     if (probe.code === 255 || probe.code === -1) throw await this.loginFailed(t, ssh, probe.stderr);
     let server = parseServerRecord(probe.stdout);
     let started = false;
     if (!server) {
       progress?.(vscode.l10n.t('Starting Jupyter on node {0}…', t.node));
       server = await this.start(t, ssh, signal);
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw cancelledError(t);
       started = true;
     }
     if (server.token) this.d.log.secrets.add(server.token);
     progress?.(vscode.l10n.t('Connecting to Jupyter on node {0}…', t.node));
     const link = await this.tunnel(ports, t, server, signal);
-    if (signal?.aborted) throw cancelled();
+    if (signal?.aborted) throw cancelledError(t);
     return { ...link, started };
   }
 

@@ -236,6 +236,8 @@ export class PortActions {
         o.signal,
       );
     let started = await start(choice.port);
+    // Cancelled by the caller (a notebook's stop button): its run says so, nothing more to tell or try.
+    if (!started.ok && o.signal?.aborted) return { ok: false, reason: 'cancelled' };
     // A port we chose was free when checked, but another program can bind it before ssh does: when the
     // user did not ask for that port, take another free one once.
     if (!started.ok && req.local === undefined && localBindFailed(started.message)) {
@@ -243,7 +245,6 @@ export class PortActions {
       choice = { port: await this.d.host.freePort(), same: false };
       started = await start(choice.port);
     }
-    // Cancelled by the caller (a notebook's stop button): its run says so, nothing more to tell.
     if (!started.ok && o.signal?.aborted) return { ok: false, reason: 'cancelled' };
     if (!started.ok) {
       const message = vscode.l10n.t(
