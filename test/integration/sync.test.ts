@@ -6,8 +6,9 @@
 // The folder's name has shell characters.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
@@ -116,14 +117,46 @@ suite('Sync Folder to Node against real nodes', function () {
     kit.ext.testing.configure({});
   });
 
-  test("first sync: every file equal on the node (sha256), ignored ones absent, the node's own kept", async () => {
+  test("first sync: every file equal on the node (sha256), ignored ones absent, the node's own kept; progress while it runs, rsync's output file never left on the disk", async () => {
+    // 30 MB of random bytes sent at 10 MB/s (rsync's --bwlimit, added by a wrapper first on the PATH): the
+    // first sync takes about 3 s, so its progress is read while it runs.
+    const weights = path.join(kit.folder, 'weights.bin');
+    const chunk = Buffer.alloc(1 << 20);
+    const fd = fs.openSync(weights, 'w');
+    for (let i = 0; i < 30; i++) fs.writeSync(fd, randomFillSync(chunk));
+    fs.closeSync(fd);
+    const slow = fs.mkdtempSync(path.join(os.tmpdir(), 'sync-itest-slow-'));
+    const real = spawnSync('sh', ['-c', 'command -v rsync'], { encoding: 'utf8' }).stdout.trim();
+    fs.writeFileSync(path.join(slow, 'rsync'), `#!/bin/sh\nexec '${real}' --bwlimit=10m "$@"\n`, {
+      mode: 0o755,
+    });
+    kit.ext.testing.configure({ env: () => ({ ...process.env, PATH: `${slow}:${process.env.PATH}` }) });
     const p = new ScriptedPrompter([kit.cluster.name, ACCEPT]);
     kit.ext.setPrompter(p);
-    const r = await vscode.commands.executeCommand<Outcome>(
-      'tensorpool.syncFolderToNode',
-      vscode.Uri.file(kit.folder),
-    );
+    const outputFiles = () => fs.readdirSync(os.tmpdir()).filter((e) => e.startsWith('tensorpool-rsync-'));
+    const seen = { files: 0, outputFiles: [] as string[] };
+    const sampler = setInterval(() => {
+      const state = kit.ext.testing.sync.state();
+      if (state?.kind === 'syncing') seen.files = Math.max(seen.files, state.files);
+      seen.outputFiles.push(...outputFiles());
+    }, 20);
+    let r: Outcome;
+    try {
+      r = await vscode.commands.executeCommand<Outcome>(
+        'tensorpool.syncFolderToNode',
+        vscode.Uri.file(kit.folder),
+      );
+    } finally {
+      clearInterval(sampler);
+      kit.ext.testing.configure({});
+      fs.rmSync(slow, { recursive: true, force: true });
+    }
     assert.deepEqual(r, { ok: true, remote: path.basename(kit.folder) });
+    assert.ok(seen.files > 0, 'the first sync showed how many files it had sent');
+    assert.deepEqual([...seen.outputFiles, ...outputFiles()], [], "rsync's output file was on the disk");
+    // The big file goes again (the later tests' syncs stay small): the watch deletes the node's copy.
+    fs.rmSync(weights);
+    await until('weights.bin deleted on the node', () => !fs.existsSync(path.join(remoteDir, 'weights.bin')));
     assert.equal(p.shown.find((s) => s.kind === 'input')?.value, `~/${path.basename(kit.folder)}`);
     assert.deepEqual(tree(remoteDir), expected());
     assert.equal(tree(remoteDir).inside, '-> train.py', 'a link inside the folder stays a link');
