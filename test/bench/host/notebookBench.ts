@@ -43,7 +43,9 @@ import { SpawnSpy } from './syncProbe';
 
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const TRIVIAL_PAIRS = num('TENSORPOOL_BENCH_NB_PAIRS', 20);
-const LINES_RUNS = num('TENSORPOOL_BENCH_NB_LINES_RUNS', 2);
+/** Pairs of the 100,000-line cell: the plain client's receive time alone moves from 160 to 215 ms between
+ *  runs, so with fewer pairs one slow pair sets the median. */
+const LINES_RUNS = num('TENSORPOOL_BENCH_NB_LINES_RUNS', 6);
 const REATTACH_PAIRS = num('TENSORPOOL_BENCH_NB_REATTACH', 3);
 /** Runs of 1+1 by the plain client straight to the server's port, for the notes (what the tunnel adds). */
 const DIRECT_RUNS = 10;
