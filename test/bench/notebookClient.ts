@@ -1,7 +1,6 @@
 // The plain client of the notebook rows (issue 42; started by ./host/notebookBench.ts in a Node process of its
 // own: the extension host's node, this file and nothing of the extension): the same client library the
-// extension's notebooks use (@jupyterlab/services, with fetch from Node and a `ws` WebSocket that sends the
-// token in a header, as src/vscode/notebooks/onUse/kernelSession.ts does), against the same Jupyter server on
+// extension's notebooks use (./jupyterLink.ts), against the same Jupyter server on
 // the node through the same tunnel (the extension's local port).
 //
 // It reads JSON lines on standard input and answers each with one JSON line on standard output. The first line
@@ -24,35 +23,11 @@ import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import * as readline from 'node:readline';
-import { KernelAPI, KernelConnection, ServerConnection, type Kernel } from '@jupyterlab/services';
-import WebSocket from 'ws';
+import { KernelConnection, type Kernel } from '@jupyterlab/services';
+import { connected, settings, startKernel, type Link } from './jupyterLink';
 
 /** What the extension's tunnel prints once its local port listens (src/model/portForward.ts TUNNEL_READY). */
 const TUNNEL_READY = 'tp-tunnel-ready';
-
-interface Link {
-  port: number;
-  token: string;
-}
-
-function settings(link: Link): ServerConnection.ISettings {
-  const token = link.token;
-  return ServerConnection.makeSettings({
-    baseUrl: `http://127.0.0.1:${link.port}/`,
-    wsUrl: `ws://127.0.0.1:${link.port}/`,
-    token,
-    appendToken: false,
-    init: {},
-    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, init),
-    Request,
-    Headers,
-    WebSocket: class extends WebSocket {
-      constructor(url: string | URL, protocols?: string | string[]) {
-        super(url, protocols, { headers: { Authorization: `token ${token}` }, perMessageDeflate: false });
-      }
-    } as unknown as typeof globalThis.WebSocket,
-  });
-}
 
 async function run(kernel: Kernel.IKernelConnection, code: string) {
   const t0 = performance.now();
@@ -64,18 +39,6 @@ async function run(kernel: Kernel.IKernelConnection, code: string) {
   };
   const reply = await future.done;
   return { ms: performance.now() - t0, chars: text.length, status: reply.content.status };
-}
-
-function connected(kernel: Kernel.IKernelConnection): Promise<void> {
-  if (kernel.connectionStatus === 'connected') return Promise.resolve();
-  return new Promise((resolve) => {
-    const on = (_: unknown, s: Kernel.ConnectionStatus) => {
-      if (s !== 'connected') return;
-      kernel.connectionStatusChanged.disconnect(on);
-      resolve();
-    };
-    kernel.connectionStatusChanged.connect(on);
-  });
 }
 
 function freePort(): Promise<number> {
@@ -148,9 +111,7 @@ async function main(): Promise<void> {
     };
     try {
       if (m.op === 'start') {
-        const model = await KernelAPI.startNew({ name: 'python3' }, s);
-        kernel = new KernelConnection({ model, serverSettings: s, handleComms: false, username: 'bench' });
-        await connected(kernel);
+        kernel = await startKernel(s);
         await run(kernel, '0');
         answer({ kernelId: kernel.id });
       } else if (m.op === 'run') {

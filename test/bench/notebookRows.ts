@@ -3,7 +3,8 @@
 // plain @jupyterlab/services client in a Node process of its own (./notebookClient.ts), same server, same
 // tunnel, same run, interleaved:
 //   - 1+1: the round trip through the extension (VS Code's Run command to the cell's end in the notebook) over
-//     the plain client's (execute request to reply), the median of the per-pair ratios, <= TRIVIAL_RATIO;
+//     the plain client's (execute request to reply), the median of the per-pair ratios, <= TRIVIAL_RATIO; and
+//     over a minimal controller's in the same host, same rounds (information: VS Code's own part);
 //   - 100,000 lines: complete in the notebook over the plain client's receive time, the median of the per-pair
 //     ratios, <= LINES_RATIO; the extension host's event-loop delay p99 meanwhile (information); the text the
 //     cell keeps (bounded by the stream limit of src/model/jupyterOutputs.ts, and whole below it) and the heap
@@ -32,6 +33,8 @@ const OUTPUT_KB = 1_001;
 const NOTEBOOK_ROWS = {
   trivial:
     'Notebook: 1+1 round trip, through the extension / a plain @jupyterlab/services client (same server, same tunnel)',
+  reference:
+    'Notebook: 1+1 round trip, through the extension / through a minimal controller in the same host (VS Code’s own part)',
   lines: "Notebook: 100,000 lines, complete in the notebook / the plain client's receive time",
   loop: 'Notebook: 100,000 lines, extension host event-loop delay p99',
   output: 'Notebook: 100,000 lines, output the cell keeps',
@@ -74,6 +77,11 @@ export function notebookRows(
     limitText: aimText(TRIVIAL_RATIO, trivial),
     note: `${t.extensionMs.length} pairs, the order alternating: Run command to the cell's end in the notebook ${fine(t.extensionMs)} ms (${partsText(t.parts)}); the plain client's execute request to reply and idle ${fine(t.clientMs)} ms (the same client straight to the server's port, no tunnel: ${fine(t.directMs)} ms); the step took ${(s.elapsedMs / 1000).toFixed(1)} s${injected}`,
   });
+  const reference = ratios(t.extensionMs, t.referenceMs);
+  const referenceVsClient = ratios(t.referenceMs, t.clientMs);
+  table.add(NOTEBOOK_ROWS.reference, where, 'x', reference, undefined, {
+    note: `the same ${t.referenceMs.length} rounds (plain client, extension and minimal controller each first in turn): the minimal controller (test/bench/host/notebookReference.ts: the same client library in this host, a kernel of its own on the same server through the same tunnel; its handler only starts the execution, sends the code, puts the result in the cell and ends it at idle) ${fine(t.referenceMs)} ms; the minimal controller / the plain client ${median(referenceVsClient).toFixed(2)}x (median of the rounds: what the 1+1 aim leaves is VS Code's own part for any controller); information`,
+  });
   const l = s.lines;
   const lines = ratios(l.extensionMs, l.clientMs);
   table.add(NOTEBOOK_ROWS.lines, where, 'x', lines, FAIL_RATIO, {
@@ -85,7 +93,7 @@ export function notebookRows(
   });
   table.add(NOTEBOOK_ROWS.output, where, 'KB', [l.outputBytes / 1000], OUTPUT_KB, {
     ok: l.whole,
-    note: `the cell's stdout as the notebook holds it, ${l.outputBytes.toLocaleString('en')} bytes: ${l.whole ? 'the whole text printed, every line in order' : 'NOT the text printed'}; a cell keeps at most 1,000,000 characters of a stream and says what it cut`,
+    note: `the cell's stdout as the notebook holds it, ${l.outputBytes.toLocaleString('en')} bytes: ${l.whole ? 'the whole text printed, every line in order' : `NOT the text printed (${l.differs})`}; a cell keeps at most 1,000,000 characters of a stream and says what it cut`,
   });
   if (!l.heapMB) table.missing(NOTEBOOK_ROWS.heap, where, 'no full GC in this host');
   else

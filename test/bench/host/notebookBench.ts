@@ -7,7 +7,8 @@
 //   - 1+1: from the Run command to the cell's end (its output, count and success) seen in this host's notebook
 //     document, beside the client's execute request to its reply and idle status; TRIVIAL_PAIRS pairs. Where the
 //     extension's run goes (VS Code to its execute handler, to the request, the kernel, to the end) is reported
-//     beside (./notebookProbe.ts RunParts), and the client straight to the server's port (no tunnel).
+//     beside (./notebookProbe.ts RunParts), and the client straight to the server's port (no tunnel); the same
+//     cell through a minimal controller in this host (./notebookReference.ts), each of the three first in turn.
 //   - 100,000 lines (print(i) for each i): the same, LINES_RUNS pairs, the client's receive time the baseline;
 //     the host's event-loop delay p99 over the extension's run, the text the cell shows (checked whole), and
 //     heapUsed and the ArrayBuffers' memory (where the outputs' bytes live) after a full GC before and after the
@@ -32,6 +33,7 @@ import type { Injection } from '../inject';
 import { collector } from './gc';
 import {
   connected,
+  difference,
   PlainClient,
   runCell,
   textOf,
@@ -39,6 +41,7 @@ import {
   type Notebooks,
   type RunParts,
 } from './notebookProbe';
+import { ReferenceNotebook } from './notebookReference';
 import { SpawnSpy } from './syncProbe';
 
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -63,6 +66,8 @@ export interface NotebookSample {
     clientMs: number[];
     /** The plain client straight to the server's port (no tunnel; the node is this machine). */
     directMs: number[];
+    /** The same cell through a minimal controller in this host (./notebookReference.ts): VS Code's own part. */
+    referenceMs: number[];
   };
   lines: {
     extensionMs: number[];
@@ -75,6 +80,8 @@ export interface NotebookSample {
     outputBytes: number;
     clientChars: number;
     whole: boolean;
+    /** Where the first run whose text was not the whole of what was printed differs from it. */
+    differs?: string;
     parts: RunParts[];
     /** heapUsed and arrayBuffers after a full GC (MB) before and after each extension run. */
     heapMB: Array<{ before: number; after: number; buffersBefore: number; buffersAfter: number }> | undefined;
@@ -109,6 +116,7 @@ export async function notebookBench(
   let client: PlainClient | undefined;
   let entry: ReturnType<Notebooks['controllers']['byNode']>;
   let original: vscode.NotebookController['executeHandler'] | undefined;
+  let reference: ReferenceNotebook | undefined;
   try {
     const nb = await vscode.workspace.openNotebookDocument(
       'jupyter-notebook',
@@ -168,7 +176,9 @@ export async function notebookBench(
       parts: [],
       clientMs: [],
       directMs: [],
+      referenceMs: [],
     };
+    reference = await ReferenceNotebook.open({ port: session.link.local, token: session.link.server.token });
     for (let i = 0; i < TRIVIAL_PAIRS; i++) {
       const ext = async () => {
         const run = await runCell(nb, 0);
@@ -181,9 +191,18 @@ export async function notebookBench(
         trivial.clientMs.push(r.ms);
         delays.trivial = 4 * r.ms;
       };
-      if (i % 2 === 0) await plain().then(ext);
-      else await ext().then(plain);
+      const ref = async () => void trivial.referenceMs.push(await reference!.time());
+      // Each of the three first, second and third in turn.
+      const order = [
+        [plain, ext, ref],
+        [ext, ref, plain],
+        [ref, plain, ext],
+      ][i % 3];
+      for (const side of order) await side();
     }
+    await reference.close();
+    reference = undefined;
+    await vscode.window.showNotebookDocument(nb);
     trivial.directMs = (
       await client.ask<{ ms: number[] }>({ op: 'direct', port: session.link.server.port, runs: DIRECT_RUNS })
     ).ms;
@@ -225,7 +244,9 @@ export async function notebookBench(
           .outputs.flatMap((o) => o.items)
           .filter((item) => item.mime === STDOUT);
         lines.outputBytes = shown.reduce((n, item) => n + item.data.byteLength, 0);
-        lines.whole &&= textOf(nb.cellAt(1), STDOUT) === EXPECTED;
+        const text = textOf(nb.cellAt(1), STDOUT);
+        lines.whole &&= text === EXPECTED;
+        if (text !== EXPECTED) lines.differs ??= difference(text, EXPECTED, i, nb.cellAt(1).outputs.length);
         const after = heap();
         lines.heapMB?.push({
           before: before.heap,
@@ -301,6 +322,7 @@ export async function notebookBench(
     spy.restore();
     if (entry && original) entry.controller.executeHandler = original;
     await client?.quit();
+    await reference?.close();
     if (entry) await notebooks.stopServer(entry.target).catch(() => undefined);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await removeCluster(c);

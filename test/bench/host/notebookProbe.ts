@@ -151,6 +151,14 @@ export async function runCell(nb: vscode.NotebookDocument, i: number): Promise<{
   }
 }
 
+/** Where `got` first differs from `want`, in words (a few characters around it, escaped). */
+export function difference(got: string, want: string, run: number, outputs: number): string {
+  let at = 0;
+  while (at < got.length && got[at] === want[at]) at++;
+  const around = (t: string) => JSON.stringify(t.slice(Math.max(0, at - 20), at + 40));
+  return `run ${run + 1}: ${got.length} characters in ${outputs} output(s), the first difference at ${at}: ${around(got)}, expected ${around(want)}`;
+}
+
 const decoder = new TextDecoder();
 export const textOf = (cell: vscode.NotebookCell, mime: string) =>
   cell.outputs
