@@ -164,7 +164,17 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  let engine: Awaited<ReturnType<typeof startEngine>>;
+  // The handlers come first: a signal while the engine starts (its nodes' sshd being started) is answered once
+  // it is up, by closing it, rather than by the default action that would leave those sshd behind.
+  let engine: Awaited<ReturnType<typeof startEngine>> | undefined;
+  let stopping: string | undefined;
+  const stop = (signal: string): void => {
+    if (stopping !== undefined) return;
+    stopping = signal;
+    if (engine) close(engine, signal);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     engine = await startEngine(opts);
   } catch (err) {
@@ -185,16 +195,12 @@ async function main(): Promise<void> {
     process.stdout.write(
       `Using ${engine.tokens.length} token(s) from --token${engine.readonlyTokens.length ? ` and ${engine.readonlyTokens.length} read-only` : ''}\n`,
     );
+  if (stopping !== undefined) close(engine, stopping);
+}
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`Received ${signal}, shutting down\n`);
-    void engine.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+function close(engine: Awaited<ReturnType<typeof startEngine>>, signal: string): void {
+  process.stdout.write(`Received ${signal}, shutting down\n`);
+  void engine.close().then(() => process.exit(0));
 }
 
 void main();
