@@ -157,6 +157,7 @@ suite('Sync Folder to Node against real nodes', function () {
     // The big file goes again (the later tests' syncs stay small): the watch deletes the node's copy.
     fs.rmSync(weights);
     await until('weights.bin deleted on the node', () => !fs.existsSync(path.join(remoteDir, 'weights.bin')));
+    await kit.ext.testing.sync.flushed();
     assert.equal(p.shown.find((s) => s.kind === 'input')?.value, `~/${path.basename(kit.folder)}`);
     assert.deepEqual(tree(remoteDir), expected());
     assert.equal(tree(remoteDir).inside, '-> train.py', 'a link inside the folder stays a link');
