@@ -101,13 +101,18 @@ export class SyncSession implements RunningSync {
       },
       (progress, token) => {
         token.onCancellationRequested(() => this.cancel());
+        // The bar fills with rsync's percent of the whole folder (fullSyncArgv lists it all first).
+        let shown = 0;
         // The watch starts when the first sync ends (its first read of the folder would compete with rsync's);
         // what changed meanwhile is found by a whole-folder check then (transfer).
-        return this.transfer({ whole: true }, (files, bytes, rate) =>
+        return this.transfer({ whole: true }, (files, bytes, rate, percent) => {
+          const increment = Math.max(0, Math.min(100, percent) - shown);
+          shown += increment;
           progress.report({
             message: vscode.l10n.t('{0} files, {1} MB, {2} MB/s', files, mb(bytes), mb(rate)),
-          }),
-        );
+            increment,
+          });
+        });
       },
     );
     return r;
@@ -228,7 +233,7 @@ export class SyncSession implements RunningSync {
   /** One transfer at a time (what it sends: syncBatch.ts); then the state it leaves is shown and logged. */
   private async transfer(
     batch: Batch,
-    report?: (files: number, bytes: number, rate: number) => void,
+    report?: (files: number, bytes: number, rate: number, percent: number) => void,
   ): Promise<RsyncResult> {
     this.busy = true;
     const count = batch.whole ? 0 : batch.paths.length;
@@ -249,7 +254,7 @@ export class SyncSession implements RunningSync {
       signal: running.signal,
       progress: (p) => {
         if (batch.whole) this.show({ kind: 'syncing', files: p.files });
-        report?.(p.files, p.bytes, p.rate);
+        report?.(p.files, p.bytes, p.rate, p.percent);
       },
     };
     let out: SendOutcome;

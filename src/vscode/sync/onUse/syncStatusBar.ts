@@ -37,7 +37,8 @@ export class SyncStatusBar implements SyncDisplay {
     const eye = sync.watching ? '' : vscode.l10n.t(' (not watching)');
     switch (state.kind) {
       case 'syncing':
-        this.item.text = vscode.l10n.t('$(sync~spin) {0} · syncing {1} files…', sync.label, state.files);
+        // A still icon: a spinning one is redrawn by the window all the while the sync runs.
+        this.item.text = vscode.l10n.t('$(sync) {0} · syncing {1} files…', sync.label, state.files);
         this.item.backgroundColor = undefined;
         break;
       case 'synced': {
