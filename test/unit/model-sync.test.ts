@@ -63,7 +63,14 @@ describe('Sync: rsync argv', () => {
   it('first sync: protect-args, safe links, the .gitignore merge and excludes, our ssh as -e', () => {
     const argv = fullSyncArgv(target, ['.git', 'node_modules', ' ']);
     assert.equal(argv[0], 'rsync');
-    for (const a of ['--protect-args', '--safe-links', '--filter=:- .gitignore', '--exclude=.git'])
+    // --no-inc-recursive: the whole list first, so the progress percent (the notification's bar) is of the folder.
+    for (const a of [
+      '--protect-args',
+      '--safe-links',
+      '--filter=:- .gitignore',
+      '--exclude=.git',
+      '--no-inc-recursive',
+    ])
       assert.ok(argv.includes(a), a);
     assert.ok(!argv.some((a) => a.startsWith('--partial') || a === '-P'), 'no cut-off file under its name');
     assert.ok(!argv.includes('--exclude= '), 'a blank pattern is dropped');

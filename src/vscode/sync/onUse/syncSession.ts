@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SyncFilter } from '../../../model/syncFilter';
-import type { SyncTarget } from '../../../model/syncPlan';
+import type { SyncProgress, SyncTarget } from '../../../model/syncPlan';
 import { ChangeQueue, type Batch, type SentRecord } from '../../../model/syncQueue';
 import type { Prompter } from '../../../wizards/prompter';
 import type { Log } from '../../shared/log';
@@ -105,11 +105,11 @@ export class SyncSession implements RunningSync {
         let shown = 0;
         // The watch starts when the first sync ends (its first read of the folder would compete with rsync's);
         // what changed meanwhile is found by a whole-folder check then (transfer).
-        return this.transfer({ whole: true }, (files, bytes, rate, percent) => {
-          const increment = Math.max(0, Math.min(100, percent) - shown);
+        return this.transfer({ whole: true }, (p) => {
+          const increment = Math.max(0, Math.min(100, p.percent) - shown);
           shown += increment;
           progress.report({
-            message: vscode.l10n.t('{0} files, {1} MB, {2} MB/s', files, mb(bytes), mb(rate)),
+            message: vscode.l10n.t('{0} files, {1} MB, {2} MB/s', p.files, mb(p.bytes), mb(p.rate)),
             increment,
           });
         });
@@ -231,10 +231,7 @@ export class SyncSession implements RunningSync {
   }
 
   /** One transfer at a time (what it sends: syncBatch.ts); then the state it leaves is shown and logged. */
-  private async transfer(
-    batch: Batch,
-    report?: (files: number, bytes: number, rate: number, percent: number) => void,
-  ): Promise<RsyncResult> {
+  private async transfer(batch: Batch, report?: (p: SyncProgress) => void): Promise<RsyncResult> {
     this.busy = true;
     const count = batch.whole ? 0 : batch.paths.length;
     this.show({ kind: 'syncing', files: count });
@@ -254,7 +251,7 @@ export class SyncSession implements RunningSync {
       signal: running.signal,
       progress: (p) => {
         if (batch.whole) this.show({ kind: 'syncing', files: p.files });
-        report?.(p.files, p.bytes, p.rate, p.percent);
+        report?.(p);
       },
     };
     let out: SendOutcome;
