@@ -78,7 +78,7 @@ export function syncRows(
   const some = (xs: string[]) => `${xs.length}${xs.length ? ` (${xs.slice(0, 3).join('; ')})` : ''}`;
   table.add(SYNC_ROWS.idleProcesses, where, 'processes', [w.started.length + transfers.length], 0, {
     limitText: '0',
-    note: `over ${i.windowMs / 1000} s watching, nothing changing: child_process calls from the extension ${some(w.started)}, new rsync or ssh processes under the host ${some(transfers)}; VS Code's own calls meanwhile (its port finder's ps) ${w.others}, new descendants of any kind ${some(w.newDescendants)}`,
+    note: `over ${i.windowMs / 1000} s watching, nothing changing: child_process calls from the extension ${some(w.started)}, new rsync or ssh processes under the host ${some(transfers)}; VS Code's own calls meanwhile ${w.others}, new descendants of any kind ${some(w.newDescendants)}`,
   });
   const h = i.heapMB;
   if (!h) table.missing(SYNC_ROWS.heap, where, 'no full GC in this host');

@@ -39,6 +39,12 @@ const QUIET_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'chat.disableAIFeatures': true,
+  // code-server's window is a remote one: its extension host scans the machine's processes and sockets for
+  // ports to forward (a shell running `ls -l /proc/*/fd/*`, `ps`, every 2 s or more), CPU and forks in the host
+  // that a desktop VS Code's local extension host does not have and that the tests and the bench do not use.
+  // (code-server has a tunnel provider, so the scan stops only when its source is the terminals' output.)
+  'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
 };
 
 /** Machine-scoped settings keeping it quiet: in a remote window (code-server is one) VS Code reads these

@@ -88,7 +88,7 @@ export interface IdleWindow {
   childrenMs: number;
   /** Calls of child_process's functions in the host from the extension (or the injected work). */
   started: string[];
-  /** Such calls from VS Code itself or other extensions (VS Code's port finder runs ps every few seconds). */
+  /** Such calls from VS Code itself or other extensions (the harness turns off its port finder's `ps`). */
   others: number;
   /** Descendants alive at the end that were not at the start. */
   newDescendants: string[];
