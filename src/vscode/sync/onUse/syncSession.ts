@@ -101,7 +101,10 @@ export class SyncSession implements RunningSync {
       },
       (progress, token) => {
         token.onCancellationRequested(() => this.cancel());
-        // The bar fills with rsync's percent of the whole folder (fullSyncArgv lists it all first).
+        // The bar fills with rsync's percent of the whole folder (fullSyncArgv lists it all first). It is a
+        // bar at 0 % from the start: without an increment the notification's bar is an endless one, which the
+        // window redraws all the while (CPU taken from the rsync beside it) until rsync's first figures.
+        progress.report({ increment: 0 });
         let shown = 0;
         // The watch starts when the first sync ends (its first read of the folder would compete with rsync's);
         // what changed meanwhile is found by a whole-folder check then (transfer).
