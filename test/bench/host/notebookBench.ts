@@ -12,8 +12,9 @@
 //   - 100,000 lines (print(i) for each i): the same, LINES_RUNS pairs, the client's receive time the baseline;
 //     the host's event-loop delay p99 over the extension's run, the text the cell shows (checked whole), and
 //     heapUsed and the ArrayBuffers' memory (where the outputs' bytes live) after a full GC before and after the
-//     run (what the cell's output leaves).
-//   - reattach: every connection and tunnel of the extension dropped (the test seam dropConnections(), as a new
+//     run (what the cell's output leaves). Then the same cell through the minimal controller, its notebook in
+//     the extension's place, beside the plain client in LINES_RUNS pairs of their own.
+//   - reattach (./notebookReattach.ts): every connection and tunnel of the extension dropped (the test seam dropConnections(), as a new
 //     extension host starts without them), then the notebook's kernel session opened again (the server is
 //     found running: the probe over ssh, a new tunnel, the kernel looked up by id and its WebSocket connected),
 //     beside `ssh node true` (the extension's own ssh words) plus one GET /api/kernels through a new tunnel
@@ -32,7 +33,6 @@ import { sleep, until } from '../../shared/wait';
 import type { Injection } from '../inject';
 import { collector } from './gc';
 import {
-  connected,
   difference,
   PlainClient,
   runCell,
@@ -42,6 +42,7 @@ import {
   type RunParts,
 } from './notebookProbe';
 import { ReferenceNotebook } from './notebookReference';
+import { reattachPairs } from './notebookReattach';
 import { SpawnSpy } from './syncProbe';
 
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -82,6 +83,10 @@ export interface NotebookSample {
     whole: boolean;
     /** Where the first run whose text was not the whole of what was printed differs from it. */
     differs?: string;
+    /** The same cell through the minimal controller (./notebookReference.ts: the text put in the cell at once),
+     *  its notebook alone in the editor, after the extension's runs, alternating with the plain client's. */
+    referenceMs: number[];
+    referenceClientMs: number[];
     parts: RunParts[];
     /** heapUsed and arrayBuffers after a full GC (MB) before and after each extension run. */
     heapMB: Array<{ before: number; after: number; buffersBefore: number; buffersAfter: number }> | undefined;
@@ -95,6 +100,14 @@ export interface NotebookSample {
   injected: string[];
   elapsedMs: number;
 }
+
+/** The plain client, the extension and the minimal controller (1+1), each first, second and third in turn. */
+const inTurn = <T>(i: number, plain: T, ext: T, ref: T): T[] =>
+  [
+    [plain, ext, ref],
+    [ext, ref, plain],
+    [ref, plain, ext],
+  ][i % 3];
 
 export async function notebookBench(
   api: TensorPoolExtensionApi,
@@ -178,7 +191,8 @@ export async function notebookBench(
       directMs: [],
       referenceMs: [],
     };
-    reference = await ReferenceNotebook.open({ port: session.link.local, token: session.link.server.token });
+    const link = { port: session.link.local, token: session.link.server.token };
+    reference = await ReferenceNotebook.open(link, [], vscode.ViewColumn.Beside);
     for (let i = 0; i < TRIVIAL_PAIRS; i++) {
       const ext = async () => {
         const run = await runCell(nb, 0);
@@ -192,13 +206,7 @@ export async function notebookBench(
         delays.trivial = 4 * r.ms;
       };
       const ref = async () => void trivial.referenceMs.push(await reference!.time());
-      // Each of the three first, second and third in turn.
-      const order = [
-        [plain, ext, ref],
-        [ext, ref, plain],
-        [ref, plain, ext],
-      ][i % 3];
-      for (const side of order) await side();
+      for (const side of inTurn(i, plain, ext, ref)) await side();
     }
     await reference.close();
     reference = undefined;
@@ -217,18 +225,18 @@ export async function notebookBench(
       whole: true,
       parts: [],
       heapMB: gc ? [] : undefined,
+      referenceMs: [],
+      referenceClientMs: [],
+    };
+    const plainLines = async (into: number[]) => {
+      const r = await client!.ask<{ ms: number; chars: number; status: string }>({ op: 'run', code: LINES });
+      if (r.status !== 'ok') throw new Error(`the plain client's 100,000 lines: ${r.status}`);
+      into.push(r.ms);
+      lines.clientChars = r.chars;
+      delays.lines = 4 * r.ms;
     };
     for (let i = 0; i < LINES_RUNS; i++) {
-      const plain = async () => {
-        const r = await client!.ask<{ ms: number; chars: number; status: string }>({
-          op: 'run',
-          code: LINES,
-        });
-        if (r.status !== 'ok') throw new Error(`the plain client's 100,000 lines: ${r.status}`);
-        lines.clientMs.push(r.ms);
-        lines.clientChars = r.chars;
-        delays.lines = 4 * r.ms;
-      };
+      const plain = () => plainLines(lines.clientMs);
       const ext = async () => {
         const before = heap();
         const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -258,56 +266,35 @@ export async function notebookBench(
       if (i % 2 === 0) await plain().then(ext);
       else await ext().then(plain);
     }
+    // The minimal controller's runs: its notebook in the extension's place (that one hidden behind it), so the
+    // window shows one such output at a time, as for the extension's.
+    reference = await ReferenceNotebook.open(link, [LINES], vscode.ViewColumn.Active);
+    for (let i = 0; i < LINES_RUNS; i++) {
+      const ref = async () => {
+        const { ms, cell } = await reference!.timeCell(1);
+        if (textOf(cell, STDOUT) !== EXPECTED)
+          throw new Error('the minimal controller did not show the 100,000 lines');
+        lines.referenceMs.push(ms);
+      };
+      const plain = () => plainLines(lines.referenceClientMs);
+      if (i % 2 === 0) await plain().then(ref);
+      else await ref().then(plain);
+    }
+    await reference.close();
+    reference = undefined;
+    await vscode.window.showNotebookDocument(nb);
 
     requests.stop();
-    const reattach: NotebookSample['reattach'] = { extensionMs: [], baselineMs: [], parts: [] };
-    const kernelId = session.kernel.id;
-    let words: { ssh: string[]; tunnel: string[] } | undefined;
-    let sleepS = 0.5;
-    spy.rewrite = (s) =>
-      inject.has('notebook-reattach-sleep') && s.file === 'ssh' && s.args.at(-1)?.includes('server.pid')
-        ? {
-            ...s,
-            file: '/bin/sh',
-            args: ['-c', `sleep ${sleepS.toFixed(3)}; exec "$0" "$@"`, 'ssh', ...s.args],
-          }
-        : s;
-    const ext = async () => {
-      await notebooks.dropConnections();
-      const from = spy.started.length;
-      const t0 = performance.now();
-      const s = await notebooks.session(nb, entry!);
-      await connected(s.kernel);
-      reattach.extensionMs.push(performance.now() - t0);
-      if (!s.reattached || s.kernel.id !== kernelId)
-        throw new Error(`not reattached to kernel ${kernelId}: ${s.kernel.id} (reattached ${s.reattached})`);
-      const own = spy.started.slice(from);
-      const probe = own.find((x) => x.file === 'ssh' && x.args.at(-1)?.includes('server.pid'));
-      const tunnel = own.find((x) => x.file === 'ssh' && x.args.includes('-N') && x.args.includes('-L'));
-      if (!probe || !tunnel) throw new Error("the extension's probe and tunnel were not seen");
-      words ??= {
-        ssh: ['ssh', ...probe.args.slice(0, -1), 'true'],
-        tunnel: ['ssh', ...tunnel.args],
-      };
-    };
-    const plain = async () => {
-      const r = await client!.ask<{
-        ms: number;
-        sshMs: number;
-        tunnelMs: number;
-        getMs: number;
-        kernels: number;
-      }>({ op: 'reattachBaseline', ...words });
-      if (r.kernels < 1) throw new Error('GET /api/kernels listed no kernel');
-      reattach.baselineMs.push(r.ms);
-      reattach.parts.push({ sshMs: r.sshMs, tunnelMs: r.tunnelMs, getMs: r.getMs });
-      sleepS = r.ms / 1000;
-    };
-    // The extension's first (its ssh words are read from its spawns).
-    for (let i = 0; i < REATTACH_PAIRS; i++) {
-      if (i % 2 === 0) await ext().then(plain);
-      else await plain().then(ext);
-    }
+    const reattach = await reattachPairs({
+      notebooks,
+      nb,
+      entry: entry!,
+      client,
+      spy,
+      kernelId: session.kernel.id,
+      sleepInjected: inject.has('notebook-reattach-sleep'),
+      pairs: REATTACH_PAIRS,
+    });
     // The reattached session runs a cell.
     await runCell(nb, 0);
     return {
