@@ -14,9 +14,10 @@
 //     heapUsed and the ArrayBuffers' memory (where the outputs' bytes live) after a full GC before and after the
 //     run (what the cell's output leaves). Then the same cell through the minimal controller, its notebook in
 //     the extension's place, beside the plain client in LINES_RUNS pairs of their own.
-//   - reattach (./notebookReattach.ts): every connection and tunnel of the extension dropped (the test seam dropConnections(), as a new
-//     extension host starts without them), then the notebook's kernel session opened again (the server is
-//     found running: the probe over ssh, a new tunnel, the kernel looked up by id and its WebSocket connected),
+//   - reattach (./notebookReattach.ts): every connection and tunnel of the extension dropped (the test seam
+//     dropConnections(), as a new extension host starts without them), then the notebook's kernel session
+//     opened again (the server is found running: the probe over ssh, a new tunnel, the kernel looked up by id
+//     and its WebSocket connected),
 //     beside `ssh node true` (the extension's own ssh words) plus one GET /api/kernels through a new tunnel
 //     (its own tunnel words, another local port) in the plain client's process; REATTACH_PAIRS pairs.
 // The server gets Jupyter's IOPub rate limits raised (tensorpool.notebooks.jupyterCommand, this workspace) so
@@ -288,7 +289,7 @@ export async function notebookBench(
     const reattach = await reattachPairs({
       notebooks,
       nb,
-      entry: entry!,
+      entry,
       client,
       spy,
       kernelId: session.kernel.id,
