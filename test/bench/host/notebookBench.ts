@@ -17,9 +17,9 @@
 //   - reattach (./notebookReattach.ts): every connection and tunnel of the extension dropped (the test seam
 //     dropConnections(), as a new extension host starts without them), then the notebook's kernel session
 //     opened again (the server is found running: the probe over ssh, a new tunnel, the kernel looked up by id
-//     and its WebSocket connected),
-//     beside `ssh node true` (the extension's own ssh words) plus one GET /api/kernels through a new tunnel
-//     (its own tunnel words, another local port) in the plain client's process; REATTACH_PAIRS pairs.
+//     and its WebSocket connected), beside `ssh node true` (the extension's own ssh words) plus one GET
+//     /api/kernels through a new tunnel (its own tunnel words, another local port) in the plain client's
+//     process; REATTACH_PAIRS pairs.
 // The server gets Jupyter's IOPub rate limits raised (tensorpool.notebooks.jupyterCommand, this workspace) so
 // that 100,000 lines are not cut by the server: both sides get the same server.
 // Injections (../inject.ts): `notebook-cell-stall` busy work in the host as the 1+1 cell's execute reply
@@ -101,14 +101,6 @@ export interface NotebookSample {
   injected: string[];
   elapsedMs: number;
 }
-
-/** The plain client, the extension and the minimal controller (1+1), each first, second and third in turn. */
-const inTurn = <T>(i: number, plain: T, ext: T, ref: T): T[] =>
-  [
-    [plain, ext, ref],
-    [ext, ref, plain],
-    [ref, plain, ext],
-  ][i % 3];
 
 export async function notebookBench(
   api: TensorPoolExtensionApi,
@@ -207,7 +199,13 @@ export async function notebookBench(
         delays.trivial = 4 * r.ms;
       };
       const ref = async () => void trivial.referenceMs.push(await reference!.time());
-      for (const side of inTurn(i, plain, ext, ref)) await side();
+      // Each of the three first, second and third in turn.
+      const order = [
+        [plain, ext, ref],
+        [ext, ref, plain],
+        [ref, plain, ext],
+      ][i % 3];
+      for (const side of order) await side();
     }
     await reference.close();
     reference = undefined;
